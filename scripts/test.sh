@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Builds and runs the default test suite (ctest, without the "long" label).
+#   scripts/test.sh              Release build in build/
+#   scripts/test.sh --sanitize   AddressSanitizer + UBSan build in build-asan/
+#   scripts/test.sh --long       also builds and runs the long statistical tests
+# Extra arguments after -- go to ctest.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+dir=build
+cmake_args=(-DCMAKE_BUILD_TYPE=Release)
+ctest_args=(-LE long)
+while (($#)); do
+  case "$1" in
+    --sanitize) dir=build-asan; cmake_args=(-DCMAKE_BUILD_TYPE=Debug -DSHUFL_SANITIZE=ON -DSHUFL_BUILD_BENCH=OFF) ;;
+    --long) cmake_args+=(-DSHUFL_LONG_TESTS=ON); ctest_args=() ;;
+    --werror) cmake_args+=(-DSHUFL_WERROR=ON) ;;
+    --) shift; break ;;
+    *) echo "usage: scripts/test.sh [--sanitize] [--long] [--werror] [-- ctest args]" >&2; exit 2 ;;
+  esac
+  shift
+done
+
+# CI (CI=true) treats compiler warnings as errors; developers get warnings only.
+[ -n "${CI:-}" ] && cmake_args+=(-DSHUFL_WERROR=ON)
+
+cmake -S . -B "$dir" "${cmake_args[@]}"
+cmake --build "$dir" -j"$(nproc)"
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+ctest --test-dir "$dir" --output-on-failure -j"$(nproc)" "${ctest_args[@]}" "$@"

@@ -1,0 +1,48 @@
+// Shared by the subcommands of the command line: number parsing, stdout handling, and the
+// table of subcommands that main() wires up. Only src/cli/ knows about CLI11 and exit codes.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+
+namespace shufl::cli {
+
+/// Exit statuses, the same for every subcommand (DESIGN.md).
+inline constexpr int exit_ok = 0;
+inline constexpr int exit_error = 1;
+inline constexpr int exit_bias_found = 3;  ///< `shufl bias --check` found bias.
+
+/// Parses a whole decimal unsigned integer for option `option` (no sign, no octal, no suffix,
+/// no overflow); throws shufl::error "invalid value 'X' for OPTION: ..." otherwise.
+std::uint64_t parse_uint(std::string_view option, std::string_view text);
+
+/// Parses a decimal floating-point number in the C locale (whole string); throws shufl::error.
+double parse_double(std::string_view option, std::string_view text);
+
+/// Writes `data` to stdout (unlocked, fully buffered).
+void write_stdout(std::string_view data);
+
+/// Flushes stdout and reports a failed write ("write error: No space left on device") as a
+/// shufl::error. Called once at exit by main().
+void finish_stdout();
+
+/// A subcommand registered with CLI11: `add` declares its options on `sub`, and returns the
+/// function that runs it once parsing succeeded (returning the exit status).
+struct subcommand {
+  std::string_view name;
+  std::string_view description;
+  std::function<std::function<int()>(CLI::App& sub)> add;
+};
+
+/// `shufl bias`.
+subcommand bias_subcommand();
+
+/// `shufl lines` / the binary invoked as `shuf`: GNU shuf's command line (getopt_long, not
+/// CLI11). `argv[0]` is the name to use in messages. Returns the exit status.
+int run_lines(int argc, char** argv, const char* program_name);
+
+}  // namespace shufl::cli
