@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <thread>
 
 #include "shufl/error.hpp"
@@ -25,6 +26,11 @@ std::string_view verdict_text(verdict v) noexcept {
     case verdict::unreliable: return "unreliable";
     default: return "no evidence of bias";
   }
+}
+
+verdict decide_verdict(const test_result& primary, double expected_per_cell, double alpha) noexcept {
+  if (expected_per_cell < 5) return verdict::unreliable;
+  return primary.ln_p < std::log(alpha) ? verdict::biased : verdict::no_evidence;
 }
 
 std::vector<std::uint64_t> count_permutations(const algorithm_spec& algorithm, std::size_t n,
@@ -89,10 +95,8 @@ bias_report run_bias(const bias_options& options) {
           "expected count per permutation is {:.4g} (< 5): the chi-squared approximation is "
           "unreliable; use at least {} trials",
           r.expected, static_cast<std::uint64_t>(5 * cells)));
-      r.outcome = verdict::unreliable;
-    } else {
-      r.outcome = r.chi_squared.p_value < options.alpha ? verdict::biased : verdict::no_evidence;
     }
+    r.outcome = decide_verdict(r.chi_squared, r.expected, options.alpha);
     report.results.push_back(std::move(r));
   }
   return report;

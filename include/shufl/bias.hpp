@@ -36,6 +36,12 @@ enum class verdict { no_evidence, biased, unreliable };
 std::string_view verdict_json(verdict v) noexcept;   ///< "no-evidence" | "biased" | "unreliable"
 std::string_view verdict_text(verdict v) noexcept;   ///< "no evidence of bias" | "biased" | "unreliable"
 
+/// The verdict of one primary test: `unreliable` when the expected count per cell is below 5
+/// (the rule is about expected, not observed, counts); otherwise `biased` when p < alpha (upper
+/// tail only: a suspiciously small statistic is not bias), else `no_evidence`. Compares ln p with
+/// ln alpha so that p-values below the double range still count.
+verdict decide_verdict(const test_result& primary, double expected_per_cell, double alpha) noexcept;
+
 /// Result for one algorithm: the full permutation table test.
 struct bias_result {
   algorithm_spec algorithm;

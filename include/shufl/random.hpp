@@ -95,6 +95,12 @@ class xoshiro256pp_engine {
  public:
   using result_type = std::uint64_t;
   explicit xoshiro256pp_engine(const seed_key& key, std::uint64_t stream = 0) noexcept;
+  /// An engine with the given raw state (for reference test vectors). Precondition: not all zero.
+  static xoshiro256pp_engine from_state(const std::array<std::uint64_t, 4>& state) noexcept {
+    xoshiro256pp_engine e;
+    e.s_ = state;
+    return e;
+  }
   static constexpr result_type min() noexcept { return 0; }
   static constexpr result_type max() noexcept { return ~result_type{0}; }
   result_type operator()() noexcept {
@@ -110,6 +116,7 @@ class xoshiro256pp_engine {
   }
 
  private:
+  xoshiro256pp_engine() noexcept = default;
   static constexpr std::uint64_t rotl(std::uint64_t x, int k) noexcept {
     return (x << k) | (x >> (64 - k));
   }
@@ -173,6 +180,25 @@ class os_engine {
   std::size_t pos_ = 512;
 };
 
+namespace detail {
+/// Lemire's method for any word width: `Word` is the engine's word type, `Wide` holds a
+/// Word × Word product. uniform_below uses <uint64_t, uint128>; tests run <uint8_t, uint32_t>
+/// exhaustively. Precondition: s >= 1.
+template <class Word, class Wide, class Engine>
+constexpr Word lemire_below(Engine& engine, Word s) noexcept {
+  Wide m = static_cast<Wide>(static_cast<Word>(engine())) * s;
+  auto low = static_cast<Word>(m);
+  if (low < s) [[unlikely]] {
+    const auto threshold = static_cast<Word>(static_cast<Word>(0 - s) % s);  // 2^w mod s
+    while (low < threshold) {
+      m = static_cast<Wide>(static_cast<Word>(engine())) * s;
+      low = static_cast<Word>(m);
+    }
+  }
+  return static_cast<Word>(m >> (8 * sizeof(Word)));
+}
+}  // namespace detail
+
 /// A uniform integer in [0, s) from a word engine, by Lemire's nearly-divisionless method
 /// (D. Lemire, "Fast Random Integer Generation in an Interval", ACM TOMACS 29(1), 2019):
 /// multiply a 64-bit word by s, keep the high 64 bits, reject the rare low parts below
@@ -180,16 +206,7 @@ class os_engine {
 /// Precondition: s >= 1 (s = 1 returns 0 and consumes one word).
 template <class Engine>
 inline std::uint64_t uniform_below(Engine& engine, std::uint64_t s) noexcept {
-  uint128 m = static_cast<uint128>(engine()) * s;
-  auto low = static_cast<std::uint64_t>(m);
-  if (low < s) [[unlikely]] {
-    const std::uint64_t threshold = (0 - s) % s;  // 2^64 mod s
-    while (low < threshold) {
-      m = static_cast<uint128>(engine()) * s;
-      low = static_cast<std::uint64_t>(m);
-    }
-  }
-  return static_cast<std::uint64_t>(m >> 64);
+  return detail::lemire_below<std::uint64_t, uint128>(engine, s);
 }
 
 /// A scripted "engine" that returns prescribed draws instead of random ones. `uniform_below`

@@ -1,0 +1,182 @@
+// End-to-end tests of `shufl bias`: the real binary, its stdout, stderr and exit status.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+
+#include "support/run.hpp"
+
+namespace shufl {
+namespace {
+
+using test::run_shell;
+using test::run_shufl;
+
+bool contains(const std::string& haystack, const std::string& needle) {
+  return haystack.find(needle) != std::string::npos;
+}
+
+nlohmann::json bias_json(std::vector<std::string> args) {
+  args.insert(args.begin(), "bias");
+  args.push_back("--format");
+  args.push_back("json");
+  const auto r = run_shufl(args);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  return nlohmann::json::parse(r.out);
+}
+
+// B01: the signature command.
+TEST(E2eBias, SignatureCommandText) {
+  const auto r = run_shufl({"bias", "--n", "3", "--trials", "60000", "--seed", "1"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  const auto fy = r.out.find("fisher-yates:");
+  const auto naive = r.out.find("naive:");
+  ASSERT_NE(fy, std::string::npos);
+  ASSERT_NE(naive, std::string::npos);
+  const std::string fy_part = r.out.substr(fy, naive - fy), naive_part = r.out.substr(naive);
+  EXPECT_TRUE(contains(fy_part, "verdict: no evidence of bias")) << fy_part;
+  EXPECT_TRUE(contains(naive_part, "verdict: biased")) << naive_part;
+  for (const char* deck : {"123", "132", "213", "231", "312", "321"}) EXPECT_TRUE(contains(fy_part, deck));
+  EXPECT_TRUE(contains(r.out, "df = 5"));
+}
+
+TEST(E2eBias, SignatureCommandJsonFollowsSchema) {
+  const auto j = bias_json({"--n", "3", "--trials", "60000", "--seed", "1", "--threads", "2"});
+  EXPECT_EQ(j["command"], "bias");
+  EXPECT_EQ(j["n"], 3);
+  EXPECT_EQ(j["trials"], 60000);
+  EXPECT_EQ(j["seed"], "1");
+  EXPECT_EQ(j["engine"], "xoshiro256pp");
+  EXPECT_EQ(j["alpha"], 0.01);
+  EXPECT_EQ(j["threads"], 2);
+  EXPECT_EQ(j["correction"], "none");
+  EXPECT_TRUE(j["shufl_version"].is_string());
+  ASSERT_EQ(j["results"].size(), 2u);
+  const auto& fy = j["results"][0];
+  const auto& naive = j["results"][1];
+  EXPECT_EQ(fy["algorithm"], "fisher-yates");
+  EXPECT_EQ(fy["test"], "table");
+  EXPECT_EQ(fy["verdict"], "no-evidence");
+  EXPECT_EQ(naive["verdict"], "biased");
+  EXPECT_EQ(fy["expected"], 10000.0);
+  ASSERT_EQ(naive["counts"].size(), 6u);
+  // Exact law 4/27, 5/27, 5/27, 5/27, 4/27, 4/27 of 60000: 8888.9 / 11111.1, within 5 sd.
+  const std::pair<const char*, double> law[] = {{"123", 4}, {"132", 5}, {"213", 5}, {"231", 5}, {"312", 4}, {"321", 4}};
+  for (const auto& [deck, k] : law) {
+    EXPECT_NEAR(naive["counts"][deck].get<double>(), 60000 * k / 27, 460) << deck;
+  }
+  for (const char* test : {"chi_squared", "g_test"}) {
+    const auto& t = naive[test];
+    EXPECT_EQ(t["df"], 5);
+    EXPECT_TRUE(std::isfinite(t["ln_p"].get<double>()));
+    EXPECT_LT(t["log10_p"].get<double>(), -100);
+    EXPECT_NEAR(t["log10_p"].get<double>(), t["ln_p"].get<double>() / std::log(10.0), 1e-6);
+  }
+  EXPECT_TRUE(naive["warnings"].empty());
+}
+
+// B02: warnings follow expected counts (20 trials: 3.33 per cell; 30 trials: exactly 5).
+TEST(E2eBias, TooFewTrialsIsUnreliable) {
+  auto r = run_shufl({"bias", "--n", "3", "--trials", "20", "--seed", "1"});
+  EXPECT_EQ(r.status, 0);
+  EXPECT_TRUE(contains(r.out, "warning: expected count per permutation is 3.333")) << r.out;
+  EXPECT_TRUE(contains(r.out, "verdict: unreliable"));
+  EXPECT_FALSE(contains(r.out, "verdict: biased"));
+  EXPECT_FALSE(contains(r.out, "verdict: no evidence"));
+  r = run_shufl({"bias", "--n", "3", "--trials", "30", "--seed", "1"});
+  EXPECT_EQ(r.status, 0);
+  EXPECT_FALSE(contains(r.out, "warning")) << r.out;
+  EXPECT_FALSE(contains(r.out, "unreliable"));
+  const auto j = bias_json({"--n", "3", "--trials", "20", "--seed", "1"});
+  EXPECT_EQ(j["results"][0]["verdict"], "unreliable");
+  EXPECT_EQ(j["results"][0]["warnings"].size(), 1u);
+}
+
+// B03: df = n! − 1.
+TEST(E2eBias, DegreesOfFreedom) {
+  for (auto [n, df] : {std::pair{"2", 1}, std::pair{"3", 5}, std::pair{"4", 23}}) {
+    const auto j = bias_json({"--n", n, "--trials", "2400", "--seed", "1"});
+    EXPECT_EQ(j["results"][0]["chi_squared"]["df"], df) << n;
+  }
+}
+
+// B05: several algorithms in one run: the output says how α applies.
+TEST(E2eBias, StatesAlphaPerAlgorithm) {
+  const auto r = run_shufl({"bias", "--seed", "1", "--alpha", "0.05"});
+  EXPECT_TRUE(contains(r.out, "alpha = 0.05 (alpha per algorithm; no multiple-testing correction)")) << r.out;
+}
+
+TEST(E2eBias, SameSeedSameCountsAnyThreads) {
+  const auto a = bias_json({"--n", "4", "--trials", "300000", "--seed", "t", "--threads", "1"});
+  const auto b = bias_json({"--n", "4", "--trials", "300000", "--seed", "t", "--threads", "2"});
+  const auto c = bias_json({"--n", "4", "--trials", "300000", "--seed", "u", "--threads", "2"});
+  EXPECT_EQ(a["results"], b["results"]);
+  EXPECT_NE(a["results"][0]["counts"], c["results"][0]["counts"]);
+}
+
+TEST(E2eBias, CheckExitsThreeOnBias) {
+  auto r = run_shufl({"bias", "--seed", "1", "--check"});
+  EXPECT_EQ(r.status, 3);
+  EXPECT_EQ(r.err, "");
+  r = run_shufl({"bias", "--seed", "1", "--check", "--algo", "fisher-yates"});
+  EXPECT_EQ(r.status, 0);
+  r = run_shufl({"bias", "--seed", "1", "--algo", "naive"});  // without --check: 0
+  EXPECT_EQ(r.status, 0);
+}
+
+TEST(E2eBias, BadInputIsOneClearError) {
+  const std::vector<std::vector<std::string>> cases = {
+      {"--n", "1"},          {"--n", "11"},          {"--n", "-1"},        {"--n", "three"},
+      {"--trials", "0"},     {"--trials", "-1"},     {"--trials", "1e5"},  {"--trials", "99999999999999999999999"},
+      {"--alpha", "0"},      {"--alpha", "1"},       {"--alpha", "x"},     {"--algo", "fisher-yate"},
+      {"--algo", ""},        {"--rng", "mt"},        {"--format", "xml"},  {"--threads", "0"},
+      {"--bogus"},           {"extra"},
+  };
+  for (auto args : cases) {
+    args.insert(args.begin(), "bias");
+    const auto r = run_shufl(args);
+    SCOPED_TRACE(args[1] + " " + (args.size() > 2 ? args[2] : ""));
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(r.err.rfind("shufl: ", 0), 0u) << r.err;
+  }
+  const auto r = run_shufl({"bias", "--algo", "fisher-yate"});
+  EXPECT_TRUE(contains(r.err, "did you mean 'fisher-yates'?")) << r.err;
+  const auto none = run_shufl({});
+  EXPECT_EQ(none.status, 1);
+  const auto unknown = run_shufl({"frobnicate"});
+  EXPECT_EQ(unknown.status, 1);
+  EXPECT_EQ(unknown.out, "");
+}
+
+TEST(E2eBias, WriteErrorsAreReported) {
+  const auto r = run_shell(test::shufl_binary() + " bias --trials 600 --seed 1 > /dev/full");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err, "shufl: write error: No space left on device\n");
+}
+
+TEST(E2eBias, ClosedPipeEndsQuietly) {
+  const auto r = run_shell(test::shufl_binary() + " bias --n 5 --trials 1200 --seed 1 | head -1");
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.err, "");
+  EXPECT_EQ(r.out.rfind("shufl bias: n = 5", 0), 0u) << r.out;
+}
+
+TEST(E2eBias, HelpAndVersion) {
+  auto r = run_shufl({"--help"});
+  EXPECT_EQ(r.status, 0);
+  EXPECT_TRUE(contains(r.out, "bias"));
+  EXPECT_TRUE(contains(r.out, "Examples:"));
+  r = run_shufl({"bias", "--help"});
+  EXPECT_EQ(r.status, 0);
+  EXPECT_TRUE(contains(r.out, "--trials"));
+  EXPECT_TRUE(contains(r.out, "shufl bias --n 3 --trials 60000"));
+  r = run_shufl({"--version"});
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.out.rfind("shufl ", 0), 0u);
+}
+
+}  // namespace
+}  // namespace shufl
