@@ -172,7 +172,8 @@ nlohmann::ordered_json explain_json(const deck& d, const deck_randomness& r) {
   j["description"] = d.description;
   j["cards"] = d.cards.size();
   j["possible_orders_formula"] = e.formula;
-  j["possible_orders_log2"] = e.possible_bits;
+  // Rounded so the JSON does not depend on the last bits of the platform's lgamma.
+  j["possible_orders_log2"] = std::round(e.possible_bits * 1e6) / 1e6;
   j["reachable_log2"] = std::isinf(e.reachable_bits) ? nlohmann::ordered_json(nullptr)
                                                       : nlohmann::ordered_json(e.reachable_bits);
   j["randomness"] = e.source;
