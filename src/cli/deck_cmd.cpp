@@ -262,6 +262,12 @@ int run_deck(const deck_cli_options& o) {
     throw error("--burn needs --deal");
   }
 
+  // Check the deal before anything else so an impossible request prints nothing.
+  if (spec) {
+    const std::vector<std::uint32_t> probe(d.cards.size());
+    (void)deal(probe, *spec);
+  }
+
   deck_randomness r;
   if (seeded) r.seed = o.seed;
   if (o.rng_option->count() > 0) r.engine = parse_engine(o.rng);
@@ -292,11 +298,6 @@ int run_deck(const deck_cli_options& o) {
     commitment = seed_commitment(*r.seed);
   }
 
-  // Check the deal before shuffling so an impossible request prints nothing.
-  if (spec) {
-    const std::vector<std::uint32_t> probe(d.cards.size());
-    (void)deal(probe, *spec);
-  }
   const std::vector<std::uint32_t> order = shuffle_indices(d.cards.size(), r);
 
   if (o.format == "json") {
@@ -371,24 +372,23 @@ subcommand deck_subcommand() {
           [](CLI::App& sub) -> std::function<int()> {
             auto o = std::make_shared<deck_cli_options>();
             sub.footer(kDeckFooter);
-            sub.add_option("--pack", o->pack, "Named pack: standard (52), piquet or skat (32), euchre (24), tarot (78)");
-            sub.add_option("--decks", o->decks, "Number of decks in the shoe (blackjack: 6 or 8)")->capture_default_str();
-            sub.add_option("--jokers", o->jokers, "Jokers per deck, alternating red (RJ) and black (BJ)")
-                ->capture_default_str();
-            sub.add_option("--cards", o->cards, "A custom deck: comma-separated card labels (may repeat)");
-            sub.add_option("--cards-file", o->cards_file, "A custom deck from a file, one card per line ('-' = stdin)");
-            sub.add_option("--pairs", o->pairs, "A memory-match deck of N pairs");
-            sub.add_option("--grid", o->grid, "A memory-match layout of ROWSxCOLUMNS cells (an even number)");
-            sub.add_option("--symbols", o->symbols, "Comma-separated symbols for --pairs/--grid (default A-Z, a-z, 0-9)");
-            sub.add_option("--deal", o->deal, "Deal HANDSxCARDS round the table (e.g. 4x5), then show the stock");
-            sub.add_option("--burn", o->burn, "Burn N cards once before dealing");
-            sub.add_option("--style", o->style, "Card style: code, unicode, glyph, name")->capture_default_str();
-            sub.add_option("--format", o->format, "Output format: text or json")->capture_default_str();
-            o->seed_option = sub.add_option("--seed", o->seed, "Any string; the same seed gives the same deck everywhere");
-            o->rng_option = sub.add_option("--rng", o->rng, "Engine: chacha20 (default with --seed), xoshiro256pp, mt19937, minstd");
-            sub.add_flag("--explain", o->explain, "Print how many orders the deck has and how many the randomness can reach");
+            sub.add_option("--pack", o->pack, "Named pack: standard (52), piquet or skat (32), euchre (24), tarot (78)")->type_name("NAME");
+            sub.add_option("--decks", o->decks, "Number of decks in the shoe (blackjack: 6 or 8)")->capture_default_str()->type_name("N");
+            sub.add_option("--jokers", o->jokers, "Jokers per deck, alternating red (RJ) and black (BJ)")->capture_default_str()->type_name("N");
+            sub.add_option("--cards", o->cards, "A custom deck: comma-separated card labels (may repeat)")->type_name("LIST");
+            sub.add_option("--cards-file", o->cards_file, "A custom deck from a file, one card per line ('-' = stdin)")->type_name("FILE");
+            sub.add_option("--pairs", o->pairs, "A memory-match deck of N pairs")->type_name("N");
+            sub.add_option("--grid", o->grid, "A memory-match layout of ROWSxCOLUMNS cells (an even number)")->type_name("RxC");
+            sub.add_option("--symbols", o->symbols, "Comma-separated symbols for --pairs/--grid (default A-Z, a-z, 0-9)")->type_name("LIST");
+            sub.add_option("--deal", o->deal, "Deal HANDSxCARDS round the table (e.g. 4x5), then show the stock")->type_name("HANDSxCARDS");
+            sub.add_option("--burn", o->burn, "Burn N cards once before dealing")->type_name("N");
+            sub.add_option("--style", o->style, "Card style: code, unicode, glyph, name")->capture_default_str()->type_name("STYLE");
+            sub.add_option("--format", o->format, "Output format: text or json")->capture_default_str()->type_name("FORMAT");
+            o->seed_option = sub.add_option("--seed", o->seed, "Any string; the same seed gives the same deck everywhere")->type_name("STRING");
+            o->rng_option = sub.add_option("--rng", o->rng, "Engine: chacha20 (default with --seed), xoshiro256pp, mt19937, minstd")->type_name("NAME");
+            sub.add_flag("--explain", o->explain, "Instead of dealing, print how many orders the deck has and how many the randomness can reach");
             sub.add_flag("--commit", o->commit, "Print a commitment to the seed before the deal (provably fair play)");
-            sub.add_option("--verify-commit", o->verify_commit, "Check a commitment against the revealed --seed, then deal");
+            sub.add_option("--verify-commit", o->verify_commit, "Check a commitment against the revealed --seed, then deal")->type_name("HEX");
             return [o]() -> int { return run_deck(*o); };
           }};
 }
