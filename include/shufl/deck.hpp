@@ -1,0 +1,206 @@
+// Cards, decks, shoes, memory-match pair decks, shuffling and dealing: the library behind
+// `shufl deck`. No command line here: the CLI parses options, calls these functions and formats.
+//
+// A deck is a vector of cards in a fixed canonical order; shuffling permutes the *indices*
+// 0..n-1 of that vector with Fisher–Yates (`shufl::fisher_yates`, draws through `uniform_below`),
+// so every card is a distinct object even when two cards look the same (a shoe, a pair deck),
+// and dealing hands out indices, never copies.
+//
+// Canonical order (what seeded output is defined against): for each deck of a shoe in turn,
+// suits spades, hearts, diamonds, clubs, each from the lowest rank of the pack up to the King
+// (Ace first: A 2 … 10 J [C] Q K), then that deck's jokers (red, black, red, …), then tarot trumps
+// 0 (the Fool) … 21.
+#pragma once
+
+#include <compare>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "shufl/random.hpp"
+#include "shufl/shuffle.hpp"
+
+namespace shufl {
+
+/// The suit of a card. `trumps` is the tarot trump "suit"; `none` for jokers and custom cards.
+enum class card_suit : std::uint8_t { spades, hearts, diamonds, clubs, trumps, none };
+
+/// What kind of card this is.
+enum class card_kind : std::uint8_t {
+  suited,  ///< A rank of one of the four suits.
+  trump,   ///< A tarot trump, rank 0 (the Fool, "Excuse") to 21.
+  joker,   ///< A joker: rank 0 red, rank 1 black.
+  custom,  ///< A card known only by its label: custom decks and memory-match symbols.
+};
+
+/// Ranks of suited cards (the numeric value is the card's rank; 2–10 are themselves).
+inline constexpr std::uint8_t rank_ace = 1;
+inline constexpr std::uint8_t rank_jack = 11;
+inline constexpr std::uint8_t rank_knight = 12;  ///< Tarot's Cavalier, between Jack and Queen.
+inline constexpr std::uint8_t rank_queen = 13;
+inline constexpr std::uint8_t rank_king = 14;
+
+/// One card. Two cards that compare equal are indistinguishable in play (two Aces of Spades of a
+/// shoe, the two cards of a memory pair); positions in a deck still tell them apart.
+struct card {
+  card_kind kind = card_kind::suited;
+  std::uint8_t rank = 0;             ///< Suited: 1 (Ace) … 14 (King); trump: 0–21; joker: 0 red, 1 black.
+  card_suit suit = card_suit::none;  ///< Suit of suited cards, `trumps` for trumps, else `none`.
+  std::string label;                 ///< The text of a custom card; empty otherwise.
+  friend bool operator==(const card&, const card&) = default;
+  friend auto operator<=>(const card&, const card&) = default;
+};
+
+/// Convenience constructors.
+card suited_card(std::uint8_t rank, card_suit suit);
+card joker_card(bool red);
+card trump_card(std::uint8_t number);
+card custom_card(std::string label);
+
+/// The named packs.
+enum class pack_kind : std::uint8_t {
+  standard,  ///< 52 cards: A, 2–10, J, Q, K in four suits.
+  piquet,    ///< 32 cards: 7–10, J, Q, K, A in four suits (also the skat pack).
+  euchre,    ///< 24 cards: 9, 10, J, Q, K, A in four suits.
+  tarot,     ///< 78 cards: A, 2–10, J, C (Knight), Q, K in four suits (56) and trumps 0–21 (22).
+};
+
+/// Parses a pack name: "standard" (also "52"), "piquet", "skat" (= piquet), "euchre", "tarot".
+/// Throws shufl::error with a "did you mean" suggestion for an unknown name.
+pack_kind parse_pack(std::string_view name);
+/// The canonical name of a pack ("standard", "piquet", "euchre", "tarot").
+std::string_view pack_name(pack_kind kind) noexcept;
+/// The names `parse_pack` accepts.
+std::span<const std::string_view> pack_names() noexcept;
+
+/// A deck in canonical (unshuffled) order, with a short human description.
+struct deck {
+  std::string description;  ///< e.g. "standard 52-card deck", "6-deck shoe of standard 52-card decks".
+  std::vector<card> cards;
+};
+
+/// Builds `decks` copies of a named pack, each followed by `jokers_per_deck` jokers alternating
+/// red, black, red, … . Throws shufl::error when decks is 0, when jokers are asked of a tarot
+/// pack (it has the Fool), or when the deck would exceed `max_deck_size` cards.
+deck make_pack(pack_kind kind, std::uint64_t decks = 1, std::uint64_t jokers_per_deck = 0);
+
+/// A custom deck from labels, repeated `decks` times. Labels may repeat (a multiset, e.g. the
+/// cards of a board game). Throws shufl::error for an empty list, an empty label, a label with a
+/// control character (newline, tab, …), decks == 0 or more than `max_deck_size` cards.
+deck make_custom(std::span<const std::string> labels, std::uint64_t decks = 1);
+
+/// Splits a custom-deck list: items separated by `separator` (',' for `--cards`, '\n' for a
+/// file), each trimmed of surrounding spaces and a trailing '\r'; empty items are skipped.
+std::vector<std::string> split_card_list(std::string_view text, char separator);
+
+/// The default memory-match symbols: A–Z, a–z, 0–9 (62 symbols, so 62 pairs at most).
+std::span<const std::string_view> default_symbols() noexcept;
+
+/// A memory-match deck of `pairs` pairs: symbols[0], symbols[0], symbols[1], symbols[1], … —
+/// every symbol exactly twice, as two distinct cards. Throws shufl::error when pairs is 0, when
+/// there are more pairs than symbols ("6 pairs need 6 symbols; only 4 given"), or when the symbols
+/// repeat, are empty or contain a control character.
+deck make_pairs(std::uint64_t pairs, std::span<const std::string> symbols);
+
+/// Pairs for a memory grid of rows × columns cells. Throws shufl::error when a dimension is 0 or
+/// the number of cells is odd ("grid 5x5 has 25 cells, an odd number: every card needs a pair").
+std::uint64_t pairs_for_grid(std::uint64_t rows, std::uint64_t columns);
+
+/// The largest deck `shufl deck` builds (cards): 2^24, far beyond any real shoe.
+inline constexpr std::uint64_t max_deck_size = std::uint64_t{1} << 24;
+
+/// How a card is written.
+enum class card_style : std::uint8_t {
+  code,     ///< Poker notation: "As", "Td", "9c"; Knight "Cs"; jokers "RJ"/"BJ"; trumps "0t"…"21t".
+  unicode,  ///< "A♠", "10♥", "C♦"; jokers "RJ"/"BJ"; trumps "0t"…"21t".
+  glyph,    ///< The Unicode playing-card characters (U+1F0A1 …; jokers U+1F0BF red, U+1F0CF black;
+            ///< trumps U+1F0E0 …).
+  name,     ///< "Ace of Spades", "Knight of Cups"-style names; "Red Joker"; "The Fool", "Trump 21".
+};
+
+/// Parses a style name ("code", "unicode", "glyph", "name"); throws shufl::error otherwise.
+card_style parse_card_style(std::string_view name);
+
+/// Writes a card in a style. Custom cards are their label in every style.
+std::string format_card(const card& c, card_style style);
+
+/// Reads a card code as `format_card(c, card_style::code)` writes it ("As", "Td", "Cs", "RJ",
+/// "BJ", "0t"…"21t"); nullopt for anything else. Round trip: parse_card_code(format_card(c, code))
+/// == c for every suited card, joker and trump.
+std::optional<card> parse_card_code(std::string_view code);
+
+/// log2 of the number of distinct orders of a deck: the multinomial n! / ∏ m_i!, where m_i are
+/// the multiplicities of cards that compare equal (52! ≈ 2^225.58; a 6-deck shoe ≈ 2^1647.9).
+/// Computed with lgamma; accurate to about 1e-12 relative.
+double log2_distinct_orders(std::span<const card> cards);
+
+/// The multiplicities of equal cards (sorted descending), e.g. 52 times 6 for a 6-deck shoe.
+std::vector<std::uint64_t> multiplicities(std::span<const card> cards);
+
+/// Where the randomness of a shuffle comes from.
+struct deck_randomness {
+  std::optional<std::string> seed;    ///< `--seed`: nullopt for an unseeded run.
+  std::optional<engine_kind> engine;  ///< `--rng`: nullopt for the default (see shuffle_indices).
+};
+
+/// The engine key of a seeded deck: derive_key(key_from_seed(seed), "deck", 0). The shuffle uses
+/// stream 0 of the chosen engine under this key.
+seed_key deck_key(std::string_view seed);
+
+/// Fisher–Yates over the identity permutation 0..n-1 with an engine: the shuffled deck is
+/// cards[order[0]], cards[order[1]], …; order[0] is the top card. n − 1 draws.
+template <class Engine>
+std::vector<std::uint32_t> fisher_yates_indices(std::size_t n, Engine& engine) {
+  std::vector<std::uint32_t> order(n);
+  for (std::size_t i = 0; i < n; ++i) order[i] = static_cast<std::uint32_t>(i);
+  fisher_yates(std::span<std::uint32_t>(order), engine);
+  return order;
+}
+
+/// Shuffles 0..n-1 as `shufl deck` does. Seeded: engine `r.engine` (default chacha20) keyed by
+/// deck_key(seed), stream 0 — the same order on every platform. Unseeded without an engine:
+/// every draw comes from the OS (os_engine, getrandom), so every order can occur. Unseeded with
+/// an engine: that engine keyed from 32 OS bytes (the weak engines stay weak).
+/// Precondition: n ≤ max_deck_size.
+std::vector<std::uint32_t> shuffle_indices(std::size_t n, const deck_randomness& r);
+
+/// log2 of the number of different shuffles the randomness can produce at most: infinity for
+/// unseeded OS randomness, otherwise engine_seed_bits of the engine (256 for chacha20).
+double reachable_bits(const deck_randomness& r) noexcept;
+
+/// A deal: `hands` hands of `cards_per_hand` cards, after burning `burn` cards once.
+struct deal_spec {
+  std::uint64_t hands = 0;
+  std::uint64_t cards_per_hand = 0;
+  std::uint64_t burn = 0;
+};
+
+/// The cards of a deal, as indices into the canonical deck.
+struct deal_result {
+  std::vector<std::uint32_t> burned;              ///< The burned cards, top first.
+  std::vector<std::vector<std::uint32_t>> hands;  ///< hands[h][k]: k-th card dealt to hand h.
+  std::vector<std::uint32_t> stock;               ///< What is left, in order, top first.
+};
+
+/// Deals from a shuffled order (top = order[0]): burns `burn` cards, then deals round the table,
+/// one card to each hand in turn, `cards_per_hand` rounds; the rest is the stock. Every index
+/// lands in exactly one of burned, hands and stock. Throws shufl::error when hands or
+/// cards_per_hand is 0, or when burn + hands × cards_per_hand exceeds the deck (no overflow).
+deal_result deal(std::span<const std::uint32_t> order, const deal_spec& spec);
+
+/// A random seed for `--commit` without `--seed`: 32 bytes from the OS as 64 lowercase hex digits.
+std::string random_seed_string();
+
+/// The commitment to a seed printed by `--commit`: BLAKE2b-256 of the seed string with the
+/// personalisation "shufl-deck-cmt-1" (libsodium crypto_generichash_blake2b_salt_personal, no key,
+/// zero salt), as 64 lowercase hex digits. The personalisation keeps it distinct from
+/// key_from_seed(seed), so publishing it does not reveal the shuffle key; anyone holding the
+/// revealed seed can recompute it. A guessable seed ("42") can be found from its commitment by
+/// trying seeds: commitments are only as strong as the seed's entropy.
+std::string seed_commitment(std::string_view seed);
+
+}  // namespace shufl

@@ -1,0 +1,396 @@
+// `shufl deck`: options → a deck from the library → shuffle → deal → text or JSON.
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <memory>
+
+#include "common.hpp"
+#include "shufl/deck.hpp"
+#include "shufl/error.hpp"
+
+namespace shufl::cli {
+
+namespace {
+
+struct deck_cli_options {
+  std::string pack;
+  std::string decks = "1";
+  std::string jokers = "0";
+  std::string cards;
+  std::string cards_file;
+  std::string pairs;
+  std::string grid;
+  std::string symbols;
+  std::string deal;
+  std::string burn;
+  std::string style = "code";
+  std::string format = "text";
+  std::string seed;
+  std::string rng;
+  std::string verify_commit;
+  bool explain = false;
+  bool commit = false;
+  CLI::Option* seed_option = nullptr;
+  CLI::Option* rng_option = nullptr;
+};
+
+constexpr const char* kDeckFooter = R"(
+Cards are written in poker notation by default: rank A K Q J T 9 ... 2 (C = tarot Knight), then
+suit s h d c (As, Td, 9c); jokers RJ (red) and BJ (black); tarot trumps 0t (the Fool) to 21t.
+Without --deal: one card per line, top card first (a --grid prints its rows). With --deal: one
+line per hand (cards dealt round the table, one to each hand in turn), then the stock.
+
+Randomness: --seed S shuffles with ChaCha20 keyed by BLAKE2b(S) (the same deck on every platform);
+without --seed every draw comes from the operating system, so every order can occur.
+--commit prints a commitment to the seed before the deal (a random seed, revealed after the deal,
+when --seed is not given); players check it with --verify-commit HEX --seed S and the same options.
+
+Examples:
+  shufl deck --deal 4x5 --seed 7                four hands of five, then the stock
+  shufl deck --decks 6 --explain                how many orders a 6-deck shoe has
+  shufl deck --grid 4x4 --seed kids             a 4x4 memory-match layout
+  shufl deck --commit --deal 2x2 --burn 1       provably fair: commitment first, seed last
+)";
+
+std::pair<std::uint64_t, std::uint64_t> parse_dims(std::string_view option, std::string_view text,
+                                                   std::string_view example) {
+  const auto x = text.find('x');
+  const auto bad = [&] {
+    return error(fmt::format("invalid value '{}' for {}: expected {}", text, option, example));
+  };
+  if (x == std::string_view::npos) throw bad();
+  try {
+    return {parse_uint(option, text.substr(0, x)), parse_uint(option, text.substr(x + 1))};
+  } catch (const error&) {
+    throw bad();
+  }
+}
+
+std::string read_whole_file(const std::string& path) {
+  std::FILE* f = path == "-" ? stdin : std::fopen(path.c_str(), "rb");
+  if (!f) throw error(fmt::format("cannot open '{}': {}", path, std::strerror(errno)));
+  std::string data;
+  char buffer[65536];
+  std::size_t got = 0;
+  while ((got = std::fread(buffer, 1, sizeof buffer, f)) > 0) data.append(buffer, got);
+  const bool failed = std::ferror(f) != 0;
+  const int e = errno;
+  if (f != stdin) std::fclose(f);
+  if (failed) throw error(fmt::format("cannot read '{}': {}", path, std::strerror(e)));
+  return data;
+}
+
+// Powers of two far outside the double range, written as "1.2e-418".
+std::string pow2_decimal(double bits) {
+  const double log10v = bits * std::log10(2.0);
+  double exponent = std::floor(log10v);
+  double mantissa = std::pow(10.0, log10v - exponent);
+  if (mantissa >= 9.995) {
+    mantissa /= 10;
+    exponent += 1;
+  }
+  return fmt::format("{:.2f}e{}", mantissa, static_cast<long long>(exponent));
+}
+
+// "52!", "312!/(6!)^52", "104!/(2!^52 * 1!^...)": the multinomial n! / prod m_i!.
+std::string orders_formula(const deck& d) {
+  std::map<std::uint64_t, std::uint64_t, std::greater<>> groups;  // multiplicity -> how many cards
+  for (const auto m : multiplicities(d.cards)) {
+    if (m > 1) ++groups[m];
+  }
+  std::string out = fmt::format("{}!", d.cards.size());
+  if (groups.empty()) return out;
+  std::string denominator;
+  for (const auto& [m, count] : groups) {
+    if (!denominator.empty()) denominator += " * ";
+    denominator += count == 1 ? fmt::format("{}!", m) : fmt::format("({}!)^{}", m, count);
+  }
+  return groups.size() == 1 ? out + "/" + denominator : out + "/(" + denominator + ")";
+}
+
+struct explanation {
+  double possible_bits = 0;
+  double reachable_bits = 0;  // infinity: unbounded
+  std::string formula;
+  std::string source;
+  std::string verdict;
+  bool vanishing = false;
+};
+
+explanation explain(const deck& d, const deck_randomness& r) {
+  explanation e;
+  e.possible_bits = log2_distinct_orders(d.cards);
+  e.reachable_bits = reachable_bits(r);
+  e.formula = orders_formula(d);
+  const std::size_t draws = d.cards.empty() ? 0 : d.cards.size() - 1;
+  if (!r.seed && !r.engine) {
+    e.source = fmt::format(
+        "the operating system (getrandom) for each of the {} draws; no seed, no engine state", draws);
+    e.verdict = "every order can occur, each distinct order equally likely";
+    return e;
+  }
+  const auto kind = r.engine.value_or(engine_kind::chacha20);
+  e.source = fmt::format("{} keyed by {}: at most 2^{:.2f} different shuffles", engine_name(kind),
+                         r.seed ? "the seed (BLAKE2b-256 of --seed)" : "32 bytes from the operating system",
+                         e.reachable_bits);
+  const double shortfall = e.possible_bits - e.reachable_bits;
+  if (shortfall <= 0) {
+    e.verdict = fmt::format(
+        "2^{:.2f} >= 2^{:.2f}: the seed space is large enough for every order to be possible",
+        e.reachable_bits, e.possible_bits);
+  } else {
+    e.vanishing = shortfall >= 20;
+    e.verdict = fmt::format(
+        "at most 2^{:.2f} of the 2^{:.2f} orders can ever be dealt, a fraction 2^-{:.2f} (about {}){}",
+        e.reachable_bits, e.possible_bits, shortfall, pow2_decimal(-shortfall),
+        e.vanishing ? ": only a vanishing fraction; almost every order can never occur" : "");
+  }
+  return e;
+}
+
+std::string explain_text(const deck& d, const deck_randomness& r) {
+  const explanation e = explain(d, r);
+  std::string out;
+  out += fmt::format("deck: {} ({} cards)\n", d.description, d.cards.size());
+  out += fmt::format("possible orders: {} = 2^{:.2f} (about {})\n", e.formula, e.possible_bits,
+                     pow2_decimal(e.possible_bits));
+  out += fmt::format("randomness: {}\n", e.source);
+  out += fmt::format("verdict: {}\n", e.verdict);
+  return out;
+}
+
+nlohmann::ordered_json explain_json(const deck& d, const deck_randomness& r) {
+  const explanation e = explain(d, r);
+  nlohmann::ordered_json j;
+  j["shufl_version"] = SHUFL_VERSION;
+  j["command"] = "deck";
+  j["description"] = d.description;
+  j["cards"] = d.cards.size();
+  j["possible_orders_formula"] = e.formula;
+  // Rounded so the JSON does not depend on the last bits of the platform's lgamma.
+  j["possible_orders_log2"] = std::round(e.possible_bits * 1e6) / 1e6;
+  j["reachable_log2"] = std::isinf(e.reachable_bits) ? nlohmann::ordered_json(nullptr)
+                                                      : nlohmann::ordered_json(e.reachable_bits);
+  j["randomness"] = e.source;
+  j["vanishing_fraction"] = e.vanishing;
+  j["verdict"] = e.verdict;
+  return j;
+}
+
+deck build_deck(const deck_cli_options& o) {
+  const int sources = !o.pack.empty() + !o.cards.empty() + !o.cards_file.empty() + !o.pairs.empty() +
+                      !o.grid.empty();
+  if (sources > 1) throw error("choose one of --pack, --cards, --cards-file, --pairs, --grid");
+  const std::uint64_t decks = parse_uint("--decks", o.decks);
+  const std::uint64_t jokers = parse_uint("--jokers", o.jokers);
+  const bool pair_deck = !o.pairs.empty() || !o.grid.empty();
+  if (!o.symbols.empty() && !pair_deck) throw error("--symbols needs --pairs or --grid");
+  if (jokers > 0 && (pair_deck || !o.cards.empty() || !o.cards_file.empty())) {
+    throw error("--jokers applies to the named packs only");
+  }
+  if (pair_deck) {
+    if (decks != 1) throw error("--decks does not apply to memory decks (use more --pairs)");
+    std::vector<std::string> symbols;
+    if (!o.symbols.empty()) {
+      symbols = split_card_list(o.symbols, ',');
+    } else {
+      for (const auto s : default_symbols()) symbols.emplace_back(s);
+    }
+    std::uint64_t pairs = 0;
+    if (!o.grid.empty()) {
+      const auto [rows, columns] = parse_dims("--grid", o.grid, "ROWSxCOLUMNS such as 4x4");
+      pairs = pairs_for_grid(rows, columns);
+    } else {
+      pairs = parse_uint("--pairs", o.pairs);
+    }
+    return make_pairs(pairs, symbols);
+  }
+  if (!o.cards.empty()) return make_custom(split_card_list(o.cards, ','), decks);
+  if (!o.cards_file.empty()) {
+    const auto labels = split_card_list(read_whole_file(o.cards_file), '\n');
+    if (labels.empty()) throw error(fmt::format("no cards in '{}'", o.cards_file));
+    return make_custom(labels, decks);
+  }
+  return make_pack(o.pack.empty() ? pack_kind::standard : parse_pack(o.pack), decks, jokers);
+}
+
+std::string join_cards(const deck& d, std::span<const std::uint32_t> ids, card_style style) {
+  std::string out;
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    if (i) out += ' ';
+    out += format_card(d.cards[ids[i]], style);
+  }
+  return out;
+}
+
+nlohmann::ordered_json json_cards(const deck& d, std::span<const std::uint32_t> ids, card_style style) {
+  auto a = nlohmann::ordered_json::array();
+  for (const auto id : ids) a.push_back(format_card(d.cards[id], style));
+  return a;
+}
+
+int run_deck(const deck_cli_options& o) {
+  // Validate everything before any randomness or output.
+  const card_style style = parse_card_style(o.style);
+  if (o.format != "text" && o.format != "json") {
+    throw error(fmt::format("invalid value '{}' for --format: expected text or json", o.format));
+  }
+  const bool seeded = o.seed_option->count() > 0;
+  const bool verifying = !o.verify_commit.empty();
+  if (o.commit && verifying) throw error("--commit and --verify-commit cannot be combined");
+  if (o.explain && (o.commit || verifying)) {
+    throw error("--explain describes a run; use it without --commit or --verify-commit");
+  }
+  if (verifying && !seeded) throw error("--verify-commit needs the revealed --seed");
+  if (o.commit && o.rng_option->count() > 0 && o.rng != "chacha20") {
+    throw error("--commit uses chacha20: a commitment to a weak engine's seed proves little");
+  }
+  const deck d = build_deck(o);
+  std::optional<std::pair<std::uint64_t, std::uint64_t>> grid;
+  if (!o.grid.empty()) grid = parse_dims("--grid", o.grid, "ROWSxCOLUMNS such as 4x4");
+  std::optional<deal_spec> spec;
+  if (!o.deal.empty()) {
+    if (grid) throw error("--deal does not apply to a --grid layout (use --pairs to deal a memory deck)");
+    const auto [hands, cards] = parse_dims("--deal", o.deal, "HANDSxCARDS such as 4x5");
+    spec = deal_spec{hands, cards, o.burn.empty() ? 0 : parse_uint("--burn", o.burn)};
+  } else if (!o.burn.empty()) {
+    throw error("--burn needs --deal");
+  }
+
+  // Check the deal before anything else so an impossible request prints nothing.
+  if (spec) {
+    const std::vector<std::uint32_t> probe(d.cards.size());
+    (void)deal(probe, *spec);
+  }
+
+  deck_randomness r;
+  if (seeded) r.seed = o.seed;
+  if (o.rng_option->count() > 0) r.engine = parse_engine(o.rng);
+  if (o.explain) {
+    write_stdout(o.format == "json" ? explain_json(d, r).dump(2) + "\n" : explain_text(d, r));
+    return exit_ok;
+  }
+
+  std::string commitment;
+  bool reveal_seed = false;
+  if (verifying) {
+    commitment = seed_commitment(o.seed);
+    std::string claimed = o.verify_commit;
+    for (auto& ch : claimed) ch = (ch >= 'A' && ch <= 'F') ? static_cast<char>(ch - 'A' + 'a') : ch;
+    if (claimed != commitment) {
+      throw error(fmt::format("commitment {} does not match seed '{}' (its commitment is {})",
+                              o.verify_commit, o.seed, commitment));
+    }
+  } else if (o.commit) {
+    if (!seeded) {
+      r.seed = random_seed_string();
+      reveal_seed = true;
+    } else if (o.seed.size() < 16) {
+      std::fprintf(stderr,
+                   "shufl: warning: a short seed can be found from its commitment by trying seeds; "
+                   "omit --seed to use a random 256-bit one\n");
+    }
+    commitment = seed_commitment(*r.seed);
+  }
+
+  const std::vector<std::uint32_t> order = shuffle_indices(d.cards.size(), r);
+
+  if (o.format == "json") {
+    nlohmann::ordered_json j;
+    if (!commitment.empty()) j["commitment"] = commitment;
+    if (verifying) j["commitment_verified"] = true;
+    j["shufl_version"] = SHUFL_VERSION;
+    j["command"] = "deck";
+    j["description"] = d.description;
+    j["cards"] = d.cards.size();
+    j["seed"] = r.seed ? nlohmann::ordered_json(*r.seed) : nlohmann::ordered_json(nullptr);
+    j["engine"] = (r.seed || r.engine) ? std::string(engine_name(r.engine.value_or(engine_kind::chacha20)))
+                                       : std::string("os");
+    j["style"] = o.style;
+    if (spec) {
+      const deal_result dealt = deal(order, *spec);
+      if (spec->burn) j["burned"] = json_cards(d, dealt.burned, style);
+      auto hands = nlohmann::ordered_json::array();
+      for (const auto& h : dealt.hands) hands.push_back(json_cards(d, h, style));
+      j["hands"] = std::move(hands);
+      j["stock"] = json_cards(d, dealt.stock, style);
+    } else if (grid) {
+      auto rows = nlohmann::ordered_json::array();
+      for (std::uint64_t row = 0; row < grid->first; ++row) {
+        rows.push_back(json_cards(
+            d, std::span<const std::uint32_t>(order).subspan(row * grid->second, grid->second), style));
+      }
+      j["grid"] = std::move(rows);
+    } else {
+      j["deck"] = json_cards(d, order, style);
+    }
+    write_stdout(j.dump(2) + "\n");
+    return exit_ok;
+  }
+
+  std::string out;
+  if (!commitment.empty()) {
+    out += fmt::format("commitment: {}{}\n", commitment, verifying ? " (verified: matches the seed)" : "");
+  }
+  if (spec) {
+    const deal_result dealt = deal(order, *spec);
+    if (spec->burn) out += fmt::format("burned: {}\n", join_cards(d, dealt.burned, style));
+    for (std::size_t h = 0; h < dealt.hands.size(); ++h) {
+      out += fmt::format("hand {}: {}\n", h + 1, join_cards(d, dealt.hands[h], style));
+    }
+    out += dealt.stock.empty() ? std::string("stock:\n")
+                               : fmt::format("stock: {}\n", join_cards(d, dealt.stock, style));
+  } else if (grid) {
+    for (std::uint64_t row = 0; row < grid->first; ++row) {
+      out += join_cards(d, std::span<const std::uint32_t>(order).subspan(row * grid->second, grid->second),
+                        style);
+      out += '\n';
+    }
+  } else {
+    for (const auto id : order) {
+      out += format_card(d.cards[id], style);
+      out += '\n';
+    }
+  }
+  if (reveal_seed) {
+    out += fmt::format("seed: {} (verify: shufl deck --seed {} --verify-commit {} with the same options)\n",
+                       *r.seed, *r.seed, commitment);
+  }
+  write_stdout(out);
+  return exit_ok;
+}
+
+}  // namespace
+
+subcommand deck_subcommand() {
+  return {"deck", "Build, shuffle and deal card decks, shoes and memory-match decks",
+          [](CLI::App& sub) -> std::function<int()> {
+            auto o = std::make_shared<deck_cli_options>();
+            sub.footer(kDeckFooter);
+            sub.add_option("--pack", o->pack, "Named pack: standard (52), piquet or skat (32), euchre (24), tarot (78)")->type_name("NAME");
+            sub.add_option("--decks", o->decks, "Number of decks in the shoe (blackjack: 6 or 8)")->capture_default_str()->type_name("N");
+            sub.add_option("--jokers", o->jokers, "Jokers per deck, alternating red (RJ) and black (BJ)")->capture_default_str()->type_name("N");
+            sub.add_option("--cards", o->cards, "A custom deck: comma-separated card labels (may repeat)")->type_name("LIST");
+            sub.add_option("--cards-file", o->cards_file, "A custom deck from a file, one card per line ('-' = stdin)")->type_name("FILE");
+            sub.add_option("--pairs", o->pairs, "A memory-match deck of N pairs")->type_name("N");
+            sub.add_option("--grid", o->grid, "A memory-match layout of ROWSxCOLUMNS cells (an even number)")->type_name("RxC");
+            sub.add_option("--symbols", o->symbols, "Comma-separated symbols for --pairs/--grid (default A-Z, a-z, 0-9)")->type_name("LIST");
+            sub.add_option("--deal", o->deal, "Deal HANDSxCARDS round the table (e.g. 4x5), then show the stock")->type_name("HANDSxCARDS");
+            sub.add_option("--burn", o->burn, "Burn N cards once before dealing")->type_name("N");
+            sub.add_option("--style", o->style, "Card style: code, unicode, glyph, name")->capture_default_str()->type_name("STYLE");
+            sub.add_option("--format", o->format, "Output format: text or json")->capture_default_str()->type_name("FORMAT");
+            o->seed_option = sub.add_option("--seed", o->seed, "Any string; the same seed gives the same deck everywhere")->type_name("STRING");
+            o->rng_option = sub.add_option("--rng", o->rng, "Engine: chacha20 (default with --seed), xoshiro256pp, mt19937, minstd")->type_name("NAME");
+            sub.add_flag("--explain", o->explain, "Instead of dealing, print how many orders the deck has and how many the randomness can reach");
+            sub.add_flag("--commit", o->commit, "Print a commitment to the seed before the deal (provably fair play)");
+            sub.add_option("--verify-commit", o->verify_commit, "Check a commitment against the revealed --seed, then deal")->type_name("HEX");
+            return [o]() -> int { return run_deck(*o); };
+          }};
+}
+
+}  // namespace shufl::cli

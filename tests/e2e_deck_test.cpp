@@ -1,0 +1,397 @@
+// End-to-end tests of `shufl deck`: run the real binary, check stdout, stderr and exit status.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "shufl/deck.hpp"
+#include "support/run.hpp"
+
+namespace shufl::test {
+namespace {
+
+std::vector<std::string> split(const std::string& text, char sep) {
+  std::vector<std::string> out;
+  std::string item;
+  std::istringstream in(text);
+  while (std::getline(in, item, sep)) out.push_back(item);
+  return out;
+}
+
+std::vector<std::string> lines(const std::string& text) { return split(text, '\n'); }
+
+// "hand 1: As Td" -> {"As", "Td"}; "stock:" -> {}.
+std::vector<std::string> cards_after_colon(const std::string& line) {
+  const auto colon = line.find(": ");
+  if (colon == std::string::npos) return {};
+  return split(line.substr(colon + 2), ' ');
+}
+
+std::vector<std::string> standard_codes() {
+  std::vector<std::string> out;
+  for (const auto& c : make_pack(pack_kind::standard).cards) out.push_back(format_card(c, card_style::code));
+  return out;
+}
+
+// A failing run: exit 1, nothing on stdout, one line "shufl: ..." on stderr.
+void expect_clean_error(const std::vector<std::string>& args, const std::string& fragment = {}) {
+  const run_result r = run_shufl(args);
+  std::string joined;
+  for (const auto& a : args) joined += a + " ";
+  EXPECT_EQ(r.status, 1) << joined;
+  EXPECT_EQ(r.out, "") << joined;
+  EXPECT_EQ(r.err.rfind("shufl: ", 0), 0u) << joined << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << joined << r.err;
+  if (!fragment.empty()) {
+    EXPECT_NE(r.err.find(fragment), std::string::npos) << joined << r.err;
+  }
+}
+
+TEST(DeckE2E, DefaultIsOneCardPerLineAndAPermutation) {
+  const run_result r = run_shufl({"deck"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  auto got = lines(r.out);
+  ASSERT_EQ(got.size(), 52u);
+  auto expected = standard_codes();
+  std::sort(got.begin(), got.end());
+  std::sort(expected.begin(), expected.end());
+  EXPECT_EQ(got, expected);
+}
+
+// D01 through the binary, for many seeds.
+TEST(DeckE2E, D01SeededDecksArePermutations) {
+  auto expected = standard_codes();
+  std::sort(expected.begin(), expected.end());
+  for (int s = 1; s <= 25; ++s) {
+    const run_result r = run_shufl({"deck", "--seed", std::to_string(s)});
+    ASSERT_EQ(r.status, 0);
+    auto got = lines(r.out);
+    std::sort(got.begin(), got.end());
+    ASSERT_EQ(got, expected) << "seed " << s;
+  }
+}
+
+TEST(DeckE2E, SeedsAreStableAndDistinctAndUnseededRunsDiffer) {
+  EXPECT_EQ(run_shufl({"deck", "--seed", "42"}).out, run_shufl({"deck", "--seed", "42"}).out);
+  EXPECT_NE(run_shufl({"deck", "--seed", "42"}).out, run_shufl({"deck", "--seed", "43"}).out);
+  EXPECT_NE(run_shufl({"deck", "--seed", "1"}).out, run_shufl({"deck", "--seed", "4294967297"}).out);
+  EXPECT_NE(run_shufl({"deck"}).out, run_shufl({"deck"}).out);  // fails with probability 1/52!
+}
+
+// D02: 4 hands of 5 -> 20 distinct cards, the stock does not overlap, nothing is lost.
+TEST(DeckE2E, D02DealsNeverDuplicateACard) {
+  for (int s = 0; s < 10; ++s) {
+    const run_result r = run_shufl({"deck", "--deal", "4x5", "--seed", fmt::format("deal{}", s)});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const auto ls = lines(r.out);
+    ASSERT_EQ(ls.size(), 5u);
+    std::multiset<std::string> all;
+    for (int h = 0; h < 4; ++h) {
+      ASSERT_EQ(ls[h].rfind(fmt::format("hand {}: ", h + 1), 0), 0u) << ls[h];
+      const auto hand = cards_after_colon(ls[h]);
+      ASSERT_EQ(hand.size(), 5u);
+      all.insert(hand.begin(), hand.end());
+    }
+    ASSERT_EQ(std::set<std::string>(all.begin(), all.end()).size(), 20u);
+    ASSERT_EQ(ls[4].rfind("stock: ", 0), 0u);
+    for (const auto& c : cards_after_colon(ls[4])) {
+      ASSERT_EQ(all.count(c), 0u) << c << " is in a hand and in the stock";
+      all.insert(c);
+    }
+    ASSERT_EQ(std::set<std::string>(all.begin(), all.end()).size(), 52u);
+    ASSERT_EQ(all.size(), 52u);
+  }
+}
+
+TEST(DeckE2E, D02ImpossibleDealsPrintNothing) {
+  expect_clean_error({"deck", "--deal", "4x14"}, "needs 56 cards");
+  expect_clean_error({"deck", "--deal", "4x13", "--burn", "1", "--seed", "1"}, "after burning 1");
+  expect_clean_error({"deck", "--deal", "11x5", "--pack", "euchre"}, "24-card deck");
+  expect_clean_error({"deck", "--deal", "4x5", "--format", "json", "--decks", "0"});
+  // The whole deck can be dealt: the stock line is then empty.
+  const run_result r = run_shufl({"deck", "--deal", "4x13", "--seed", "1"});
+  ASSERT_EQ(r.status, 0);
+  EXPECT_EQ(lines(r.out).back(), "stock:");
+}
+
+TEST(DeckE2E, BurnComesFirstThenRoundTheTable) {
+  const auto full = lines(run_shufl({"deck", "--seed", "b"}).out);
+  const auto dealt = lines(run_shufl({"deck", "--seed", "b", "--deal", "2x3", "--burn", "2"}).out);
+  ASSERT_EQ(dealt.size(), 4u);
+  EXPECT_EQ(dealt[0], fmt::format("burned: {} {}", full[0], full[1]));
+  EXPECT_EQ(dealt[1], fmt::format("hand 1: {} {} {}", full[2], full[4], full[6]));
+  EXPECT_EQ(dealt[2], fmt::format("hand 2: {} {} {}", full[3], full[5], full[7]));
+  EXPECT_EQ(cards_after_colon(dealt[3]).size(), 44u);
+  EXPECT_EQ(cards_after_colon(dealt[3])[0], full[8]);
+}
+
+// D03: two decks -> 104 cards, each of the 52 exactly twice.
+TEST(DeckE2E, D03TwoDecksHoldEachCardTwice) {
+  const run_result r = run_shufl({"deck", "--decks", "2", "--seed", "shoe"});
+  ASSERT_EQ(r.status, 0);
+  std::map<std::string, int> counts;
+  for (const auto& c : lines(r.out)) ++counts[c];
+  ASSERT_EQ(counts.size(), 52u);
+  for (const auto& [c, n] : counts) EXPECT_EQ(n, 2) << c;
+  const auto six = lines(run_shufl({"deck", "--decks", "6"}).out);
+  EXPECT_EQ(six.size(), 312u);
+}
+
+// D04: memory-match decks.
+TEST(DeckE2E, D04PairsAndGrids) {
+  const run_result r = run_shufl({"deck", "--pairs", "6", "--seed", "m"});
+  ASSERT_EQ(r.status, 0);
+  std::map<std::string, int> counts;
+  for (const auto& c : lines(r.out)) ++counts[c];
+  ASSERT_EQ(counts.size(), 6u);
+  for (const auto& [c, n] : counts) EXPECT_EQ(n, 2) << c;
+
+  const run_result g = run_shufl({"deck", "--grid", "3x4", "--symbols", "cat,dog,owl,fox,bee,elk"});
+  ASSERT_EQ(g.status, 0) << g.err;
+  const auto rows = lines(g.out);
+  ASSERT_EQ(rows.size(), 3u);
+  std::map<std::string, int> cells;
+  for (const auto& row : rows) {
+    const auto items = split(row, ' ');
+    ASSERT_EQ(items.size(), 4u);
+    for (const auto& c : items) ++cells[c];
+  }
+  ASSERT_EQ(cells.size(), 6u);
+  for (const auto& [c, n] : cells) EXPECT_EQ(n, 2) << c;
+
+  expect_clean_error({"deck", "--grid", "5x5"}, "25 cells, an odd number");
+  expect_clean_error({"deck", "--pairs", "63"}, "only 62");
+  expect_clean_error({"deck", "--pairs", "3", "--symbols", "a,b"}, "only 2");
+  expect_clean_error({"deck", "--pairs", "2", "--symbols", "a,a"}, "more than once");
+  expect_clean_error({"deck", "--grid", "4"}, "ROWSxCOLUMNS");
+  expect_clean_error({"deck", "--grid", "4x4", "--deal", "2x2"});
+}
+
+TEST(DeckE2E, PacksJokersAndCustomDecks) {
+  EXPECT_EQ(lines(run_shufl({"deck", "--pack", "piquet"}).out).size(), 32u);
+  EXPECT_EQ(lines(run_shufl({"deck", "--pack", "skat"}).out).size(), 32u);
+  EXPECT_EQ(lines(run_shufl({"deck", "--pack", "euchre"}).out).size(), 24u);
+  EXPECT_EQ(lines(run_shufl({"deck", "--pack", "tarot"}).out).size(), 78u);
+  auto jokers = lines(run_shufl({"deck", "--jokers", "2", "--seed", "j"}).out);
+  ASSERT_EQ(jokers.size(), 54u);
+  EXPECT_EQ(std::count(jokers.begin(), jokers.end(), "RJ"), 1);
+  EXPECT_EQ(std::count(jokers.begin(), jokers.end(), "BJ"), 1);
+
+  auto custom = lines(run_shufl({"deck", "--cards", "red, red ,blue"}).out);
+  std::sort(custom.begin(), custom.end());
+  EXPECT_EQ(custom, (std::vector<std::string>{"blue", "red", "red"}));
+  temp_dir dir;
+  const std::string file = dir.write("uno.txt", "skip\r\nreverse\n\n+2\n");
+  auto from_file = lines(run_shufl({"deck", "--cards-file", file, "--decks", "2"}).out);
+  EXPECT_EQ(from_file.size(), 6u);
+  auto from_stdin = lines(run_shufl({"deck", "--cards-file", "-"}, "a\nb\n").out);
+  std::sort(from_stdin.begin(), from_stdin.end());
+  EXPECT_EQ(from_stdin, (std::vector<std::string>{"a", "b"}));
+  expect_clean_error({"deck", "--cards-file", dir.file("missing.txt")}, "missing.txt");
+  expect_clean_error({"deck", "--cards-file", "-"}, "no cards");
+}
+
+TEST(DeckE2E, StylesAndRedBlackJokers) {
+  const auto code = lines(run_shufl({"deck", "--seed", "st", "--jokers", "2"}).out);
+  const auto uni = lines(run_shufl({"deck", "--seed", "st", "--jokers", "2", "--style", "unicode"}).out);
+  const auto glyph = lines(run_shufl({"deck", "--seed", "st", "--jokers", "2", "--style", "glyph"}).out);
+  const auto name = lines(run_shufl({"deck", "--seed", "st", "--jokers", "2", "--style", "name"}).out);
+  ASSERT_EQ(code.size(), 54u);
+  ASSERT_EQ(uni.size(), 54u);
+  ASSERT_EQ(glyph.size(), 54u);
+  ASSERT_EQ(name.size(), 54u);
+  for (std::size_t i = 0; i < code.size(); ++i) {
+    const auto c = parse_card_code(code[i]);
+    ASSERT_TRUE(c.has_value()) << code[i];
+    EXPECT_EQ(uni[i], format_card(*c, card_style::unicode));
+    EXPECT_EQ(glyph[i], format_card(*c, card_style::glyph));
+    EXPECT_EQ(name[i], format_card(*c, card_style::name));
+  }
+  EXPECT_NE(std::find(name.begin(), name.end(), "Red Joker"), name.end());
+  EXPECT_NE(std::find(name.begin(), name.end(), "Black Joker"), name.end());
+  EXPECT_NE(std::find(name.begin(), name.end(), "Ace of Spades"), name.end());
+  EXPECT_NE(std::find(uni.begin(), uni.end(), "10\u2665"), uni.end());
+}
+
+// JSON parses, and round-trips: the codes read back are exactly the deck's multiset.
+TEST(DeckE2E, JsonParsesAndRoundTrips) {
+  const run_result r = run_shufl({"deck", "--deal", "4x5", "--burn", "2", "--jokers", "2", "--seed", "js",
+                                  "--format", "json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["command"], "deck");
+  EXPECT_EQ(j["seed"], "js");
+  EXPECT_EQ(j["engine"], "chacha20");
+  EXPECT_EQ(j["cards"], 54);
+  ASSERT_EQ(j["hands"].size(), 4u);
+  ASSERT_EQ(j["burned"].size(), 2u);
+  ASSERT_EQ(j["stock"].size(), 32u);
+  std::vector<card> seen;
+  std::set<std::string> dealt;
+  auto take = [&](const nlohmann::json& a) {
+    for (const auto& code : a) {
+      const auto c = parse_card_code(code.get<std::string>());
+      ASSERT_TRUE(c.has_value()) << code;
+      seen.push_back(*c);
+    }
+  };
+  take(j["burned"]);
+  for (const auto& h : j["hands"]) {
+    ASSERT_EQ(h.size(), 5u);
+    take(h);
+    for (const auto& c : h) dealt.insert(c.get<std::string>());
+  }
+  EXPECT_EQ(dealt.size(), 20u);
+  take(j["stock"]);
+  auto expected = make_pack(pack_kind::standard, 1, 2).cards;
+  std::sort(seen.begin(), seen.end());
+  std::sort(expected.begin(), expected.end());
+  EXPECT_EQ(seen, expected);
+  // Same seed, text and JSON agree card for card.
+  const auto text = lines(run_shufl({"deck", "--deal", "4x5", "--burn", "2", "--jokers", "2", "--seed", "js"}).out);
+  EXPECT_EQ(cards_after_colon(text[1]), j["hands"][0].get<std::vector<std::string>>());
+  EXPECT_EQ(cards_after_colon(text[5]), j["stock"].get<std::vector<std::string>>());
+  // Re-serialising the parsed document gives the same document.
+  EXPECT_EQ(nlohmann::json::parse(j.dump()), j);
+
+  const auto plain = nlohmann::json::parse(run_shufl({"deck", "--format", "json"}).out);
+  EXPECT_TRUE(plain["seed"].is_null());
+  EXPECT_EQ(plain["engine"], "os");
+  EXPECT_EQ(plain["deck"].size(), 52u);
+  const auto grid = nlohmann::json::parse(run_shufl({"deck", "--grid", "2x3", "--format", "json"}).out);
+  ASSERT_EQ(grid["grid"].size(), 2u);
+  EXPECT_EQ(grid["grid"][0].size(), 3u);
+}
+
+TEST(DeckE2E, ExplainStatesOrdersAndReach) {
+  const run_result plain = run_shufl({"deck", "--explain"});
+  ASSERT_EQ(plain.status, 0);
+  EXPECT_NE(plain.out.find("52! = 2^225.58"), std::string::npos) << plain.out;
+  EXPECT_NE(plain.out.find("every order can occur"), std::string::npos) << plain.out;
+  const run_result mt = run_shufl({"deck", "--explain", "--seed", "1", "--rng", "mt19937"});
+  EXPECT_NE(mt.out.find("2^32.00"), std::string::npos) << mt.out;
+  EXPECT_NE(mt.out.find("vanishing fraction"), std::string::npos) << mt.out;
+  const run_result seeded = run_shufl({"deck", "--explain", "--seed", "1"});
+  EXPECT_EQ(seeded.out.find("vanishing"), std::string::npos) << seeded.out;
+  const run_result shoe = run_shufl({"deck", "--explain", "--seed", "1", "--decks", "6"});
+  EXPECT_NE(shoe.out.find("312!/(6!)^52 = 2^1646.82"), std::string::npos) << shoe.out;
+  EXPECT_NE(shoe.out.find("vanishing fraction"), std::string::npos) << shoe.out;
+  const run_result shoe_os = run_shufl({"deck", "--explain", "--decks", "6"});
+  EXPECT_EQ(shoe_os.out.find("vanishing"), std::string::npos) << shoe_os.out;
+  const auto j = nlohmann::json::parse(run_shufl({"deck", "--explain", "--format", "json", "--decks", "8"}).out);
+  EXPECT_TRUE(j["reachable_log2"].is_null());
+  EXPECT_GT(j["possible_orders_log2"].get<double>(), 2000.0);
+}
+
+TEST(DeckE2E, CommitThenVerify) {
+  const run_result r = run_shufl({"deck", "--commit", "--deal", "2x5", "--burn", "1"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  const auto ls = lines(r.out);
+  ASSERT_EQ(ls.size(), 6u);
+  ASSERT_EQ(ls[0].rfind("commitment: ", 0), 0u);
+  const std::string commitment = ls[0].substr(12);
+  ASSERT_EQ(commitment.size(), 64u);
+  ASSERT_EQ(ls[5].rfind("seed: ", 0), 0u);
+  const std::string seed = ls[5].substr(6, 64);
+  EXPECT_EQ(seed_commitment(seed), commitment);
+
+  // A player re-runs with the revealed seed: the commitment checks and the deal is identical.
+  const run_result v = run_shufl({"deck", "--verify-commit", commitment, "--seed", seed, "--deal", "2x5", "--burn", "1"});
+  ASSERT_EQ(v.status, 0) << v.err;
+  const auto vl = lines(v.out);
+  ASSERT_EQ(vl.size(), 5u);
+  EXPECT_EQ(vl[0], "commitment: " + commitment + " (verified: matches the seed)");
+  for (std::size_t i = 1; i < 5; ++i) EXPECT_EQ(vl[i], ls[i]);
+
+  // A changed seed (or a changed commitment) is caught, with nothing dealt.
+  std::string other = seed;
+  other[0] = other[0] == '0' ? '1' : '0';
+  expect_clean_error({"deck", "--verify-commit", commitment, "--seed", other, "--deal", "2x5"}, "does not match");
+  expect_clean_error({"deck", "--verify-commit", commitment, "--deal", "2x5"}, "--seed");
+  expect_clean_error({"deck", "--commit", "--verify-commit", commitment, "--seed", seed});
+  expect_clean_error({"deck", "--commit", "--rng", "mt19937"});
+
+  // With a short user seed: the commitment still works, and a warning says it is guessable.
+  const run_result s = run_shufl({"deck", "--commit", "--seed", "42", "--deal", "1x1"});
+  ASSERT_EQ(s.status, 0);
+  EXPECT_EQ(lines(s.out)[0], "commitment: eb1ae1c48673ff25ccb3430a044d3cb8a8e02416578b1d93c75e538ccee373ae");
+  EXPECT_NE(s.err.find("warning"), std::string::npos);
+
+  const auto j = nlohmann::ordered_json::parse(run_shufl({"deck", "--commit", "--format", "json"}).out);
+  EXPECT_EQ(j.begin().key(), "commitment");
+  EXPECT_EQ(seed_commitment(j["seed"].get<std::string>()), j["commitment"]);
+}
+
+TEST(DeckE2E, BadOptionsAreOneLineErrors) {
+  expect_clean_error({"deck", "--decks", "0"});
+  expect_clean_error({"deck", "--decks", "-1"}, "--decks");
+  expect_clean_error({"deck", "--decks", "1e3"}, "--decks");
+  expect_clean_error({"deck", "--decks", "99999999999999999999"}, "too large");
+  expect_clean_error({"deck", "--decks", "1000000"}, "too large");
+  expect_clean_error({"deck", "--deal", "4y5"}, "HANDSxCARDS");
+  expect_clean_error({"deck", "--deal", "-4x5"}, "HANDSxCARDS");
+  expect_clean_error({"deck", "--deal", "0x5"});
+  expect_clean_error({"deck", "--burn", "2"}, "--deal");
+  expect_clean_error({"deck", "--style", "emoji"}, "unknown style");
+  expect_clean_error({"deck", "--format", "xml"}, "--format");
+  expect_clean_error({"deck", "--pack", "tarto"}, "did you mean 'tarot'");
+  expect_clean_error({"deck", "--rng", "mt1993"}, "did you mean 'mt19937'");
+  expect_clean_error({"deck", "--pack", "tarot", "--jokers", "1"}, "tarot");
+  expect_clean_error({"deck", "--cards", "a,b", "--pairs", "2"}, "choose one");
+  expect_clean_error({"deck", "--symbols", "a,b"}, "--symbols");
+  expect_clean_error({"deck", "--cards", "a,b", "--jokers", "1"}, "--jokers");
+  expect_clean_error({"deck", "--explain", "--commit"});
+}
+
+TEST(DeckE2E, HeadEndsQuietly) {
+  const run_result r = run_shell(shufl_binary() + " deck --decks 2000 | head -n 1");
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(lines(r.out).size(), 1u);
+  EXPECT_EQ(r.err, "");
+  const run_result full = run_shell(shufl_binary() + " deck > /dev/full");
+  EXPECT_EQ(full.status, 1);
+  EXPECT_NE(full.err.find("write error"), std::string::npos);
+}
+
+// Golden seeded outputs: the same seed gives the same deck on every platform and release.
+TEST(DeckE2E, GoldenSeededOutputs) {
+  const std::string dir = std::string(SHUFL_SOURCE_DIR) + "/tests/golden/deck/";
+  const bool update = std::getenv("SHUFL_UPDATE_GOLDEN") != nullptr;
+  int cases = 0;
+  for (const auto& line : lines(read_file(dir + "cases.txt"))) {
+    if (line.empty() || line[0] == '#') continue;
+    auto words = split(line, ' ');
+    const std::string name = words[0];
+    std::vector<std::string> args = {"deck"};
+    args.insert(args.end(), words.begin() + 1, words.end());
+    const run_result r = run_shufl(args);
+    ASSERT_EQ(r.status, 0) << name << ": " << r.err;
+    // The version is not part of the contract pinned here.
+    std::string out = r.out;
+    const std::string version = std::string("\"shufl_version\": \"") + SHUFL_VERSION + "\"";
+    if (const auto at = out.find(version); at != std::string::npos) {
+      out.replace(at, version.size(), "\"shufl_version\": \"VERSION\"");
+    }
+    const std::string path = dir + name + ".out";
+    if (update) {
+      std::ofstream(path, std::ios::binary) << out;
+    } else {
+      EXPECT_EQ(out, read_file(path)) << name;
+    }
+    ++cases;
+  }
+  EXPECT_GE(cases, 10);
+}
+
+}  // namespace
+}  // namespace shufl::test
