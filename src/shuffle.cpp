@@ -18,6 +18,7 @@ constexpr algorithm_info make_info(std::string_view name, std::string_view defin
   info.definition = definition;
   info.run_scripted = &detail::algorithm_ops<Algorithm>::run_scripted;
   info.count_table = &detail::algorithm_ops<Algorithm>::count_table;
+  info.run_traced = &detail::algorithm_ops<Algorithm>::run_traced;
   return info;
 }
 

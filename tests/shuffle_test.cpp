@@ -71,3 +71,29 @@ TEST(Registry, CountTableIsDeterministicPerStream) {
 
 }  // namespace
 }  // namespace shufl
+
+namespace shufl {
+namespace {
+
+TEST(Observer, FisherYatesReportsEachSwapAndTheFinalizedRegion) {
+  std::vector<std::uint8_t> deck{0, 1, 2, 3, 4};
+  scripted_engine scripted({2, 0, 2, 0});
+  dynamic_engine_for<scripted_engine> engine(scripted);
+  std::vector<shuffle_step> steps;
+  std::vector<std::vector<std::uint8_t>> arrays;
+  find_algorithm("fisher-yates").run_traced(deck, engine, 0, [&](const shuffle_step& s, std::span<const std::uint8_t> a) {
+    steps.push_back(s);
+    arrays.emplace_back(a.begin(), a.end());
+  });
+  ASSERT_EQ(steps.size(), 4u);
+  EXPECT_EQ(steps[0].cursor, 4u);
+  EXPECT_EQ(steps[0].draw, 2u);
+  EXPECT_EQ(steps[0].draw_hi, 4u);
+  EXPECT_EQ(steps[0].final_begin, 4u);
+  EXPECT_EQ(steps[3].cursor, 1u);
+  EXPECT_EQ(arrays[0], (std::vector<std::uint8_t>{0, 1, 4, 3, 2}));
+  EXPECT_EQ(deck, (std::vector<std::uint8_t>{1, 3, 4, 0, 2}));  // B D E A C
+}
+
+}  // namespace
+}  // namespace shufl

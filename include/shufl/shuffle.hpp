@@ -1,13 +1,16 @@
 // Shuffle algorithms — the correct ones and the classic broken ones — and their registry by name.
 //
 // Every algorithm is a function object `void operator()(std::span<T> a, Engine& e, std::uint64_t
-// parameter) const noexcept` that draws only through `uniform_below(e, s)`. That one rule lets the
-// same code run with a fast engine (bias trials), ChaCha20 (lines, deck) or a scripted engine
-// (exact enumeration of every path of random choices, `trace --draws`).
+// parameter, Observer&& observer = no_observer{}) const` that draws only through
+// `uniform_below(e, s)` and reports each step to the observer. That one rule lets the same code run
+// with a fast engine (bias trials; the no-op observer compiles away), ChaCha20 (lines, deck), a
+// scripted engine (exact enumeration of every path of random choices, `trace --draws`) or a
+// dynamic engine with a printing observer (`shufl trace`).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -18,44 +21,100 @@
 
 namespace shufl {
 
+/// One step of a shuffle, as reported to an observer (what `shufl trace` prints). Fields that do
+/// not apply to a step keep their defaults (`none`).
+struct shuffle_step {
+  static constexpr std::size_t none = ~std::size_t{0};
+  std::string_view action;        ///< "swap", "compare", "cut", "drop", "key", "strike", "place", ...
+  std::size_t cursor = none;      ///< The loop index i of the algorithm, if it has one.
+  std::uint64_t draw = ~std::uint64_t{0};  ///< The value drawn for this step, if any ...
+  std::uint64_t draw_lo = 0;      ///< ... and the inclusive range it was drawn from:
+  std::uint64_t draw_hi = 0;      ///<     "j in [draw_lo, draw_hi]".
+  std::size_t a = none, b = none; ///< Positions involved (swapped, compared, cut point, ...).
+  bool outcome = false;           ///< Result of a coin or comparison, where the action has one.
+  /// The finalized region after this step is [final_begin, final_end) (empty: none marked).
+  std::size_t final_begin = 0, final_end = 0;
+};
+
+/// The observer that does nothing: the default for every algorithm, compiled away entirely.
+struct no_observer {
+  template <class T>
+  void operator()(const shuffle_step&, std::span<const T>) const noexcept {}
+};
+
 /// Fisher–Yates shuffle in Durstenfeld's in-place form (R. Durstenfeld, CACM 7(7), 1964;
 /// Knuth TAOCP vol. 2 §3.4.2 Algorithm P): for i from n−1 down to 1, j uniform in [0, i], swap
 /// a[i] and a[j]. Every one of the n! orders has probability exactly 1/n!. n − 1 draws.
-template <class T, class Engine>
-void fisher_yates(std::span<T> a, Engine& engine) noexcept {
+/// `observer(step, a)` is called after each swap; positions i..n−1 are then final.
+template <class T, class Engine, class Observer = no_observer>
+void fisher_yates(std::span<T> a, Engine& engine, Observer&& observer = {}) noexcept {
   for (std::size_t i = a.size(); i-- > 1;) {
     const auto j = static_cast<std::size_t>(uniform_below(engine, i + 1));
     using std::swap;
     swap(a[i], a[j]);
+    observer(shuffle_step{.action = "swap", .cursor = i, .draw = j, .draw_lo = 0, .draw_hi = i,
+                          .a = i, .b = j, .final_begin = i, .final_end = a.size()},
+             std::span<const T>(a));
   }
 }
 
 /// The naive "swap with anyone" shuffle: for i from 0 up to n−1, j uniform in [0, n−1], swap
 /// a[i] and a[j]. Biased for n ≥ 3: its n^n equally likely paths cannot split evenly over n!
-/// orders (J. Atwood, "The Danger of Naïveté", 2007). n draws.
-template <class T, class Engine>
-void naive_shuffle(std::span<T> a, Engine& engine) noexcept {
+/// orders (J. Atwood, "The Danger of Naïveté", 2007). n draws. No position is ever final.
+template <class T, class Engine, class Observer = no_observer>
+void naive_shuffle(std::span<T> a, Engine& engine, Observer&& observer = {}) noexcept {
   const std::size_t n = a.size();
   for (std::size_t i = 0; i < n; ++i) {
     const auto j = static_cast<std::size_t>(uniform_below(engine, n));
     using std::swap;
     swap(a[i], a[j]);
+    observer(shuffle_step{.action = "swap", .cursor = i, .draw = j, .draw_lo = 0, .draw_hi = n - 1,
+                          .a = i, .b = j},
+             std::span<const T>(a));
   }
 }
 
-/// Function-object forms used by the registry (the parameter is ignored by these two).
+/// Function-object forms used by the registry: `algo(a, engine, parameter, observer)`. Every
+/// registered algorithm has this shape (the parameter is ignored by these two).
 struct fisher_yates_algorithm {
-  template <class T, class Engine>
-  void operator()(std::span<T> a, Engine& engine, std::uint64_t /*parameter*/) const noexcept {
-    fisher_yates(a, engine);
+  template <class T, class Engine, class Observer = no_observer>
+  void operator()(std::span<T> a, Engine& engine, std::uint64_t /*parameter*/,
+                  Observer&& observer = {}) const noexcept {
+    fisher_yates(a, engine, observer);
   }
 };
 struct naive_algorithm {
-  template <class T, class Engine>
-  void operator()(std::span<T> a, Engine& engine, std::uint64_t /*parameter*/) const noexcept {
-    naive_shuffle(a, engine);
+  template <class T, class Engine, class Observer = no_observer>
+  void operator()(std::span<T> a, Engine& engine, std::uint64_t /*parameter*/,
+                  Observer&& observer = {}) const noexcept {
+    naive_shuffle(a, engine, observer);
   }
 };
+
+/// A type-erased source of bounded draws for cold paths (`shufl trace`): wraps any engine.
+class dynamic_engine {
+ public:
+  virtual ~dynamic_engine() = default;
+  /// A draw in [0, s), s ≥ 1.
+  virtual std::uint64_t below(std::uint64_t s) = 0;
+};
+
+/// Wraps a concrete engine (a word engine or a scripted_engine) as a dynamic_engine.
+template <class Engine>
+class dynamic_engine_for final : public dynamic_engine {
+ public:
+  explicit dynamic_engine_for(Engine& engine) noexcept : engine_(engine) {}
+  std::uint64_t below(std::uint64_t s) override { return uniform_below(engine_, s); }
+
+ private:
+  Engine& engine_;
+};
+
+/// `uniform_below` on a dynamic engine: forwards to the wrapped engine.
+inline std::uint64_t uniform_below(dynamic_engine& engine, std::uint64_t s) { return engine.below(s); }
+
+/// Observer callback for traced runs on a deck of card indices.
+using step_callback = std::function<void(const shuffle_step&, std::span<const std::uint8_t>)>;
 
 /// An algorithm known by name: what `--algo`, `bias --list` and `trace` use.
 struct algorithm_info {
@@ -73,6 +132,9 @@ struct algorithm_info {
   void (*count_table)(engine_kind kind, const seed_key& key, std::uint64_t stream,
                       std::uint64_t parameter, std::size_t n, std::uint64_t trials,
                       std::uint64_t* counts) = nullptr;
+  /// Shuffles `deck` with any engine, reporting every step to `on_step` (`shufl trace`).
+  void (*run_traced)(std::span<std::uint8_t> deck, dynamic_engine& engine, std::uint64_t parameter,
+                     const step_callback& on_step) = nullptr;
 };
 
 /// An algorithm with its parameter, as parsed from one item of `--algo`.

@@ -8,6 +8,7 @@
 
 #include "shufl/permutation.hpp"
 #include "shufl/random.hpp"
+#include "shufl/shuffle.hpp"
 
 namespace shufl::detail {
 
@@ -16,6 +17,11 @@ struct algorithm_ops {
   static void run_scripted(std::span<std::uint8_t> deck, scripted_engine& engine,
                            std::uint64_t parameter) {
     Algorithm{}(deck, engine, parameter);
+  }
+
+  static void run_traced(std::span<std::uint8_t> deck, dynamic_engine& engine,
+                         std::uint64_t parameter, const step_callback& on_step) {
+    Algorithm{}(deck, engine, parameter, on_step);
   }
 
   static void count_table(engine_kind kind, const seed_key& key, std::uint64_t stream,
