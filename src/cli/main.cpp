@@ -1,6 +1,10 @@
 // The `shufl` binary: dispatches to one subcommand. `shufl lines` (and the binary invoked as
 // `shuf`) uses GNU's command-line rules; the other subcommands use CLI11.
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <sodium.h>
+
+#include <boost/version.hpp>
 
 #include <csignal>
 #include <cstdio>
@@ -22,7 +26,13 @@ Examples:
 )";
 
 std::string version_text() {
-  return fmt::format("shufl {}\n", SHUFL_VERSION);
+  return fmt::format(
+      "shufl {} ({} build)\n"
+      "built with: CLI11 {}, fmt {}.{}.{}, Boost {}.{}.{}, libsodium {}, nlohmann-json {}.{}.{}\n",
+      SHUFL_VERSION, SHUFL_BUILD_TYPE, CLI11_VERSION, FMT_VERSION / 10000, FMT_VERSION / 100 % 100,
+      FMT_VERSION % 100, BOOST_VERSION / 100000, BOOST_VERSION / 100 % 1000, BOOST_VERSION % 100,
+      sodium_version_string(), NLOHMANN_JSON_VERSION_MAJOR, NLOHMANN_JSON_VERSION_MINOR,
+      NLOHMANN_JSON_VERSION_PATCH);
 }
 
 int run_cli11(int argc, char** argv) {
