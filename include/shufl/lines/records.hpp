@@ -1,0 +1,119 @@
+// Records for `shufl lines`: reading a whole input into memory, splitting it into records at a
+// delimiter byte ('\n', or '\0' with -z), reading records one at a time from a stream, and
+// writing output through a large buffer with write(2).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+
+namespace shufl::lines {
+
+/// A growable byte buffer on malloc/realloc (realloc of large blocks moves pages without copying
+/// and, unlike std::string/std::vector, does not zero-fill what it is about to overwrite).
+class byte_buffer {
+ public:
+  byte_buffer() noexcept = default;
+  ~byte_buffer();
+  byte_buffer(byte_buffer&& other) noexcept;
+  byte_buffer& operator=(byte_buffer&& other) noexcept;
+  byte_buffer(const byte_buffer&) = delete;
+  byte_buffer& operator=(const byte_buffer&) = delete;
+
+  char* data() noexcept { return data_; }
+  const char* data() const noexcept { return data_; }
+  std::size_t size() const noexcept { return size_; }
+  std::string_view view() const noexcept { return {data_, size_}; }
+  /// Makes room for at least `capacity` bytes; throws std::bad_alloc.
+  void reserve(std::size_t capacity);
+  /// Appends bytes, growing geometrically.
+  void append(std::string_view bytes);
+  /// Sets the size after bytes were written past the old size (within capacity).
+  void set_size(std::size_t size) noexcept { size_ = size; }
+  std::size_t capacity() const noexcept { return capacity_; }
+
+ private:
+  char* data_ = nullptr;
+  std::size_t size_ = 0;
+  std::size_t capacity_ = 0;
+};
+
+/// Reads everything from `fd` (until end of file) into memory. For a regular file the buffer is
+/// sized once from fstat (size minus the current offset). Throws shufl::error
+/// "read error: STRERROR" (e.g. "read error: Is a directory"); std::bad_alloc when out of memory.
+byte_buffer read_all(int fd);
+
+/// Appends `delimiter` when the data is non-empty and does not end with it: GNU shuf adds the
+/// missing delimiter of a last line. Afterwards every record ends with the delimiter.
+void terminate_last_record(byte_buffer& data, char delimiter);
+
+/// Number of records in `data`, which is empty or ends with `delimiter`.
+std::uint64_t count_records(std::string_view data, char delimiter) noexcept;
+
+/// The remaining size of a regular file open on `fd` (st_size minus the current offset), or
+/// UINT64_MAX for anything else (pipes, terminals, errors): GNU shuf's `input_size`.
+std::uint64_t remaining_input_size(int fd) noexcept;
+
+/// Reads records one at a time from a file descriptor or from memory, each returned with its
+/// delimiter (added to a last record that lacks one). Large reads (1 MiB); a record spanning two
+/// reads is assembled in a side buffer, so memory is O(read size + longest record).
+class record_reader {
+ public:
+  /// Reads from `fd` (not owned).
+  record_reader(int fd, char delimiter);
+  /// Reads from `data` (not copied; must outlive the reader).
+  record_reader(std::string_view data, char delimiter) noexcept;
+  ~record_reader();
+  record_reader(const record_reader&) = delete;
+  record_reader& operator=(const record_reader&) = delete;
+
+  /// The next record including its delimiter, valid until the next call; false at end of input.
+  /// Throws shufl::error "read error: STRERROR".
+  bool next(std::string_view& record);
+
+ private:
+  bool fill();
+  int fd_ = -1;
+  char delimiter_;
+  char* buffer_ = nullptr;
+  const char* pos_ = nullptr;
+  const char* end_ = nullptr;
+  bool eof_ = false;
+  std::string carry_;
+};
+
+/// Buffered output to a file descriptor with write(2): large writes, no stdio, no locale.
+/// Errors throw shufl::error "write error: STRERROR" (e.g. "No space left on device"); a
+/// closed pipe raises SIGPIPE, which `main` leaves at its default so `| head` ends quietly.
+class fd_writer {
+ public:
+  explicit fd_writer(int fd);
+  ~fd_writer();
+  fd_writer(const fd_writer&) = delete;
+  fd_writer& operator=(const fd_writer&) = delete;
+
+  void write(std::string_view bytes) {
+    if (bytes.size() <= kCapacity - used_) {
+      std::memcpy(buffer_ + used_, bytes.data(), bytes.size());
+      used_ += bytes.size();
+    } else {
+      write_slow(bytes);
+    }
+  }
+  /// Writes `value` in decimal followed by `delimiter`.
+  void write_number(std::uint64_t value, char delimiter);
+  /// Writes out everything buffered; throws on a write error.
+  void flush();
+
+ private:
+  static constexpr std::size_t kCapacity = std::size_t{1} << 20;
+  void write_slow(std::string_view bytes);
+  void write_fully(const char* p, std::size_t n);
+  int fd_;
+  char* buffer_;
+  std::size_t used_ = 0;
+};
+
+}  // namespace shufl::lines

@@ -1,0 +1,205 @@
+#include "shufl/lines/records.hpp"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cstdlib>
+#include <limits>
+#include <new>
+#include <utility>
+
+#include "shufl/error.hpp"
+
+namespace shufl::lines {
+
+namespace {
+
+constexpr std::size_t kReadSize = std::size_t{1} << 20;
+
+[[noreturn]] void throw_read_error(int e) {
+  throw error(std::string("read error: ") + std::strerror(e));
+}
+
+// read(2) restarted on EINTR; throws on errors.
+std::size_t read_some(int fd, char* p, std::size_t n) {
+  for (;;) {
+    const ssize_t got = ::read(fd, p, n);
+    if (got >= 0) return static_cast<std::size_t>(got);
+    if (errno != EINTR) throw_read_error(errno);
+  }
+}
+
+}  // namespace
+
+byte_buffer::~byte_buffer() { std::free(data_); }
+
+byte_buffer::byte_buffer(byte_buffer&& other) noexcept
+    : data_(std::exchange(other.data_, nullptr)),
+      size_(std::exchange(other.size_, 0)),
+      capacity_(std::exchange(other.capacity_, 0)) {}
+
+byte_buffer& byte_buffer::operator=(byte_buffer&& other) noexcept {
+  if (this != &other) {
+    std::free(data_);
+    data_ = std::exchange(other.data_, nullptr);
+    size_ = std::exchange(other.size_, 0);
+    capacity_ = std::exchange(other.capacity_, 0);
+  }
+  return *this;
+}
+
+void byte_buffer::reserve(std::size_t capacity) {
+  if (capacity <= capacity_) return;
+  void* p = std::realloc(data_, capacity);
+  if (!p) throw std::bad_alloc();
+  data_ = static_cast<char*>(p);
+  capacity_ = capacity;
+}
+
+void byte_buffer::append(std::string_view bytes) {
+  if (bytes.size() > capacity_ - size_) {
+    reserve(std::max(size_ + bytes.size(), capacity_ + capacity_ / 2 + 4096));
+  }
+  std::memcpy(data_ + size_, bytes.data(), bytes.size());
+  size_ += bytes.size();
+}
+
+std::uint64_t remaining_input_size(int fd) noexcept {
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) return std::numeric_limits<std::uint64_t>::max();
+  const off_t offset = ::lseek(fd, 0, SEEK_CUR);
+  if (offset < 0) return std::numeric_limits<std::uint64_t>::max();
+  return st.st_size > offset ? static_cast<std::uint64_t>(st.st_size - offset) : 0;
+}
+
+byte_buffer read_all(int fd) {
+  byte_buffer buffer;
+  const std::uint64_t remaining = remaining_input_size(fd);
+  // One spare byte for a missing last delimiter, one more to see end of file without growing.
+  if (remaining != std::numeric_limits<std::uint64_t>::max()) {
+    buffer.reserve(static_cast<std::size_t>(remaining) + 2);
+  } else {
+    buffer.reserve(kReadSize);
+  }
+  for (;;) {
+    if (buffer.capacity() - buffer.size() < 2) {
+      buffer.reserve(buffer.capacity() + std::max(kReadSize, buffer.capacity() / 2));
+    }
+    const std::size_t room = std::min(buffer.capacity() - buffer.size() - 1, std::size_t{1} << 30);
+    const std::size_t got = read_some(fd, buffer.data() + buffer.size(), room);
+    if (got == 0) break;
+    buffer.set_size(buffer.size() + got);
+  }
+  return buffer;
+}
+
+void terminate_last_record(byte_buffer& data, char delimiter) {
+  if (data.size() != 0 && data.data()[data.size() - 1] != delimiter) {
+    data.append(std::string_view(&delimiter, 1));
+  }
+}
+
+std::uint64_t count_records(std::string_view data, char delimiter) noexcept {
+  std::uint64_t n = 0;
+  const char* p = data.data();
+  const char* const end = p + data.size();
+  while (p < end) {
+    const void* hit = std::memchr(p, delimiter, static_cast<std::size_t>(end - p));
+    if (!hit) break;
+    p = static_cast<const char*>(hit) + 1;
+    ++n;
+  }
+  return n;
+}
+
+record_reader::record_reader(int fd, char delimiter)
+    : fd_(fd), delimiter_(delimiter), buffer_(new char[kReadSize]) {}
+
+record_reader::record_reader(std::string_view data, char delimiter) noexcept
+    : delimiter_(delimiter), pos_(data.data()), end_(data.data() + data.size()), eof_(true) {}
+
+record_reader::~record_reader() { delete[] buffer_; }
+
+bool record_reader::fill() {
+  if (eof_) return false;
+  const std::size_t got = read_some(fd_, buffer_, kReadSize);
+  if (got == 0) {
+    eof_ = true;
+    return false;
+  }
+  pos_ = buffer_;
+  end_ = buffer_ + got;
+  return true;
+}
+
+bool record_reader::next(std::string_view& record) {
+  carry_.clear();
+  for (;;) {
+    if (pos_ != end_) {
+      const void* hit = std::memchr(pos_, delimiter_, static_cast<std::size_t>(end_ - pos_));
+      if (hit) {
+        const char* stop = static_cast<const char*>(hit) + 1;
+        if (carry_.empty()) {
+          record = std::string_view(pos_, static_cast<std::size_t>(stop - pos_));
+        } else {
+          carry_.append(pos_, stop);
+          record = carry_;
+        }
+        pos_ = stop;
+        return true;
+      }
+      carry_.append(pos_, end_);
+      pos_ = end_;
+    }
+    if (!fill()) {
+      if (carry_.empty()) return false;
+      carry_.push_back(delimiter_);  // a last record without its delimiter gets one
+      record = carry_;
+      return true;
+    }
+  }
+}
+
+fd_writer::fd_writer(int fd) : fd_(fd), buffer_(new char[kCapacity]) {}
+
+fd_writer::~fd_writer() { delete[] buffer_; }
+
+void fd_writer::write_fully(const char* p, std::size_t n) {
+  while (n > 0) {
+    const ssize_t put = ::write(fd_, p, std::min(n, std::size_t{1} << 30));
+    if (put < 0) {
+      if (errno == EINTR) continue;
+      throw error(std::string("write error: ") + std::strerror(errno));
+    }
+    p += put;
+    n -= static_cast<std::size_t>(put);
+  }
+}
+
+void fd_writer::flush() {
+  const std::size_t n = std::exchange(used_, 0);
+  write_fully(buffer_, n);
+}
+
+void fd_writer::write_slow(std::string_view bytes) {
+  flush();
+  if (bytes.size() >= kCapacity) {
+    write_fully(bytes.data(), bytes.size());
+  } else {
+    std::memcpy(buffer_, bytes.data(), bytes.size());
+    used_ = bytes.size();
+  }
+}
+
+void fd_writer::write_number(std::uint64_t value, char delimiter) {
+  char text[24];
+  auto [end, ec] = std::to_chars(text, text + 20, value);
+  (void)ec;
+  *end++ = delimiter;
+  write(std::string_view(text, static_cast<std::size_t>(end - text)));
+}
+
+}  // namespace shufl::lines
