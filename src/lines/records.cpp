@@ -1,5 +1,6 @@
 #include "shufl/lines/records.hpp"
 
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -18,6 +19,7 @@ namespace shufl::lines {
 namespace {
 
 constexpr std::size_t kReadSize = std::size_t{1} << 20;
+constexpr std::uint64_t kMapWindow = std::uint64_t{4} << 20;
 
 [[noreturn]] void throw_read_error(int e) {
   throw error(std::string("read error: ") + std::strerror(e));
@@ -115,16 +117,56 @@ std::uint64_t count_records(std::string_view data, char delimiter) noexcept {
   return n;
 }
 
-record_reader::record_reader(int fd, char delimiter)
-    : fd_(fd), delimiter_(delimiter), buffer_(new char[kReadSize]) {}
+record_reader::record_reader(int fd, char delimiter) : fd_(fd), delimiter_(delimiter) {
+  // A regular file is read through a sliding read-only mapping (no copy into a buffer); the
+  // window is unmapped as soon as it is passed, so memory stays O(window + longest record).
+  struct stat st {};
+  const off_t offset = ::lseek(fd, 0, SEEK_CUR);
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && offset >= 0 && st.st_size > offset) {
+    map_offset_ = static_cast<std::uint64_t>(offset);
+    map_end_ = static_cast<std::uint64_t>(st.st_size);
+    mapped_ = true;
+  } else {
+    buffer_ = new char[kReadSize];
+  }
+}
 
 record_reader::record_reader(std::string_view data, char delimiter) noexcept
     : delimiter_(delimiter), pos_(data.data()), end_(data.data() + data.size()), eof_(true) {}
 
-record_reader::~record_reader() { delete[] buffer_; }
+record_reader::~record_reader() {
+  delete[] buffer_;
+  if (map_) ::munmap(map_, map_size_);
+}
 
 bool record_reader::fill() {
   if (eof_) return false;
+  if (mapped_) {
+    if (map_) ::munmap(map_, map_size_);
+    map_ = nullptr;
+    if (map_offset_ >= map_end_) {
+      eof_ = true;
+      return false;
+    }
+    const std::uint64_t page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+    const std::uint64_t start = map_offset_ / page * page;
+    const std::uint64_t stop = std::min(map_end_, start + kMapWindow);
+    map_size_ = static_cast<std::size_t>(stop - start);
+    void* p = ::mmap(nullptr, map_size_, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd_,
+                     static_cast<off_t>(start));
+    if (p == MAP_FAILED) {
+      // Fall back to read(2) from where the mapping stopped.
+      if (::lseek(fd_, static_cast<off_t>(map_offset_), SEEK_SET) < 0) throw_read_error(errno);
+      mapped_ = false;
+      buffer_ = new char[kReadSize];
+      return fill();
+    }
+    map_ = static_cast<char*>(p);
+    pos_ = map_ + (map_offset_ - start);
+    end_ = map_ + map_size_;
+    map_offset_ = stop;
+    return true;
+  }
   const std::size_t got = read_some(fd_, buffer_, kReadSize);
   if (got == 0) {
     eof_ = true;

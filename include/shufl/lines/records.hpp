@@ -57,8 +57,11 @@ std::uint64_t count_records(std::string_view data, char delimiter) noexcept;
 std::uint64_t remaining_input_size(int fd) noexcept;
 
 /// Reads records one at a time from a file descriptor or from memory, each returned with its
-/// delimiter (added to a last record that lacks one). Large reads (1 MiB); a record spanning two
-/// reads is assembled in a side buffer, so memory is O(read size + longest record).
+/// delimiter (added to a last record that lacks one). Pipes are read 1 MiB at a time; regular
+/// files through a sliding 4 MiB read-only mapping (MAP_POPULATE, unmapped once passed; falls
+/// back to read(2) if mapping fails). A record spanning two reads or windows is assembled in a
+/// side buffer, so memory is O(window + longest record). A regular file must not shrink while
+/// it is being read (its mapping would fault).
 class record_reader {
  public:
   /// Reads from `fd` (not owned).
@@ -82,6 +85,10 @@ class record_reader {
   const char* end_ = nullptr;
   bool eof_ = false;
   std::string carry_;
+  bool mapped_ = false;  // a regular file read through a sliding mapping
+  char* map_ = nullptr;
+  std::size_t map_size_ = 0;
+  std::uint64_t map_offset_ = 0, map_end_ = 0;
 };
 
 /// Buffered output to a file descriptor with write(2): large writes, no stdio, no locale.
