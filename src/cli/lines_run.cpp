@@ -2,12 +2,14 @@
 // input, computes the order, and only then opens -o and writes. See DESIGN.md and
 // gnu-shuf-compat.md for the behaviour this reproduces.
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <algorithm>
 #include <cstring>
 #include <memory>
+#include <utility>
 #include <optional>
 #include <string>
 #include <vector>
@@ -38,6 +40,7 @@ class fd_guard {
   fd_guard(const fd_guard&) = delete;
   fd_guard& operator=(const fd_guard&) = delete;
   int get() const noexcept { return fd_; }
+  int release() noexcept { return std::exchange(fd_, -1); }
 
  private:
   int fd_;
@@ -55,7 +58,7 @@ int open_or_throw(const std::string& name, int flags) {
 // Where the records come from, once read: a buffer split at the delimiter (files, pipes), the
 // -e operands, or the -i range.
 struct in_memory_input {
-  byte_buffer data;                          // records, each ending with the delimiter
+  shufl::lines::input_data data;             // records, each ending with the delimiter
   const std::vector<std::string>* operands;  // -e: one record per operand (may contain delimiters)
   std::uint64_t n = 0;
 };
@@ -73,14 +76,13 @@ class output_sink {
     }
     return *writer_;
   }
+  // Flushes (creating an empty -o file when nothing was written) and closes -o, reporting
+  // a failed close (e.g. a full disk on NFS) like a write error.
   void finish() {
     open().flush();
-    if (file_ && ::close(file_->get()) != 0) {
-      const int e = errno;
-      file_.release();
-      throw error(quotef(*opts_.output) + ": " + std::strerror(e));
+    if (file_ && ::close(file_->release()) != 0) {
+      throw error(std::string("write error: ") + std::strerror(errno));
     }
-    if (file_) file_.release();
   }
 
  private:
@@ -225,6 +227,16 @@ std::unique_ptr<fd_guard> open_input(const options& opts) {
   return std::make_unique<fd_guard>(open_or_throw(opts.operands[0], O_RDONLY));
 }
 
+// The input may be mapped instead of read unless -o names the same file: truncating a mapped
+// file would fault (`-o F F`, `-o F < F`).
+bool may_map(const options& opts, int input_fd) {
+  if (!opts.output) return true;
+  struct stat in_st {}, out_st {};
+  if (::fstat(input_fd, &in_st) != 0) return false;
+  if (::stat(opts.output->c_str(), &out_st) != 0) return errno == ENOENT;
+  return !(in_st.st_dev == out_st.st_dev && in_st.st_ino == out_st.st_ino);
+}
+
 byte_buffer join_operands(const options& opts) {
   byte_buffer data;
   for (const auto& op : opts.operands) {
@@ -270,8 +282,7 @@ int run_gnu(const options& opts) {
       sink.finish();
       return 0;
     }
-    in.data = shufl::lines::read_all(input->get());
-    shufl::lines::terminate_last_record(in.data, opts.delimiter);
+    in.data = shufl::lines::input_data::load(input->get(), opts.delimiter, may_map(opts, input->get()));
     in.n = shufl::lines::count_records(in.data.view(), opts.delimiter);
   }
   const std::uint64_t h = opts.repeat ? opts.head : std::min(opts.head, in.n);
@@ -330,8 +341,7 @@ int run_chacha(const options& opts) {
     in.n = opts.operands.size();
   } else {
     auto input = open_input(opts);
-    in.data = shufl::lines::read_all(input->get());
-    shufl::lines::terminate_last_record(in.data, opts.delimiter);
+    in.data = shufl::lines::input_data::load(input->get(), opts.delimiter, may_map(opts, input->get()));
     in.n = shufl::lines::count_records(in.data.view(), opts.delimiter);
   }
 

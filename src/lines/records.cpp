@@ -98,6 +98,67 @@ byte_buffer read_all(int fd) {
   return buffer;
 }
 
+input_data::~input_data() {
+  if (map_) ::munmap(map_, map_size_);
+}
+
+input_data::input_data(input_data&& other) noexcept
+    : buffer_(std::move(other.buffer_)),
+      map_(std::exchange(other.map_, nullptr)),
+      map_size_(std::exchange(other.map_size_, 0)),
+      skip_(std::exchange(other.skip_, 0)),
+      size_(std::exchange(other.size_, 0)) {}
+
+input_data& input_data::operator=(input_data&& other) noexcept {
+  if (this != &other) {
+    if (map_) ::munmap(map_, map_size_);
+    buffer_ = std::move(other.buffer_);
+    map_ = std::exchange(other.map_, nullptr);
+    map_size_ = std::exchange(other.map_size_, 0);
+    skip_ = std::exchange(other.skip_, 0);
+    size_ = std::exchange(other.size_, 0);
+  }
+  return *this;
+}
+
+input_data input_data::load(int fd, char delimiter, bool allow_map) {
+  input_data in;
+  struct stat st {};
+  const off_t offset = ::lseek(fd, 0, SEEK_CUR);
+  if (allow_map && offset >= 0 && ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+      st.st_size > offset) {
+    const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+    const std::uint64_t start = static_cast<std::uint64_t>(offset) / page * page;
+    const auto map_size = static_cast<std::size_t>(static_cast<std::uint64_t>(st.st_size) - start);
+    void* p = ::mmap(nullptr, map_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd,
+                     static_cast<off_t>(start));
+    if (p != MAP_FAILED) {
+      const char* bytes = static_cast<const char*>(p);
+      if (bytes[map_size - 1] == delimiter) {
+        ::madvise(p, map_size, MADV_WILLNEED);
+        in.map_ = static_cast<char*>(p);
+        in.map_size_ = map_size;
+        in.skip_ = static_cast<std::size_t>(static_cast<std::uint64_t>(offset) - start);
+        in.size_ = map_size - in.skip_;
+        // Leave the offset where reading would have left it.
+        ::lseek(fd, st.st_size, SEEK_SET);
+        return in;
+      }
+      ::munmap(p, map_size);  // the last record needs a delimiter appended: read instead
+    }
+  }
+  in.buffer_ = read_all(fd);
+  terminate_last_record(in.buffer_, delimiter);
+  return in;
+}
+
+input_data input_data::from_buffer(byte_buffer buffer, char delimiter) {
+  input_data in;
+  in.buffer_ = std::move(buffer);
+  terminate_last_record(in.buffer_, delimiter);
+  return in;
+}
+
 void terminate_last_record(byte_buffer& data, char delimiter) {
   if (data.size() != 0 && data.data()[data.size() - 1] != delimiter) {
     data.append(std::string_view(&delimiter, 1));

@@ -45,6 +45,36 @@ class byte_buffer {
 /// "read error: STRERROR" (e.g. "read error: Is a directory"); std::bad_alloc when out of memory.
 byte_buffer read_all(int fd);
 
+/// A whole input in memory, records ending with the delimiter: a read-only mapping of a regular
+/// file when allowed and possible (no copy; the file must not shrink while it is mapped), else a
+/// buffer filled by read_all with a missing last delimiter appended.
+class input_data {
+ public:
+  input_data() noexcept = default;
+  ~input_data();
+  input_data(input_data&& other) noexcept;
+  input_data& operator=(input_data&& other) noexcept;
+  input_data(const input_data&) = delete;
+  input_data& operator=(const input_data&) = delete;
+
+  /// Reads (or maps, when `allow_map`, `fd` is a regular file with bytes left and its last byte is
+  /// the delimiter) everything from `fd`. Throws as read_all.
+  static input_data load(int fd, char delimiter, bool allow_map);
+  /// Wraps a buffer (e.g. the joined -e operands), appending a missing last delimiter.
+  static input_data from_buffer(byte_buffer buffer, char delimiter);
+
+  const char* data() const noexcept { return map_ ? map_ + skip_ : buffer_.data(); }
+  std::size_t size() const noexcept { return map_ ? size_ : buffer_.size(); }
+  std::string_view view() const noexcept { return {data(), size()}; }
+
+ private:
+  byte_buffer buffer_;
+  char* map_ = nullptr;       // the mapping, from a page boundary
+  std::size_t map_size_ = 0;  // bytes mapped
+  std::size_t skip_ = 0;      // from the page boundary to the current file offset
+  std::size_t size_ = 0;      // bytes of input in the mapping
+};
+
 /// Appends `delimiter` when the data is non-empty and does not end with it: GNU shuf adds the
 /// missing delimiter of a last line. Afterwards every record ends with the delimiter.
 void terminate_last_record(byte_buffer& data, char delimiter);
