@@ -1,4 +1,5 @@
 // Unit tests for lines/records.hpp: reading, splitting, streaming records, buffered output.
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -6,6 +7,7 @@
 #include <vector>
 
 #include "shufl/lines/records.hpp"
+#include "support/run.hpp"
 
 namespace {
 
@@ -51,6 +53,38 @@ TEST(LinesRecords, ReaderOnPipeAssemblesRecordsAcrossReads) {
   EXPECT_EQ(records[1], std::string("q\0r\n", 4));
   EXPECT_EQ(records[2], big + "\n");
   EXPECT_EQ(records[3], "s1\n");
+}
+
+TEST(LinesRecords, MappedFileForEachAndNextAgreeAcrossWindows) {
+  // About 10 MiB of records of varying length (some longer than a window), no final newline:
+  // read through 4 MiB windows, also from a non-zero starting offset.
+  std::string content = "xy\n";
+  for (std::size_t i = 0; content.size() < (10u << 20); ++i) {
+    content += std::string(i % 7 == 0 ? (i * 7919) % 5000000 : i % 300, static_cast<char>('a' + i % 26));
+    content += '\n';
+  }
+  content += "tail";
+  shufl::test::temp_dir dir;
+  const std::string path = dir.write("f", content);
+  shufl::lines::record_reader memory(std::string_view(content), '\n');
+  const auto expected = all_records(memory);
+  for (const off_t start : {off_t{0}, off_t{1}}) {
+    const int fd1 = ::open(path.c_str(), O_RDONLY);
+    const int fd2 = ::open(path.c_str(), O_RDONLY);
+    ASSERT_EQ(::lseek(fd1, start, SEEK_SET), start);
+    ASSERT_EQ(::lseek(fd2, start, SEEK_SET), start);
+    shufl::lines::record_reader by_next(fd1, '\n');
+    shufl::lines::record_reader by_each(fd2, '\n');
+    std::vector<std::string> each;
+    by_each.for_each([&](std::string_view r) { each.emplace_back(r); });
+    const auto next = all_records(by_next);
+    ::close(fd1);
+    ::close(fd2);
+    std::vector<std::string> want = expected;
+    if (start == 1) want[0].erase(0, 1);
+    EXPECT_TRUE(next == want);
+    EXPECT_TRUE(each == want);
+  }
 }
 
 TEST(LinesRecords, ZeroDelimiterTreatsNewlinesAsData) {

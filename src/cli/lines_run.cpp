@@ -316,7 +316,6 @@ int run_chacha(const options& opts) {
   if (sample && !opts.input_range) {
     // -n K: reservoir sampling whatever the input is, so a file and a pipe give the same output.
     shufl::lines::reservoir_sampler sampler(opts.head, key);
-    std::string_view record;
     if (opts.echo) {
       const byte_buffer data = join_operands(opts);
       std::size_t offset = 0;
@@ -327,7 +326,7 @@ int run_chacha(const options& opts) {
     } else {
       auto input = open_input(opts);
       record_reader reader(input->get(), opts.delimiter);
-      while (reader.next(record)) sampler.offer(record);
+      reader.for_each([&sampler](std::string_view r) { sampler.offer(r); });
     }
     const auto kept = sampler.take_shuffled();
     write_strings(sink, kept);

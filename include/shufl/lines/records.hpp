@@ -106,6 +106,27 @@ class record_reader {
   /// Throws shufl::error "read error: STRERROR".
   bool next(std::string_view& record);
 
+  /// Calls `f(record)` for every remaining record, in order (the same records as `next`), with
+  /// a tight loop over each read or window; records crossing a boundary go through `next`.
+  template <class F>
+  void for_each(F&& f) {
+    std::string_view record;
+    for (;;) {
+      const char* p = pos_;
+      const char* const end = end_;
+      while (p != end) {
+        const void* hit = std::memchr(p, delimiter_, static_cast<std::size_t>(end - p));
+        if (!hit) break;
+        const char* stop = static_cast<const char*>(hit) + 1;
+        f(std::string_view(p, static_cast<std::size_t>(stop - p)));
+        p = stop;
+      }
+      pos_ = p;
+      if (!next(record)) return;
+      f(record);
+    }
+  }
+
  private:
   bool fill();
   int fd_ = -1;
