@@ -22,9 +22,13 @@ class byte_buffer {
   byte_buffer(const byte_buffer&) = delete;
   byte_buffer& operator=(const byte_buffer&) = delete;
 
+  /// The bytes (nullptr when nothing was ever reserved).
   char* data() noexcept { return data_; }
+  /// The bytes (nullptr when nothing was ever reserved).
   const char* data() const noexcept { return data_; }
+  /// Number of bytes held.
   std::size_t size() const noexcept { return size_; }
+  /// The bytes as a view.
   std::string_view view() const noexcept { return {data_, size_}; }
   /// Makes room for at least `capacity` bytes; throws std::bad_alloc.
   void reserve(std::size_t capacity);
@@ -32,6 +36,7 @@ class byte_buffer {
   void append(std::string_view bytes);
   /// Sets the size after bytes were written past the old size (within capacity).
   void set_size(std::size_t size) noexcept { size_ = size; }
+  /// Bytes allocated.
   std::size_t capacity() const noexcept { return capacity_; }
 
  private:
@@ -63,8 +68,11 @@ class input_data {
   /// Wraps a buffer (e.g. the joined -e operands), appending a missing last delimiter.
   static input_data from_buffer(byte_buffer buffer, char delimiter);
 
+  /// The input bytes; empty, or ending with the delimiter.
   const char* data() const noexcept { return map_ ? map_ + skip_ : buffer_.data(); }
+  /// Number of input bytes.
   std::size_t size() const noexcept { return map_ ? size_ : buffer_.size(); }
+  /// The input bytes as a view.
   std::string_view view() const noexcept { return {data(), size()}; }
 
  private:
@@ -147,11 +155,13 @@ class record_reader {
 /// closed pipe raises SIGPIPE, which `main` leaves at its default so `| head` ends quietly.
 class fd_writer {
  public:
+  /// Writes to `fd` (not owned, not closed).
   explicit fd_writer(int fd);
   ~fd_writer();
   fd_writer(const fd_writer&) = delete;
   fd_writer& operator=(const fd_writer&) = delete;
 
+  /// Appends bytes to the buffer, writing it out when full. Throws on a write error.
   void write(std::string_view bytes) {
     if (bytes.size() <= kCapacity - used_) {
       std::memcpy(buffer_ + used_, bytes.data(), bytes.size());
