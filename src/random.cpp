@@ -134,3 +134,69 @@ void os_engine::refill() noexcept {
 }
 
 }  // namespace shufl
+
+// ---------------------------------------------------------------------------------------------
+// GNU random-source reader.
+// ---------------------------------------------------------------------------------------------
+
+#include <unistd.h>
+
+#include <cerrno>
+
+namespace shufl {
+
+std::uint8_t gnu_random_source::next_byte() {
+  if (pos_ == end_) {
+    ssize_t n = 0;
+    do {
+      n = ::read(fd_, buffer_.data(), buffer_.size());
+    } while (n < 0 && errno == EINTR);
+    if (n < 0) throw error(quoted_name_ + ": read error: " + std::strerror(errno));
+    if (n == 0) throw error(quoted_name_ + ": end of file");
+    pos_ = 0;
+    end_ = static_cast<std::size_t>(n);
+  }
+  ++used_;
+  return buffer_[pos_++];
+}
+
+std::uint64_t gnu_random_source::draw_max(std::uint64_t genmax) {
+  std::uint64_t value = value_;
+  std::uint64_t max = max_;
+  const std::uint64_t choices = genmax + 1;  // 0 only for genmax = 2^64 - 1, where max == genmax
+  for (;;) {
+    if (max < genmax) {
+      // GNU reads all the bytes it needs with one call; on a short file it fails before using any.
+      std::size_t needed = 0;
+      std::uint64_t probe = max;
+      do {
+        probe = (probe << 8) + 255;
+        ++needed;
+      } while (probe < genmax);
+      std::uint8_t bytes[8];
+      for (std::size_t i = 0; i < needed; ++i) bytes[i] = next_byte();
+      std::size_t i = 0;
+      do {
+        value = (value << 8) + bytes[i++];
+        max = (max << 8) + 255;
+      } while (max < genmax);
+    }
+    if (max == genmax) {
+      value_ = max_ = 0;
+      return value;
+    }
+    const std::uint64_t excess = max - genmax;
+    const std::uint64_t unusable = excess % choices;
+    const std::uint64_t last_usable = max - unusable;
+    const std::uint64_t reduced = value % choices;
+    if (value <= last_usable) {
+      value_ = value / choices;
+      max_ = excess / choices;
+      return reduced;
+    }
+    value = reduced;
+    max = unusable - 1;
+  }
+}
+
+}  // namespace shufl

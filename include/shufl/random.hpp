@@ -291,3 +291,46 @@ decltype(auto) with_engine(engine_kind kind, const seed_key& key, std::uint64_t 
 }
 
 }  // namespace shufl
+
+// ---------------------------------------------------------------------------------------------
+// GNU random-source reader (`shufl lines --random-source=FILE`): consumes bytes exactly as GNU
+// coreutils' randint_genmax does, so the same file gives the same choices as GNU shuf.
+// ---------------------------------------------------------------------------------------------
+
+namespace shufl {
+
+/// Turns the bytes of a file into uniform integers exactly as GNU coreutils does (gnulib
+/// `randint_genmax`, used by `shuf --random-source`): a state (value, max), value uniform in
+/// [0, max], starts at (0, 0). A draw in [0, g] appends big-endian bytes (value = value·256 + b,
+/// max = max·256 + 255, wrapping modulo 2^64) while max < g; returns value when max == g (state
+/// reset); otherwise takes value mod (g + 1) if value lies in the last whole multiple of g + 1
+/// below max, keeping the leftover entropy, and on rejection retries with the leftover.
+/// Not a word engine: it is driven only through `draw_max` / `choose`.
+class gnu_random_source {
+ public:
+  /// Reads from `fd` (not owned, not closed). `quoted_name` is the file name as messages show it,
+  /// e.g. "‘src’" or "'src'".
+  gnu_random_source(int fd, std::string quoted_name) noexcept
+      : fd_(fd), quoted_name_(std::move(quoted_name)) {}
+
+  /// A uniform integer in [0, genmax]. Throws shufl::error "QUOTED: end of file" when the file
+  /// ends, or "QUOTED: read error: STRERROR" when reading fails.
+  std::uint64_t draw_max(std::uint64_t genmax);
+
+  /// A uniform integer in [0, n); precondition n >= 1 (GNU `randint_choose`).
+  std::uint64_t choose(std::uint64_t n) { return draw_max(n - 1); }
+
+  /// Bytes consumed from the file so far (read ahead into the buffer does not count).
+  std::uint64_t bytes_used() const noexcept { return used_; }
+
+ private:
+  std::uint8_t next_byte();
+  int fd_;
+  std::string quoted_name_;
+  std::uint64_t value_ = 0, max_ = 0;
+  std::array<std::uint8_t, 4096> buffer_{};
+  std::size_t pos_ = 0, end_ = 0;
+  std::uint64_t used_ = 0;
+};
+
+}  // namespace shufl

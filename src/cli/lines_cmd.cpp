@@ -1,11 +1,266 @@
-// `shufl lines`: placeholder until the GNU-compatible implementation lands (issue 3).
+// `shufl lines` / `shuf`: GNU shuf's command line, parsed with glibc getopt_long so that
+// prefixes of long options, "ambiguous option" messages, options after operands, `--` and
+// repeated options behave exactly as in GNU shuf (CLI11 cannot do these).
+#include "lines_cmd.hpp"
+
+#include <getopt.h>
+#include <langinfo.h>
+
+#include <cerrno>
+#include <clocale>
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
 #include "common.hpp"
 #include "shufl/error.hpp"
 
 namespace shufl::cli {
 
-int run_lines(int /*argc*/, char** /*argv*/, const char* /*program_name*/) {
-  throw error("'lines' is not implemented yet");
+namespace lines {
+
+namespace {
+
+bool utf8_locale() {
+  static const bool utf8 = [] {
+    std::setlocale(LC_CTYPE, "");
+    const char* codeset = nl_langinfo(CODESET);
+    const bool yes = codeset && (std::strcmp(codeset, "UTF-8") == 0 || std::strcmp(codeset, "utf8") == 0);
+    std::setlocale(LC_CTYPE, "C");  // nothing else of ours may depend on the locale
+    return yes;
+  }();
+  return utf8;
+}
+
+// A usage error: "PROG: MESSAGE" then "Try 'PROG --help' for more information.".
+struct usage_error : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+bool c_space(char c) noexcept {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
+}
+
+enum class number_status { ok, overflow, invalid };
+
+// GNU xstrtoumax in base 10 with no suffixes: leading white space and '+' accepted, a '-' is
+// invalid, digits required, nothing may follow; a too-large value is `overflow` unless garbage
+// follows it (then `invalid`).
+number_status parse_gnu_number(std::string_view text, std::uint64_t& value) {
+  std::size_t i = 0;
+  while (i < text.size() && c_space(text[i])) ++i;
+  if (i < text.size() && text[i] == '-') return number_status::invalid;
+  if (i < text.size() && text[i] == '+') ++i;
+  const std::size_t digits_start = i;
+  bool overflow = false;
+  std::uint64_t v = 0;
+  while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
+    const auto d = static_cast<std::uint64_t>(text[i] - '0');
+    if (v > (UINT64_MAX - d) / 10) overflow = true;
+    v = overflow ? UINT64_MAX : v * 10 + d;
+    ++i;
+  }
+  if (i == digits_start || i != text.size()) return number_status::invalid;
+  value = v;
+  return overflow ? number_status::overflow : number_status::ok;
+}
+
+// GNU xdectoumax for -i: any failure is "invalid input range: ‘PART’", plus ": Value too large
+// for defined data type" for a plain overflow.
+std::uint64_t parse_range_part(std::string_view part) {
+  std::uint64_t v = 0;
+  switch (parse_gnu_number(part, v)) {
+    case number_status::ok: return v;
+    case number_status::overflow:
+      throw error("invalid input range: " + quote(part) + ": " + std::strerror(EOVERFLOW));
+    case number_status::invalid: break;
+  }
+  throw error("invalid input range: " + quote(part));
+}
+
+void print_help(const std::string& usage_name) {
+  const std::string& p = usage_name;
+  std::string text;
+  text += "Usage: " + p + " [OPTION]... [FILE]\n";
+  text += "  or:  " + p + " -e [OPTION]... [ARG]...\n";
+  text += "  or:  " + p + " -i LO-HI [OPTION]...\n";
+  text += R"(Write a random permutation of the input lines to standard output.
+
+With no FILE, or when FILE is -, read standard input.
+
+Mandatory arguments to long options are mandatory for short options too.
+  -e, --echo                treat each ARG as an input line
+  -i, --input-range=LO-HI   treat each number LO through HI as an input line
+  -n, --head-count=COUNT    output at most COUNT lines
+  -o, --output=FILE         write result to FILE instead of standard output
+      --random-source=FILE  get random bytes from FILE (byte-compatible with GNU shuf)
+  -r, --repeat              output lines can be repeated
+      --seed=STRING         reproducible output: any string, hashed (BLAKE2b) to a
+                              256-bit ChaCha20 key; same seed and input, same output
+  -z, --zero-terminated     line delimiter is NUL, not newline
+      --help        display this help and exit
+      --version     output version information and exit
+
+Without --seed or --random-source the ChaCha20 key comes from the operating system.
+)";
+  write_stdout(text);
+}
+
+constexpr int kRandomSourceOption = 256;
+constexpr int kSeedOption = 257;
+constexpr int kHelpOption = 258;
+constexpr int kVersionOption = 259;
+
+// GNU shuf's table (same order, so ambiguity messages list the same possibilities), plus --seed.
+const option kLongOptions[] = {
+    {"echo", no_argument, nullptr, 'e'},
+    {"input-range", required_argument, nullptr, 'i'},
+    {"head-count", required_argument, nullptr, 'n'},
+    {"output", required_argument, nullptr, 'o'},
+    {"random-source", required_argument, nullptr, kRandomSourceOption},
+    {"repeat", no_argument, nullptr, 'r'},
+    {"seed", required_argument, nullptr, kSeedOption},
+    {"zero-terminated", no_argument, nullptr, 'z'},
+    {"help", no_argument, nullptr, kHelpOption},
+    {"version", no_argument, nullptr, kVersionOption},
+    {nullptr, 0, nullptr, 0},
+};
+
+}  // namespace
+
+std::string quote(std::string_view text) {
+  return utf8_locale() ? "\u2018" + std::string(text) + "\u2019" : "'" + std::string(text) + "'";
+}
+
+std::string quotef(std::string_view name) {
+  bool safe = !name.empty();
+  for (const char c : name) {
+    const auto u = static_cast<unsigned char>(c);
+    if (!((u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9') ||
+          std::strchr("%+,-./=@_", c) != nullptr || u >= 0x80) || c == '\0') {
+      safe = false;
+    }
+  }
+  if (safe) return std::string(name);
+  std::string out = "'";
+  for (const char c : name) {
+    if (c == '\'') {
+      out += "'\\''";
+    } else {
+      out += c;
+    }
+  }
+  out += "'";
+  return out;
+}
+
+}  // namespace lines
+
+int run_lines(int argc, char** argv, const char* program_name) {
+  const std::string program = program_name;
+  // The name for "Try '... --help'" and the usage text.
+  const std::string usage_name = program == "shuf" ? "shuf" : "shufl lines";
+  lines::options opts;
+
+  // getopt_long prints its diagnostics with argv[0]: give it the program name.
+  std::vector<char*> args(argv, argv + argc);
+  std::string argv0 = program;
+  if (args.empty()) args.push_back(nullptr);
+  args[0] = argv0.data();
+  args.push_back(nullptr);
+  const int count = static_cast<int>(args.size()) - 1;
+
+  const auto try_help = [&] {
+    std::fprintf(stderr, "Try '%s --help' for more information.\n", usage_name.c_str());
+    return exit_error;
+  };
+
+  optind = 0;  // full re-initialisation of glibc's getopt
+  opterr = 1;
+  try {
+    int c = 0;
+    while ((c = getopt_long(count, args.data(), "ei:n:o:rz", lines::kLongOptions, nullptr)) != -1) {
+      switch (c) {
+        case 'e':
+          opts.echo = true;
+          break;
+        case 'i': {
+          if (opts.input_range) throw error("multiple -i options specified");
+          opts.input_range = true;
+          const std::string_view arg = optarg;
+          const auto dash = arg.find('-');
+          std::uint64_t lo = UINT64_MAX;
+          if (dash != std::string_view::npos) lo = lines::parse_range_part(arg.substr(0, dash));
+          const std::uint64_t hi =
+              lines::parse_range_part(dash == std::string_view::npos ? arg : arg.substr(dash + 1));
+          const std::uint64_t n = hi - lo + 1;
+          if (dash == std::string_view::npos || (lo <= hi) == (n == 0)) {
+            throw error("invalid input range: " + lines::quote(arg));
+          }
+          opts.lo = lo;
+          opts.hi = hi;
+          break;
+        }
+        case 'n': {
+          std::uint64_t v = 0;
+          const auto status = lines::parse_gnu_number(optarg, v);
+          if (status == lines::number_status::invalid) {
+            throw error("invalid line count: " + lines::quote(optarg));
+          }
+          opts.head_given = true;
+          if (status == lines::number_status::ok) opts.head = std::min(opts.head, v);
+          break;
+        }
+        case 'o':
+          if (opts.output && *opts.output != optarg) throw error("multiple output files specified");
+          opts.output = optarg;
+          break;
+        case lines::kRandomSourceOption:
+          if (opts.random_source && *opts.random_source != optarg) {
+            throw error("multiple random sources specified");
+          }
+          opts.random_source = optarg;
+          break;
+        case lines::kSeedOption:
+          if (opts.seed && *opts.seed != optarg) throw error("multiple seeds specified");
+          opts.seed = optarg;
+          break;
+        case 'r':
+          opts.repeat = true;
+          break;
+        case 'z':
+          opts.delimiter = '\0';
+          break;
+        case lines::kHelpOption:
+          lines::print_help(usage_name);
+          return exit_ok;
+        case lines::kVersionOption:
+          write_stdout(fmt::format("{} (shufl) {}\n", usage_name, SHUFL_VERSION));
+          return exit_ok;
+        default:
+          return try_help();  // getopt_long has printed the first line
+      }
+    }
+    for (int i = optind; i < count; ++i) opts.operands.emplace_back(args[static_cast<std::size_t>(i)]);
+
+    if (opts.echo && opts.input_range) throw lines::usage_error("cannot combine -e and -i options");
+    if (opts.input_range ? !opts.operands.empty() : !opts.echo && opts.operands.size() > 1) {
+      throw lines::usage_error("extra operand " +
+                               lines::quote(opts.operands[opts.input_range ? 0 : 1]));
+    }
+    if (opts.seed && opts.random_source) {
+      throw lines::usage_error("cannot combine --seed and --random-source options");
+    }
+  } catch (const lines::usage_error& e) {
+    std::fprintf(stderr, "%s: %s\n", program.c_str(), e.what());
+    return try_help();
+  }
+  return lines::run(opts);
 }
 
 }  // namespace shufl::cli

@@ -1,0 +1,11 @@
+// `shufl lines`: the library side of the GNU shuf replacement. One file per idea under lines/:
+//   records.hpp   reading inputs, splitting records, buffered output
+//   scatter.hpp   the seeded full shuffle (scatter into buckets; the rule is documented there)
+//   sampling.hpp  reservoir sampling (seeded and GNU), partial Fisher–Yates, sparse ranges
+// The GNU random-source reader (byte-exact with GNU shuf) is `shufl::gnu_random_source` in
+// random.hpp. The command line (option parsing, mode selection, files) is src/cli/lines_*.cpp.
+#pragma once
+
+#include "shufl/lines/records.hpp"
+#include "shufl/lines/sampling.hpp"
+#include "shufl/lines/scatter.hpp"

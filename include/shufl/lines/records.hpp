@@ -1,0 +1,187 @@
+// Records for `shufl lines`: reading a whole input into memory, splitting it into records at a
+// delimiter byte ('\n', or '\0' with -z), reading records one at a time from a stream, and
+// writing output through a large buffer with write(2).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+
+namespace shufl::lines {
+
+/// A growable byte buffer on malloc/realloc (realloc of large blocks moves pages without copying
+/// and, unlike std::string/std::vector, does not zero-fill what it is about to overwrite).
+class byte_buffer {
+ public:
+  byte_buffer() noexcept = default;
+  ~byte_buffer();
+  byte_buffer(byte_buffer&& other) noexcept;
+  byte_buffer& operator=(byte_buffer&& other) noexcept;
+  byte_buffer(const byte_buffer&) = delete;
+  byte_buffer& operator=(const byte_buffer&) = delete;
+
+  /// The bytes (nullptr when nothing was ever reserved).
+  char* data() noexcept { return data_; }
+  /// The bytes (nullptr when nothing was ever reserved).
+  const char* data() const noexcept { return data_; }
+  /// Number of bytes held.
+  std::size_t size() const noexcept { return size_; }
+  /// The bytes as a view.
+  std::string_view view() const noexcept { return {data_, size_}; }
+  /// Makes room for at least `capacity` bytes; throws std::bad_alloc.
+  void reserve(std::size_t capacity);
+  /// Appends bytes, growing geometrically.
+  void append(std::string_view bytes);
+  /// Sets the size after bytes were written past the old size (within capacity).
+  void set_size(std::size_t size) noexcept { size_ = size; }
+  /// Bytes allocated.
+  std::size_t capacity() const noexcept { return capacity_; }
+
+ private:
+  char* data_ = nullptr;
+  std::size_t size_ = 0;
+  std::size_t capacity_ = 0;
+};
+
+/// Reads everything from `fd` (until end of file) into memory. For a regular file the buffer is
+/// sized once from fstat (size minus the current offset). Throws shufl::error
+/// "read error: STRERROR" (e.g. "read error: Is a directory"); std::bad_alloc when out of memory.
+byte_buffer read_all(int fd);
+
+/// A whole input in memory, records ending with the delimiter: a read-only mapping of a regular
+/// file when allowed and possible (no copy; the file must not shrink while it is mapped), else a
+/// buffer filled by read_all with a missing last delimiter appended.
+class input_data {
+ public:
+  input_data() noexcept = default;
+  ~input_data();
+  input_data(input_data&& other) noexcept;
+  input_data& operator=(input_data&& other) noexcept;
+  input_data(const input_data&) = delete;
+  input_data& operator=(const input_data&) = delete;
+
+  /// Reads (or maps, when `allow_map`, `fd` is a regular file with bytes left and its last byte is
+  /// the delimiter) everything from `fd`. Throws as read_all.
+  static input_data load(int fd, char delimiter, bool allow_map);
+  /// Wraps a buffer (e.g. the joined -e operands), appending a missing last delimiter.
+  static input_data from_buffer(byte_buffer buffer, char delimiter);
+
+  /// The input bytes; empty, or ending with the delimiter.
+  const char* data() const noexcept { return map_ ? map_ + skip_ : buffer_.data(); }
+  /// Number of input bytes.
+  std::size_t size() const noexcept { return map_ ? size_ : buffer_.size(); }
+  /// The input bytes as a view.
+  std::string_view view() const noexcept { return {data(), size()}; }
+
+ private:
+  byte_buffer buffer_;
+  char* map_ = nullptr;       // the mapping, from a page boundary
+  std::size_t map_size_ = 0;  // bytes mapped
+  std::size_t skip_ = 0;      // from the page boundary to the current file offset
+  std::size_t size_ = 0;      // bytes of input in the mapping
+};
+
+/// Appends `delimiter` when the data is non-empty and does not end with it: GNU shuf adds the
+/// missing delimiter of a last line. Afterwards every record ends with the delimiter.
+void terminate_last_record(byte_buffer& data, char delimiter);
+
+/// Number of records in `data`, which is empty or ends with `delimiter`.
+std::uint64_t count_records(std::string_view data, char delimiter) noexcept;
+
+/// The remaining size of a regular file open on `fd` (st_size minus the current offset), or
+/// UINT64_MAX for anything else (pipes, terminals, errors): GNU shuf's `input_size`.
+std::uint64_t remaining_input_size(int fd) noexcept;
+
+/// Reads records one at a time from a file descriptor or from memory, each returned with its
+/// delimiter (added to a last record that lacks one). Pipes are read 1 MiB at a time; regular
+/// files through a sliding 4 MiB read-only mapping (MAP_POPULATE, unmapped once passed; falls
+/// back to read(2) if mapping fails). A record spanning two reads or windows is assembled in a
+/// side buffer, so memory is O(window + longest record). A regular file must not shrink while
+/// it is being read (its mapping would fault).
+class record_reader {
+ public:
+  /// Reads from `fd` (not owned).
+  record_reader(int fd, char delimiter);
+  /// Reads from `data` (not copied; must outlive the reader).
+  record_reader(std::string_view data, char delimiter) noexcept;
+  ~record_reader();
+  record_reader(const record_reader&) = delete;
+  record_reader& operator=(const record_reader&) = delete;
+
+  /// The next record including its delimiter, valid until the next call; false at end of input.
+  /// Throws shufl::error "read error: STRERROR".
+  bool next(std::string_view& record);
+
+  /// Calls `f(record)` for every remaining record, in order (the same records as `next`), with
+  /// a tight loop over each read or window; records crossing a boundary go through `next`.
+  template <class F>
+  void for_each(F&& f) {
+    std::string_view record;
+    for (;;) {
+      const char* p = pos_;
+      const char* const end = end_;
+      while (p != end) {
+        const void* hit = std::memchr(p, delimiter_, static_cast<std::size_t>(end - p));
+        if (!hit) break;
+        const char* stop = static_cast<const char*>(hit) + 1;
+        f(std::string_view(p, static_cast<std::size_t>(stop - p)));
+        p = stop;
+      }
+      pos_ = p;
+      if (!next(record)) return;
+      f(record);
+    }
+  }
+
+ private:
+  bool fill();
+  int fd_ = -1;
+  char delimiter_;
+  char* buffer_ = nullptr;
+  const char* pos_ = nullptr;
+  const char* end_ = nullptr;
+  bool eof_ = false;
+  std::string carry_;
+  bool mapped_ = false;  // a regular file read through a sliding mapping
+  char* map_ = nullptr;
+  std::size_t map_size_ = 0;
+  std::uint64_t map_offset_ = 0, map_end_ = 0;
+};
+
+/// Buffered output to a file descriptor with write(2): large writes, no stdio, no locale.
+/// Errors throw shufl::error "write error: STRERROR" (e.g. "No space left on device"); a
+/// closed pipe raises SIGPIPE, which `main` leaves at its default so `| head` ends quietly.
+class fd_writer {
+ public:
+  /// Writes to `fd` (not owned, not closed).
+  explicit fd_writer(int fd);
+  ~fd_writer();
+  fd_writer(const fd_writer&) = delete;
+  fd_writer& operator=(const fd_writer&) = delete;
+
+  /// Appends bytes to the buffer, writing it out when full. Throws on a write error.
+  void write(std::string_view bytes) {
+    if (bytes.size() <= kCapacity - used_) {
+      std::memcpy(buffer_ + used_, bytes.data(), bytes.size());
+      used_ += bytes.size();
+    } else {
+      write_slow(bytes);
+    }
+  }
+  /// Writes `value` in decimal followed by `delimiter`.
+  void write_number(std::uint64_t value, char delimiter);
+  /// Writes out everything buffered; throws on a write error.
+  void flush();
+
+ private:
+  static constexpr std::size_t kCapacity = std::size_t{1} << 20;
+  void write_slow(std::string_view bytes);
+  void write_fully(const char* p, std::size_t n);
+  int fd_;
+  char* buffer_;
+  std::size_t used_ = 0;
+};
+
+}  // namespace shufl::lines

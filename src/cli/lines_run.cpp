@@ -1,0 +1,374 @@
+// Runs `shufl lines`: picks the mode (GNU random source, or seeded/unseeded ChaCha20), reads the
+// input, computes the order, and only then opens -o and writes. See DESIGN.md and
+// gnu-shuf-compat.md for the behaviour this reproduces.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <utility>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "lines_cmd.hpp"
+#include "shufl/error.hpp"
+#include "shufl/lines.hpp"
+#include "shufl/random.hpp"
+
+namespace shufl::cli::lines {
+
+namespace {
+
+using shufl::lines::byte_buffer;
+using shufl::lines::fd_writer;
+using shufl::lines::record_reader;
+
+// GNU shuf samples with a reservoir only for inputs larger than this (RESERVOIR_MIN_INPUT).
+constexpr std::uint64_t kGnuReservoirMinInput = 8192 * 1024;
+
+// An owned file descriptor.
+class fd_guard {
+ public:
+  explicit fd_guard(int fd = -1) noexcept : fd_(fd) {}
+  ~fd_guard() {
+    if (fd_ > 2) ::close(fd_);
+  }
+  fd_guard(const fd_guard&) = delete;
+  fd_guard& operator=(const fd_guard&) = delete;
+  int get() const noexcept { return fd_; }
+  int release() noexcept { return std::exchange(fd_, -1); }
+
+ private:
+  int fd_;
+};
+
+int open_or_throw(const std::string& name, int flags) {
+  int fd = -1;
+  do {
+    fd = ::open(name.c_str(), flags | O_CLOEXEC, 0666);
+  } while (fd < 0 && errno == EINTR);
+  if (fd < 0) throw error(quotef(name) + ": " + std::strerror(errno));
+  return fd;
+}
+
+// Where the records come from, once read: a buffer split at the delimiter (files, pipes), the
+// -e operands, or the -i range.
+struct in_memory_input {
+  shufl::lines::input_data data;             // records, each ending with the delimiter
+  const std::vector<std::string>* operands;  // -e: one record per operand (may contain delimiters)
+  std::uint64_t n = 0;
+};
+
+// Writes the output and keeps the -o file closed until the first write is due.
+class output_sink {
+ public:
+  explicit output_sink(const options& opts) : opts_(opts) {}
+  // Opens -o (truncating it) or uses stdout. Called only once the randomness is consumed
+  // (except with -r, where bytes are drawn while writing, as in GNU shuf).
+  fd_writer& open() {
+    if (!writer_) {
+      if (opts_.output) file_ = std::make_unique<fd_guard>(open_or_throw(*opts_.output, O_WRONLY | O_CREAT | O_TRUNC));
+      writer_.emplace(file_ ? file_->get() : STDOUT_FILENO);
+    }
+    return *writer_;
+  }
+  // Flushes (creating an empty -o file when nothing was written) and closes -o, reporting
+  // a failed close (e.g. a full disk on NFS) like a write error.
+  void finish() {
+    open().flush();
+    if (file_ && ::close(file_->release()) != 0) {
+      throw error(std::string("write error: ") + std::strerror(errno));
+    }
+  }
+
+ private:
+  const options& opts_;
+  std::unique_ptr<fd_guard> file_;
+  std::optional<fd_writer> writer_;
+};
+
+// Writes the record that starts at `offset` in `data` (which ends with the delimiter).
+inline void write_record_at(fd_writer& out, const char* data, const char* end, std::uint64_t offset,
+                            char delimiter) {
+  const char* p = data + offset;
+  const auto* stop = static_cast<const char*>(std::memchr(p, delimiter, static_cast<std::size_t>(end - p)));
+  out.write(std::string_view(p, static_cast<std::size_t>(stop + 1 - p)));
+}
+
+// Start offsets of every record (n + 1 entries, the last one = data size), for -r.
+std::vector<std::uint64_t> record_starts(std::string_view data, char delimiter) {
+  std::vector<std::uint64_t> starts;
+  starts.reserve(static_cast<std::size_t>(shufl::lines::count_records(data, delimiter)) + 1);
+  std::uint64_t offset = 0;
+  starts.push_back(0);
+  while (offset < data.size()) {
+    const auto* hit = static_cast<const char*>(
+        std::memchr(data.data() + offset, delimiter, data.size() - static_cast<std::size_t>(offset)));
+    offset = static_cast<std::uint64_t>(hit - data.data()) + 1;
+    starts.push_back(offset);
+  }
+  return starts;
+}
+
+// The sequence of record start offsets, generated in order.
+template <class Offset>
+struct offset_generator {
+  const char* data;
+  const char* end;
+  char delimiter;
+  const char* p;
+  Offset operator()() noexcept {
+    const Offset offset = static_cast<Offset>(p - data);
+    p = static_cast<const char*>(std::memchr(p, delimiter, static_cast<std::size_t>(end - p))) + 1;
+    return offset;
+  }
+};
+
+// Writes items (record offsets, operand indices or range indices) in the given order.
+template <class Item>
+void write_items(fd_writer& out, const options& opts, const in_memory_input& in,
+                 std::span<const Item> items) {
+  const char d = opts.delimiter;
+  if (opts.input_range) {
+    for (const Item i : items) out.write_number(opts.lo + static_cast<std::uint64_t>(i), d);
+  } else if (opts.echo) {
+    for (const Item i : items) {
+      out.write((*in.operands)[static_cast<std::size_t>(i)]);
+      out.write(std::string_view(&d, 1));
+    }
+  } else {
+    const char* data = in.data.data();
+    const char* end = data + in.data.size();
+    const std::size_t count = items.size();
+    for (std::size_t i = 0; i < count; ++i) {
+      if (i + 16 < count) __builtin_prefetch(data + items[i + 16]);
+      write_record_at(out, data, end, items[i], d);
+    }
+  }
+}
+
+// -r: `count` independent draws among the n records (forever when count is UINT64_MAX), each
+// written as it is drawn. Lines drawn before a failing draw are written out (as GNU does).
+template <class Choose>
+void write_repeated(output_sink& sink, const options& opts, const in_memory_input& in,
+                    Choose&& choose) {
+  fd_writer& out = sink.open();
+  const char d = opts.delimiter;
+  const bool forever = opts.head == UINT64_MAX;
+  std::vector<std::uint64_t> starts;
+  if (!opts.input_range && !opts.echo) starts = record_starts(in.data.view(), d);
+  try {
+    for (std::uint64_t i = 0; forever || i < opts.head; ++i) {
+      const std::uint64_t j = choose(in.n);
+      if (opts.input_range) {
+        out.write_number(opts.lo + j, d);
+      } else if (opts.echo) {
+        out.write((*in.operands)[static_cast<std::size_t>(j)]);
+        out.write(std::string_view(&d, 1));
+      } else {
+        out.write(std::string_view(in.data.data() + starts[j], starts[j + 1] - starts[j]));
+      }
+    }
+  } catch (const error&) {
+    out.flush();
+    throw;
+  }
+}
+
+// Offsets of all records of a buffer, or indices 0..n-1, permuted by the first `h` steps of a
+// forward partial Fisher–Yates with `draw`; then the first h are written. (GNU mode.)
+template <class Item, class Draw>
+void gnu_permute_and_write(output_sink& sink, const options& opts, const in_memory_input& in,
+                           std::uint64_t h, Draw&& draw) {
+  std::vector<Item> items(static_cast<std::size_t>(in.n));
+  if (opts.echo) {
+    for (std::size_t i = 0; i < items.size(); ++i) items[i] = static_cast<Item>(i);
+  } else {
+    offset_generator<Item> next{in.data.data(), in.data.data() + in.data.size(), opts.delimiter,
+                                in.data.data()};
+    for (auto& item : items) item = next();
+  }
+  shufl::lines::partial_fisher_yates(std::span<Item>(items), h, draw);
+  fd_writer& out = sink.open();
+  write_items(out, opts, in, std::span<const Item>(items.data(), static_cast<std::size_t>(h)));
+}
+
+// Seeded full shuffle by the scatter rule (scatter.hpp) of the records of a buffer, of -e
+// operands or of a range.
+template <class Item>
+void scatter_and_write(output_sink& sink, const options& opts, const in_memory_input& in,
+                       const seed_key& key) {
+  std::vector<Item> items(static_cast<std::size_t>(in.n));
+  const seed_key root = shufl::lines::scatter_root_key(key);
+  if (opts.echo || opts.input_range) {
+    Item next = 0;
+    shufl::lines::scatter_shuffle_generated(std::span<Item>(items), root, [&next]() noexcept { return next++; });
+  } else {
+    offset_generator<Item> next{in.data.data(), in.data.data() + in.data.size(), opts.delimiter,
+                                in.data.data()};
+    shufl::lines::scatter_shuffle_generated(std::span<Item>(items), root, next);
+  }
+  fd_writer& out = sink.open();
+  write_items(out, opts, in, std::span<const Item>(items));
+}
+
+void write_strings(output_sink& sink, const std::vector<std::string>& records) {
+  fd_writer& out = sink.open();
+  for (const auto& r : records) out.write(r);
+}
+
+// Opens FILE (or stdin for no operand or "-"); GNU reopens it as stdin the same way.
+std::unique_ptr<fd_guard> open_input(const options& opts) {
+  if (opts.operands.empty() || opts.operands[0] == "-") return std::make_unique<fd_guard>(STDIN_FILENO);
+  return std::make_unique<fd_guard>(open_or_throw(opts.operands[0], O_RDONLY));
+}
+
+// The input may be mapped instead of read unless -o names the same file: truncating a mapped
+// file would fault (`-o F F`, `-o F < F`).
+bool may_map(const options& opts, int input_fd) {
+  if (!opts.output) return true;
+  struct stat in_st {}, out_st {};
+  if (::fstat(input_fd, &in_st) != 0) return false;
+  if (::stat(opts.output->c_str(), &out_st) != 0) return errno == ENOENT;
+  return !(in_st.st_dev == out_st.st_dev && in_st.st_ino == out_st.st_ino);
+}
+
+byte_buffer join_operands(const options& opts) {
+  byte_buffer data;
+  for (const auto& op : opts.operands) {
+    data.append(op);
+    data.append(std::string_view(&opts.delimiter, 1));
+  }
+  return data;
+}
+
+int run_gnu(const options& opts) {
+  output_sink sink(opts);
+  const std::string& source_name = *opts.random_source;
+  std::unique_ptr<fd_guard> source_fd;
+  std::optional<gnu_random_source> source;
+  const auto open_source = [&] {
+    source_fd = std::make_unique<fd_guard>(open_or_throw(source_name, O_RDONLY));
+    source.emplace(source_fd->get(), quote(source_name));
+  };
+  const auto draw = [&](std::uint64_t s) { return source->choose(s); };
+
+  in_memory_input in;
+  in.operands = &opts.operands;
+  if (opts.head == 0) {
+    if (opts.repeat) open_source();  // GNU opens it for -r even with -n 0
+    sink.finish();
+    return 0;
+  }
+  if (opts.input_range) {
+    in.n = opts.hi - opts.lo + 1;
+  } else if (opts.echo) {
+    in.n = opts.operands.size();
+  } else {
+    auto input = open_input(opts);
+    if (!opts.repeat && opts.head != UINT64_MAX &&
+        shufl::lines::remaining_input_size(input->get()) > kGnuReservoirMinInput) {
+      open_source();
+      record_reader reader(input->get(), opts.delimiter);
+      std::vector<std::string> kept = shufl::lines::gnu_reservoir_sample(reader, opts.head, *source);
+      input.reset();
+      const auto order = shufl::lines::range_permutation(kept.size(), kept.size(), draw);
+      fd_writer& out = sink.open();
+      for (const auto i : order) out.write(kept[static_cast<std::size_t>(i)]);
+      sink.finish();
+      return 0;
+    }
+    in.data = shufl::lines::input_data::load(input->get(), opts.delimiter, may_map(opts, input->get()));
+    in.n = shufl::lines::count_records(in.data.view(), opts.delimiter);
+  }
+  const std::uint64_t h = opts.repeat ? opts.head : std::min(opts.head, in.n);
+  if (opts.repeat || h > 0) open_source();
+  if (opts.repeat) {
+    if (in.n == 0) throw error("no lines to repeat");
+    write_repeated(sink, opts, in, draw);
+  } else if (opts.input_range) {
+    const auto values = shufl::lines::range_permutation(in.n, h, draw);
+    write_items(sink.open(), opts, in, std::span<const std::uint64_t>(values));
+  } else if (in.data.size() < (std::uint64_t{1} << 32) && in.n < (std::uint64_t{1} << 32)) {
+    gnu_permute_and_write<std::uint32_t>(sink, opts, in, h, draw);
+  } else {
+    gnu_permute_and_write<std::uint64_t>(sink, opts, in, h, draw);
+  }
+  sink.finish();
+  return 0;
+}
+
+int run_chacha(const options& opts) {
+  output_sink sink(opts);
+  if (opts.head == 0) {
+    sink.finish();
+    return 0;
+  }
+  const seed_key key = opts.seed ? key_from_seed(*opts.seed) : key_from_os();
+  in_memory_input in;
+  in.operands = &opts.operands;
+  const bool sample = !opts.repeat && opts.head != UINT64_MAX;
+
+  if (sample && !opts.input_range) {
+    // -n K: reservoir sampling whatever the input is, so a file and a pipe give the same output.
+    shufl::lines::reservoir_sampler sampler(opts.head, key);
+    if (opts.echo) {
+      const byte_buffer data = join_operands(opts);
+      std::size_t offset = 0;
+      for (const auto& op : opts.operands) {
+        sampler.offer(std::string_view(data.data() + offset, op.size() + 1));
+        offset += op.size() + 1;
+      }
+    } else {
+      auto input = open_input(opts);
+      record_reader reader(input->get(), opts.delimiter);
+      reader.for_each([&sampler](std::string_view r) { sampler.offer(r); });
+    }
+    const auto kept = sampler.take_shuffled();
+    write_strings(sink, kept);
+    sink.finish();
+    return 0;
+  }
+
+  if (opts.input_range) {
+    in.n = opts.hi - opts.lo + 1;
+  } else if (opts.echo) {
+    in.n = opts.operands.size();
+  } else {
+    auto input = open_input(opts);
+    in.data = shufl::lines::input_data::load(input->get(), opts.delimiter, may_map(opts, input->get()));
+    in.n = shufl::lines::count_records(in.data.view(), opts.delimiter);
+  }
+
+  if (opts.repeat) {
+    if (in.n == 0) throw error("no lines to repeat");
+    chacha20_engine engine(derive_key(key, "lines/repeat", 0), 0);
+    write_repeated(sink, opts, in, [&engine](std::uint64_t s) { return uniform_below(engine, s); });
+  } else if (sample) {
+    // -i LO-HI -n K: partial Fisher–Yates, sparse for huge ranges.
+    chacha20_engine engine(derive_key(key, "lines/range-sample", 0), 0);
+    const auto values = shufl::lines::range_permutation(
+        in.n, opts.head, [&engine](std::uint64_t s) { return uniform_below(engine, s); });
+    write_items(sink.open(), opts, in, std::span<const std::uint64_t>(values));
+  } else {
+    const std::uint64_t size = opts.input_range || opts.echo ? in.n : in.data.size();
+    if (in.n > (std::uint64_t{1} << 40)) throw error("memory exhausted");
+    if (size < (std::uint64_t{1} << 32) && in.n < (std::uint64_t{1} << 32)) {
+      scatter_and_write<std::uint32_t>(sink, opts, in, key);
+    } else {
+      scatter_and_write<std::uint64_t>(sink, opts, in, key);
+    }
+  }
+  sink.finish();
+  return 0;
+}
+
+}  // namespace
+
+int run(const options& opts) { return opts.random_source ? run_gnu(opts) : run_chacha(opts); }
+
+}  // namespace shufl::cli::lines

@@ -1,0 +1,107 @@
+// Unit tests for lines/records.hpp: reading, splitting, streaming records, buffered output.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <string>
+#include <vector>
+
+#include "shufl/lines/records.hpp"
+#include "support/run.hpp"
+
+namespace {
+
+std::vector<std::string> all_records(shufl::lines::record_reader& reader) {
+  std::vector<std::string> out;
+  std::string_view r;
+  while (reader.next(r)) out.emplace_back(r);
+  return out;
+}
+
+TEST(LinesRecords, ReaderAddsMissingDelimiterAndKeepsEmptyLines) {
+  shufl::lines::record_reader reader(std::string_view("a\n\nb"), '\n');
+  EXPECT_EQ(all_records(reader), (std::vector<std::string>{"a\n", "\n", "b\n"}));
+  shufl::lines::record_reader empty(std::string_view(""), '\n');
+  EXPECT_TRUE(all_records(empty).empty());
+}
+
+TEST(LinesRecords, ReaderOnPipeAssemblesRecordsAcrossReads) {
+  // A record longer than the 1 MiB read size, and NUL bytes inside records.
+  std::string big(3u << 20, 'x');
+  big[5] = '\0';
+  const std::string input = "p1\nq" + std::string(1, '\0') + "r\n" + big + "\ns1";
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);
+  std::string got;
+  std::vector<std::string> records;
+  if (fork() == 0) {
+    close(fds[0]);
+    std::size_t done = 0;
+    while (done < input.size()) {
+      const ssize_t n = write(fds[1], input.data() + done, input.size() - done);
+      if (n <= 0) _exit(1);
+      done += static_cast<std::size_t>(n);
+    }
+    _exit(0);
+  }
+  close(fds[1]);
+  shufl::lines::record_reader reader(fds[0], '\n');
+  records = all_records(reader);
+  close(fds[0]);
+  ASSERT_EQ(records.size(), 4u);
+  EXPECT_EQ(records[0], "p1\n");
+  EXPECT_EQ(records[1], std::string("q\0r\n", 4));
+  EXPECT_EQ(records[2], big + "\n");
+  EXPECT_EQ(records[3], "s1\n");
+}
+
+TEST(LinesRecords, MappedFileForEachAndNextAgreeAcrossWindows) {
+  // About 10 MiB of records of varying length (some longer than a window), no final newline:
+  // read through 4 MiB windows, also from a non-zero starting offset.
+  std::string content = "xy\n";
+  for (std::size_t i = 0; content.size() < (10u << 20); ++i) {
+    content += std::string(i % 7 == 0 ? (i * 7919) % 5000000 : i % 300, static_cast<char>('a' + i % 26));
+    content += '\n';
+  }
+  content += "tail";
+  shufl::test::temp_dir dir;
+  const std::string path = dir.write("f", content);
+  shufl::lines::record_reader memory(std::string_view(content), '\n');
+  const auto expected = all_records(memory);
+  for (const off_t start : {off_t{0}, off_t{1}}) {
+    const int fd1 = ::open(path.c_str(), O_RDONLY);
+    const int fd2 = ::open(path.c_str(), O_RDONLY);
+    ASSERT_EQ(::lseek(fd1, start, SEEK_SET), start);
+    ASSERT_EQ(::lseek(fd2, start, SEEK_SET), start);
+    shufl::lines::record_reader by_next(fd1, '\n');
+    shufl::lines::record_reader by_each(fd2, '\n');
+    std::vector<std::string> each;
+    by_each.for_each([&](std::string_view r) { each.emplace_back(r); });
+    const auto next = all_records(by_next);
+    ::close(fd1);
+    ::close(fd2);
+    std::vector<std::string> want = expected;
+    if (start == 1) want[0].erase(0, 1);
+    EXPECT_TRUE(next == want);
+    EXPECT_TRUE(each == want);
+  }
+}
+
+TEST(LinesRecords, ZeroDelimiterTreatsNewlinesAsData) {
+  shufl::lines::record_reader reader(std::string_view("a\nb", 3), '\0');
+  EXPECT_EQ(all_records(reader), (std::vector<std::string>{std::string("a\nb\0", 4)}));
+}
+
+TEST(LinesRecords, CountAndTerminate) {
+  shufl::lines::byte_buffer b;
+  b.append("x\ny");
+  shufl::lines::terminate_last_record(b, '\n');
+  EXPECT_EQ(b.view(), "x\ny\n");
+  EXPECT_EQ(shufl::lines::count_records(b.view(), '\n'), 2u);
+  shufl::lines::byte_buffer empty;
+  shufl::lines::terminate_last_record(empty, '\n');
+  EXPECT_EQ(empty.size(), 0u);
+  EXPECT_EQ(shufl::lines::count_records(empty.view(), '\n'), 0u);
+}
+
+}  // namespace
