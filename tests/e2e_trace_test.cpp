@@ -88,6 +88,27 @@ TEST(TraceE2E, SeededRunsRepeatAndNeverColourAPipe) {
   EXPECT_NE(a.out, c.out);
 }
 
+// On a terminal (util-linux `script` provides one) finalized items are coloured; NO_COLOR turns
+// colour off; stripped of colour and CRs, the terminal text is the pipe text.
+TEST(TraceE2E, ColourOnlyOnATerminalWithoutNoColor) {
+  if (run_shell("command -v script >/dev/null").status != 0) GTEST_SKIP() << "no script(1)";
+  const std::string cmd = shufl_binary() + " trace A B C D E --draws 2,0,2,0";
+  const run_result tty = run_shell("script -qec '" + cmd + "' /dev/null");
+  ASSERT_EQ(tty.status, 0) << tty.err;
+  EXPECT_NE(tty.out.find("\x1b[32"), std::string::npos);
+  std::string plain;
+  for (std::size_t k = 0; k < tty.out.size(); ++k) {
+    if (tty.out[k] == '\x1b') {
+      k = tty.out.find('m', k);
+      continue;
+    }
+    if (tty.out[k] != '\r') plain += tty.out[k];
+  }
+  EXPECT_EQ(plain, run_shufl({"trace", "A", "B", "C", "D", "E", "--draws", "2,0,2,0"}).out);
+  const run_result no_colour = run_shell("NO_COLOR=1 script -qec '" + cmd + "' /dev/null");
+  EXPECT_EQ(no_colour.out.find('\x1b'), std::string::npos);
+}
+
 TEST(TraceE2E, JsonParsesAndMatchesTheText) {
   const run_result r = run_shufl({"trace", "A", "B", "C", "D", "E", "--draws", "2,0,2,0", "--format", "json"});
   ASSERT_EQ(r.status, 0) << r.err;
