@@ -219,12 +219,18 @@ subcommand trace_subcommand() {
             auto o = std::make_shared<trace_cli_options>();
             sub.footer(kTraceFooter);
             sub.add_option("--algo", o->algo, "One algorithm, as 'shufl bias --list' shows them")
+                ->type_name("NAME")
                 ->capture_default_str();
-            sub.add_option("--n", o->n, "Trace the items 1..N (default 5; instead of ITEM...)");
-            o->seed_option = sub.add_option("--seed", o->seed, "Any string; the same seed gives the same trace");
-            o->draws_option = sub.add_option("--draws", o->draws, "Comma-separated draws to replay, e.g. 2,0,2,0");
-            sub.add_option("--format", o->format, "Output format: text or json")->capture_default_str();
-            sub.add_option("items", o->items, "The items to shuffle (instead of --n)");
+            sub.add_option("--n", o->n, "Trace the items 1..N (default 5; instead of ITEM...)")->type_name("N");
+            o->seed_option = sub.add_option("--seed", o->seed, "Any string; the same seed gives the same trace")
+                                 ->type_name("S");
+            o->draws_option = sub.add_option("--draws", o->draws, "Comma-separated draws to replay, e.g. 2,0,2,0")
+                                  ->type_name("LIST");
+            sub.add_option("--format", o->format, "Output format: text or json")
+                ->type_name("FORMAT")
+                ->capture_default_str();
+            sub.add_option("items", o->items, "The items to shuffle (instead of --n; after -- if one starts with -)")
+                ->type_name("ITEM");
             return [o]() -> int {
               trace_options t;
               const auto specs = parse_algorithm_list(o->algo);
