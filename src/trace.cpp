@@ -348,20 +348,23 @@ std::string describe_step(const trace_record& r, std::span<const std::string> la
                        suffix(drew()));
   }
   if (a == "key") {
-    return fmt::format("give a[{}] = {} the random key {}{}", s.a, item(r.before, s.a), s.draw,
-                       r.has_draw() ? fmt::format(" (from {})", range()) : std::string());
+    if (!r.has_draw()) return fmt::format("give a[{}] = {} a random key", s.a, item(r.before, s.a));
+    return fmt::format("give a[{}] = {} the random key {} (from {})", s.a, item(r.before, s.a), s.draw,
+                       range());
   }
   if (a == "sort") {
     return "sort by key (a stable sort: items with equal keys keep their order)";
   }
-  if (a == "strike") {
+  // The remaining actions are worded around their draw; without one, fall through to the plain
+  // field-by-field form below.
+  if (a == "strike" && r.has_draw()) {
     const std::uint64_t k = s.draw - s.draw_lo + 1;
     const std::uint64_t left = s.draw_hi - s.draw_lo + 1;
     return fmt::format("k = {} (k in {}): strike out the {} of the {} items not yet struck ({}, "
                        "position {}) and write it at position {}",
                        s.draw, range(), ordinal(k), left, item(r.after, s.b), s.a, s.b);
   }
-  if (a == "place") {
+  if (a == "place" && r.has_draw()) {
     if (s.a == s.b) {
       return fmt::format("i = {}, j = {} (j in {}): the new item {} goes to a[{}]", s.a, s.draw,
                          range(), item(r.after, s.a), s.a);
@@ -370,7 +373,7 @@ std::string describe_step(const trace_record& r, std::span<const std::string> la
                        "{} in a[{}]",
                        s.a, s.draw, range(), s.b, item(r.after, s.a), s.a, item(r.after, s.b), s.b);
   }
-  if (a == "pick") {
+  if (a == "pick" && r.has_draw()) {
     const std::uint64_t left = s.draw_hi - s.draw_lo + 1;
     const std::size_t pos = s.b != none ? s.b : s.a;
     std::string text = fmt::format("pick index {} of the {} item{} left (index in {})", s.draw, left,
