@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "shufl/detail/algorithm_ops.hpp"
 #include "shufl/error.hpp"
 #include "shufl/random.hpp"
 #include "shufl/shuffle.hpp"
@@ -203,6 +204,93 @@ TEST(Trace, CountingArgumentForEachKind) {
   c = make_counting_argument(path_kind::unknown, 4, std::vector<std::uint64_t>{4, 4}, "mystery", 0);
   EXPECT_NE(c.statement.find("no conclusion"), std::string::npos) << c.statement;
   EXPECT_NE(c.statement.find("4^2 = 16 paths"), std::string::npos) << c.statement;
+}
+
+// Algorithms the registry does not have yet, written to the observer protocol, to show that trace
+// needs no change when they land: Sattolo's cyclic shuffle and an insertion sort with a coin as
+// its comparator.
+struct test_sattolo {
+  template <class T, class Engine, class Observer = no_observer>
+  void operator()(std::span<T> a, Engine& engine, std::uint64_t, Observer&& observer = {}) const {
+    for (std::size_t i = a.size(); i-- > 1;) {
+      const auto j = static_cast<std::size_t>(uniform_below(engine, i));
+      std::swap(a[i], a[j]);
+      observer(shuffle_step{.action = "swap", .cursor = i, .draw = j, .draw_lo = 0, .draw_hi = i - 1, .a = i,
+                            .b = j, .final_begin = i, .final_end = a.size()},
+               std::span<const T>(a));
+    }
+  }
+};
+struct test_coin_insertion_sort {
+  template <class T, class Engine, class Observer = no_observer>
+  void operator()(std::span<T> a, Engine& engine, std::uint64_t, Observer&& observer = {}) const {
+    for (std::size_t i = 1; i < a.size(); ++i) {
+      for (std::size_t k = i; k > 0; --k) {
+        const bool less = uniform_below(engine, 2) == 1;  // "is a[k-1] < a[k]?"
+        observer(shuffle_step{.action = "compare", .draw = less ? 1u : 0u, .draw_lo = 0, .draw_hi = 1, .a = k - 1,
+                              .b = k, .outcome = less},
+                 std::span<const T>(a));
+        if (less) break;
+        std::swap(a[k - 1], a[k]);
+        observer(shuffle_step{.action = "swap", .a = k - 1, .b = k}, std::span<const T>(a));
+      }
+    }
+  }
+};
+
+template <class Algorithm>
+algorithm_info test_info(std::string_view name) {
+  algorithm_info info;
+  info.name = name;
+  info.definition = "a test algorithm";
+  info.run_scripted = &detail::algorithm_ops<Algorithm>::run_scripted;
+  info.run_traced = &detail::algorithm_ops<Algorithm>::run_traced;
+  return info;
+}
+
+TEST(Trace, FutureAlgorithmsNeedNoChange) {
+  const algorithm_info sattolo = test_info<test_sattolo>("sattolo");
+  trace_options o;
+  o.algorithm = {&sattolo, 0};
+  o.n = 5;
+  o.seed.emplace("s");
+  trace_result t = run_trace(o);
+  EXPECT_EQ(t.draws, 4u);
+  EXPECT_EQ(t.counting.kind, path_kind::equally_likely);
+  EXPECT_EQ(t.counting.paths, "24");
+  EXPECT_EQ(t.counting.paths_formula, "4 × 3 × 2");
+  EXPECT_FALSE(t.counting.divisible);
+  for (std::size_t k = 0; k < 5; ++k) EXPECT_NE(t.result[k], k);  // one cycle: no fixed point
+
+  const algorithm_info coin_sort = test_info<test_coin_insertion_sort>("sort-coin");
+  o.algorithm = {&coin_sort, 0};
+  o.n = 3;
+  o.seed.reset();
+  o.draws = std::vector<std::uint64_t>{0, 1};  // B < A? no: swap; then C after A? yes
+  t = run_trace(o);
+  EXPECT_EQ(t.result, (std::vector<std::uint8_t>{1, 0, 2}));
+  ASSERT_EQ(t.steps.size(), 3u);
+  EXPECT_EQ(describe_step(t.steps[0], kLetters),
+            "compare a[0] = A with a[1] = B: is A less than B? a coin says no (drew 0 from [0, 1])");
+  EXPECT_EQ(describe_step(t.steps[1], kLetters), "swap a[0] and a[1] (A and B)");
+  EXPECT_EQ(t.counting.kind, path_kind::coin_flips);
+  EXPECT_NE(t.counting.statement.find("2 random draws (coin flips) in this run"), std::string::npos)
+      << t.counting.statement;
+  EXPECT_NE(t.counting.statement.find("no order can have probability exactly 1/3!"), std::string::npos);
+
+  // A name trace believes draws from fixed ranges, on an algorithm that does not: the check
+  // against the all-zeros path catches it and trace claims nothing.
+  const algorithm_info impostor = test_info<test_coin_insertion_sort>("two-array");
+  o.algorithm = {&impostor, 0};
+  o.draws = std::vector<std::uint64_t>{1, 1};
+  EXPECT_EQ(run_trace(o).counting.kind, path_kind::unknown);
+  // And an unknown name: the generic statement.
+  const algorithm_info mystery = test_info<test_sattolo>("mystery");
+  o.algorithm = {&mystery, 0};
+  o.draws = std::vector<std::uint64_t>{1, 0};
+  t = run_trace(o);
+  EXPECT_EQ(t.counting.kind, path_kind::unknown);
+  EXPECT_NE(t.counting.statement.find("no conclusion"), std::string::npos);
 }
 
 trace_record record(std::string action, shuffle_step s, std::vector<std::uint8_t> before,
