@@ -91,7 +91,9 @@ TEST(TraceE2E, SeededRunsRepeatAndNeverColourAPipe) {
 // On a terminal (util-linux `script` provides one) finalized items are coloured; NO_COLOR turns
 // colour off; stripped of colour and CRs, the terminal text is the pipe text.
 TEST(TraceE2E, ColourOnlyOnATerminalWithoutNoColor) {
-  if (run_shell("command -v script >/dev/null").status != 0) GTEST_SKIP() << "no script(1)";
+  if (run_shell("script -qec true /dev/null >/dev/null 2>&1").status != 0) {
+    GTEST_SKIP() << "no working script(1) or no pseudo-terminal";
+  }
   const std::string cmd = shufl_binary() + " trace A B C D E --draws 2,0,2,0";
   const run_result tty = run_shell("script -qec '" + cmd + "' /dev/null");
   ASSERT_EQ(tty.status, 0) << tty.err;
