@@ -26,9 +26,11 @@ class recording_engine final : public dynamic_engine {
   std::uint64_t below(std::uint64_t s) override {
     bounds.push_back(s);
     step_of.push_back(steps_.size() + 1);
-    return inner_.below(s);
+    values.push_back(inner_.below(s));
+    return values.back();
   }
   std::vector<std::uint64_t> bounds;
+  std::vector<std::uint64_t> values;
   std::vector<std::size_t> step_of;
 
  private:
@@ -280,6 +282,7 @@ trace_result run_trace(const trace_options& o) {
                               scripted.used() == 1 ? "" : "s"));
     }
     bounds = std::move(engine.bounds);
+    out.values = std::move(engine.values);
   } else {
     const seed_key key = o.seed ? derive_key(key_from_seed(*o.seed), "trace", 0) : key_from_os();
     chacha20_engine chacha(key, 0);
@@ -287,6 +290,7 @@ trace_result run_trace(const trace_options& o) {
     recording_engine engine(inner, out.steps);
     run_into(o, engine, out);
     bounds = std::move(engine.bounds);
+    out.values = std::move(engine.values);
   }
   out.draws = bounds.size();
   for (const auto& r : out.steps) out.marks_final = out.marks_final || r.has_final_region();

@@ -86,6 +86,16 @@ TEST(TraceE2E, SeededRunsRepeatAndNeverColourAPipe) {
   EXPECT_EQ(a.out.find('\x1b'), std::string::npos);
   const run_result c = run_shufl({"trace", "--n", "8", "--seed", "other"});
   EXPECT_NE(a.out, c.out);
+  // The "replay: --draws LIST" line replays the run: the same steps and result.
+  const auto out = lines(a.out);
+  const auto replay = std::find_if(out.begin(), out.end(), [](const auto& l) { return l.rfind("replay: --draws ", 0) == 0; });
+  ASSERT_NE(replay, out.end()) << a.out;
+  const run_result d = run_shufl({"trace", "--n", "8", "--draws", replay->substr(16)});
+  ASSERT_EQ(d.status, 0) << d.err;
+  const auto replayed = lines(d.out);
+  EXPECT_EQ(replayed.back(), out.back());
+  EXPECT_EQ(std::vector<std::string>(replayed.end() - 9, replayed.end()),
+            std::vector<std::string>(out.end() - 9, out.end()));
 }
 
 // On a terminal (util-linux `script` provides one) finalized items are coloured; NO_COLOR turns

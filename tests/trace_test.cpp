@@ -144,6 +144,14 @@ TEST(Trace, EveryRegisteredAlgorithmTraces) {
         EXPECT_EQ(t.steps[k].before, t.steps[k - 1].after);
       }
       EXPECT_EQ(t.counting.ranges.size(), t.draws);
+      ASSERT_EQ(t.values.size(), t.draws);
+      // The recorded values replay the run exactly.
+      trace_options replay = o;
+      replay.seed.reset();
+      replay.draws = t.values;
+      const trace_result again = run_trace(replay);
+      EXPECT_EQ(again.result, t.result) << info.name << " n=" << n;
+      EXPECT_EQ(again.steps.size(), t.steps.size());
       EXPECT_FALSE(t.counting.statement.empty());
       // What trace assumes about an algorithm's paths must survive its check against a second path.
       if (known_path_kind(info.name) != path_kind::unknown) {

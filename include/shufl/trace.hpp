@@ -75,6 +75,8 @@ struct trace_result {
   std::vector<trace_record> steps;
   std::vector<std::uint8_t> result;   ///< The final deck (item indices).
   std::size_t draws = 0;              ///< Number of random draws made.
+  /// The value of each draw, in order: as `draws` they replay this run exactly.
+  std::vector<std::uint64_t> values;
   bool marks_final = false;           ///< Whether any step marks a finalized region.
   counting_argument counting;
 };

@@ -42,6 +42,7 @@ Examples:
   shufl trace A B C D E --draws 2,0,2,0       the classic worked example: result: B D E A C
   shufl trace --algo naive --n 4 --seed 1     watch the naive shuffle, and why it is biased
   shufl trace --n 6 --seed 2 --format json    the steps as data
+  (a run without --draws prints "replay: --draws LIST": edit one value and watch what changes)
 )";
 
 std::vector<std::uint64_t> parse_draws(const std::string& text) {
@@ -117,6 +118,7 @@ std::string text_report(const trace_options& o, const trace_result& t, const std
   out += fmt::format("{} on {} item{}: {}\n", o.algorithm.label(), o.n, o.n == 1 ? "" : "s",
                      o.algorithm.info->definition);
   out += fmt::format("draws: {}\n", source_text(o));
+  if (!o.draws && !t.values.empty()) out += fmt::format("replay: --draws {}\n", fmt::join(t.values, ","));
   if (t.marks_final) {
     out += "'|' separates the unshuffled part from the finalized part, whose items never move again\n";
   }
@@ -198,6 +200,7 @@ std::string json_report(const trace_options& o, const trace_result& t, const std
   }
   j["steps"] = std::move(steps);
   j["random_draws"] = t.draws;
+  j["draw_values"] = t.values;
   j["draw_sizes"] = t.counting.ranges;
   nlohmann::ordered_json c;
   c["kind"] = kind_json(t.counting.kind);
