@@ -44,6 +44,9 @@ subcommand bias_subcommand();
 /// `shufl deck`.
 subcommand deck_subcommand();
 
+/// `shufl trace`.
+subcommand trace_subcommand();
+
 /// `shufl lines` / the binary invoked as `shuf`: GNU shuf's command line (getopt_long, not
 /// CLI11). `argv[0]` is the name to use in messages. Returns the exit status.
 int run_lines(int argc, char** argv, const char* program_name);

@@ -46,7 +46,7 @@ int run_cli11(int argc, char** argv) {
       ->allow_extras()
       ->prefix_command();
 
-  std::vector<shufl::cli::subcommand> commands = {shufl::cli::bias_subcommand(), shufl::cli::deck_subcommand()};
+  std::vector<shufl::cli::subcommand> commands = {shufl::cli::bias_subcommand(), shufl::cli::deck_subcommand(), shufl::cli::trace_subcommand()};
   std::vector<std::pair<CLI::App*, std::function<int()>>> runners;
   for (auto& c : commands) {
     CLI::App* sub = app.add_subcommand(std::string(c.name), std::string(c.description));

@@ -1,0 +1,278 @@
+// `shufl trace`: options → shufl::run_trace → text (colour only on a terminal) or JSON.
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+
+#include "common.hpp"
+#include "shufl/error.hpp"
+#include "shufl/trace.hpp"
+
+namespace shufl::cli {
+
+namespace {
+
+struct trace_cli_options {
+  std::string algo = "fisher-yates";
+  std::string n;
+  std::vector<std::string> items;
+  std::string seed;
+  std::string draws;
+  std::string format = "text";
+  CLI::Option* seed_option = nullptr;
+  CLI::Option* draws_option = nullptr;
+};
+
+constexpr const char* kTraceFooter = R"(
+Each step shows the cursor i, the value drawn and the range it was drawn from, what was done
+(swap, comparison, cut, key, ...) and the array after it. For algorithms with a finalized region
+(Fisher-Yates and its relatives), '|' separates the unshuffled part from the finalized part.
+Then a line with the number of random draws and the counting argument for this n, and last
+'result: ' with the final order.
+
+Items: ITEM... operands, or --n N for the items 1..N (default: --n 5); at most 255 items.
+Randomness: --draws LIST replays the given draws (each in [0, s-1] for a draw of s choices; for
+Fisher-Yates, j itself); --seed S uses ChaCha20 keyed by derive_key(BLAKE2b-256(S), "trace", 0);
+otherwise ChaCha20 keyed from the operating system.
+
+Examples:
+  shufl trace A B C D E --draws 2,0,2,0       the classic worked example: result: B D E A C
+  shufl trace --algo naive --n 4 --seed 1     watch the naive shuffle, and why it is biased
+  shufl trace --n 6 --seed 2 --format json    the steps as data
+  (a run without --draws prints "replay: --draws LIST": edit one value and watch what changes)
+)";
+
+std::vector<std::uint64_t> parse_draws(const std::string& text) {
+  std::vector<std::uint64_t> out;
+  if (text.empty()) return out;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    out.push_back(parse_uint("--draws", std::string_view(text).substr(start, comma - start)));
+    start = comma + 1;
+  }
+  return out;
+}
+
+// Display width of UTF-8 text: one column per code point (enough for item labels).
+std::size_t display_width(std::string_view s) {
+  std::size_t w = 0;
+  for (const char c : s) {
+    if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) ++w;
+  }
+  return w;
+}
+
+bool use_colour() {
+  const char* no_colour = std::getenv("NO_COLOR");
+  return isatty(STDOUT_FILENO) == 1 && (no_colour == nullptr || *no_colour == '\0');
+}
+
+// "A B E D | C": '|' at each edge of the finalized region that is inside the array. With colour,
+// finalized items are green and the positions this step touched are bold.
+std::string format_order(const std::vector<std::uint8_t>& deck, const std::vector<std::string>& labels,
+                         const shuffle_step* step, bool colour) {
+  const std::size_t fb = step ? step->final_begin : 0;
+  const std::size_t fe = step ? step->final_end : 0;
+  const bool region = fe > fb;
+  std::string out;
+  for (std::size_t k = 0; k < deck.size(); ++k) {
+    if (k > 0) out += ' ';
+    if (region && ((k == fb && fb > 0) || (k == fe && fe < deck.size()))) out += "| ";
+    const bool final = region && k >= fb && k < fe;
+    const bool touched = step && (k == step->a || k == step->b);
+    std::string label = labels[deck[k]];
+    if (colour && (final || touched)) {
+      label = fmt::format("\x1b[{}{}m{}\x1b[0m", final ? "32" : "", final && touched ? ";1" : (touched ? "1" : ""),
+                          label);
+    }
+    out += label;
+  }
+  return out;
+}
+
+std::string join_labels(const std::vector<std::uint8_t>& deck, const std::vector<std::string>& labels) {
+  std::string out;
+  for (std::size_t k = 0; k < deck.size(); ++k) {
+    if (k > 0) out += ' ';
+    out += labels[deck[k]];
+  }
+  return out;
+}
+
+std::string source_text(const trace_options& o) {
+  if (o.draws) return "the values given with --draws";
+  if (o.seed) {
+    return fmt::format("ChaCha20 keyed by the seed \"{}\" (derive_key(BLAKE2b-256 of the seed, \"trace\", 0))",
+                       *o.seed);
+  }
+  return "ChaCha20 keyed from the operating system (not reproducible; use --seed to replay)";
+}
+
+std::string text_report(const trace_options& o, const trace_result& t, const std::vector<std::string>& labels,
+                        bool colour) {
+  std::string out;
+  out += fmt::format("{} on {} item{}: {}\n", o.algorithm.label(), o.n, o.n == 1 ? "" : "s",
+                     o.algorithm.info->definition);
+  out += fmt::format("draws: {}\n", source_text(o));
+  if (!o.draws && !t.values.empty()) out += fmt::format("replay: --draws {}\n", fmt::join(t.values, ","));
+  if (t.marks_final) {
+    out += "'|' separates the unshuffled part from the finalized part, whose items never move again\n";
+  }
+  std::vector<std::string> heads;
+  heads.emplace_back("start");
+  for (std::size_t k = 0; k < t.steps.size(); ++k) {
+    heads.push_back(fmt::format("step {}: {}", k + 1, describe_step(t.steps[k], labels)));
+  }
+  std::size_t width = 0;
+  for (const auto& h : heads) width = std::max(width, display_width(h));
+  const auto row = [&](const std::string& head, const std::string& order) {
+    out += head;
+    out.append(width - display_width(head) + 3, ' ');
+    out += order;
+    out += '\n';
+  };
+  std::vector<std::uint8_t> start(o.n);
+  for (std::size_t k = 0; k < o.n; ++k) start[k] = static_cast<std::uint8_t>(k);
+  row(heads[0], format_order(start, labels, nullptr, colour));
+  for (std::size_t k = 0; k < t.steps.size(); ++k) {
+    row(heads[k + 1], format_order(t.steps[k].after, labels, &t.steps[k].step, colour));
+  }
+  out += fmt::format("counting: {}\n", t.counting.statement);
+  out += fmt::format("result: {}\n", join_labels(t.result, labels));
+  return out;
+}
+
+std::string_view kind_json(path_kind k) {
+  switch (k) {
+    case path_kind::equally_likely: return "equally-likely-paths";
+    case path_kind::coin_flips: return "coin-flips";
+    case path_kind::riffle: return "riffle";
+    case path_kind::unknown:
+    default: return "unknown";
+  }
+}
+
+nlohmann::ordered_json labels_json(const std::vector<std::uint8_t>& deck, const std::vector<std::string>& labels) {
+  auto a = nlohmann::ordered_json::array();
+  for (const auto d : deck) a.push_back(labels[d]);
+  return a;
+}
+
+std::string json_report(const trace_options& o, const trace_result& t, const std::vector<std::string>& labels) {
+  constexpr std::size_t none = shuffle_step::none;
+  nlohmann::ordered_json j;
+  j["shufl_version"] = SHUFL_VERSION;
+  j["command"] = "trace";
+  j["algorithm"] = o.algorithm.label();
+  j["definition"] = o.algorithm.info->definition;
+  j["n"] = o.n;
+  j["items"] = labels;
+  j["source"] = o.draws ? "draws" : (o.seed ? "seed" : "os");
+  j["seed"] = o.seed ? nlohmann::ordered_json(*o.seed) : nlohmann::ordered_json(nullptr);
+  if (o.draws) j["draws_given"] = *o.draws;
+  j["marks_final"] = t.marks_final;
+  auto steps = nlohmann::ordered_json::array();
+  for (std::size_t k = 0; k < t.steps.size(); ++k) {
+    const auto& r = t.steps[k];
+    const auto& s = r.step;
+    nlohmann::ordered_json e;
+    e["step"] = k + 1;
+    e["action"] = r.action;
+    if (s.cursor != none) e["cursor"] = s.cursor;
+    if (r.has_draw()) {
+      e["draw"] = s.draw;
+      e["draw_range"] = {s.draw_lo, s.draw_hi};
+    }
+    if (s.a != none) e["a"] = s.a;
+    if (s.b != none) e["b"] = s.b;
+    static constexpr std::string_view without_outcome[] = {"swap", "cut", "key", "sort", "strike", "place", "pick"};
+    if (std::find(std::begin(without_outcome), std::end(without_outcome), r.action) == std::end(without_outcome)) {
+      e["outcome"] = s.outcome;
+    }
+    if (r.has_final_region()) e["final"] = {s.final_begin, s.final_end};
+    e["description"] = describe_step(r, labels);
+    e["order"] = labels_json(r.after, labels);
+    steps.push_back(std::move(e));
+  }
+  j["steps"] = std::move(steps);
+  j["random_draws"] = t.draws;
+  j["draw_values"] = t.values;
+  j["draw_sizes"] = t.counting.ranges;
+  nlohmann::ordered_json c;
+  c["kind"] = kind_json(t.counting.kind);
+  c["paths"] = t.counting.paths;
+  c["paths_formula"] = t.counting.paths_formula;
+  c["n_factorial"] = t.counting.n_factorial;
+  c["divisible_by_n_factorial"] = t.counting.divisible;
+  c["statement"] = t.counting.statement;
+  j["counting"] = std::move(c);
+  j["result"] = labels_json(t.result, labels);
+  return j.dump(2) + "\n";
+}
+
+}  // namespace
+
+subcommand trace_subcommand() {
+  return {"trace", "Show every step of a shuffle algorithm on a small deck, and why it is (un)fair",
+          [](CLI::App& sub) -> std::function<int()> {
+            auto o = std::make_shared<trace_cli_options>();
+            sub.footer(kTraceFooter);
+            sub.add_option("--algo", o->algo, "One algorithm, as 'shufl bias --list' shows them")
+                ->type_name("NAME")
+                ->capture_default_str();
+            sub.add_option("--n", o->n, "Trace the items 1..N (default 5; instead of ITEM...)")->type_name("N");
+            o->seed_option = sub.add_option("--seed", o->seed, "Any string; the same seed gives the same trace")
+                                 ->type_name("S");
+            o->draws_option = sub.add_option("--draws", o->draws, "Comma-separated draws to replay, e.g. 2,0,2,0")
+                                  ->type_name("LIST");
+            sub.add_option("--format", o->format, "Output format: text or json")
+                ->type_name("FORMAT")
+                ->capture_default_str();
+            sub.add_option("items", o->items, "The items to shuffle (instead of --n; after -- if one starts with -)")
+                ->type_name("ITEM");
+            return [o]() -> int {
+              trace_options t;
+              const auto specs = parse_algorithm_list(o->algo);
+              if (specs.size() != 1) {
+                throw error(fmt::format("--algo takes one algorithm for trace (got {})", specs.size()));
+              }
+              t.algorithm = specs.front();
+              if (o->format != "text" && o->format != "json") {
+                throw error(fmt::format("invalid value '{}' for --format: expected text or json", o->format));
+              }
+              std::vector<std::string> labels;
+              if (!o->items.empty()) {
+                if (!o->n.empty()) throw error("give either --n or ITEM..., not both");
+                labels = o->items;
+                for (std::size_t k = 0; k < labels.size(); ++k) {
+                  if (labels[k].empty()) throw error(fmt::format("item {} is empty", k + 1));
+                }
+              } else {
+                const std::uint64_t n = o->n.empty() ? 5 : parse_uint("--n", o->n);
+                if (n < 1 || n > max_trace_n) {
+                  throw error(fmt::format("--n must be between 1 and {} (got {})", max_trace_n, n));
+                }
+                for (std::uint64_t k = 1; k <= n; ++k) labels.push_back(std::to_string(k));
+              }
+              if (labels.size() > max_trace_n) {
+                throw error(fmt::format("at most {} items can be traced (got {})", max_trace_n, labels.size()));
+              }
+              t.n = labels.size();
+              if (o->draws_option->count() > 0 && o->seed_option->count() > 0) {
+                throw error("--draws and --seed cannot be used together");
+              }
+              if (o->draws_option->count() > 0) t.draws = parse_draws(o->draws);
+              if (o->seed_option->count() > 0) t.seed = o->seed;
+              const trace_result result = run_trace(t);
+              write_stdout(o->format == "json" ? json_report(t, result, labels)
+                                               : text_report(t, result, labels, use_colour()));
+              return exit_ok;
+            };
+          }};
+}
+
+}  // namespace shufl::cli

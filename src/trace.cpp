@@ -1,0 +1,398 @@
+#include "shufl/trace.hpp"
+
+#include <fmt/format.h>
+
+#include <boost/multiprecision/cpp_int.hpp>
+#include <cmath>
+#include <numeric>
+
+#include "shufl/error.hpp"
+#include "shufl/random.hpp"
+
+namespace shufl {
+
+namespace {
+
+using big = boost::multiprecision::cpp_int;
+
+constexpr std::size_t none = shuffle_step::none;
+
+// Wraps the real source of draws and remembers, for each draw, its number of choices and the
+// step it belongs to (the step reported next), so that a bad --draws value can be named.
+class recording_engine final : public dynamic_engine {
+ public:
+  recording_engine(dynamic_engine& inner, const std::vector<trace_record>& steps) noexcept
+      : inner_(inner), steps_(steps) {}
+  std::uint64_t below(std::uint64_t s) override {
+    bounds.push_back(s);
+    step_of.push_back(steps_.size() + 1);
+    values.push_back(inner_.below(s));
+    return values.back();
+  }
+  std::vector<std::uint64_t> bounds;
+  std::vector<std::uint64_t> values;
+  std::vector<std::size_t> step_of;
+
+ private:
+  dynamic_engine& inner_;
+  const std::vector<trace_record>& steps_;
+};
+
+std::vector<std::uint8_t> identity(std::size_t n) {
+  std::vector<std::uint8_t> deck(n);
+  std::iota(deck.begin(), deck.end(), std::uint8_t{0});
+  return deck;
+}
+
+void run_into(const trace_options& o, dynamic_engine& engine, trace_result& out) {
+  std::vector<std::uint8_t> deck = identity(o.n);
+  std::vector<std::uint8_t> before = deck;
+  const step_callback on_step = [&](const shuffle_step& step, std::span<const std::uint8_t> now) {
+    trace_record r;
+    r.action = std::string(step.action);
+    r.step = step;
+    r.step.action = {};
+    r.before = before;
+    r.after.assign(now.begin(), now.end());
+    before = r.after;
+    out.steps.push_back(std::move(r));
+  };
+  o.algorithm.info->run_traced(deck, engine, o.algorithm.parameter, on_step);
+  out.result = deck;
+}
+
+// The draws a run makes when every draw returns 0: a second path, to check that an algorithm
+// trace believes draws from fixed ranges really does.
+std::vector<std::uint64_t> ranges_of_zero_path(const trace_options& o) {
+  scripted_engine zeros({}, /*extend_with_zeros=*/true);
+  std::vector<std::uint8_t> deck = identity(o.n);
+  o.algorithm.info->run_scripted(deck, zeros, o.algorithm.parameter);
+  return zeros.bounds();
+}
+
+big factorial(std::size_t n) {
+  big f = 1;
+  for (std::size_t k = 2; k <= n; ++k) f *= k;
+  return f;
+}
+
+std::string decimal(const big& v) { return v.str(); }
+
+// A number for a sentence: exact up to 30 digits, "about 8.07e67" beyond.
+std::string readable(const std::string& digits, double log10_value) {
+  if (digits.size() <= 30) return digits;
+  double exponent = std::floor(log10_value);
+  double mantissa = std::pow(10.0, log10_value - exponent);
+  if (mantissa >= 9.995) {
+    mantissa /= 10;
+    exponent += 1;
+  }
+  return fmt::format("about {:.2f}e{}", mantissa, static_cast<long long>(exponent));
+}
+
+// Π s written compactly: runs of equal factors as s^k, runs stepping by one as "9 × 8 × ... × 2"
+// (1s drop out: a draw with one choice adds no path).
+std::string product_formula(std::span<const std::uint64_t> ranges) {
+  std::vector<std::uint64_t> f;
+  for (const auto s : ranges) {
+    if (s > 1) f.push_back(s);
+  }
+  if (f.empty()) return "1";
+  std::vector<std::string> terms;
+  std::size_t i = 0;
+  while (i < f.size()) {
+    std::size_t j = i + 1;
+    while (j < f.size() && f[j] == f[i]) ++j;
+    if (j - i > 1) {
+      terms.push_back(fmt::format("{}^{}", f[i], j - i));
+      i = j;
+      continue;
+    }
+    // A run stepping by +1 or -1.
+    j = i + 1;
+    if (j < f.size() && (f[j] == f[i] + 1 || f[j] + 1 == f[i])) {
+      const bool down = f[j] + 1 == f[i];
+      while (j < f.size() && (down ? f[j] + 1 == f[j - 1] : f[j] == f[j - 1] + 1)) ++j;
+    }
+    if (j - i > 5) {
+      terms.push_back(fmt::format("{} × {} × ... × {}", f[i], f[i + 1], f[j - 1]));
+    } else {
+      for (std::size_t k = i; k < j; ++k) terms.push_back(fmt::format("{}", f[k]));
+    }
+    i = j;
+  }
+  if (terms.size() > 12) return fmt::format("the product of the {} draw sizes", f.size());
+  return fmt::format("{}", fmt::join(terms, " × "));
+}
+
+std::string draws_phrase(std::size_t d) {
+  if (d == 0) return "no random draws";
+  return fmt::format("{} random draw{}", d, d == 1 ? "" : "s");
+}
+
+std::string ordinal(std::uint64_t k) {
+  const char* suffix = "th";
+  if (k % 100 < 11 || k % 100 > 13) {
+    if (k % 10 == 1) suffix = "st";
+    if (k % 10 == 2) suffix = "nd";
+    if (k % 10 == 3) suffix = "rd";
+  }
+  return fmt::format("{}{}", k, suffix);
+}
+
+}  // namespace
+
+path_kind known_path_kind(std::string_view name) noexcept {
+  // Algorithms whose every run draws from the same sequence of ranges (the choices only decide
+  // values, never how many draws follow or from what).
+  constexpr std::string_view fixed[] = {"fisher-yates", "naive", "inside-out", "pencil-and-paper",
+                                        "two-array", "sattolo", "asf-poker", "modulo",
+                                        "random-keys", "transpositions", "weak-seed"};
+  for (const auto f : fixed) {
+    if (name == f) return path_kind::equally_likely;
+  }
+  if (name.starts_with("sort-coin")) return path_kind::coin_flips;
+  if (name == "riffle") return path_kind::riffle;
+  return path_kind::unknown;
+}
+
+counting_argument make_counting_argument(path_kind kind, std::size_t n,
+                                         std::span<const std::uint64_t> ranges,
+                                         std::string_view algorithm_label,
+                                         std::uint64_t parameter) {
+  counting_argument c;
+  c.kind = kind;
+  c.n = n;
+  c.ranges.assign(ranges.begin(), ranges.end());
+  big paths = 1;
+  for (const auto s : ranges) {
+    paths *= s;
+    c.log10_paths += std::log10(static_cast<double>(s));
+  }
+  const big nf = factorial(n);
+  c.paths = decimal(paths);
+  c.paths_formula = product_formula(ranges);
+  c.n_factorial = decimal(nf);
+  c.divisible = paths % nf == 0;
+  double log10_nf = 0;
+  for (std::size_t k = 2; k <= n; ++k) log10_nf += std::log10(static_cast<double>(k));
+
+  const std::string p = readable(c.paths, c.log10_paths);
+  const std::string f = readable(c.n_factorial, log10_nf);
+  const std::string product = c.paths_formula == c.paths ? p : fmt::format("{} = {}", c.paths_formula, p);
+  const std::string draws = draws_phrase(ranges.size());
+  // For n >= 3, n! has the factor 3, so 1/n! is not a multiple of any power of 1/2.
+  const std::string power_of_two_conclusion =
+      n >= 3 ? fmt::format("1/{}! = 1/{} is not (3 divides {}), so no order can have probability "
+                           "exactly 1/{}!: not uniform for n = {}",
+                           n, f, f, n, n)
+             : fmt::format("1/{}! = 1/{} is such a fraction, so this argument does not rule out a "
+                           "uniform shuffle for n = {}",
+                           n, f, n);
+  switch (kind) {
+    case path_kind::equally_likely:
+      if (ranges.empty()) {
+        c.statement = n == 1 ? std::string("no random draws: one path, and 1! = 1 order, so every run gives it")
+                             : fmt::format("no random draws: one path, so every run gives the same one "
+                                           "of the {}! orders: not uniform for n = {}",
+                                           n, n);
+      } else if (paths == nf) {
+        c.statement = fmt::format(
+            "{}, from the same ranges in every run: {} equally likely paths, exactly {}!, one per "
+            "order; divisible by {}!, so the paths can be shared evenly among the {}! orders "
+            "(necessary for a uniform shuffle, not sufficient: every order must also be reached)",
+            draws, product, n, n, n);
+      } else if (c.divisible) {
+        c.statement = fmt::format(
+            "{}, from the same ranges in every run: {} equally likely path{}; {} is divisible by "
+            "{}! = {}, so the paths can be shared evenly among the {}! orders (necessary for a "
+            "uniform shuffle, not sufficient)",
+            draws, product, paths == 1 ? "" : "s", p, n, f, n);
+      } else {
+        c.statement = fmt::format(
+            "{}, from the same ranges in every run: {} equally likely paths; {} is not divisible "
+            "by {}! = {}, so the paths cannot be shared evenly among the {}! orders: an order "
+            "reached by k paths has probability k/{}, never exactly 1/{}, so this shuffle is not "
+            "uniform for n = {}",
+            draws, product, p, n, f, n, p, f, n);
+      }
+      break;
+    case path_kind::coin_flips:
+      c.statement = fmt::format(
+          "{} (coin flips) in this run; the number of flips varies from run to run, so the paths "
+          "are not equally likely: a path of k flips has probability 1/2^k, and every order's "
+          "probability is a sum of such terms, a multiple of a power of 1/2; {}",
+          draws, power_of_two_conclusion);
+      break;
+    case path_kind::riffle:
+      c.statement = fmt::format(
+          "{} in this run; the number and ranges of the draws vary from run to run, so the paths "
+          "are not equally likely. {} is the Gilbert-Shannon-Reeds riffle, in which every order's "
+          "probability is a multiple of 1/2^({}·{}) (Bayer and Diaconis, 1992); {}",
+          draws, algorithm_label, parameter, n, power_of_two_conclusion);
+      break;
+    case path_kind::unknown:
+    default:
+      c.statement = fmt::format(
+          "{} in this run, {} path{} of this shape; trace does not know whether every run of {} "
+          "draws from the same ranges, so it draws no conclusion about uniformity",
+          draws, product, paths == 1 ? "" : "s", algorithm_label);
+      break;
+  }
+  return c;
+}
+
+trace_result run_trace(const trace_options& o) {
+  if (o.algorithm.info == nullptr || o.algorithm.info->run_traced == nullptr) {
+    throw error("trace: no algorithm given");
+  }
+  if (o.n < 1 || o.n > max_trace_n) {
+    throw error(fmt::format("the number of items must be between 1 and {} (got {})", max_trace_n, o.n));
+  }
+  const std::string label = o.algorithm.label();
+  trace_result out;
+  std::vector<std::uint64_t> bounds;
+  if (o.draws) {
+    const auto& script = *o.draws;
+    scripted_engine scripted(script);
+    dynamic_engine_for<scripted_engine> inner(scripted);
+    recording_engine engine(inner, out.steps);
+    run_into(o, engine, out);
+    if (scripted.failed()) {
+      for (std::size_t k = 0; k < engine.bounds.size(); ++k) {
+        const std::uint64_t s = engine.bounds[k];
+        if (k >= script.size()) {
+          throw error(fmt::format(
+              "--draws: too few values: step {} needs a value in [0, {}], but the list has only {}",
+              engine.step_of[k], s - 1, script.size()));
+        }
+        if (script[k] >= s) {
+          throw error(fmt::format(
+              "--draws: {} (value {} of the list) is out of range for step {}, which draws from "
+              "[0, {}]",
+              script[k], k + 1, engine.step_of[k], s - 1));
+        }
+      }
+      throw error("--draws: the scripted draws failed");  // not reached
+    }
+    if (scripted.left_over() > 0) {
+      throw error(fmt::format("--draws: {} value{} left over: {} on {} item{} made {} draw{}",
+                              scripted.left_over(), scripted.left_over() == 1 ? "" : "s", label,
+                              o.n, o.n == 1 ? "" : "s", scripted.used(),
+                              scripted.used() == 1 ? "" : "s"));
+    }
+    bounds = std::move(engine.bounds);
+    out.values = std::move(engine.values);
+  } else {
+    const seed_key key = o.seed ? derive_key(key_from_seed(*o.seed), "trace", 0) : key_from_os();
+    chacha20_engine chacha(key, 0);
+    dynamic_engine_for<chacha20_engine> inner(chacha);
+    recording_engine engine(inner, out.steps);
+    run_into(o, engine, out);
+    bounds = std::move(engine.bounds);
+    out.values = std::move(engine.values);
+  }
+  out.draws = bounds.size();
+  for (const auto& r : out.steps) out.marks_final = out.marks_final || r.has_final_region();
+
+  path_kind kind = known_path_kind(o.algorithm.info->name);
+  // Trust but verify: an algorithm listed as drawing from fixed ranges must draw the same ranges
+  // on another path; coin sorts must draw only coins. Otherwise say nothing we cannot back.
+  if (kind == path_kind::equally_likely && ranges_of_zero_path(o) != bounds) kind = path_kind::unknown;
+  if (kind == path_kind::coin_flips) {
+    for (const auto s : bounds) {
+      if (s != 2) kind = path_kind::unknown;
+    }
+  }
+  out.counting = make_counting_argument(kind, o.n, bounds, label, o.algorithm.parameter);
+  return out;
+}
+
+std::string describe_step(const trace_record& r, std::span<const std::string> labels) {
+  const shuffle_step& s = r.step;
+  const auto item = [&](const std::vector<std::uint8_t>& deck, std::size_t pos) -> std::string {
+    if (pos == none || pos >= deck.size() || deck[pos] >= labels.size()) return "?";
+    return labels[deck[pos]];
+  };
+  const auto range = [&] { return fmt::format("[{}, {}]", s.draw_lo, s.draw_hi); };
+  // "drew 3 from [0, 6]"; empty without a draw.
+  const auto drew = [&]() -> std::string {
+    return r.has_draw() ? fmt::format("drew {} from {}", s.draw, range()) : std::string();
+  };
+  const auto suffix = [&](const std::string& text) { return text.empty() ? text : " (" + text + ")"; };
+  const std::string& a = r.action;
+
+  if (a == "swap") {
+    std::string head;
+    if (s.cursor != none && r.has_draw()) {
+      head = fmt::format("i = {}, j = {} (j in {}): ", s.cursor, s.draw, range());
+    } else if (r.has_draw()) {
+      head = drew() + ": ";
+    }
+    if (s.a == s.b) {
+      return head + fmt::format("a[{}] stays where it is ({})", s.a, item(r.before, s.a));
+    }
+    return head + fmt::format("swap a[{}] and a[{}] ({} and {})", s.a, s.b, item(r.before, s.a),
+                              item(r.before, s.b));
+  }
+  if (a == "compare") {
+    return fmt::format("compare a[{}] = {} with a[{}] = {}: is {} less than {}? a coin says {}{}",
+                       s.a, item(r.before, s.a), s.b, item(r.before, s.b), item(r.before, s.a),
+                       item(r.before, s.b), s.outcome ? "yes" : "no", suffix(drew()));
+  }
+  if (a == "cut") {
+    const std::uint64_t k = s.a != none ? s.a : s.draw;
+    const std::size_t n = r.before.size();
+    if (k > n) return "cut" + suffix(drew());
+    return fmt::format("cut: the first {} item{} form the left pile, the other {} the right pile{}",
+                       k, k == 1 ? "" : "s", n - k, suffix(drew()));
+  }
+  if (a == "drop") {
+    return fmt::format("drop the next item from the {} pile{}", s.outcome ? "left" : "right",
+                       suffix(drew()));
+  }
+  if (a == "key") {
+    if (!r.has_draw()) return fmt::format("give a[{}] = {} a random key", s.a, item(r.before, s.a));
+    return fmt::format("give a[{}] = {} the random key {} (from {})", s.a, item(r.before, s.a), s.draw,
+                       range());
+  }
+  if (a == "sort") {
+    return "sort by key (a stable sort: items with equal keys keep their order)";
+  }
+  // The remaining actions are worded around their draw; without one, fall through to the plain
+  // field-by-field form below.
+  if (a == "strike" && r.has_draw()) {
+    const std::uint64_t k = s.draw - s.draw_lo + 1;
+    const std::uint64_t left = s.draw_hi - s.draw_lo + 1;
+    return fmt::format("k = {} (k in {}): strike out the {} of the {} items not yet struck ({}, "
+                       "position {}) and write it at position {}",
+                       s.draw, range(), ordinal(k), left, item(r.after, s.b), s.a, s.b);
+  }
+  if (a == "place" && r.has_draw()) {
+    if (s.a == s.b) {
+      return fmt::format("i = {}, j = {} (j in {}): the new item {} goes to a[{}]", s.a, s.draw,
+                         range(), item(r.after, s.a), s.a);
+    }
+    return fmt::format("i = {}, j = {} (j in {}): move a[{}] ({}) to a[{}], and put the new item "
+                       "{} in a[{}]",
+                       s.a, s.draw, range(), s.b, item(r.after, s.a), s.a, item(r.after, s.b), s.b);
+  }
+  if (a == "pick" && r.has_draw()) {
+    const std::uint64_t left = s.draw_hi - s.draw_lo + 1;
+    const std::size_t pos = s.b != none ? s.b : s.a;
+    std::string text = fmt::format("pick index {} of the {} item{} left (index in {})", s.draw, left,
+                                   left == 1 ? "" : "s", range());
+    if (pos != none) text += fmt::format(": {} goes to position {}", item(r.after, pos), pos);
+    return text;
+  }
+  // An action this version does not know: every field it reported, plainly.
+  std::vector<std::string> parts;
+  if (s.cursor != none) parts.push_back(fmt::format("i = {}", s.cursor));
+  if (r.has_draw()) parts.push_back(drew());
+  if (s.a != none) parts.push_back(fmt::format("a = {}", s.a));
+  if (s.b != none) parts.push_back(fmt::format("b = {}", s.b));
+  parts.push_back(fmt::format("outcome {}", s.outcome ? "yes" : "no"));
+  return fmt::format("{}: {}", a.empty() ? "step" : a, fmt::join(parts, ", "));
+}
+
+}  // namespace shufl
