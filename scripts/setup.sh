@@ -8,7 +8,8 @@ packages=(
   cmake g++ make pkg-config
   libcli11-dev libfmt-dev libboost-dev libsodium-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  python3 python3-numpy hyperfine time coreutils
+  python3 python3-numpy hyperfine time coreutils util-linux
+  bash-completion zsh fish dpkg-dev groff-base man-db
 )
 missing=()
 for p in "${packages[@]}"; do

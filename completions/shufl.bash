@@ -1,0 +1,65 @@
+# bash completion for shufl. Options are read from `shufl SUBCOMMAND --help` and algorithm names
+# from `shufl bias --list` when completing, so this file never lists them itself and cannot drift.
+
+_shufl_options() {
+  # Every --long option (and -x short option) that the subcommand's --help lists.
+  "$1" "$2" --help 2>/dev/null | grep -oE -- '(^|[ ,])--?[A-Za-z][A-Za-z0-9-]*' | sed -E 's/^[ ,]//' | sort -u
+}
+
+_shufl_algorithms() {
+  "$1" bias --list 2>/dev/null | awk 'NF && $1 !~ /:$/ {print $1}' | grep -E '^[a-z]' | sort -u
+}
+
+_shufl() {
+  local cur prev words cword
+  if declare -F _init_completion >/dev/null; then
+    _init_completion -n = || return
+  else
+    cur=${COMP_WORDS[COMP_CWORD]}
+    prev=${COMP_WORDS[COMP_CWORD - 1]}
+    words=("${COMP_WORDS[@]}")
+    cword=$COMP_CWORD
+  fi
+  local prog=${words[0]} sub=""
+  local i
+  for ((i = 1; i < cword; i++)); do
+    case ${words[i]} in
+      lines | bias | deck | trace) sub=${words[i]}; break ;;
+    esac
+  done
+  if [[ $(basename -- "$prog") == shuf ]]; then
+    sub=lines
+  fi
+  if [[ -z $sub ]]; then
+    COMPREPLY=($(compgen -W "lines bias deck trace --help --version" -- "$cur"))
+    return
+  fi
+  case $prev in
+    --algo)
+      COMPREPLY=($(compgen -W "$(_shufl_algorithms "$prog")" -- "$cur")); return ;;
+    --rng)
+      COMPREPLY=($(compgen -W "chacha20 xoshiro256pp mt19937 minstd" -- "$cur")); return ;;
+    --format)
+      COMPREPLY=($(compgen -W "text json csv" -- "$cur")); return ;;
+    --style)
+      COMPREPLY=($(compgen -W "code unicode glyph name" -- "$cur")); return ;;
+    --pack)
+      COMPREPLY=($(compgen -W "standard piquet skat euchre tarot" -- "$cur")); return ;;
+    --test)
+      COMPREPLY=($(compgen -W "auto table position" -- "$cur")); return ;;
+    --temp-dir)
+      COMPREPLY=($(compgen -d -- "$cur")); return ;;
+    -o | --output | --random-source | --input | --cards-file | --plot | --save-counts | --merge)
+      COMPREPLY=($(compgen -f -- "$cur")); return ;;
+  esac
+  if [[ $cur == -* ]]; then
+    COMPREPLY=($(compgen -W "$(_shufl_options "$prog" "$sub")" -- "${cur%%=*}"))
+    return
+  fi
+  if [[ $sub == lines ]]; then
+    COMPREPLY=($(compgen -f -- "$cur"))
+  fi
+}
+
+complete -F _shufl shufl
+complete -F _shufl shuf 2>/dev/null || true

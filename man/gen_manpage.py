@@ -1,0 +1,156 @@
+#!/usr/bin/env python3
+"""Generate the shufl(1) man page from the binary's own --help texts.
+
+Usage: gen_manpage.py SHUFL_BINARY OUTPUT
+
+Each subcommand's section is built from `shufl SUB --help` at build time, so the man page and
+--help cannot drift apart; the sections that --help does not carry (exit status, determinism,
+reachability) are the constant text below.
+"""
+import re
+import subprocess
+import sys
+
+SUBCOMMANDS = ["lines", "bias", "deck", "trace"]
+
+STATIC_SECTIONS = r"""
+.SH "EXIT STATUS"
+.TP
+.B 0
+Success.
+.TP
+.B 1
+Any error: the message is on standard error and nothing is written to standard output
+(GNU's convention; \fBshufl lines\fR prints GNU shuf's exact messages).
+.TP
+.B 3
+\fBshufl bias \-\-check\fR found bias in at least one algorithm.
+.SH DETERMINISM
+\fB\-\-seed\fR \fISTRING\fR accepts any string; it is hashed with BLAKE2b to a 256-bit key and never
+truncated. For a given seed the output is a function of the input bytes and the options alone:
+the same for a file or a pipe, for any \fB\-\-threads\fR or \fB\-\-memory\fR, on any machine,
+compiler or standard library, and across releases. Bounded random integers use Lemire's
+nearly-divisionless method, never \fI% n\fR or floating point.
+\fB\-\-random\-source\fR \fIFILE\fR in \fBshufl lines\fR consumes bytes exactly as GNU shuf does,
+so the same file gives the same output as GNU shuf.
+.SH REACHABILITY
+A seeded run can reach at most 2^256 orders. Unseeded \fBshufl deck\fR runs take every draw from
+the operating system (getrandom), so every order of every deck and shoe can occur (a 52-card deck
+needs 225.6 bits, a 6-deck shoe about 1647). Unseeded \fBshufl lines\fR runs key ChaCha20 from
+the operating system. \fBshufl deck \-\-explain\fR states these numbers for the run at hand.
+.SH "INVOKED AS shuf"
+When the binary is invoked under the name \fBshuf\fR (a symbolic or hard link), it behaves
+exactly as \fBshufl lines\fR, so it can replace GNU shuf in existing scripts. The CMake option
+\fBSHUFL_INSTALL_SHUF_LINK\fR installs such a link; it is off by default.
+.SH "SEE ALSO"
+.BR shuf (1),
+.BR sort (1)
+"""
+
+
+def roff_escape(text):
+    text = text.replace("\\", "\\e")
+    text = text.replace("-", "\\-")
+    if text.startswith((".", "'")):
+        text = "\\&" + text
+    return text
+
+
+OPTION_LINE = re.compile(r"^\s{1,8}(-[^\s].*?)(?:\s{2,}(.*))?$")
+
+
+def parse_help(text):
+    """Split a --help text into (prose lines before options, [(option, description)], prose after)."""
+    lines = text.rstrip("\n").split("\n")
+    before, options, after = [], [], []
+    state = "before"
+    for line in lines:
+        match = OPTION_LINE.match(line)
+        if match and not line.strip().startswith(("-- ", "---")) and state != "after":
+            state = "options"
+            options.append([match.group(1).strip(), (match.group(2) or "").strip()])
+            continue
+        if state == "options" and line.startswith(" " * 10) and line.strip() and options:
+            options[-1][1] = (options[-1][1] + " " + line.strip()).strip()
+            continue
+        if state == "options" and line.strip().endswith(":") and not line.startswith(" "):
+            # A new heading such as "Positionals:" or "Subcommands:" after the options.
+            after.append(line)
+            state = "after"
+            continue
+        if state == "options" and not line.strip():
+            continue
+        (before if state == "before" else after).append(line)
+        if state == "options":
+            state = "after"
+    return before, options, after
+
+
+def prose(lines):
+    """Help prose as preformatted blocks (the help texts are laid out by hand), blank lines as
+    paragraph breaks."""
+    out = [".PP", ".nf"]
+    for line in lines:
+        if line.strip() in ("Options:",):
+            continue
+        out.append(roff_escape(line) if line.strip() else "")
+    out.append(".fi")
+    # Drop empty blocks.
+    if all(not l for l in out[2:-1]):
+        return []
+    return out
+
+
+def section_for(binary, sub):
+    text = subprocess.run([binary, sub, "--help"], capture_output=True, text=True, check=True).stdout
+    before, options, after = parse_help(text)
+    out = [f'.SS "shufl {sub}"']
+    out += prose(before)
+    if options:
+        out.append(".PP")
+        out.append("Options:")
+        for option, description in options:
+            out.append(".TP")
+            out.append("\\fB" + roff_escape(option) + "\\fR")
+            out.append(roff_escape(description) if description else "")
+    out += prose(after)
+    return out
+
+
+def main():
+    binary, output = sys.argv[1], sys.argv[2]
+    version = subprocess.run([binary, "--version"], capture_output=True, text=True, check=True).stdout
+    version = version.split("\n")[0].split()[1]
+    top = subprocess.run([binary, "--help"], capture_output=True, text=True, check=True).stdout
+    examples = top[top.find("Examples:"):] if "Examples:" in top else ""
+    page = [
+        f'.TH SHUFL 1 "" "shufl {version}" "User Commands"',
+        ".SH NAME",
+        "shufl \\- shuffle lines and card decks, and measure whether a shuffle is fair",
+        ".SH SYNOPSIS",
+    ]
+    for sub in SUBCOMMANDS:
+        page += [".B shufl " + sub, ".RI [ OPTIONS ]", ".br"]
+    page += [
+        ".B shufl",
+        "\\-\\-help | \\-\\-version",
+        ".SH DESCRIPTION",
+        "\\fBshufl\\fR shuffles lines and card decks, and measures whether a shuffle is fair.",
+        "\\fBshufl lines\\fR is a drop-in for GNU \\fBshuf\\fR(1) with stable seeds;",
+        "\\fBshufl deck\\fR builds, shuffles and deals card decks;",
+        "\\fBshufl bias\\fR runs shuffle algorithms many times and tests the permutation counts",
+        "for uniformity; \\fBshufl trace\\fR shows every step of one shuffle.",
+        ".SH COMMANDS",
+    ]
+    for sub in SUBCOMMANDS:
+        page += section_for(binary, sub)
+    page.append(STATIC_SECTIONS.strip("\n"))
+    if examples:
+        page.append(".SH EXAMPLES")
+        page += prose(examples.split("\n")[1:])
+    with open(output, "w", encoding="utf-8") as f:
+        f.write("\n".join(page) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Installs shufl into temporary prefixes and checks what a user gets: the installed binary runs,
+# the man page renders and lists every option that --help lists, each completion script loads in
+# its shell and completes, and `cpack -G DEB` builds a package with the right contents and
+# dependencies. Usage: check_install.sh BUILD_DIR
+set -uo pipefail
+build=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0 failed=0 skipped=0
+ok() { passed=$((passed + 1)); }
+bad() { failed=$((failed + 1)); echo "FAIL: $*" >&2; }
+skip() { skipped=$((skipped + 1)); echo "SKIP: $*"; }
+check() { local what=$1; shift; if "$@" >/dev/null 2>&1; then ok; else bad "$what"; fi; }
+
+# 1. Install into a prefix, and with DESTDIR.
+cmake --install "$build" --prefix "$tmp/prefix" >/dev/null || bad "cmake --install --prefix"
+DESTDIR="$tmp/destdir" cmake --install "$build" --prefix /opt/shufl >/dev/null || bad "cmake --install with DESTDIR"
+bin="$tmp/prefix/bin/shufl"
+check "installed binary runs --version" "$bin" --version
+check "DESTDIR install puts the binary under DESTDIR" test -x "$tmp/destdir/opt/shufl/bin/shufl"
+out=$("$bin" bias --n 3 --trials 600 --seed 1 2>&1) && [[ $out == *"verdict:"* ]] && ok || bad "installed binary runs bias"
+check "no shuf link unless asked for" test ! -e "$tmp/prefix/bin/shuf"
+
+# 2. The man page: renders, and lists every option of every --help.
+man_page="$tmp/prefix/share/man/man1/shufl.1"
+if [[ -f $man_page ]]; then
+  ok
+  rendered=$(MANWIDTH=200 man -l "$man_page" 2>"$tmp/man.err" | col -b)
+  [[ -n $rendered && ! -s "$tmp/man.err" ]] && ok || bad "man -l renders without warnings: $(cat "$tmp/man.err")"
+  for sub in lines bias deck trace; do
+    for opt in $("$bin" "$sub" --help | grep -oE -- '(^|[ ,])--[A-Za-z][A-Za-z0-9-]*' | sed -E 's/^[ ,]//' | sort -u); do
+      if grep -qF -- "$opt" <<<"$rendered"; then ok; else bad "man page lacks $sub $opt"; fi
+    done
+  done
+  [[ $rendered == *"EXIT STATUS"* && $rendered == *"DETERMINISM"* && $rendered == *"REACHABILITY"* ]] && ok || bad "man page sections"
+else
+  bad "man page not installed at $man_page"
+fi
+
+# 3. Completions load in their shells and complete subcommands, options and algorithm names.
+export PATH="$tmp/prefix/bin:$PATH"
+bash_file="$tmp/prefix/share/bash-completion/completions/shufl"
+out=$(bash --norc -c "source '$bash_file' && complete -p shufl && COMP_WORDS=(shufl bi) COMP_CWORD=1 && _shufl && echo \"\${COMPREPLY[*]}\" && COMP_WORDS=(shufl bias --al) COMP_CWORD=2 && _shufl && echo \"\${COMPREPLY[*]}\" && COMP_WORDS=(shufl bias --algo fish) COMP_CWORD=3 && _shufl && echo \"\${COMPREPLY[*]}\"" 2>&1)
+[[ $out == *"complete -F _shufl shufl"* && $out == *bias* && $out == *--algo* && $out == *fisher-yates* ]] && ok || bad "bash completion: $out"
+if command -v zsh >/dev/null; then
+  zsh_dir="$tmp/prefix/share/zsh/vendor-completions"
+  out=$(zsh -f -c "fpath=('$zsh_dir' \$fpath); autoload -U compinit && compinit -u -d '$tmp/zcompdump' && autoload -U _shufl && whence -w _shufl && echo \$_comps[shufl]" 2>&1)
+  [[ $out == *"_shufl: function"* && $out == *_shufl ]] && ok || bad "zsh completion loads: $out"
+  check "zsh completion parses" zsh -n "$zsh_dir/_shufl"
+else
+  skip "zsh not installed (apt-get install zsh)"
+fi
+if command -v fish >/dev/null; then
+  fish_file="$tmp/prefix/share/fish/vendor_completions.d/shufl.fish"
+  out=$(HOME="$tmp" fish --no-config -c "source '$fish_file'; complete -C'shufl bi'; complete -C'shufl bias --al'; complete -C'shufl bias --algo fish'" 2>&1)
+  [[ $out == *bias* && $out == *--algo* && $out == *fisher-yates* ]] && ok || bad "fish completion: $out"
+else
+  skip "fish not installed (apt-get install fish)"
+fi
+
+# 4. A Debian package with the right files and library dependencies.
+if command -v dpkg-shlibdeps >/dev/null && command -v cpack >/dev/null; then
+  if (cd "$build" && cpack -G DEB -B "$tmp/pkg" >"$tmp/cpack.log" 2>&1); then
+    deb=$(ls "$tmp"/pkg/shufl_*.deb 2>/dev/null | head -1)
+    if [[ -n $deb ]]; then
+      ok
+      info=$(dpkg-deb -I "$deb")
+      [[ $info == *"Depends:"*libsodium* && $info == *libfmt* ]] && ok || bad "package Depends: $info"
+      contents=$(dpkg-deb -c "$deb")
+      for f in ./usr/bin/shufl ./usr/share/man/man1/shufl.1 ./usr/share/bash-completion/completions/shufl; do
+        [[ $contents == *"$f"* ]] && ok || bad "package lacks $f"
+      done
+      dpkg-deb -x "$deb" "$tmp/extracted" && "$tmp/extracted/usr/bin/shufl" --version >/dev/null && ok || bad "packaged binary runs"
+    else
+      bad "cpack produced no .deb: $(cat "$tmp/cpack.log")"
+    fi
+  else
+    bad "cpack -G DEB failed: $(tail -5 "$tmp/cpack.log")"
+  fi
+else
+  skip "dpkg-shlibdeps or cpack missing (apt-get install dpkg-dev)"
+fi
+
+echo "install: $passed passed, $failed failed, $skipped skipped"
+[[ $failed -eq 0 ]]
