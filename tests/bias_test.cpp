@@ -106,7 +106,7 @@ TEST(Bias, RejectsInvalidOptions) {
   o.n = 1;
   EXPECT_THROW(run_bias(o), error);
   o = signature_options();
-  o.n = bias_max_table_n + 1;
+  o.n = bias_max_n + 1;
   EXPECT_THROW(run_bias(o), error);
   o = signature_options();
   o.trials = 0;

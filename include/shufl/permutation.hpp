@@ -1,6 +1,8 @@
 // Permutations of 0..n-1: ranking and unranking (Lehmer code), n!, and writing a deck as text.
 #pragma once
 
+#include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -34,6 +36,99 @@ constexpr std::uint64_t rank_permutation(std::span<const T> perm) noexcept {
     rank = rank * (n - i) + smaller_after;
   }
   return rank;
+}
+
+/// Number of fixed points (perm[i] == i). Under the uniform law: mean 1, variance 1 (n ≥ 2).
+template <class T>
+constexpr std::size_t fixed_points(std::span<const T> perm) noexcept {
+  std::size_t f = 0;
+  for (std::size_t i = 0; i < perm.size(); ++i) f += perm[i] == i;
+  return f;
+}
+
+/// Number of cycles, fixed points included. Under the uniform law: mean H_n = Σ 1/k, variance
+/// H_n − Σ 1/k² (Goncharov 1944). Precondition: a permutation of 0..n-1, n ≤ 256.
+template <class T>
+constexpr std::size_t cycle_count(std::span<const T> perm) noexcept {
+  std::array<bool, 256> seen{};
+  std::size_t cycles = 0;
+  for (std::size_t i = 0; i < perm.size(); ++i) {
+    if (seen[i]) continue;
+    ++cycles;
+    for (std::size_t j = i; !seen[j]; j = static_cast<std::size_t>(perm[j])) seen[j] = true;
+  }
+  return cycles;
+}
+
+/// Number of inversions (i < j with perm[i] > perm[j]), O(n) with bit masks. Under the uniform
+/// law: mean n(n−1)/4, variance n(n−1)(2n+5)/72. Precondition: a permutation of 0..n-1, n ≤ 256.
+template <class T>
+constexpr std::size_t inversions(std::span<const T> perm) noexcept {
+  std::array<std::uint64_t, 4> seen{};
+  std::size_t total = 0;
+  for (const auto value : perm) {
+    const auto v = static_cast<std::size_t>(value);
+    const std::size_t w = v / 64, b = v % 64;
+    // Earlier values greater than v: the higher bits of word w and all higher words.
+    total += static_cast<std::size_t>(std::popcount(b == 63 ? 0 : seen[w] >> (b + 1)));
+    for (std::size_t k = w + 1; k < 4; ++k) total += static_cast<std::size_t>(std::popcount(seen[k]));
+    seen[w] |= std::uint64_t{1} << b;
+  }
+  return total;
+}
+
+/// Number of rising sequences of the deck (maximal runs of consecutive cards v, v+1, ... lying at
+/// increasing positions): 1 + #{v : card v+1 lies before card v}. The riffle shuffle's statistic
+/// (Bayer and Diaconis 1992). Under the uniform law: mean (n+1)/2, variance (n+1)/12 (n ≥ 2).
+/// Precondition: a permutation of 0..n-1, 1 ≤ n ≤ 256.
+template <class T>
+constexpr std::size_t rising_sequences(std::span<const T> perm) noexcept {
+  std::array<std::uint8_t, 256> where{};
+  for (std::size_t p = 0; p < perm.size(); ++p) where[static_cast<std::size_t>(perm[p])] = static_cast<std::uint8_t>(p);
+  std::size_t r = 1;
+  for (std::size_t v = 0; v + 1 < perm.size(); ++v) r += where[v + 1] < where[v];
+  return r;
+}
+
+/// Sums of the per-permutation statistics over many trials (for the secondary z-tests).
+struct permutation_sums {
+  std::uint64_t trials = 0;
+  std::uint64_t fixed_points = 0;
+  std::uint64_t cycles = 0;
+  std::uint64_t inversions = 0;
+  std::uint64_t rising_sequences = 0;
+  /// Adds one permutation.
+  template <class T>
+  constexpr void add(std::span<const T> perm) noexcept {
+    ++trials;
+    fixed_points += shufl::fixed_points(perm);
+    cycles += cycle_count(perm);
+    inversions += shufl::inversions(perm);
+    rising_sequences += shufl::rising_sequences(perm);
+  }
+  /// Adds another set of sums.
+  constexpr permutation_sums& operator+=(const permutation_sums& o) noexcept {
+    trials += o.trials;
+    fixed_points += o.fixed_points;
+    cycles += o.cycles;
+    inversions += o.inversions;
+    rising_sequences += o.rising_sequences;
+    return *this;
+  }
+};
+
+/// A 64-bit fingerprint of a permutation: its rank when n ≤ 20 (exact), else a hash (distinct
+/// permutations collide with probability about 2^−64 per pair).
+template <class T>
+constexpr std::uint64_t permutation_fingerprint(std::span<const T> perm) noexcept {
+  if (perm.size() <= max_rank_n) return rank_permutation(perm);
+  std::uint64_t h = 0x9E3779B97F4A7C15ull ^ perm.size();
+  for (const auto v : perm) {
+    h = (h ^ static_cast<std::uint64_t>(v)) * 0xFF51AFD7ED558CCDull;
+    h ^= h >> 29;
+  }
+  h *= 0xC4CEB9FE1A85EC53ull;
+  return h ^ (h >> 32);
 }
 
 /// The permutation of 0..n-1 with the given lexicographic rank (inverse of rank_permutation).

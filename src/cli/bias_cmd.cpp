@@ -63,7 +63,7 @@ std::string text_report(const bias_report& report, const std::string& seed_text,
   }
   const std::size_t cells = report.results.empty() ? 0 : report.results.front().counts.size();
   for (const auto& r : report.results) {
-    out += fmt::format("\n{}: {}\n", r.algorithm.label(), r.algorithm.info->definition);
+    out += fmt::format("\n{}: {}\n", r.label, r.definition);
     std::vector<std::uint64_t> rows(cells);
     std::iota(rows.begin(), rows.end(), std::uint64_t{0});
     const bool all_rows = cells <= 120;
@@ -130,7 +130,7 @@ std::string json_report(const bias_report& report, unsigned threads) {
   auto results = nlohmann::ordered_json::array();
   for (const auto& r : report.results) {
     nlohmann::ordered_json e;
-    e["algorithm"] = r.algorithm.label();
+    e["algorithm"] = r.label;
     e["test"] = r.test;
     nlohmann::ordered_json counts = nlohmann::ordered_json::object();
     for (std::uint64_t rank = 0; rank < r.counts.size(); ++rank) {
