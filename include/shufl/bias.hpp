@@ -147,3 +147,23 @@ bias_tallies count_positions(const algorithm_spec& algorithm, std::size_t n, std
 bias_tallies tally_permutations(std::span<const std::uint8_t> perms, std::size_t n, bool table);
 
 }  // namespace shufl
+
+namespace shufl {
+
+/// Permutations read from text (`shufl bias --input`).
+struct permutation_list {
+  std::size_t n = 0;                  ///< Inferred deck size.
+  std::vector<std::uint8_t> perms;    ///< Flattened, each a permutation of 0..n-1.
+  std::vector<std::string> symbols;   ///< symbols[i] is the item mapped to i.
+};
+
+/// Parses permutations, one per line: items separated by spaces, tabs or commas; 0- or 1-based
+/// indices or any symbols ("b a c"); a line that is one token of several characters (and no
+/// separators) is read one character per item ("bac"). Blank lines and lines starting with '#'
+/// are skipped. The first line fixes the items: numbers are ordered numerically, other symbols
+/// by their bytes, and item k of that order becomes k (so 0..n-1 and 1..n both map to 0..n-1).
+/// Throws shufl::error naming the line for a line that is not a permutation of the same items,
+/// n < 2 or n > bias_max_n.
+permutation_list parse_permutations(std::string_view text);
+
+}  // namespace shufl
