@@ -129,11 +129,13 @@ std::string text_report(const bias_report& report, const std::string& seed_text,
                        o.input ? "(not used)" : seed_text, threads, threads == 1 ? "" : "s");
     if (report.results.size() > 1) {
       out += fmt::format(
-          "Each algorithm is a separate question, tested on its own at alpha = {} "
-          "(alpha per algorithm; no correction across algorithms).\n",
-          o.alpha);
+          "Each algorithm is a separate question, tested on its own at alpha = {} {}.\n", o.alpha,
+          report.correction == "holm"
+              ? "(alpha per algorithm, family-wise: Holm's correction over the tests of each algorithm; none across algorithms)"
+              : "(alpha per algorithm; no multiple-testing correction)");
     } else {
-      out += fmt::format("Tested at alpha = {}.\n", o.alpha);
+      out += fmt::format("Tested at alpha = {}{}.\n", o.alpha,
+                         report.correction == "holm" ? " (family-wise, with Holm's correction over the tests)" : "");
     }
   }
   for (const auto& r : report.results) {
