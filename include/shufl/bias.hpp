@@ -27,7 +27,7 @@ inline constexpr std::size_t bias_max_n = 255;
 /// `--test auto` uses the table when n! is at most this and every expected count is ≥ 5.
 inline constexpr std::uint64_t bias_auto_table_cells = 1'000'000;
 /// The duplicate-permutation (birthday) test looks at the first this-many trials.
-inline constexpr std::uint64_t bias_birthday_trials = std::uint64_t{1} << 21;
+inline constexpr std::uint64_t bias_birthday_trials = std::uint64_t{1} << 20;
 
 /// Which primary test gives the verdict.
 enum class bias_test { automatic, table, position };

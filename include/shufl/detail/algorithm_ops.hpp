@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <span>
+#include <type_traits>
 
 #include "shufl/detail/replay_engine.hpp"
 #include "shufl/permutation.hpp"
@@ -18,12 +19,74 @@ namespace shufl::detail {
 /// For an algorithm whose draw bounds never depend on the values drawn, the code of a trial
 /// identifies its path of random choices, and the permutation is a function of the code. Counting
 /// codes instead of ranking each permutation makes small-n trials cost little more than the draws.
+/// uniform_below's exact algorithm (Lemire, as detail::lemire_below<uint64_t, uint128>), forced
+/// inline: in the trial loops the compiler otherwise keeps it out of line, and the call (with
+/// the engine state spilled to memory) costs more than the draw. Same words, same results.
+template <class Engine>
+[[gnu::always_inline]] inline std::uint64_t inline_below(Engine& engine, std::uint64_t s) noexcept {
+  uint128 m = static_cast<uint128>(engine()) * s;
+  auto low = static_cast<std::uint64_t>(m);
+  if (low < s) [[unlikely]] {
+    const std::uint64_t threshold = (0 - s) % s;
+    while (low < threshold) {
+      m = static_cast<uint128>(engine()) * s;
+      low = static_cast<std::uint64_t>(m);
+    }
+  }
+  return static_cast<std::uint64_t>(m >> 64);
+}
+
+/// A copy of an engine whose uniform_below is inline_below (the hot loops run on it).
+template <class Engine>
+struct inline_engine {
+  Engine engine;
+  friend std::uint64_t uniform_below(inline_engine& e, std::uint64_t s) noexcept {
+    return inline_below(e.engine, s);
+  }
+};
+
+/// A copy of an engine that makes each draw below s < 2^32 from one 32-bit half of a 64-bit word
+/// (Lemire's method at 32 bits: exactly uniform, and half the engine calls and a cheaper multiply
+/// per draw); larger bounds use inline_below. Used by the position-matrix trial loop (large n),
+/// where the draws dominate; the table loop keeps uniform_below's exact stream (golden counts).
+template <class Engine>
+struct half_word_engine {
+  Engine engine;
+  std::uint64_t buffer = 0;
+  bool have_half = false;
+  friend std::uint64_t uniform_below(half_word_engine& e, std::uint64_t s) noexcept {
+    if (s >> 32) [[unlikely]] return inline_below(e.engine, s);
+    const auto bound = static_cast<std::uint32_t>(s);
+    std::uint64_t m = static_cast<std::uint64_t>(e.next_half()) * bound;
+    auto low = static_cast<std::uint32_t>(m);
+    if (low < bound) [[unlikely]] {
+      const std::uint32_t threshold = static_cast<std::uint32_t>(0u - bound) % bound;
+      while (low < threshold) {
+        m = static_cast<std::uint64_t>(e.next_half()) * bound;
+        low = static_cast<std::uint32_t>(m);
+      }
+    }
+    return m >> 32;
+  }
+
+ private:
+  [[gnu::always_inline]] std::uint32_t next_half() noexcept {
+    if (have_half) {
+      have_half = false;
+      return static_cast<std::uint32_t>(buffer >> 32);
+    }
+    buffer = engine();
+    have_half = true;
+    return static_cast<std::uint32_t>(buffer);
+  }
+};
+
 template <class Engine>
 struct path_coder {
-  Engine& engine;
+  Engine engine;
   std::uint64_t code = 0;
   friend std::uint64_t uniform_below(path_coder& c, std::uint64_t s) noexcept {
-    const std::uint64_t r = uniform_below(c.engine, s);
+    const std::uint64_t r = inline_below(c.engine, s);
     c.code = c.code * s + r;
     return r;
   }
@@ -49,7 +112,8 @@ struct algorithm_ops {
   static void count_table(engine_kind kind, const seed_key& key, std::uint64_t stream,
                           std::uint64_t parameter, std::size_t n, std::uint64_t trials,
                           std::uint64_t* counts) {
-    with_engine(kind, key, stream, [&](auto& engine) noexcept {
+    with_engine(kind, key, stream, [&](auto& slow_engine) noexcept {
+      inline_engine<std::remove_reference_t<decltype(slow_engine)>> engine{slow_engine};
       std::array<std::uint8_t, max_rank_n> deck{};
       const std::span<std::uint8_t> d(deck.data(), n);
       const std::span<const std::uint8_t> cd(deck.data(), n);
@@ -83,16 +147,22 @@ struct algorithm_ops {
                               std::uint64_t parameter, std::size_t n, std::uint64_t trials,
                               std::uint64_t* positions, permutation_sums* stats,
                               std::uint64_t* hashes, std::uint64_t hash_count) {
-    with_engine(kind, key, stream, [&](auto& engine) noexcept {
+    with_engine(kind, key, stream, [&](auto& slow_engine) noexcept {
+      half_word_engine<std::remove_reference_t<decltype(slow_engine)>> engine{slow_engine};
       std::array<std::uint8_t, 256> deck{};
       const std::span<std::uint8_t> d(deck.data(), n);
       const std::span<const std::uint8_t> cd(deck.data(), n);
-      for (std::uint64_t t = 0; t < trials; ++t) {
-        for (std::size_t i = 0; i < n; ++i) deck[i] = static_cast<std::uint8_t>(i);
-        Algorithm{}(d, engine, parameter);
-        for (std::size_t p = 0; p < n; ++p) ++positions[deck[p] * n + p];
+      // Locals, not the captured references: the counter writes could alias them otherwise,
+      // forcing a reload of n on every increment.
+      const std::size_t size = n;
+      const std::uint64_t param = parameter, count = trials, hashed = hash_count;
+      std::uint64_t* const matrix = positions;
+      for (std::uint64_t t = 0; t < count; ++t) {
+        for (std::size_t i = 0; i < size; ++i) deck[i] = static_cast<std::uint8_t>(i);
+        Algorithm{}(d, engine, param);
+        for (std::size_t p = 0; p < size; ++p) ++matrix[deck[p] * size + p];
         if (stats != nullptr) stats->add(cd);
-        if (t < hash_count) hashes[t] = permutation_fingerprint(cd);
+        if (t < hashed) hashes[t] = permutation_fingerprint(cd);
       }
     });
   }
