@@ -131,16 +131,32 @@ struct algorithm_ops {
   static void count_paths(engine_kind kind, const seed_key& key, std::uint64_t stream,
                           std::uint64_t parameter, std::size_t n, std::uint64_t trials,
                           std::uint64_t* counts) {
-    with_engine(kind, key, stream, [&](auto& engine) noexcept {
-      std::array<std::uint8_t, 256> deck{};
-      const std::span<std::uint8_t> d(deck.data(), n);
-      path_coder<std::remove_reference_t<decltype(engine)>> coder{engine};
-      for (std::uint64_t t = 0; t < trials; ++t) {
-        coder.code = 0;
-        Algorithm{}(d, coder, parameter);
-        ++counts[coder.code];
+    with_engine(kind, key, stream, [&](auto& slow_engine) noexcept {
+      path_coder<std::remove_reference_t<decltype(slow_engine)>> coder{slow_engine};
+      // A compile-time deck size for small decks lets the compiler unroll the whole shuffle.
+      switch (n) {
+        case 3: paths_loop<3>(coder, parameter, 3, trials, counts); break;
+        case 4: paths_loop<4>(coder, parameter, 4, trials, counts); break;
+        case 5: paths_loop<5>(coder, parameter, 5, trials, counts); break;
+        case 6: paths_loop<6>(coder, parameter, 6, trials, counts); break;
+        case 7: paths_loop<7>(coder, parameter, 7, trials, counts); break;
+        case 8: paths_loop<8>(coder, parameter, 8, trials, counts); break;
+        default: paths_loop<0>(coder, parameter, n, trials, counts); break;
       }
     });
+  }
+
+  /// The path-counting loop; N > 0 fixes the deck size at compile time, N = 0 uses n.
+  template <std::size_t N, class Coder>
+  static void paths_loop(Coder& coder, std::uint64_t parameter, std::size_t n, std::uint64_t trials,
+                         std::uint64_t* counts) noexcept {
+    std::array<std::uint8_t, N ? N : 256> deck{};
+    const std::span<std::uint8_t> d(deck.data(), N ? N : n);
+    for (std::uint64_t t = 0; t < trials; ++t) {
+      coder.code = 0;
+      Algorithm{}(d, coder, parameter);
+      ++counts[coder.code];
+    }
   }
 
   static void count_positions(engine_kind kind, const seed_key& key, std::uint64_t stream,
