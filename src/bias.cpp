@@ -23,13 +23,17 @@ constexpr std::uint64_t kMaxPathCodes = std::uint64_t{1} << 20;
 // `threads` threads taking chunks in turn. Which thread runs a chunk never matters: each chunk has
 // its own stream and writes only to its thread's accumulators or its own slice.
 template <class F>
-void run_chunks(std::uint64_t trials, unsigned threads, F&& chunk) {
+void run_chunks(std::uint64_t trials, unsigned threads, F&& chunk, const bias_progress& progress = {},
+                const std::string& label = {}) {
   const std::uint64_t chunks = (trials + bias_chunk_trials - 1) / bias_chunk_trials;
-  std::atomic<std::uint64_t> next{0};
+  std::atomic<std::uint64_t> next{0}, done{0};
   auto worker = [&](unsigned t) {
     for (std::uint64_t c; (c = next.fetch_add(1, std::memory_order_relaxed)) < chunks;) {
       const std::uint64_t begin = c * bias_chunk_trials;
-      chunk(t, c, begin, std::min(bias_chunk_trials, trials - begin));
+      const std::uint64_t size = std::min(bias_chunk_trials, trials - begin);
+      chunk(t, c, begin, size);
+      const std::uint64_t so_far = done.fetch_add(size, std::memory_order_relaxed) + size;
+      if (t == 0 && progress) progress(so_far, trials, label);
     }
   };
   std::vector<std::thread> pool;
@@ -143,7 +147,8 @@ verdict decide_verdict(const test_result& primary, double expected_per_cell, dou
 
 std::vector<std::uint64_t> count_permutations(const algorithm_spec& algorithm, std::size_t n,
                                               std::uint64_t trials, engine_kind engine,
-                                              const seed_key& key, unsigned threads) {
+                                              const seed_key& key, unsigned threads,
+                                              const bias_progress& progress) {
   const std::uint64_t cells = factorial(n);
   const seed_key algorithm_key = derive_key(key, "bias/" + algorithm.label(), 0);
   threads = clamp_threads(threads, trials);
@@ -172,7 +177,7 @@ std::vector<std::uint64_t> count_permutations(const algorithm_spec& algorithm, s
     } else {
       algorithm.info->count_table(engine, algorithm_key, c, algorithm.parameter, n, size, tables[t].data());
     }
-  });
+  }, progress, algorithm.label());
 
   std::vector<std::uint64_t> total(cells, 0);
   if (!codes) {
@@ -204,7 +209,7 @@ std::vector<std::uint64_t> count_permutations(const algorithm_spec& algorithm, s
 
 bias_tallies count_positions(const algorithm_spec& algorithm, std::size_t n, std::uint64_t trials,
                              engine_kind engine, const seed_key& key, unsigned threads,
-                             bool secondary) {
+                             bool secondary, const bias_progress& progress) {
   const seed_key algorithm_key = derive_key(key, "bias/" + algorithm.label(), 0);
   threads = clamp_threads(threads, trials);
   auto tables = padded_tables(threads, n * n);
@@ -221,7 +226,7 @@ bias_tallies count_positions(const algorithm_spec& algorithm, std::size_t n, std
                                     tables[t].data(), secondary ? &local : nullptr,
                                     hash_count ? hashes.data() + begin : nullptr, hash_count);
     sums[t] += local;
-  });
+  }, progress, algorithm.label());
   out.positions.assign(n * n, 0);
   for (const auto& table : tables) {
     for (std::size_t i = 0; i < n * n; ++i) out.positions[i] += table[i];
@@ -443,7 +448,8 @@ bias_report run_bias(const bias_options& options) {
       if (test == "table") {
         tallies.n = n;
         tallies.trials = options.trials;
-        tallies.table = count_permutations(algorithm, n, options.trials, options.engine, key, options.threads);
+        tallies.table = count_permutations(algorithm, n, options.trials, options.engine, key, options.threads,
+                                           options.progress);
         // The position matrix and the secondary sums follow from the table.
         tallies.positions.assign(n * n, 0);
         std::array<std::uint8_t, max_rank_n> perm{};
@@ -465,7 +471,7 @@ bias_report run_bias(const bias_options& options) {
         }
       } else {
         tallies = count_positions(algorithm, n, options.trials, options.engine, key, options.threads,
-                                  options.secondary);
+                                  options.secondary, options.progress);
       }
       bias_result r = finish(std::move(tallies), options, test, key);
       r.label = algorithm.label();

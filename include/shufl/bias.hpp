@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,6 +33,10 @@ inline constexpr std::uint64_t bias_birthday_trials = std::uint64_t{1} << 20;
 /// Which primary test gives the verdict.
 enum class bias_test { automatic, table, position };
 
+/// Progress of a long run: called now and then (from one thread) with the trials done so far of
+/// the current algorithm, its total, and its label.
+using bias_progress = std::function<void(std::uint64_t done, std::uint64_t total, const std::string& label)>;
+
 /// Options of one `shufl bias` run (validated by the caller; run_bias re-checks and throws).
 struct bias_options {
   std::size_t n = 3;                       ///< Deck size (cards 1..n), 2 ≤ n ≤ bias_max_n.
@@ -48,6 +53,7 @@ struct bias_options {
   /// --input: permutations of 0..n-1 (n = this->n), flattened; replaces the algorithms.
   std::optional<std::vector<std::uint8_t>> input;
   std::string input_name = "input";        ///< Label of the input's result.
+  bias_progress progress;                  ///< Optional (the CLI draws a bar on a terminal).
 };
 
 /// Verdict words (JSON form): "no-evidence", "biased", "unreliable".
@@ -134,13 +140,14 @@ std::string choose_test(bias_test test, std::size_t n, std::uint64_t trials);
 /// Returns n! counts indexed by lexicographic rank (n ≤ bias_max_table_n).
 std::vector<std::uint64_t> count_permutations(const algorithm_spec& algorithm, std::size_t n,
                                               std::uint64_t trials, engine_kind engine,
-                                              const seed_key& key, unsigned threads);
+                                              const seed_key& key, unsigned threads,
+                                              const bias_progress& progress = {});
 
 /// Tallies of `trials` runs: the position matrix, secondary sums (when `secondary`) and the
 /// duplicate count of the first bias_birthday_trials trials.
 bias_tallies count_positions(const algorithm_spec& algorithm, std::size_t n, std::uint64_t trials,
                              engine_kind engine, const seed_key& key, unsigned threads,
-                             bool secondary);
+                             bool secondary, const bias_progress& progress = {});
 
 /// Tallies of the given permutations (flattened, each a permutation of 0..n-1); `table` asks
 /// for the n! table too.

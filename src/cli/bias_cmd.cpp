@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -482,6 +483,25 @@ bias_report merge_saved(const std::vector<std::string>& files, bias_options o) {
   return report;
 }
 
+// A progress bar on stderr, redrawn at most ten times a second; erased when done.
+class progress_bar {
+ public:
+  void operator()(std::uint64_t done, std::uint64_t total, const std::string& label) {
+    const auto now = std::chrono::steady_clock::now();
+    if (done < total && now - last_ < std::chrono::milliseconds(100)) return;
+    last_ = now;
+    const double fraction = static_cast<double>(done) / static_cast<double>(total);
+    const auto filled = static_cast<std::size_t>(fraction * 30);
+    std::fprintf(stderr, "\r%s [%s%s] %3.0f%%\033[K", label.c_str(), std::string(filled, '#').c_str(),
+                 std::string(30 - filled, ' ').c_str(), 100 * fraction);
+    if (done >= total) std::fputs("\r\033[K", stderr);
+    std::fflush(stderr);
+  }
+
+ private:
+  std::chrono::steady_clock::time_point last_{};
+};
+
 std::string list_text() {
   std::string out;
   for (const auto& a : algorithms()) {
@@ -570,6 +590,11 @@ subcommand bias_subcommand() {
                   b.n = list.n;
                   b.input = std::move(list.perms);
                   b.input_name = o->input == "-" ? "stdin" : o->input;
+                }
+                // A bar on a terminal for runs long enough to wait for (n · trials ≥ 10^9).
+                if (isatty(STDERR_FILENO) && !b.exact && !b.input &&
+                    static_cast<double>(b.n) * static_cast<double>(b.trials) >= 1e9) {
+                  b.progress = progress_bar{};
                 }
                 report = run_bias(b);
               }
