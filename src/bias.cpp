@@ -279,6 +279,7 @@ bias_result evaluate_tallies(const bias_tallies& t, const bias_options& o, const
   const std::size_t n = t.n;
   const double trials = static_cast<double>(t.trials);
   r.position_counts = t.positions;
+  r.sums = t.sums;
   const double power = 0.9;
   if (test == "table") {
     r.counts = t.table;

@@ -96,6 +96,7 @@ struct bias_result {
   std::uint64_t trials = 0;
   std::vector<std::uint64_t> counts;   ///< counts[rank]: n! cells (table test), else empty.
   std::vector<std::uint64_t> position_counts;  ///< n × n element (row) × position (column).
+  permutation_sums sums;               ///< The secondary statistics' sums (for --save-counts).
   double expected = 0;                 ///< Expected count per cell of the primary test.
   test_result chi_squared;             ///< The primary test: table X² (df n!−1) or scaled position X² (df (n−1)²).
   test_result g_test;                  ///< G statistic of the same cells (position: scaled too).

@@ -404,6 +404,8 @@ std::string saved_counts(const bias_report& report) {
     e["trials"] = r.trials;
     e["table"] = r.counts;
     e["positions"] = r.position_counts;
+    e["sums"] = {{"trials", r.sums.trials}, {"fixed_points", r.sums.fixed_points}, {"cycles", r.sums.cycles},
+                 {"inversions", r.sums.inversions}, {"rising_sequences", r.sums.rising_sequences}};
     results.push_back(std::move(e));
   }
   j["results"] = std::move(results);
@@ -429,40 +431,53 @@ bias_report merge_saved(const std::vector<std::string>& files, bias_options o) {
     } catch (const std::exception&) {
       throw error(fmt::format("'{}' is not a file written by shufl bias --save-counts", file));
     }
-    const std::size_t file_n = j.at("n");
-    if (n != 0 && file_n != n) throw error(fmt::format("'{}' has n = {}, the others n = {}", file, file_n, n));
-    n = file_n;
-    if (!j.at("seed").is_null()) {
-      const std::string seed = j.at("engine").get<std::string>() + "/" + j.at("seed").get<std::string>();
-      if (std::find(seeds.begin(), seeds.end(), seed) != seeds.end()) {
-        throw error(fmt::format("'{}' was run with the same engine and seed as an earlier file: its trials "
-                                "repeat those and cannot be merged", file));
+    try {
+      const std::size_t file_n = j.at("n");
+      if (n != 0 && file_n != n) throw error(fmt::format("'{}' has n = {}, the others n = {}", file, file_n, n));
+      n = file_n;
+      if (!j.at("seed").is_null()) {
+        const std::string seed = j.at("engine").get<std::string>() + "/" + j.at("seed").get<std::string>();
+        if (std::find(seeds.begin(), seeds.end(), seed) != seeds.end()) {
+          throw error(fmt::format("'{}' was run with the same engine and seed as an earlier file: its trials "
+                                  "repeat those and cannot be merged", file));
+        }
+        seeds.push_back(seed);
       }
-      seeds.push_back(seed);
-    }
-    engine = j.at("engine");
-    for (const auto& r : j.at("results")) {
-      const std::string label = r.at("algorithm");
-      auto it = std::find_if(merged.begin(), merged.end(), [&](const auto& m) { return m.first == label; });
-      if (it == merged.end()) {
-        entry fresh;
-        fresh.tallies.n = n;
-        fresh.test = r.at("test");
-        fresh.tallies.positions.assign(n * n, 0);
-        if (fresh.test == "table") fresh.tallies.table.assign(factorial(n), 0);
-        merged.emplace_back(label, std::move(fresh));
-        it = std::prev(merged.end());
+      engine = j.at("engine");
+      for (const auto& r : j.at("results")) {
+        const std::string label = r.at("algorithm");
+        auto it = std::find_if(merged.begin(), merged.end(), [&](const auto& m) { return m.first == label; });
+        if (it == merged.end()) {
+          entry fresh;
+          fresh.tallies.n = n;
+          fresh.test = r.at("test");
+          fresh.tallies.positions.assign(n * n, 0);
+          if (fresh.test == "table") fresh.tallies.table.assign(factorial(n), 0);
+          merged.emplace_back(label, std::move(fresh));
+          it = std::prev(merged.end());
+        }
+        auto& t = it->second.tallies;
+        if (r.at("test") != it->second.test) throw error(fmt::format("'{}': {} was counted with another test", file, label));
+        t.trials += r.at("trials").get<std::uint64_t>();
+        const auto table = r.at("table").get<std::vector<std::uint64_t>>();
+        const auto positions = r.at("positions").get<std::vector<std::uint64_t>>();
+        if (table.size() != t.table.size() || positions.size() != t.positions.size()) {
+          throw error(fmt::format("'{}': counts of {} have the wrong size", file, label));
+        }
+        for (std::size_t i = 0; i < table.size(); ++i) t.table[i] += table[i];
+        for (std::size_t i = 0; i < positions.size(); ++i) t.positions[i] += positions[i];
+        // Secondary sums add up too (a run without them contributes none: then none are used).
+        const auto& sums = r.at("sums");
+        permutation_sums add;
+        add.trials = sums.at("trials");
+        add.fixed_points = sums.at("fixed_points");
+        add.cycles = sums.at("cycles");
+        add.inversions = sums.at("inversions");
+        add.rising_sequences = sums.at("rising_sequences");
+        t.sums += add;
       }
-      auto& t = it->second.tallies;
-      if (r.at("test") != it->second.test) throw error(fmt::format("'{}': {} was counted with another test", file, label));
-      t.trials += r.at("trials").get<std::uint64_t>();
-      const auto table = r.at("table").get<std::vector<std::uint64_t>>();
-      const auto positions = r.at("positions").get<std::vector<std::uint64_t>>();
-      if (table.size() != t.table.size() || positions.size() != t.positions.size()) {
-        throw error(fmt::format("'{}': counts of {} have the wrong size", file, label));
-      }
-      for (std::size_t i = 0; i < table.size(); ++i) t.table[i] += table[i];
-      for (std::size_t i = 0; i < positions.size(); ++i) t.positions[i] += positions[i];
+    } catch (const nlohmann::json::exception&) {
+      throw error(fmt::format("'{}' is not a valid file of counts from shufl bias --save-counts", file));
     }
   }
   o.n = n;
@@ -470,6 +485,7 @@ bias_report merge_saved(const std::vector<std::string>& files, bias_options o) {
   o.seed.reset();
   bias_report report;
   for (auto& [label, e] : merged) {
+    if (e.tallies.sums.trials != e.tallies.trials) e.tallies.sums = {};
     bias_result r = evaluate_tallies(e.tallies, o, e.test);
     r.label = label;
     r.definition = fmt::format("merged from {} files", files.size());
