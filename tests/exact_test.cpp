@@ -111,7 +111,11 @@ TEST(Exact, NaiveEightIsFast) {
   EXPECT_EQ(d.paths, 16'777'216u);
   EXPECT_EQ(d.most_likely_probability, "1931/16777216");
   EXPECT_EQ(d.least_likely, "81234567");
-  EXPECT_LT(seconds, 10.0);
+#if defined(NDEBUG) && !defined(__SANITIZE_ADDRESS__)
+  EXPECT_LT(seconds, 10.0);  // optimised builds only: Debug + sanitizers take about 30 s
+#else
+  (void)seconds;
+#endif
 }
 
 // Sattolo reaches only the (n-1)! cyclic permutations, each with probability 1/(n-1)!.
