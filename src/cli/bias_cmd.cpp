@@ -42,6 +42,7 @@ struct bias_cli_options {
   bool check = false;
   bool exact = false;
   bool list = false;
+  bool no_secondary = false;
 };
 
 constexpr const char* kBiasFooter = R"(
@@ -544,6 +545,8 @@ subcommand bias_subcommand() {
             sub.add_option("--alpha", o->alpha, "Significance level per algorithm (family-wise), in (0, 1)")
                 ->capture_default_str();
             sub.add_option("--test", o->test, "Primary test: auto, table or position")->capture_default_str();
+            sub.add_flag("--no-secondary", o->no_secondary,
+                         "Skip the fixed point, cycle, inversion and rising-sequence tests (about 2.5x faster at n = 52)");
             sub.add_flag("--exact", o->exact, "Exact laws (enumeration; riffle closed form); no trials");
             sub.add_option("--input", o->input, "Test permutations read from FILE ('-': stdin), one per line")
                 ->option_text("FILE");
@@ -572,6 +575,7 @@ subcommand bias_subcommand() {
               b.alpha = parse_double("--alpha", o->alpha);
               b.engine = parse_engine(o->rng);
               b.exact = o->exact;
+              b.secondary = !o->no_secondary;
               if (o->format != "text" && o->format != "json" && o->format != "csv") {
                 throw error(fmt::format("invalid value '{}' for --format: expected text, json or csv", o->format));
               }

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <span>
 #include <type_traits>
+#include <vector>
 
 #include "shufl/detail/replay_engine.hpp"
 #include "shufl/permutation.hpp"
@@ -40,7 +41,7 @@ template <class Engine>
 template <class Engine>
 struct inline_engine {
   Engine engine;
-  friend std::uint64_t uniform_below(inline_engine& e, std::uint64_t s) noexcept {
+  [[gnu::always_inline]] friend inline std::uint64_t uniform_below(inline_engine& e, std::uint64_t s) noexcept {
     return inline_below(e.engine, s);
   }
 };
@@ -54,7 +55,7 @@ struct half_word_engine {
   Engine engine;
   std::uint64_t buffer = 0;
   bool have_half = false;
-  friend std::uint64_t uniform_below(half_word_engine& e, std::uint64_t s) noexcept {
+  [[gnu::always_inline]] friend inline std::uint64_t uniform_below(half_word_engine& e, std::uint64_t s) noexcept {
     if (s >> 32) [[unlikely]] return inline_below(e.engine, s);
     const auto bound = static_cast<std::uint32_t>(s);
     std::uint64_t m = static_cast<std::uint64_t>(e.next_half()) * bound;
@@ -85,7 +86,7 @@ template <class Engine>
 struct path_coder {
   Engine engine;
   std::uint64_t code = 0;
-  friend std::uint64_t uniform_below(path_coder& c, std::uint64_t s) noexcept {
+  [[gnu::always_inline]] friend inline std::uint64_t uniform_below(path_coder& c, std::uint64_t s) noexcept {
     const std::uint64_t r = inline_below(c.engine, s);
     c.code = c.code * s + r;
     return r;
@@ -172,7 +173,10 @@ struct algorithm_ops {
       // forcing a reload of n on every increment.
       const std::size_t size = n;
       const std::uint64_t param = parameter, count = trials, hashed = hash_count;
-      std::uint64_t* const matrix = positions;
+      // 32-bit counters for the chunk (at most 2^32 − 1 trials per call, far above a chunk):
+      // half the cache footprint of the 64-bit table, added to it at the end.
+      std::vector<std::uint32_t> local(size * size, 0);
+      std::uint32_t* const matrix = local.data();
       for (std::uint64_t t = 0; t < count; ++t) {
         for (std::size_t i = 0; i < size; ++i) deck[i] = static_cast<std::uint8_t>(i);
         Algorithm{}(d, engine, param);
@@ -180,6 +184,7 @@ struct algorithm_ops {
         if (stats != nullptr) stats->add(cd);
         if (t < hashed) hashes[t] = permutation_fingerprint(cd);
       }
+      for (std::size_t i = 0; i < size * size; ++i) positions[i] += local[i];
     });
   }
 };
