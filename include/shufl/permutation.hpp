@@ -145,6 +145,11 @@ struct permutation_sums {
   }
 };
 
+/// permutation_sums::add for byte decks, compiled twice (GCC target_clones, chosen once at load
+/// time): with the popcnt instruction where the CPU has it (every x86-64 since about 2008), else
+/// generic. The trial loops call this: inversions are a popcount per card.
+void add_permutation_sums(permutation_sums& sums, std::span<const std::uint8_t> perm) noexcept;
+
 /// A 64-bit fingerprint of a permutation: its rank when n ≤ 20 (exact), else a hash (distinct
 /// permutations collide with probability about 2^−64 per pair).
 template <class T>

@@ -181,7 +181,7 @@ struct algorithm_ops {
         for (std::size_t i = 0; i < size; ++i) deck[i] = static_cast<std::uint8_t>(i);
         Algorithm{}(d, engine, param);
         for (std::size_t p = 0; p < size; ++p) ++matrix[deck[p] * size + p];
-        if (stats != nullptr) stats->add(cd);
+        if (stats != nullptr) add_permutation_sums(*stats, cd);
         if (t < hashed) hashes[t] = permutation_fingerprint(cd);
       }
       for (std::size_t i = 0; i < size * size; ++i) positions[i] += local[i];
