@@ -147,9 +147,10 @@ struct algorithm_ops {
     });
   }
 
-  /// The path-counting loop; N > 0 fixes the deck size at compile time, N = 0 uses n.
+  /// The path-counting loop; N > 0 fixes the deck size at compile time, N = 0 uses n. The coder
+  /// (engine state) is a by-value copy so it can live in registers.
   template <std::size_t N, class Coder>
-  static void paths_loop(Coder& coder, std::uint64_t parameter, std::size_t n, std::uint64_t trials,
+  [[gnu::flatten]] static void paths_loop(Coder coder, std::uint64_t parameter, std::size_t n, std::uint64_t trials,
                          std::uint64_t* counts) noexcept {
     std::array<std::uint8_t, N ? N : 256> deck{};
     const std::span<std::uint8_t> d(deck.data(), N ? N : n);
@@ -166,26 +167,38 @@ struct algorithm_ops {
                               std::uint64_t* hashes, std::uint64_t hash_count) {
     with_engine(kind, key, stream, [&](auto& slow_engine) noexcept {
       half_word_engine<std::remove_reference_t<decltype(slow_engine)>> engine{slow_engine};
-      std::array<std::uint8_t, 256> deck{};
-      const std::span<std::uint8_t> d(deck.data(), n);
-      const std::span<const std::uint8_t> cd(deck.data(), n);
-      // Locals, not the captured references: the counter writes could alias them otherwise,
-      // forcing a reload of n on every increment.
-      const std::size_t size = n;
-      const std::uint64_t param = parameter, count = trials, hashed = hash_count;
       // 32-bit counters for the chunk (at most 2^32 − 1 trials per call, far above a chunk):
       // half the cache footprint of the 64-bit table, added to it at the end.
-      std::vector<std::uint32_t> local(size * size, 0);
-      std::uint32_t* const matrix = local.data();
-      for (std::uint64_t t = 0; t < count; ++t) {
-        for (std::size_t i = 0; i < size; ++i) deck[i] = static_cast<std::uint8_t>(i);
-        Algorithm{}(d, engine, param);
-        for (std::size_t p = 0; p < size; ++p) ++matrix[deck[p] * size + p];
-        if (stats != nullptr) add_permutation_sums(*stats, cd);
-        if (t < hashed) hashes[t] = permutation_fingerprint(cd);
+      std::vector<std::uint32_t> local(n * n, 0);
+      // The 52-card deck gets a compile-time size (unrolled reset, constant strides).
+      if (n == 52) {
+        positions_loop<52>(engine, parameter, 52, trials, local.data(), stats, hashes, hash_count);
+      } else {
+        positions_loop<0>(engine, parameter, n, trials, local.data(), stats, hashes, hash_count);
       }
-      for (std::size_t i = 0; i < size * size; ++i) positions[i] += local[i];
+      for (std::size_t i = 0; i < n * n; ++i) positions[i] += local[i];
     });
+  }
+
+  /// The position-matrix loop; N > 0 fixes the deck size at compile time, N = 0 uses n. Takes
+  /// every argument by value, the engine included, so that the counter writes cannot alias them:
+  /// n would otherwise be reloaded on every increment and the engine state would round-trip
+  /// through memory on every draw.
+  template <std::size_t N, class Engine>
+  [[gnu::flatten]] static void positions_loop(Engine engine, std::uint64_t parameter, std::size_t n,
+                             std::uint64_t trials, std::uint32_t* matrix, permutation_sums* stats,
+                             std::uint64_t* hashes, std::uint64_t hash_count) noexcept {
+    const std::size_t size = N ? N : n;
+    std::array<std::uint8_t, 256> deck{};
+    const std::span<std::uint8_t> d(deck.data(), size);
+    const std::span<const std::uint8_t> cd(deck.data(), size);
+    for (std::uint64_t t = 0; t < trials; ++t) {
+      for (std::size_t i = 0; i < size; ++i) deck[i] = static_cast<std::uint8_t>(i);
+      Algorithm{}(d, engine, parameter);
+      for (std::size_t p = 0; p < size; ++p) ++matrix[deck[p] * size + p];
+      if (stats != nullptr) add_permutation_sums(*stats, cd);
+      if (t < hash_count) hashes[t] = permutation_fingerprint(cd);
+    }
   }
 };
 
