@@ -99,6 +99,11 @@ exact_distribution enumerate_exact(const algorithm_spec& algorithm, std::size_t 
       denominator *= engine->bounds[k];
       if (denominator >> 64) throw error("path probability denominator overflows 64 bits");
     }
+    // Fixed bounds: the first path's denominator is the number of paths; refuse at once.
+    if (paths == 1 && algorithm.info->fixed_bounds && denominator > max_paths) {
+      throw error(fmt::format("{} paths of random choices: more than {}, too many to enumerate",
+                              static_cast<std::uint64_t>(denominator), max_paths));
+    }
     if (last >= groups.size() || groups[last].denominator != denominator) {
       last = 0;
       while (last < groups.size() && groups[last].denominator != denominator) ++last;
