@@ -114,16 +114,24 @@ struct algorithm_ops {
                           std::uint64_t parameter, std::size_t n, std::uint64_t trials,
                           std::uint64_t* counts) {
     with_engine(kind, key, stream, [&](auto& slow_engine) noexcept {
-      inline_engine<std::remove_reference_t<decltype(slow_engine)>> engine{slow_engine};
-      std::array<std::uint8_t, max_rank_n> deck{};
-      const std::span<std::uint8_t> d(deck.data(), n);
-      const std::span<const std::uint8_t> cd(deck.data(), n);
-      for (std::uint64_t t = 0; t < trials; ++t) {
-        for (std::size_t i = 0; i < n; ++i) deck[i] = static_cast<std::uint8_t>(i);
-        Algorithm{}(d, engine, parameter);
-        ++counts[rank_permutation(cd)];
-      }
+      table_loop(inline_engine<std::remove_reference_t<decltype(slow_engine)>>{slow_engine}, parameter, n,
+                 trials, counts);
     });
+  }
+
+  /// The rank-counting loop, flattened (the shuffle and the draws inlined) with the engine copy
+  /// held by value so its state can live in registers.
+  template <class Engine>
+  [[gnu::flatten]] static void table_loop(Engine engine, std::uint64_t parameter, std::size_t n,
+                                          std::uint64_t trials, std::uint64_t* counts) noexcept {
+    std::array<std::uint8_t, max_rank_n> deck{};
+    const std::span<std::uint8_t> d(deck.data(), n);
+    const std::span<const std::uint8_t> cd(deck.data(), n);
+    for (std::uint64_t t = 0; t < trials; ++t) {
+      for (std::size_t i = 0; i < n; ++i) deck[i] = static_cast<std::uint8_t>(i);
+      Algorithm{}(d, engine, parameter);
+      ++counts[rank_permutation(cd)];
+    }
   }
 
   /// Like count_table, but adds 1 to counts[code] for the path code of each trial (see
