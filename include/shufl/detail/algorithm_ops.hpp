@@ -82,6 +82,9 @@ struct half_word_engine {
   }
 };
 
+/// An item with no content: what path counting shuffles (see algorithm_ops::paths_loop).
+struct phantom_item {};
+
 template <class Engine>
 struct path_coder {
   Engine engine;
@@ -160,8 +163,10 @@ struct algorithm_ops {
   template <std::size_t N, class Coder>
   [[gnu::flatten]] static void paths_loop(Coder coder, std::uint64_t parameter, std::size_t n, std::uint64_t trials,
                          std::uint64_t* counts) noexcept {
-    std::array<std::uint8_t, N ? N : 256> deck{};
-    const std::span<std::uint8_t> d(deck.data(), N ? N : n);
+    // The draws of a fixed-bounds algorithm do not depend on the deck, so it shuffles a deck of
+    // empty items: every move of an item compiles to nothing, only the draws remain.
+    std::array<phantom_item, N ? N : 256> deck{};
+    const std::span<phantom_item> d(deck.data(), N ? N : n);
     for (std::uint64_t t = 0; t < trials; ++t) {
       coder.code = 0;
       Algorithm{}(d, coder, parameter);
