@@ -50,14 +50,14 @@ constexpr std::size_t fixed_points(std::span<const T> perm) noexcept {
 /// H_n − Σ 1/k² (Goncharov 1944). Precondition: a permutation of 0..n-1, n ≤ 256.
 template <class T>
 constexpr std::size_t cycle_count(std::span<const T> perm) noexcept {
-  // Count cycles by their smallest element: i starts a cycle when no element of its cycle is
-  // smaller. Walking each cycle once from its leader with a bit set of visited positions.
+  // Walk each cycle once from its first element, marking it; the walk stops on returning to the
+  // start, so only the perm[j] loads form the dependency chain (the marks are never waited on).
   std::array<std::uint64_t, 4> seen{};
   std::size_t cycles = 0;
   for (std::size_t i = 0; i < perm.size(); ++i) {
     if ((seen[i / 64] >> (i % 64)) & 1) continue;
     ++cycles;
-    for (std::size_t j = i; !((seen[j / 64] >> (j % 64)) & 1); j = static_cast<std::size_t>(perm[j])) {
+    for (auto j = static_cast<std::size_t>(perm[i]); j != i; j = static_cast<std::size_t>(perm[j])) {
       seen[j / 64] |= std::uint64_t{1} << (j % 64);
     }
   }
