@@ -26,6 +26,34 @@ std::vector<std::uint8_t> unrank_permutation(std::uint64_t rank, std::size_t n) 
   return perm;
 }
 
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__POPCNT__) && !defined(__SANITIZE_ADDRESS__)
+#define SHUFL_POPCNT_CLONES __attribute__((target_clones("popcnt", "default")))
+#else
+#define SHUFL_POPCNT_CLONES
+#endif
+
+SHUFL_POPCNT_CLONES
+void add_permutation_sums(permutation_sums& sums, std::span<const std::uint8_t> perm) noexcept {
+  const std::size_t n = perm.size();
+  ++sums.trials;
+  sums.fixed_points += fixed_points(perm);
+  sums.cycles += cycle_count(perm);
+  sums.rising_sequences += rising_sequences(perm);
+  if (n > 64) {
+    sums.inversions += inversions(perm);
+    return;
+  }
+  // __builtin_popcountll is the popcnt instruction in the popcnt clone.
+  std::uint64_t mask = 0;
+  std::uint64_t total = 0;
+  for (const auto value : perm) {
+    const unsigned v = value;
+    total += static_cast<std::uint64_t>(__builtin_popcountll(v == 63 ? 0 : mask >> (v + 1)));
+    mask |= std::uint64_t{1} << v;
+  }
+  sums.inversions += total;
+}
+
 bool is_permutation_of_iota(std::span<const std::uint8_t> values) noexcept {
   std::vector<bool> seen(values.size(), false);
   for (const auto v : values) {

@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "shufl/error.hpp"
+#include <fmt/format.h>
 
 namespace shufl {
 namespace {
@@ -106,7 +107,7 @@ TEST(Bias, RejectsInvalidOptions) {
   o.n = 1;
   EXPECT_THROW(run_bias(o), error);
   o = signature_options();
-  o.n = bias_max_table_n + 1;
+  o.n = bias_max_n + 1;
   EXPECT_THROW(run_bias(o), error);
   o = signature_options();
   o.trials = 0;
@@ -115,6 +116,176 @@ TEST(Bias, RejectsInvalidOptions) {
     o = signature_options();
     o.alpha = alpha;
     EXPECT_THROW(run_bias(o), error) << alpha;
+  }
+}
+
+}  // namespace
+}  // namespace shufl
+
+namespace shufl {
+namespace {
+
+bias_options sweep_options(const std::string& algo, std::size_t n, std::uint64_t trials, int seed) {
+  bias_options o;
+  o.n = n;
+  o.trials = trials;
+  o.seed = "sweep-" + std::to_string(seed);
+  o.algorithms = parse_algorithm_list(algo);
+  o.threads = 2;
+  return o;
+}
+
+// Issue 5, item 6 (the 100-seed version is in tests/long/): with fixed seeds, Fisher–Yates at
+// alpha = 0.01 (n = 3, 60000 trials) is flagged in at most 1 of 20 seeds, while every classic
+// mistake is flagged in every one.
+TEST(Bias, SeedSweepSeparatesFairFromBiased) {
+  int fy_flagged = 0;
+  for (int seed = 0; seed < 20; ++seed) {
+    const auto r = run_bias(sweep_options("fisher-yates", 3, 60000, seed));
+    fy_flagged += r.results[0].outcome == verdict::biased;
+  }
+  EXPECT_LE(fy_flagged, 1);
+  for (const char* algo : {"naive", "sattolo", "asf-poker", "sort-coin:insertion", "sort-coin:merge",
+                           "sort-coin:bubble", "sort-coin:selection", "modulo:3"}) {
+    for (int seed = 0; seed < 20; ++seed) {
+      const auto r = run_bias(sweep_options(algo, 3, 60000, seed));
+      EXPECT_EQ(r.results[0].outcome, verdict::biased) << algo << " seed " << seed;
+    }
+  }
+}
+
+// Pearson X² of a position matrix without the (n − 1)/n scaling, df (n − 1)².
+double unscaled_position_ln_p(const bias_result& r) {
+  const double e = r.expected;
+  double x2 = 0;
+  for (const auto c : r.position_counts) x2 += (static_cast<double>(c) - e) * (static_cast<double>(c) - e) / e;
+  return chi_squared_upper_tail(x2, static_cast<double>((r.n - 1) * (r.n - 1))).ln_p;
+}
+
+// The scaled position test holds its level: Fisher–Yates, n = 10, alpha = 0.05, 60 seeds: about 3
+// flagged (binomial(60, 0.05): 0..9 covers 99.9%), while the unscaled statistic flags about 17%.
+TEST(Bias, PositionTestScalingHoldsTheLevel) {
+  int scaled = 0, unscaled = 0;
+  for (int seed = 0; seed < 60; ++seed) {
+    auto o = sweep_options("fisher-yates", 10, 20000, seed);
+    o.test = bias_test::position;
+    o.alpha = 0.05;
+    const auto r = run_bias(o);
+    EXPECT_EQ(r.results[0].test, "position");
+    scaled += r.results[0].chi_squared.p_value < 0.05;
+    unscaled += unscaled_position_ln_p(r.results[0]) < std::log(0.05);
+  }
+  EXPECT_LE(scaled, 9);
+  EXPECT_GT(unscaled, scaled);
+}
+
+// n = 52: Fisher–Yates passes; the 32-bit-seeded engine is caught by the duplicate test (about
+// C(300000, 2) / 2^32 = 10 repeats expected, against 1e-9 for a real shuffle); seven riffles are
+// caught by the position test and the rising-sequence test; the family uses Holm's correction.
+TEST(Bias, FiftyTwoCards) {
+  auto o = sweep_options("fisher-yates,weak-seed,riffle:7,sattolo", 52, 300000, 1);
+  const auto r = run_bias(o);
+  ASSERT_EQ(r.results.size(), 4u);
+  EXPECT_EQ(r.correction, "holm");
+  for (const auto& res : r.results) {
+    EXPECT_EQ(res.test, "position");
+    EXPECT_EQ(res.correction, "holm");
+    EXPECT_EQ(res.position_counts.size(), 52u * 52u);
+    EXPECT_TRUE(res.counts.empty());
+  }
+  EXPECT_EQ(r.results[0].outcome, verdict::no_evidence);
+  EXPECT_EQ(r.results[1].outcome, verdict::biased);
+  const auto& dup = r.results[1].secondary.back();
+  EXPECT_EQ(dup.name, "duplicates");
+  EXPECT_GE(dup.result.statistic, 2);
+  EXPECT_GT(r.results[1].chi_squared.p_value, 1e-4);  // the position matrix alone cannot see it
+  EXPECT_EQ(r.results[2].outcome, verdict::biased);
+  EXPECT_EQ(r.results[3].outcome, verdict::biased);
+  // Sattolo never leaves a card in place: the fixed-point mean is 0.
+  EXPECT_EQ(r.results[3].secondary[0].name, "fixed points");
+  EXPECT_LT(r.results[3].secondary[0].result.statistic, -100);
+}
+
+TEST(Bias, PositionCountsDoNotDependOnThreads) {
+  const auto spec = parse_algorithm_list("riffle:3")[0];
+  const seed_key key = key_from_seed("threads");
+  const std::uint64_t trials = 2 * bias_chunk_trials + 777;
+  const auto one = count_positions(spec, 20, trials, engine_kind::xoshiro256pp, key, 1, true);
+  for (unsigned threads : {2u, 5u}) {
+    const auto many = count_positions(spec, 20, trials, engine_kind::xoshiro256pp, key, threads, true);
+    EXPECT_EQ(many.positions, one.positions);
+    EXPECT_EQ(many.sums.inversions, one.sums.inversions);
+    EXPECT_EQ(many.sums.cycles, one.sums.cycles);
+    EXPECT_EQ(many.duplicates, one.duplicates);
+  }
+}
+
+// Test choice: the table when n! <= 10^6 and the expected count is at least 5; small decks keep
+// the table even when short of trials (B02); otherwise the position matrix.
+TEST(Bias, TestChoice) {
+  EXPECT_EQ(choose_test(bias_test::automatic, 3, 60000), "table");
+  EXPECT_EQ(choose_test(bias_test::automatic, 3, 20), "table");
+  EXPECT_EQ(choose_test(bias_test::automatic, 8, 1'000'000), "table");
+  EXPECT_EQ(choose_test(bias_test::automatic, 8, 100'000), "position");
+  EXPECT_EQ(choose_test(bias_test::automatic, 10, 100'000'000), "position");  // 10! > 10^6
+  EXPECT_EQ(choose_test(bias_test::automatic, 52, 1000), "position");
+  EXPECT_EQ(choose_test(bias_test::table, 8, 10), "table");
+}
+
+// Secondary statistics derived from the table agree with their definitions: a perfect table of
+// n = 4 (every order once) has exactly the uniform means, z = 0.
+TEST(Bias, SecondaryMomentsAreExact) {
+  bias_tallies t;
+  t.n = 4;
+  t.trials = 24;
+  t.table.assign(24, 1);
+  t.positions.assign(16, 6);
+  for (std::uint64_t rank = 0; rank < 24; ++rank) {
+    const auto p = unrank_permutation(rank, 4);
+    t.sums.add(std::span<const std::uint8_t>(p));
+  }
+  bias_options o;
+  const auto r = evaluate_tallies(t, o, "table");
+  ASSERT_EQ(r.secondary.size(), 4u);
+  for (const auto& s : r.secondary) EXPECT_NEAR(s.result.statistic, 0, 1e-12) << s.name;
+}
+
+TEST(BiasInput, ParsesIndicesAndSymbols) {
+  auto l = parse_permutations("0 1 2\n2,1,0\n# comment\n\n1 0 2\n");
+  EXPECT_EQ(l.n, 3u);
+  EXPECT_EQ(l.perms, (std::vector<std::uint8_t>{0, 1, 2, 2, 1, 0, 1, 0, 2}));
+  l = parse_permutations("1 2 3 4 5 6 7 8 9 10 11\n11 10 9 8 7 6 5 4 3 2 1\n");
+  EXPECT_EQ(l.n, 11u);
+  EXPECT_EQ(l.perms[11], 10);  // numeric order: 11 is the largest
+  l = parse_permutations("bca\nabc\r\n");
+  EXPECT_EQ(l.perms, (std::vector<std::uint8_t>{1, 2, 0, 0, 1, 2}));
+  l = parse_permutations("[1, 3, 2]\n");
+  EXPECT_EQ(l.symbols.size(), 3u);
+  for (const char* bad : {"1 2 3\n1 2\n", "1 2 3\n1 2 4\n", "1 2 3\n1 1 2\n", "1 1\n", "", "# only\n", "7\n"}) {
+    EXPECT_THROW(parse_permutations(bad), error) << bad;
+  }
+}
+
+TEST(BiasInput, TestsPermutationsFromElsewhere) {
+  // A perfectly balanced list of 3-card orders (each 10 times) and a heavily biased one.
+  std::string fair, biased;
+  for (int rep = 0; rep < 10; ++rep) {
+    for (std::uint64_t rank = 0; rank < 6; ++rank) {
+      const auto p = unrank_permutation(rank, 3);
+      fair += fmt::format("{} {} {}\n", p[0] + 1, p[1] + 1, p[2] + 1);
+      biased += "1 2 3\n";
+    }
+  }
+  biased += "3 2 1\n";
+  for (const auto& [text, expected] : {std::pair{fair, verdict::no_evidence}, std::pair{biased, verdict::biased}}) {
+    const auto list = parse_permutations(text);
+    bias_options o;
+    o.n = list.n;
+    o.input = list.perms;
+    const auto r = run_bias(o);
+    ASSERT_EQ(r.results.size(), 1u);
+    EXPECT_EQ(r.results[0].outcome, expected);
+    EXPECT_EQ(r.results[0].test, "table");
   }
 }
 

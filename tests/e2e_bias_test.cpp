@@ -128,7 +128,7 @@ TEST(E2eBias, CheckExitsThreeOnBias) {
 
 TEST(E2eBias, BadInputIsOneClearError) {
   const std::vector<std::vector<std::string>> cases = {
-      {"--n", "1"},          {"--n", "11"},          {"--n", "-1"},        {"--n", "three"},
+      {"--n", "1"},          {"--n", "256"},          {"--n", "-1"},        {"--n", "three"},
       {"--trials", "0"},     {"--trials", "-1"},     {"--trials", "1e5"},  {"--trials", "99999999999999999999999"},
       {"--alpha", "0"},      {"--alpha", "1"},       {"--alpha", "x"},     {"--algo", "fisher-yate"},
       {"--algo", ""},        {"--rng", "mt"},        {"--format", "xml"},  {"--threads", "0"},
@@ -176,6 +176,141 @@ TEST(E2eBias, HelpAndVersion) {
   r = run_shufl({"--version"});
   EXPECT_EQ(r.status, 0);
   EXPECT_EQ(r.out.rfind("shufl ", 0), 0u);
+}
+
+}  // namespace
+}  // namespace shufl
+
+namespace shufl {
+namespace {
+
+using test::run_shell;
+using test::run_shufl;
+
+TEST(E2eBias, ListShowsEveryAlgorithm) {
+  const auto r = run_shufl({"bias", "--list"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  for (const char* name : {"fisher-yates", "inside-out", "pencil-and-paper", "two-array", "naive", "sattolo",
+                           "asf-poker", "sort-coin:insertion", "sort-coin:merge", "sort-coin:bubble",
+                           "sort-coin:selection", "random-keys:BITS", "modulo:BITS", "transpositions:K",
+                           "riffle:K", "weak-seed"}) {
+    EXPECT_NE(r.out.find(std::string(name) + " "), std::string::npos) << name;
+  }
+}
+
+// --exact: no trials; the exact law of naive n = 3 is 4/27, 5/27, ... with TV 1/18.
+TEST(E2eBias, ExactJson) {
+  const auto r = run_shufl({"bias", "--n", "3", "--exact", "--algo", "naive,fisher-yates", "--format", "json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["trials"], 0);
+  const auto& naive = j["results"][0];
+  EXPECT_EQ(naive["exact"]["probabilities"]["132"], "5/27");
+  EXPECT_EQ(naive["exact"]["total_variation_fraction"], "1/18");
+  EXPECT_NEAR(naive["exact"]["total_variation_distance"].get<double>(), 1.0 / 18, 1e-12);
+  EXPECT_EQ(naive["verdict"], "biased");
+  EXPECT_EQ(j["results"][1]["verdict"], "no-evidence");
+}
+
+// The Bayer–Diaconis table, printed with 10 decimals, closed form for 52 cards.
+TEST(E2eBias, RiffleExactFiftyTwo) {
+  const auto r = run_shufl({"bias", "--n", "52", "--exact", "--algo", "riffle:1..10"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  for (const char* tv : {"1.0000000000", "0.9999995334", "0.9237329294", "0.6135495966", "0.3340609995",
+                         "0.1671586419", "0.0854201934", "0.0429455489"}) {
+    EXPECT_NE(r.out.find(std::string("total variation distance from uniform: ") + tv), std::string::npos) << tv;
+  }
+}
+
+TEST(E2eBias, FiftyTwoCardsPositionJson) {
+  const auto r = run_shufl({"bias", "--n", "52", "--trials", "20000", "--seed", "1", "--algo", "fisher-yates",
+                            "--format", "json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["correction"], "holm");
+  const auto& res = j["results"][0];
+  EXPECT_EQ(res["test"], "position");
+  EXPECT_EQ(res["position_counts"].size(), 52u);
+  EXPECT_EQ(res["position_counts"][0].size(), 52u);
+  EXPECT_EQ(res["chi_squared"]["df"], 2601);
+  EXPECT_GE(res["secondary"].size(), 4u);
+  EXPECT_EQ(res["secondary"][0]["name"], "fixed points");
+  EXPECT_FALSE(res.contains("counts"));
+}
+
+// Anyone's shuffle: permutations on stdin, 1-based, comma-separated (JavaScript's join).
+TEST(E2eBias, InputFromStdin) {
+  std::string perms;
+  const char* orders[] = {"1,2,3", "1,3,2", "2,1,3", "2,3,1", "3,1,2", "3,2,1"};
+  for (int rep = 0; rep < 20; ++rep) {
+    for (const char* o : orders) perms += std::string(o) + "\n";
+  }
+  auto r = run_shufl({"bias", "--input", "-"}, perms);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("n = 3, 120 permutations read"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("verdict: no evidence of bias"), std::string::npos) << r.out;
+  std::string skewed = perms;
+  for (int rep = 0; rep < 25; ++rep) skewed += "1,2,3\n";
+  r = run_shufl({"bias", "--input", "-", "--check"}, skewed);
+  EXPECT_EQ(r.status, 3) << r.out;
+  r = run_shufl({"bias", "--input", "-"}, "1 2 3\n1 2\n");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "shufl: input line 2: 2 items, expected 3 like the first line\n");
+}
+
+// Counts saved by two runs with different seeds add up; the same seed twice is refused.
+TEST(E2eBias, SaveAndMerge) {
+  test::temp_dir dir;
+  const std::string a = dir.file("a.json"), b = dir.file("b.json"), c = dir.file("c.json");
+  ASSERT_EQ(run_shufl({"bias", "--seed", "1", "--trials", "6000", "--save-counts", a}).status, 0);
+  ASSERT_EQ(run_shufl({"bias", "--seed", "2", "--trials", "6000", "--save-counts", b}).status, 0);
+  ASSERT_EQ(run_shufl({"bias", "--seed", "1", "--trials", "6000", "--save-counts", c}).status, 0);
+  auto r = run_shufl({"bias", "--merge", a, b, "--format", "json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["results"].size(), 2u);
+  std::uint64_t total = 0;
+  for (const auto& [k, v] : j["results"][1]["counts"].items()) total += v.get<std::uint64_t>();
+  EXPECT_EQ(total, 12000u);
+  r = run_shufl({"bias", "--merge", a, c});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("same engine and seed"), std::string::npos) << r.err;
+}
+
+TEST(E2eBias, CsvAndPlot) {
+  test::temp_dir dir;
+  const std::string svg = dir.file("m.svg");
+  const auto r = run_shufl({"bias", "--seed", "1", "--format", "csv", "--plot", svg});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.substr(0, r.out.find('\n')), "algorithm,test,statistic,df,p_value,ln_p,ln_p_adjusted,verdict");
+  EXPECT_NE(r.out.find("naive,table,"), std::string::npos);
+  const std::string plot = test::read_file(svg);
+  EXPECT_EQ(plot.rfind("<svg", 0), 0u);
+  EXPECT_NE(plot.find("<rect"), std::string::npos);
+}
+
+TEST(E2eBias, MonteCarloReplacesTheApproximation) {
+  const auto r = run_shufl({"bias", "--n", "4", "--trials", "48", "--seed", "1", "--monte-carlo", "200",
+                            "--algo", "fisher-yates", "--format", "json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_NE(j["results"][0]["verdict"], "unreliable");
+  EXPECT_EQ(j["results"][0]["monte_carlo"]["tables"], 200);
+}
+
+TEST(E2eBias, NewBadInput) {
+  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+           {"--test", "rows"}, {"--n", "11", "--test", "table"}, {"--monte-carlo", "x"},
+           {"--algo", "sort-coin"}, {"--algo", "riffle:0"}, {"--input", "/nonexistent/x"},
+           {"--n", "9", "--exact", "--algo", "weak-seed"}, {"--merge", "/nonexistent/y"}}) {
+    std::vector<std::string> full{"bias"};
+    full.insert(full.end(), args.begin(), args.end());
+    const auto r = run_shufl(full);
+    EXPECT_EQ(r.status, 1) << args[0];
+    EXPECT_EQ(r.out, "") << args[0];
+    EXPECT_EQ(r.err.rfind("shufl: ", 0), 0u) << r.err;
+  }
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "shufl/error.hpp"
+#include "shufl/shuffle.hpp"
 
 namespace shufl {
 namespace {
@@ -59,6 +60,54 @@ TEST(Permutation, IsPermutationOfIota) {
   EXPECT_TRUE(is_permutation_of_iota(std::vector<std::uint8_t>{2, 0, 1}));
   EXPECT_FALSE(is_permutation_of_iota(std::vector<std::uint8_t>{2, 2, 1}));
   EXPECT_FALSE(is_permutation_of_iota(std::vector<std::uint8_t>{0, 3, 1}));
+}
+
+}  // namespace
+}  // namespace shufl
+
+namespace shufl {
+namespace {
+
+// Statistics of permutations, against hand-worked values and brute force.
+TEST(PermutationStatistics, HandWorked) {
+  const std::vector<std::uint8_t> id{0, 1, 2, 3}, rev{3, 2, 1, 0}, cyc{1, 2, 3, 0};
+  using s = std::span<const std::uint8_t>;
+  EXPECT_EQ(fixed_points(s(id)), 4u);
+  EXPECT_EQ(cycle_count(s(id)), 4u);
+  EXPECT_EQ(cycle_count(s(rev)), 2u);   // (0 3)(1 2)
+  EXPECT_EQ(cycle_count(s(cyc)), 1u);
+  EXPECT_EQ(inversions(s(rev)), 6u);
+  EXPECT_EQ(rising_sequences(s(id)), 1u);
+  EXPECT_EQ(rising_sequences(s(rev)), 4u);
+  // A riffle of 1 2 3 | 4 5 6 interleaved: 1 4 2 5 3 6 has two rising sequences.
+  const std::vector<std::uint8_t> riffled{0, 3, 1, 4, 2, 5};
+  EXPECT_EQ(rising_sequences(s(riffled)), 2u);
+}
+
+TEST(PermutationStatistics, MatchBruteForceOnLargeDecks) {
+  xoshiro256pp_engine e(key_from_seed("stats"));
+  for (std::size_t n : {5u, 52u, 64u, 65u, 200u}) {
+    std::vector<std::uint8_t> p(n);
+    std::iota(p.begin(), p.end(), std::uint8_t{0});
+    fisher_yates(std::span<std::uint8_t>(p), e);
+    std::size_t inv = 0, cycles = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      for (std::size_t j = i + 1; j < n; ++j) inv += p[i] > p[j];
+    }
+    std::vector<bool> seen(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (seen[i]) continue;
+      ++cycles;
+      for (std::size_t j = i; !seen[j]; j = p[j]) seen[j] = true;
+    }
+    const std::span<const std::uint8_t> sp(p);
+    EXPECT_EQ(inversions(sp), inv) << n;
+    EXPECT_EQ(cycle_count(sp), cycles) << n;
+    permutation_sums sums;
+    add_permutation_sums(sums, sp);
+    EXPECT_EQ(sums.inversions, inv) << n;
+    EXPECT_EQ(sums.cycles, cycles) << n;
+  }
 }
 
 }  // namespace

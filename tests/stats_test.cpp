@@ -137,3 +137,45 @@ TEST(Stats, TotalVariationDistance) {
 
 }  // namespace
 }  // namespace shufl
+
+namespace shufl {
+namespace {
+
+// Holm: p = (0.01, 0.04, 0.03) → sorted 0.01·3, 0.03·2, 0.04·1 → (0.03, 0.06, 0.06) after the
+// running maximum.
+TEST(Stats, HolmAdjustment) {
+  const std::vector<double> ln_p{std::log(0.01), std::log(0.04), std::log(0.03)};
+  const auto adjusted = holm_adjust_ln(ln_p);
+  EXPECT_NEAR(std::exp(adjusted[0]), 0.03, 1e-12);
+  EXPECT_NEAR(std::exp(adjusted[1]), 0.06, 1e-12);
+  EXPECT_NEAR(std::exp(adjusted[2]), 0.06, 1e-12);
+  EXPECT_EQ(holm_adjust_ln(std::vector<double>{std::log(0.9), std::log(0.8)})[0], 0.0);  // capped at 1
+}
+
+// Two-sided z-test: z = 1.959963985 → p = 0.05; far tails keep ln p (R: 2*pnorm(-40, log=TRUE)
+// = log(2) + (-804.6084420137538)).
+TEST(Stats, ZTestTwoSided) {
+  const auto t = z_test_two_sided(1 + 1.959963984540054, 1, 1, 1);
+  EXPECT_NEAR(t.p_value, 0.05, 1e-9);
+  EXPECT_NEAR(t.statistic, 1.959963984540054, 1e-12);
+  const auto far = z_test_two_sided(40, 1, 0, 1);
+  EXPECT_NEAR(far.ln_p, std::log(2.0) - 804.6084420137538, 1e-6);
+}
+
+// Poisson upper tail: P(X >= 1 | 0.5) = 1 - e^-0.5; P(X >= 3 | 1) = 1 - (1 + 1 + 1/2)/e.
+TEST(Stats, PoissonUpperTail) {
+  EXPECT_NEAR(poisson_upper_tail(1, 0.5).p_value, 1 - std::exp(-0.5), 1e-14);
+  EXPECT_NEAR(poisson_upper_tail(3, 1).p_value, 1 - 2.5 * std::exp(-1.0), 1e-14);
+  EXPECT_EQ(poisson_upper_tail(0, 1).p_value, 1.0);
+  EXPECT_LT(poisson_upper_tail(200, 1e-8).ln_p, -3000);  // finite far below 1e-308
+}
+
+// Power: a chi-squared test with df = 5 at alpha = 0.05 reaches 90% power at non-centrality
+// 16.4694642 (independently: bisection on the Poisson mixture of central chi-squared CDFs,
+// P(χ²_5(λ) ≤ 11.0705) = 0.1).
+TEST(Stats, DetectableNoncentrality) {
+  EXPECT_NEAR(detectable_noncentrality(5, 0.05, 0.9), 16.4694642, 1e-5);
+}
+
+}  // namespace
+}  // namespace shufl

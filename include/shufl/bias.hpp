@@ -1,12 +1,16 @@
-// `shufl bias` as a library: run shuffle algorithms many times, count the resulting permutations
-// and test the counts for uniformity. Returns plain values; the CLI formats them.
+// `shufl bias` as a library: run shuffle algorithms many times (or read permutations produced by
+// any other program), count the permutations or the element × position matrix, and test the
+// counts for uniformity. Returns plain values; the CLI formats them.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "shufl/exact.hpp"
+#include "shufl/permutation.hpp"
 #include "shufl/random.hpp"
 #include "shufl/shuffle.hpp"
 #include "shufl/stats.hpp"
@@ -19,16 +23,37 @@ inline constexpr std::uint64_t bias_chunk_trials = 1u << 16;
 
 /// Largest n for the full permutation table (n! cells): 10! = 3,628,800.
 inline constexpr std::size_t bias_max_table_n = 10;
+/// Largest deck size (cards are bytes).
+inline constexpr std::size_t bias_max_n = 255;
+/// `--test auto` uses the table when n! is at most this and every expected count is ≥ 5.
+inline constexpr std::uint64_t bias_auto_table_cells = 1'000'000;
+/// The duplicate-permutation (birthday) test looks at the first this-many trials.
+inline constexpr std::uint64_t bias_birthday_trials = std::uint64_t{1} << 20;
+
+/// Which primary test gives the verdict.
+enum class bias_test { automatic, table, position };
+
+/// Progress of a long run: called now and then (from one thread) with the trials done so far of
+/// the current algorithm, its total, and its label.
+using bias_progress = std::function<void(std::uint64_t done, std::uint64_t total, const std::string& label)>;
 
 /// Options of one `shufl bias` run (validated by the caller; run_bias re-checks and throws).
 struct bias_options {
-  std::size_t n = 3;                       ///< Deck size (cards 1..n), 2 ≤ n ≤ bias_max_table_n.
+  std::size_t n = 3;                       ///< Deck size (cards 1..n), 2 ≤ n ≤ bias_max_n.
   std::uint64_t trials = 60000;            ///< Shuffles per algorithm, ≥ 1.
   std::optional<std::string> seed;         ///< --seed; unseeded runs key the engine from the OS.
-  std::vector<algorithm_spec> algorithms;  ///< Non-empty.
-  double alpha = 0.01;                     ///< Significance level per algorithm, in (0, 1).
+  std::vector<algorithm_spec> algorithms;  ///< Non-empty unless `input` is given.
+  double alpha = 0.01;                     ///< Significance level per algorithm (family-wise), in (0, 1).
   unsigned threads = 1;                    ///< Worker threads, ≥ 1; never changes the counts.
   engine_kind engine = engine_kind::xoshiro256pp;
+  bias_test test = bias_test::automatic;   ///< --test.
+  bool exact = false;                      ///< --exact: exact laws only, no trials.
+  bool secondary = true;                   ///< Compute the secondary statistics.
+  std::uint64_t monte_carlo = 0;           ///< --monte-carlo B: B simulated tables for the p-value.
+  /// --input: permutations of 0..n-1 (n = this->n), flattened; replaces the algorithms.
+  std::optional<std::vector<std::uint8_t>> input;
+  std::string input_name = "input";        ///< Label of the input's result.
+  bias_progress progress;                  ///< Optional (the CLI draws a bar on a terminal).
 };
 
 /// Verdict words (JSON form): "no-evidence", "biased", "unreliable".
@@ -42,36 +67,111 @@ std::string_view verdict_text(verdict v) noexcept;   ///< "no evidence of bias" 
 /// ln alpha so that p-values below the double range still count.
 verdict decide_verdict(const test_result& primary, double expected_per_cell, double alpha) noexcept;
 
-/// Result for one algorithm: the full permutation table test.
+/// A secondary test with its own p-value.
+struct secondary_test {
+  std::string name;        ///< "fixed points", "cycles", "inversions", "rising sequences", "duplicates", "G".
+  test_result result;      ///< statistic: z for the z-tests, the count for duplicates.
+  bool in_verdict = false; ///< Whether it feeds the verdict (with Holm's correction).
+  double ln_p_adjusted = 0;///< Holm-adjusted ln p when in_verdict, else ln p.
+  std::string detail;      ///< e.g. "mean 1.0012 (uniform: 1)".
+};
+
+/// Sums of the statistics computed while counting (everything the tests need).
+struct bias_tallies {
+  std::size_t n = 0;
+  std::uint64_t trials = 0;
+  std::vector<std::uint64_t> table;      ///< n! counts by rank (table test), else empty.
+  std::vector<std::uint64_t> positions;  ///< n × n: positions[e * n + p].
+  permutation_sums sums;                 ///< Secondary statistic sums.
+  std::uint64_t birthday_trials = 0;     ///< Trials looked at by the duplicate test.
+  std::uint64_t duplicates = 0;          ///< Among them, repeats of an earlier permutation.
+};
+
+/// Result for one algorithm.
 struct bias_result {
-  algorithm_spec algorithm;
-  std::string test = "table";          ///< Which primary test gave the verdict.
-  std::vector<std::uint64_t> counts;   ///< counts[rank]: n! cells in lexicographic order.
-  double expected = 0;                 ///< Expected count per cell under uniformity (trials / n!).
-  test_result chi_squared;             ///< Pearson X², df = n! − 1: the primary test.
-  test_result g_test;                  ///< G statistic, df = n! − 1: reported, not used for the verdict.
-  double plug_in_tv = 0;               ///< Plug-in TV distance from uniform (biased upward).
+  std::string label;                   ///< "fisher-yates", "modulo:8", or the input's name.
+  std::string definition;              ///< One-line definition (empty for input).
+  std::string test = "table";          ///< Which primary test gave the verdict: "table" | "position".
+  std::size_t n = 0;
+  std::uint64_t trials = 0;
+  std::vector<std::uint64_t> counts;   ///< counts[rank]: n! cells (table test), else empty.
+  std::vector<std::uint64_t> position_counts;  ///< n × n element (row) × position (column).
+  permutation_sums sums;               ///< The secondary statistics' sums (for --save-counts).
+  double expected = 0;                 ///< Expected count per cell of the primary test.
+  test_result chi_squared;             ///< The primary test: table X² (df n!−1) or scaled position X² (df (n−1)²).
+  test_result g_test;                  ///< G statistic of the same cells (position: scaled too).
+  std::vector<test_result> row_tests;  ///< Position matrix: one plain multinomial test per card (df n−1).
+  std::vector<secondary_test> secondary;
+  std::string correction = "none";     ///< "holm" when several tests feed the verdict.
+  double ln_p_primary_adjusted = 0;    ///< The primary's Holm-adjusted ln p (= ln p with "none").
+  double plug_in_tv = 0;               ///< Plug-in TV distance from uniform (table; biased upward).
+  double detectable_tv = 0;            ///< Smallest TV detected at alpha with 90% probability.
+  std::optional<test_result> monte_carlo;  ///< Monte-Carlo p-value of the primary statistic.
   verdict outcome = verdict::no_evidence;
   std::vector<std::string> warnings;
+  std::optional<exact_distribution> exact;  ///< With --exact (then no trials are run).
 };
 
 /// A whole run: the options as used, and one result per algorithm, in the order given.
 struct bias_report {
   bias_options options;
   std::vector<bias_result> results;
+  /// "holm" when any result's verdict comes from several tests, else "none".
+  std::string correction = "none";
 };
 
-/// Runs every algorithm `trials` times on the deck 1..n and tests the permutation counts.
-/// Determinism: for a seed, counts depend only on (seed, engine, algorithm label, n, trials).
-/// Verdict: "unreliable" (with a warning) when the expected count per cell is below 5; otherwise
-/// "biased" when p < alpha, else "no evidence of bias". Upper tail only: a small X² is not bias.
-/// Throws shufl::error for invalid options.
+/// Runs every algorithm `trials` times on the deck 1..n (or analyses `input`) and tests the counts.
+/// Primary test (`test`): the permutation table when n! ≤ 10^6 and every expected count is ≥ 5,
+/// otherwise the element × position matrix, its Pearson X² scaled by (n−1)/n with (n−1)² df
+/// (each trial adds a whole permutation matrix). With the table the verdict is that test alone;
+/// with the position matrix, the fixed point, cycle, inversion and rising-sequence z-tests and
+/// the duplicate (birthday) test join it and Holm's correction keeps the family-wise level at
+/// alpha. Determinism: for a seed, counts depend only on (seed, engine, algorithm label, n,
+/// trials). Throws shufl::error for invalid options.
 bias_report run_bias(const bias_options& options);
 
+/// Tests tallies (from trials, a merge or an input file) as run_bias does.
+bias_result evaluate_tallies(const bias_tallies& tallies, const bias_options& options,
+                             const std::string& test);
+
+/// The primary test run_bias would choose ("table" or "position").
+std::string choose_test(bias_test test, std::size_t n, std::uint64_t trials);
+
 /// Counts only: `trials` runs of `algorithm` on 0..n-1, split into chunks over `threads` threads.
-/// Returns n! counts indexed by lexicographic rank.
+/// Returns n! counts indexed by lexicographic rank (n ≤ bias_max_table_n).
 std::vector<std::uint64_t> count_permutations(const algorithm_spec& algorithm, std::size_t n,
                                               std::uint64_t trials, engine_kind engine,
-                                              const seed_key& key, unsigned threads);
+                                              const seed_key& key, unsigned threads,
+                                              const bias_progress& progress = {});
+
+/// Tallies of `trials` runs: the position matrix, secondary sums (when `secondary`) and the
+/// duplicate count of the first bias_birthday_trials trials.
+bias_tallies count_positions(const algorithm_spec& algorithm, std::size_t n, std::uint64_t trials,
+                             engine_kind engine, const seed_key& key, unsigned threads,
+                             bool secondary, const bias_progress& progress = {});
+
+/// Tallies of the given permutations (flattened, each a permutation of 0..n-1); `table` asks
+/// for the n! table too.
+bias_tallies tally_permutations(std::span<const std::uint8_t> perms, std::size_t n, bool table);
+
+}  // namespace shufl
+
+namespace shufl {
+
+/// Permutations read from text (`shufl bias --input`).
+struct permutation_list {
+  std::size_t n = 0;                  ///< Inferred deck size.
+  std::vector<std::uint8_t> perms;    ///< Flattened, each a permutation of 0..n-1.
+  std::vector<std::string> symbols;   ///< symbols[i] is the item mapped to i.
+};
+
+/// Parses permutations, one per line: items separated by spaces, tabs or commas; 0- or 1-based
+/// indices or any symbols ("b a c"); a line that is one token of several characters (and no
+/// separators) is read one character per item ("bac"). Blank lines and lines starting with '#'
+/// are skipped. The first line fixes the items: numbers are ordered numerically, other symbols
+/// by their bytes, and item k of that order becomes k (so 0..n-1 and 1..n both map to 0..n-1).
+/// Throws shufl::error naming the line for a line that is not a permutation of the same items,
+/// n < 2 or n > bias_max_n.
+permutation_list parse_permutations(std::string_view text);
 
 }  // namespace shufl

@@ -17,9 +17,14 @@
 #include <utility>
 #include <vector>
 
+#include "shufl/permutation.hpp"
 #include "shufl/random.hpp"
 
 namespace shufl {
+
+namespace detail {
+struct replay_engine;
+}
 
 /// One step of a shuffle, as reported to an observer (what `shufl trace` prints). Fields that do
 /// not apply to a step keep their defaults (`none`).
@@ -77,6 +82,7 @@ void naive_shuffle(std::span<T> a, Engine& engine, Observer&& observer = {}) noe
 /// Function-object forms used by the registry: `algo(a, engine, parameter, observer)`. Every
 /// registered algorithm has this shape (the parameter is ignored by these two).
 struct fisher_yates_algorithm {
+  static constexpr bool fixed_bounds = true;  ///< The bounds of the draws never depend on their values.
   template <class T, class Engine, class Observer = no_observer>
   void operator()(std::span<T> a, Engine& engine, std::uint64_t /*parameter*/,
                   Observer&& observer = {}) const noexcept {
@@ -84,12 +90,21 @@ struct fisher_yates_algorithm {
   }
 };
 struct naive_algorithm {
+  static constexpr bool fixed_bounds = true;
   template <class T, class Engine, class Observer = no_observer>
   void operator()(std::span<T> a, Engine& engine, std::uint64_t /*parameter*/,
                   Observer&& observer = {}) const noexcept {
     naive_shuffle(a, engine, observer);
   }
 };
+
+}  // namespace shufl
+
+#include "shufl/shuffle/classic.hpp"
+#include "shufl/shuffle/riffle.hpp"
+#include "shufl/shuffle/sorts.hpp"
+
+namespace shufl {
 
 /// A type-erased source of bounded draws for cold paths (`shufl trace`): wraps any engine.
 class dynamic_engine {
@@ -135,6 +150,27 @@ struct algorithm_info {
   /// Shuffles `deck` with any engine, reporting every step to `on_step` (`shufl trace`).
   void (*run_traced)(std::span<std::uint8_t> deck, dynamic_engine& engine, std::uint64_t parameter,
                      const step_callback& on_step) = nullptr;
+  /// Runs `trials` shuffles of the identity deck 0..n-1 (n ≤ 255) like count_table, adding 1 to
+  /// positions[e * n + p] when card e ends at position p, and accumulating the secondary
+  /// statistics in `stats`; the first `hash_count` trials also store a 64-bit fingerprint of
+  /// their permutation in `hashes` (the rank when n ≤ 20). Allocation-free and noexcept.
+  void (*count_positions)(engine_kind kind, const seed_key& key, std::uint64_t stream,
+                          std::uint64_t parameter, std::size_t n, std::uint64_t trials,
+                          std::uint64_t* positions, permutation_sums* stats,
+                          std::uint64_t* hashes, std::uint64_t hash_count) = nullptr;
+  /// Like count_table, but counts path codes (see detail::path_coder): counts[code] for the
+  /// mixed-radix code of the draws. Only meaningful when fixed_bounds.
+  void (*count_paths)(engine_kind kind, const seed_key& key, std::uint64_t stream,
+                      std::uint64_t parameter, std::size_t n, std::uint64_t trials,
+                      std::uint64_t* counts) = nullptr;
+  /// Shuffles `deck` replaying a path of draws (exact enumeration; allocation-free).
+  void (*run_replay)(std::span<std::uint8_t> deck, detail::replay_engine& engine,
+                     std::uint64_t parameter) = nullptr;
+  /// Whether the bounds of the draws never depend on the values drawn (then every path has the
+  /// same probability and trials can be counted by path).
+  bool fixed_bounds = false;
+  /// Whether only a seed of 32 bits is drawn (exact enumeration is refused: 2^32 paths).
+  bool weak_seed = false;
 };
 
 /// An algorithm with its parameter, as parsed from one item of `--algo`.

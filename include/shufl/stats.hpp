@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <span>
+#include <vector>
 
 namespace shufl {
 
@@ -31,6 +32,25 @@ test_result pearson_uniform(std::span<const std::uint64_t> counts);
 /// The G (log-likelihood ratio) test against equal expected counts: G = 2 Σ O ln(O / E), with
 /// 0 · ln 0 = 0, df = k − 1 (Sokal & Rohlf, "Biometry"). Precondition: k ≥ 2 and N > 0.
 test_result g_test_uniform(std::span<const std::uint64_t> counts);
+
+/// Two-sided z-test of a sum of `trials` independent values whose law under the null has the
+/// given mean and variance per value: z = (sum − trials·mean) / sqrt(trials·variance);
+/// p = P(|Z| ≥ |z|) = P(χ²_1 ≥ z²), so ln p stays finite far below 1e-308. `statistic` holds z.
+test_result z_test_two_sided(double sum, double trials, double mean, double variance);
+
+/// Upper tail P(X ≥ observed) of a Poisson(lambda) count (the regularised lower incomplete gamma
+/// P(observed, lambda) for observed ≥ 1; 1 for observed = 0), with ln p kept finite like
+/// chi_squared_upper_tail. `statistic` holds the observed count, `df` holds lambda.
+test_result poisson_upper_tail(double observed, double lambda);
+
+/// The non-centrality λ at which a chi-squared test with `df` degrees of freedom at level `alpha`
+/// rejects with probability `power` (Boost.Math non_central_chi_squared::find_non_centrality).
+double detectable_noncentrality(double df, double alpha, double power);
+
+/// Holm's step-down adjustment (S. Holm, Scand. J. Statist. 1979) of natural-log p-values:
+/// returns ln of the adjusted p-values, in the input order, capped at 0. The family rejects at
+/// family-wise level α exactly when some adjusted p is below α.
+std::vector<double> holm_adjust_ln(std::span<const double> ln_p);
 
 /// Total variation distance ½ Σ |p_i − q_i| between two probability vectors of equal length.
 double total_variation_distance(std::span<const double> p, std::span<const double> q) noexcept;

@@ -1,0 +1,60 @@
+// The riffle shuffle under the Gilbert–Shannon–Reeds model (E. Gilbert 1955; J. Reeds 1981;
+// D. Bayer and P. Diaconis, "Trailing the Dovetail Shuffle to its Lair", Ann. Appl. Probab. 1992).
+// Included by shufl/shuffle.hpp.
+#pragma once
+
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <utility>
+
+#include "shufl/random.hpp"
+
+namespace shufl {
+
+/// K Gilbert–Shannon–Reeds riffles. Each riffle cuts the deck after c cards, c binomial(n, ½)
+/// (the popcount of n fair bits, drawn 32 at a time as uniform integers below 2^32 or 2^rest),
+/// then drops cards one at a time: with L cards left in the left pile and R in the right, the next
+/// card comes from the left pile with probability L / (L + R) (a draw d uniform in [0, L+R), left
+/// when d < L); once a pile is empty the other follows without draws. Seven riffles of 52 cards
+/// leave a total variation distance of 0.334 from uniform (Bayer–Diaconis). Merged in place by
+/// rotation. Steps: "cut" (a = cut size c), then "drop" (outcome true = from the left pile;
+/// a = the source position of the dropped card, b = its output position).
+struct riffle_algorithm {
+  static constexpr bool fixed_bounds = false;
+  template <class T, class Engine, class Observer = no_observer>
+  void operator()(std::span<T> a, Engine& engine, std::uint64_t k,
+                  Observer&& observer = {}) const noexcept {
+    const std::size_t n = a.size();
+    for (std::uint64_t round = 0; round < k; ++round) {
+      std::size_t cut = 0;
+      for (std::size_t left = n; left > 0;) {
+        const std::size_t bits = left < 32 ? left : 32;
+        cut += static_cast<std::size_t>(std::popcount(uniform_below(engine, std::uint64_t{1} << bits)));
+        left -= bits;
+      }
+      observer(shuffle_step{.action = "cut", .cursor = static_cast<std::size_t>(round), .a = cut},
+               std::span<const T>(a));
+      std::size_t out = 0, l = cut, r = n - cut;  // left pile a[out, out+l), right a[out+l, n)
+      while (l > 0 && r > 0) {
+        const bool from_left = uniform_below(engine, l + r) < l;
+        const std::size_t source = from_left ? out : out + l;
+        if (from_left) {
+          --l;
+        } else {
+          T item = std::move(a[source]);
+          for (std::size_t p = source; p > out; --p) a[p] = std::move(a[p - 1]);
+          a[out] = std::move(item);
+          --r;
+        }
+        observer(shuffle_step{.action = "drop", .cursor = static_cast<std::size_t>(round),
+                              .a = source, .b = out, .outcome = from_left},
+                 std::span<const T>(a));
+        ++out;
+      }
+    }
+  }
+};
+
+}  // namespace shufl

@@ -1,0 +1,143 @@
+// `shufl bias` as a whole: validation, --exact, --input, trials per algorithm, Monte-Carlo p-values.
+#include "shufl/bias.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <numeric>
+#include <thread>
+
+#include "internal.hpp"
+#include "shufl/error.hpp"
+#include "shufl/permutation.hpp"
+
+namespace shufl {
+
+namespace {
+
+void validate(const bias_options& o) {
+  if (o.n < 2 || o.n > bias_max_n) {
+    throw error(fmt::format("--n must be between 2 and {} (got {})", bias_max_n, o.n));
+  }
+  if (!o.input && !o.exact && o.trials == 0) throw error("--trials must be at least 1");
+  if (!(o.alpha > 0 && o.alpha < 1)) {
+    throw error(fmt::format("--alpha must be strictly between 0 and 1 (got {})", o.alpha));
+  }
+  if (!o.input && o.algorithms.empty()) throw error("no algorithm given");
+  if (o.test == bias_test::table && o.n > bias_max_table_n) {
+    throw error(fmt::format("--test table needs n <= {} (n! cells); use --test position", bias_max_table_n));
+  }
+}
+
+// Monte-Carlo p-value of the primary statistic: B tables of the same size from Fisher–Yates
+// (exactly uniform), p = (1 + #{X²_b ≥ X²}) / (B + 1).
+test_result monte_carlo_p(const bias_result& r, const bias_options& o, const seed_key& key) {
+  const algorithm_spec fy{&find_algorithm("fisher-yates"), 0};
+  std::uint64_t at_least = 0;
+  for (std::uint64_t b = 0; b < o.monte_carlo; ++b) {
+    const seed_key k = derive_key(key, "bias/monte-carlo", b);
+    double x2 = 0;
+    if (r.test == "table") {
+      x2 = pearson_uniform(count_permutations(fy, r.n, r.trials, o.engine, k, o.threads)).statistic;
+    } else {
+      x2 = detail::position_tests(count_positions(fy, r.n, r.trials, o.engine, k, o.threads, false).positions,
+                          r.n, r.trials).first.statistic;
+    }
+    at_least += x2 >= r.chi_squared.statistic;
+  }
+  test_result mc = r.chi_squared;
+  mc.p_value = static_cast<double>(1 + at_least) / static_cast<double>(o.monte_carlo + 1);
+  mc.ln_p = std::log(mc.p_value);
+  mc.log10_p = std::log10(mc.p_value);
+  return mc;
+}
+
+bias_result finish(bias_tallies tallies, const bias_options& o, const std::string& test,
+                   const seed_key& key) {
+  bias_result r = evaluate_tallies(tallies, o, test);
+  if (o.monte_carlo) {
+    r.monte_carlo = monte_carlo_p(r, o, key);
+    detail::decide_family(r, o.alpha);
+    for (auto& w : r.warnings) {
+      w += fmt::format(" (the verdict uses a Monte-Carlo p-value from {} simulated tables)", o.monte_carlo);
+    }
+  }
+  return r;
+}
+
+}  // namespace
+
+bias_report run_bias(const bias_options& options) {
+  validate(options);
+  bias_report report;
+  report.options = options;
+  const std::size_t n = options.n;
+
+  if (options.input) {
+    const std::uint64_t trials = options.input->size() / n;
+    if (trials == 0) throw error("no permutations in the input");
+    const std::string test = choose_test(options.test, n, trials);
+    const seed_key key = options.seed ? key_from_seed(*options.seed) : key_from_os();
+    bias_result r = finish(tally_permutations(*options.input, n, test == "table"), options, test, key);
+    r.label = options.input_name;
+    report.options.trials = trials;
+    report.results.push_back(std::move(r));
+  } else if (options.exact) {
+    for (const auto& algorithm : options.algorithms) {
+      bias_result r;
+      r.label = algorithm.label();
+      r.definition = std::string(algorithm.info->definition);
+      r.n = n;
+      r.test = "exact";
+      r.exact = exact_law(algorithm, n);
+      r.outcome = r.exact->total_variation == "0" ? verdict::no_evidence : verdict::biased;
+      report.results.push_back(std::move(r));
+    }
+  } else {
+    const seed_key key = options.seed ? key_from_seed(*options.seed) : key_from_os();
+    for (const auto& algorithm : options.algorithms) {
+      const std::string test = choose_test(options.test, n, options.trials);
+      bias_tallies tallies;
+      if (test == "table") {
+        tallies.n = n;
+        tallies.trials = options.trials;
+        tallies.table = count_permutations(algorithm, n, options.trials, options.engine, key, options.threads,
+                                           options.progress);
+        // The position matrix and the secondary sums follow from the table.
+        tallies.positions.assign(n * n, 0);
+        std::array<std::uint8_t, max_rank_n> perm{};
+        for (std::uint64_t rank = 0; rank < tallies.table.size(); ++rank) {
+          const std::uint64_t c = tallies.table[rank];
+          if (c == 0) continue;
+          detail::unrank_into(rank, n, perm.data());
+          const std::span<const std::uint8_t> p(perm.data(), n);
+          for (std::size_t i = 0; i < n; ++i) tallies.positions[perm[i] * n + i] += c;
+          if (options.secondary) {
+            permutation_sums one;
+            one.add(p);
+            tallies.sums.trials += c;
+            tallies.sums.fixed_points += c * one.fixed_points;
+            tallies.sums.cycles += c * one.cycles;
+            tallies.sums.inversions += c * one.inversions;
+            tallies.sums.rising_sequences += c * one.rising_sequences;
+          }
+        }
+      } else {
+        tallies = count_positions(algorithm, n, options.trials, options.engine, key, options.threads,
+                                  options.secondary, options.progress);
+      }
+      bias_result r = finish(std::move(tallies), options, test, key);
+      r.label = algorithm.label();
+      r.definition = std::string(algorithm.info->definition);
+      report.results.push_back(std::move(r));
+    }
+  }
+  for (const auto& r : report.results) {
+    if (r.correction == "holm") report.correction = "holm";
+  }
+  return report;
+}
+
+}  // namespace shufl

@@ -1,0 +1,323 @@
+// Formatting of `shufl bias` reports: text (table, heatmap, secondary tests, verdicts), JSON (the
+// schema of DESIGN.md), CSV and the SVG heatmap of --plot.
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <numeric>
+#include <sstream>
+
+#include "bias_report.hpp"
+#include "shufl/permutation.hpp"
+
+namespace shufl::cli {
+
+namespace {
+
+std::string format_p(const test_result& t) {
+  if (t.p_value < 1e-300) {
+    return fmt::format("p < 1e-300 (ln p = {:.2f}, log10 p = {:.2f})", t.ln_p, t.log10_p);
+  }
+  return fmt::format("p = {:.4g}", t.p_value);
+}
+
+std::string format_ln_p(double ln_p) {
+  if (ln_p < std::log(1e-300)) return fmt::format("p < 1e-300 (log10 p = {:.2f})", ln_p / std::log(10.0));
+  return fmt::format("p = {:.4g}", std::exp(ln_p));
+}
+
+std::string labels_of(std::uint64_t rank, std::size_t n) { return deck_label(unrank_permutation(rank, n)); }
+
+// Terminal heatmap of the position matrix: one row per card, one character per position,
+// by the cell's z-score (O − E) / sqrt(E (1 − 1/n)).
+std::string heatmap(const bias_result& r) {
+  const std::size_t n = r.n;
+  std::string out = "  position matrix (row: card, column: position; '.' |z| < 2, '+'/'-' z >= 2 / <= -2, '#'/'=' beyond 4):\n";
+  const double sd = std::sqrt(r.expected * (1 - 1.0 / static_cast<double>(n)));
+  for (std::size_t e = 0; e < n; ++e) {
+    out += fmt::format("  {:>4} ", e + 1);
+    for (std::size_t p = 0; p < n; ++p) {
+      const double z = (static_cast<double>(r.position_counts[e * n + p]) - r.expected) / sd;
+      out += z >= 4 ? '#' : z >= 2 ? '+' : z <= -4 ? '=' : z <= -2 ? '-' : '.';
+    }
+    out += '\n';
+  }
+  return out;
+}
+
+std::string text_exact(const bias_result& r) {
+  const auto& x = *r.exact;
+  std::string out;
+  out += fmt::format("  exact law by {}{}\n", x.method, x.paths ? fmt::format(" of {} paths of random choices", x.paths) : "");
+  out += fmt::format("  total variation distance from uniform: {:.10f}{}\n", x.total_variation_value,
+                     x.total_variation.size() <= 40 ? fmt::format(" ({})", x.total_variation) : "");
+  auto prob = [](const std::string& f, double v) {
+    return f.size() <= 40 ? fmt::format("{} ({:.6g})", f, v) : fmt::format("{:.6g}", v);
+  };
+  out += fmt::format("  most likely deck:  {}  probability {}\n", x.most_likely, prob(x.most_likely_probability, x.most_likely_value));
+  out += fmt::format("  least likely deck: {}  probability {}\n", x.least_likely, prob(x.least_likely_probability, x.least_likely_value));
+  if (!x.probability.empty() && x.probability.size() <= 24) {
+    out += fmt::format("  {:<6}  {:>12}  {:>10}\n", "deck", "probability", "x n!");
+    const double cells = static_cast<double>(x.probability.size());
+    for (std::uint64_t rank = 0; rank < x.probability.size(); ++rank) {
+      out += fmt::format("  {:<6}  {:>12}  {:>10.4f}\n", labels_of(rank, r.n), x.probability[rank],
+                         x.probability_value[rank] * cells);
+    }
+  }
+  out += fmt::format("  verdict: {}\n", r.outcome == verdict::biased ? "biased (the exact law is not uniform)"
+                                                                      : "no bias (the exact law is uniform)");
+  return out;
+}
+
+nlohmann::ordered_json test_json(const test_result& t) {
+  return {{"statistic", t.statistic}, {"df", t.df}, {"p_value", t.p_value}, {"ln_p", t.ln_p},
+          {"log10_p", t.log10_p}};
+}
+
+nlohmann::ordered_json exact_json(const bias_result& r) {
+  const auto& x = *r.exact;
+  nlohmann::ordered_json e;
+  e["method"] = x.method;
+  e["paths"] = x.paths;
+  e["total_variation_distance"] = x.total_variation_value;
+  e["total_variation_fraction"] = x.total_variation;
+  e["most_likely"] = {{"deck", x.most_likely}, {"probability", x.most_likely_probability}};
+  e["least_likely"] = {{"deck", x.least_likely}, {"probability", x.least_likely_probability}};
+  if (!x.probability.empty()) {
+    nlohmann::ordered_json p = nlohmann::ordered_json::object();
+    for (std::uint64_t rank = 0; rank < x.probability.size(); ++rank) p[labels_of(rank, r.n)] = x.probability[rank];
+    e["probabilities"] = std::move(p);
+    e["position_matrix"] = x.position_matrix;
+  }
+  return e;
+}
+
+nlohmann::ordered_json result_json(const bias_result& r, const bias_report& report) {
+  nlohmann::ordered_json e;
+  e["algorithm"] = r.label;
+  e["test"] = r.test;
+  if (r.exact) {
+    e["verdict"] = verdict_json(r.outcome);
+    e["warnings"] = r.warnings;
+    e["exact"] = exact_json(r);
+    return e;
+  }
+  if (r.test == "table") {
+    nlohmann::ordered_json counts = nlohmann::ordered_json::object();
+    for (std::uint64_t rank = 0; rank < r.counts.size(); ++rank) counts[labels_of(rank, r.n)] = r.counts[rank];
+    e["counts"] = std::move(counts);
+  }
+  auto matrix = nlohmann::ordered_json::array();
+  for (std::size_t row = 0; row < r.n; ++row) {
+    matrix.push_back(std::vector<std::uint64_t>(r.position_counts.begin() + static_cast<std::ptrdiff_t>(row * r.n),
+                                                r.position_counts.begin() + static_cast<std::ptrdiff_t>((row + 1) * r.n)));
+  }
+  e["position_counts"] = std::move(matrix);
+  e["expected"] = r.expected;
+  e["chi_squared"] = test_json(r.chi_squared);
+  e["g_test"] = test_json(r.g_test);
+  if (!r.row_tests.empty()) {
+    auto rows = nlohmann::ordered_json::array();
+    for (const auto& t : r.row_tests) rows.push_back(test_json(t));
+    e["row_tests"] = std::move(rows);
+  }
+  if (r.monte_carlo) e["monte_carlo"] = {{"tables", report.options.monte_carlo}, {"p_value", r.monte_carlo->p_value}};
+  auto secondary = nlohmann::ordered_json::array();
+  for (const auto& s : r.secondary) {
+    secondary.push_back({{"name", s.name}, {"statistic", s.result.statistic}, {"p_value", s.result.p_value},
+                         {"ln_p", s.result.ln_p}, {"log10_p", s.result.log10_p}, {"in_verdict", s.in_verdict},
+                         {"ln_p_adjusted", s.ln_p_adjusted}, {"detail", s.detail}});
+  }
+  e["secondary"] = std::move(secondary);
+  e["correction"] = r.correction;
+  e["ln_p_adjusted"] = r.ln_p_primary_adjusted;
+  if (r.test == "table") e["plug_in_total_variation_distance"] = r.plug_in_tv;
+  e["power"] = {{"probability", 0.9}, {"detectable_total_variation", r.detectable_tv},
+                {"meaning", r.test == "table" ? "total variation distance of the permutation law"
+                                               : "total variation distance of each card's position law"}};
+  e["verdict"] = verdict_json(r.outcome);
+  e["warnings"] = r.warnings;
+  return e;
+}
+
+}  // namespace
+
+std::string text_report(const bias_report& report, const std::string& seed_text, unsigned threads) {
+  const auto& o = report.options;
+  std::string out;
+  if (o.exact) {
+    out += fmt::format("shufl bias --exact: n = {}, exact laws (no trials)\n", o.n);
+  } else {
+    out += fmt::format("shufl bias: n = {}, {} {}, engine {}, seed {}, {} thread{}\n", o.n, o.trials,
+                       o.input ? "permutations read" : "trials per algorithm", engine_name(o.engine),
+                       o.input ? "(not used)" : seed_text, threads, threads == 1 ? "" : "s");
+    if (report.results.size() > 1) {
+      out += fmt::format(
+          "Each algorithm is a separate question, tested on its own at alpha = {} {}.\n", o.alpha,
+          report.correction == "holm"
+              ? "(alpha per algorithm, family-wise: Holm's correction over the tests of each algorithm; none across algorithms)"
+              : "(alpha per algorithm; no multiple-testing correction)");
+    } else {
+      out += fmt::format("Tested at alpha = {}{}.\n", o.alpha,
+                         report.correction == "holm" ? " (family-wise, with Holm's correction over the tests)" : "");
+    }
+  }
+  for (const auto& r : report.results) {
+    out += fmt::format("\n{}: {}\n", r.label, r.definition.empty() ? "permutations read from the input" : r.definition);
+    if (r.exact) {
+      out += text_exact(r);
+      continue;
+    }
+    if (r.test == "table") {
+      const std::size_t cells = r.counts.size();
+      std::vector<std::uint64_t> rows(cells);
+      std::iota(rows.begin(), rows.end(), std::uint64_t{0});
+      if (cells > 120) {
+        std::partial_sort(rows.begin(), rows.begin() + 10, rows.end(), [&](auto a, auto b) {
+          return std::fabs(static_cast<double>(r.counts[a]) - r.expected) >
+                 std::fabs(static_cast<double>(r.counts[b]) - r.expected);
+        });
+        rows.resize(10);
+        out += fmt::format("  the 10 of {} orders furthest from expectation:\n", cells);
+      }
+      const std::uint64_t max_count = std::max<std::uint64_t>(1, *std::max_element(r.counts.begin(), r.counts.end()));
+      const std::size_t width = std::max<std::size_t>(4, labels_of(0, r.n).size());
+      out += fmt::format("  {:<{}}  {:>10}  {:>10}  {:>9}\n", "deck", width, "observed", "expected", "deviation");
+      for (const auto rank : rows) {
+        const double c = static_cast<double>(r.counts[rank]);
+        const auto bar_len = static_cast<std::size_t>(std::lround(40.0 * c / static_cast<double>(max_count)));
+        std::string bar;
+        for (std::size_t i = 0; i < bar_len; ++i) bar += "\u2588";
+        out += fmt::format("  {:<{}}  {:>10}  {:>10.1f}  {:>+8.2f}%  {}\n", labels_of(rank, r.n), width,
+                           r.counts[rank], r.expected, 100.0 * (c - r.expected) / r.expected, bar);
+      }
+      out += fmt::format("  chi-squared: X2 = {:.4f}, df = {}, {}\n", r.chi_squared.statistic,
+                         r.chi_squared.df, format_p(r.chi_squared));
+      out += fmt::format("  G-test:      G = {:.4f}, df = {}, {}\n", r.g_test.statistic, r.g_test.df,
+                         format_p(r.g_test));
+      out += fmt::format("  plug-in estimate of the total variation distance from uniform (biased upward): {:.4f}\n",
+                         r.plug_in_tv);
+    } else {
+      if (r.n <= 64) out += heatmap(r);
+      out += fmt::format("  position test: X2 x (n-1)/n = {:.4f}, df = {}, {}\n", r.chi_squared.statistic,
+                         r.chi_squared.df, format_p(r.chi_squared));
+      out += fmt::format("  G-test (scaled): G = {:.4f}, df = {}, {}\n", r.g_test.statistic, r.g_test.df,
+                         format_p(r.g_test));
+      if (!r.row_tests.empty()) {
+        const auto worst = static_cast<std::size_t>(std::min_element(r.row_tests.begin(), r.row_tests.end(),
+            [](const auto& a, const auto& b) { return a.ln_p < b.ln_p; }) - r.row_tests.begin());
+        out += fmt::format("  per-card tests (not in the verdict): worst is card {}: X2 = {:.4f}, df = {}, {}\n",
+                           worst + 1, r.row_tests[worst].statistic, r.row_tests[worst].df,
+                           format_p(r.row_tests[worst]));
+      }
+    }
+    if (r.monte_carlo) {
+      out += fmt::format("  Monte-Carlo p-value of the primary statistic ({} tables): p = {:.4g}\n",
+                         o.monte_carlo, r.monte_carlo->p_value);
+    }
+    for (const auto& s : r.secondary) {
+      const std::string stat = s.name == "duplicates" ? fmt::format("{:g}", s.result.statistic)
+                                                      : fmt::format("z = {:+.3f}", s.result.statistic);
+      out += fmt::format("  {:<17} {}, {}; {}{}\n", s.name + ":", stat, format_p(s.result), s.detail,
+                         s.in_verdict ? "" : " (not in the verdict)");
+    }
+    if (r.detectable_tv > 0) {
+      out += fmt::format("  power: at alpha = {}, these trials detect with 90% probability a {} of {:.4g}\n",
+                         o.alpha, r.test == "table" ? "total variation distance" : "per-card position TV",
+                         r.detectable_tv);
+    }
+    for (const auto& w : r.warnings) out += fmt::format("  warning: {}\n", w);
+    const std::string basis = r.correction == "holm"
+        ? fmt::format("{} tests with Holm's correction, family-wise alpha = {}; smallest adjusted {}",
+                      1 + std::count_if(r.secondary.begin(), r.secondary.end(), [](const auto& s) { return s.in_verdict; }),
+                      o.alpha, format_ln_p(std::min(r.ln_p_primary_adjusted, std::accumulate(
+                          r.secondary.begin(), r.secondary.end(), 0.0, [](double m, const auto& s) {
+                            return s.in_verdict ? std::min(m, s.ln_p_adjusted) : m; }))))
+        : fmt::format("{} p {} alpha = {}", r.test == "table" ? "chi-squared" : "position test",
+                      r.outcome == verdict::biased ? "<" : ">=", o.alpha);
+    switch (r.outcome) {
+      case verdict::biased: out += fmt::format("  verdict: biased ({})\n", basis); break;
+      case verdict::no_evidence: out += fmt::format("  verdict: no evidence of bias ({})\n", basis); break;
+      case verdict::unreliable:
+        out += "  verdict: unreliable (too few trials for the chi-squared approximation; no verdict)\n";
+        break;
+    }
+  }
+  return out;
+}
+
+std::string json_report(const bias_report& report, unsigned threads) {
+  const auto& o = report.options;
+  nlohmann::ordered_json j;
+  j["shufl_version"] = SHUFL_VERSION;
+  j["command"] = "bias";
+  j["n"] = o.n;
+  j["trials"] = o.exact ? 0 : o.trials;
+  j["seed"] = o.seed ? nlohmann::ordered_json(*o.seed) : nlohmann::ordered_json(nullptr);
+  j["engine"] = engine_name(o.engine);
+  j["alpha"] = o.alpha;
+  j["threads"] = threads;
+  j["correction"] = report.correction;
+  auto results = nlohmann::ordered_json::array();
+  for (const auto& r : report.results) results.push_back(result_json(r, report));
+  j["results"] = std::move(results);
+  return j.dump(2) + "\n";
+}
+
+std::string csv_report(const bias_report& report) {
+  std::string out = "algorithm,test,statistic,df,p_value,ln_p,ln_p_adjusted,verdict\n";
+  for (const auto& r : report.results) {
+    const std::string v(verdict_json(r.outcome));
+    if (r.exact) {
+      out += fmt::format("{},exact TV,{:.12g},,,,,{}\n", r.label, r.exact->total_variation_value, v);
+      continue;
+    }
+    out += fmt::format("{},{},{:.10g},{:g},{:.10g},{:.10g},{:.10g},{}\n", r.label, r.test, r.chi_squared.statistic,
+                       r.chi_squared.df, r.chi_squared.p_value, r.chi_squared.ln_p, r.ln_p_primary_adjusted, v);
+    out += fmt::format("{},G,{:.10g},{:g},{:.10g},{:.10g},,\n", r.label, r.g_test.statistic, r.g_test.df,
+                       r.g_test.p_value, r.g_test.ln_p);
+    for (const auto& s : r.secondary) {
+      out += fmt::format("{},{},{:.10g},,{:.10g},{:.10g},{},\n", r.label, s.name, s.result.statistic,
+                         s.result.p_value, s.result.ln_p,
+                         s.in_verdict ? fmt::format("{:.10g}", s.ln_p_adjusted) : std::string());
+    }
+  }
+  return out;
+}
+
+// SVG heatmap of every result's position matrix, side by side: red above expectation, blue below.
+std::string svg_plot(const bias_report& report) {
+  const double cell = 8;
+  std::string body;
+  double x0 = 10, width = 10, height = 0;
+  for (const auto& r : report.results) {
+    if (r.position_counts.empty()) continue;
+    const std::size_t n = r.n;
+    const double sd = std::sqrt(r.expected * (1 - 1.0 / static_cast<double>(n)));
+    body += fmt::format(R"(<text x="{}" y="16" font-family="sans-serif" font-size="12">{} ({})</text>)" "\n",
+                        x0, r.label, verdict_text(r.outcome));
+    for (std::size_t e = 0; e < n; ++e) {
+      for (std::size_t p = 0; p < n; ++p) {
+        const double z = (static_cast<double>(r.position_counts[e * n + p]) - r.expected) / sd;
+        const double t = std::min(1.0, std::fabs(z) / 5);
+        const int fade = static_cast<int>(std::lround(255 * (1 - t)));
+        const std::string color = z >= 0 ? fmt::format("rgb(255,{0},{0})", fade) : fmt::format("rgb({0},{0},255)", fade);
+        body += fmt::format(R"(<rect x="{:.1f}" y="{:.1f}" width="{}" height="{}" fill="{}"/>)" "\n",
+                            x0 + cell * static_cast<double>(p), 24 + cell * static_cast<double>(e), cell, cell, color);
+      }
+    }
+    x0 += cell * static_cast<double>(n) + 30;
+    width = x0;
+    height = std::max(height, 24 + cell * static_cast<double>(n) + 10);
+  }
+  return fmt::format(R"(<svg xmlns="http://www.w3.org/2000/svg" width="{:.0f}" height="{:.0f}">)" "\n"
+                     R"(<rect width="100%" height="100%" fill="white"/>)" "\n{}</svg>\n",
+                     width, std::max(height, 40.0), body);
+}
+
+
+}  // namespace shufl::cli
