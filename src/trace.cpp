@@ -70,7 +70,7 @@ std::vector<std::uint64_t> ranges_of_zero_path(const trace_options& o) {
   return zeros.bounds();
 }
 
-big factorial(std::size_t n) {
+big big_factorial(std::size_t n) {
   big f = 1;
   for (std::size_t k = 2; k <= n; ++k) f *= k;
   return f;
@@ -169,7 +169,7 @@ counting_argument make_counting_argument(path_kind kind, std::size_t n,
     paths *= s;
     c.log10_paths += std::log10(static_cast<double>(s));
   }
-  const big nf = factorial(n);
+  const big nf = big_factorial(n);
   c.paths = decimal(paths);
   c.paths_formula = product_formula(ranges);
   c.n_factorial = decimal(nf);
