@@ -118,7 +118,9 @@ TEST(E2eLinesExternal, MemoryOptionErrors) {
     a.insert(a.end(), {"--memory", "16M", "--seed", "1"});
     auto b = args;
     b.insert(b.end(), {"--seed", "1"});
-    EXPECT_EQ(lines(a, "x\ny\nz\n").out, lines(b, "x\ny\nz\n").out);
+    // Only the modes that read stdin get input (a writer to a closed pipe would get SIGPIPE).
+    const std::string input = args[0] == "-n" || args[0] == "-r" ? "x\ny\nz\n" : "";
+    EXPECT_EQ(lines(a, input).out, lines(b, input).out);
   }
   const auto help = lines({"--help"});
   for (const char* word : {"--memory", "--temp-dir", "--header", "--delimiter"}) {
@@ -213,8 +215,8 @@ TEST(E2eLinesDelimiter, AnySingleByte) {
   const std::string nul("a\0b\0c\0", 6);
   EXPECT_EQ(lines({"--delimiter", "\\0", "--seed", "2"}, nul).out, lines({"-z", "--seed", "2"}, nul).out);
   EXPECT_EQ(lines({"-z", "--delimiter", "\\0", "--seed", "2"}, nul).status, 0);
-  EXPECT_EQ(lines({"-z", "--delimiter", ","}, nul).err, "shufl: multiple delimiters specified\n");
-  EXPECT_EQ(lines({"--delimiter", "ab"}, nul).err,
+  EXPECT_EQ(lines({"-z", "--delimiter", ","}).err, "shufl: multiple delimiters specified\n");
+  EXPECT_EQ(lines({"--delimiter", "ab"}).err,
             "shufl: invalid delimiter: 'ab' (one byte, or \\0 \\t \\n \\r \\v \\f \\\\ \\xHH)\n");
   // Newlines are data with another delimiter; the external path uses it too.
   std::string commas = big_input();
