@@ -227,3 +227,24 @@ TEST(E2eLinesDelimiter, AnySingleByte) {
 }
 
 }  // namespace
+
+namespace {
+
+// On a terminal (util-linux `script` provides one) the external shuffle shows a one-line
+// progress display on stderr, and erases it at the end; never when stderr is not a terminal.
+TEST(E2eLinesExternal, ProgressOnlyOnATerminal) {
+  if (run_shell("script -qec true /dev/null >/dev/null 2>&1").status != 0) {
+    GTEST_SKIP() << "no working script(1) or no pseudo-terminal";
+  }
+  temp_dir dir;
+  const std::string in = dir.write("in", big_input());
+  const auto tty = run_shell("script -qec \"" + shufl_cmd() + " --seed 1 --memory 16M " + sh_quote(in) +
+                             " > /dev/null\" /dev/null");
+  EXPECT_EQ(tty.status, 0);
+  EXPECT_NE(tty.out.find("\rshufl: writing "), std::string::npos) << tty.out;
+  EXPECT_NE(tty.out.find("\r\033[K"), std::string::npos) << "erased at the end";
+  const auto pipe = run_shell(shufl_cmd() + " --seed 1 --memory 16M " + sh_quote(in) + " 2>&1 >/dev/null | cat");
+  EXPECT_EQ(pipe.out, "");
+}
+
+}  // namespace
