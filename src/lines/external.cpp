@@ -190,6 +190,18 @@ class temp_file {
     }
   }
 
+  // Writes [p, p + n) at `offset` (unbuffered).
+  void write_at(const char* p, std::size_t n, std::uint64_t offset) const {
+    while (n > 0) {
+      const ssize_t put = ::pwrite(fd_, p, n, static_cast<off_t>(offset));
+      if (put < 0 && errno == EINTR) continue;
+      check(put < 0 ? errno : 0);
+      p += put;
+      n -= static_cast<std::size_t>(put);
+      offset += static_cast<std::uint64_t>(put);
+    }
+  }
+
   std::uint64_t records = 0;
   std::uint64_t bytes = 0;
 
@@ -272,9 +284,12 @@ namespace detail {
 
 // One node of the output, in output order.
 struct external_node {
-  file_ptr file;         // null for the root kept in RAM
+  std::shared_ptr<temp_file> file;  // null for the root kept in RAM
   seed_key key;
   bool big_leaf = false;
+  std::uint64_t offset = 0;   // where its records start in `file`
+  std::uint64_t bytes = 0;    // bytes of records
+  std::uint64_t records = 0;  // number of records
 };
 
 struct external_plan {
@@ -325,13 +340,14 @@ struct external_plan {
   void plan_node(file_ptr file, const seed_key& key, std::uint64_t depth) {
     if (file->records == 0) return;
     stats.max_depth = std::max(stats.max_depth, depth);
-    if (in_memory_cost(file->bytes, file->records) <= settings.memory_budget) {
-      nodes.push_back({std::move(file), key, false});
+    const std::uint64_t bytes = file->bytes, records = file->records;
+    if (in_memory_cost(bytes, records) <= settings.memory_budget) {
+      nodes.push_back({std::move(file), key, false, 0, bytes, records});
       return;
     }
-    if (file->records <= settings.leaf_records) {
+    if (records <= settings.leaf_records) {
       ++stats.big_leaves;
-      nodes.push_back({std::move(file), key, true});
+      nodes.push_back({std::move(file), key, true, 0, bytes, records});
       return;
     }
     std::array<file_ptr, scatter_buckets> children;
@@ -353,20 +369,71 @@ struct external_plan {
       children = finish(s);
     }
     file.reset();  // frees its disk space before the children are planned
+    const std::size_t first = nodes.size();
     for (std::size_t b = 0; b < scatter_buckets; ++b) {
       plan_node(std::move(children[b]), scatter_child_key(key, b), depth + 1);
+    }
+    if (depth > 0) compact(first);  // the root's own 256 files are few enough
+  }
+
+  // Copies the nodes from `first` on (in order) into one file, so that a node scattered again
+  // holds one file descriptor, not 256 (an input where every root bucket is scattered again
+  // would otherwise need 65,536 open files).
+  void compact(std::size_t first) {
+    if (nodes.size() - first <= 1) return;
+    auto joined = std::shared_ptr<temp_file>(new_file());
+    std::uint64_t at = 0;
+    for (std::size_t i = first; i < nodes.size(); ++i) {
+      external_node& node = nodes[i];
+      copy_range(*node.file, node.offset, node.bytes, *joined, at);
+      node.file = joined;  // the old file closes when its last node lets go of it
+      node.offset = at;
+      at += node.bytes;
+    }
+    stats.temp_bytes += at;
+  }
+
+  // Copies [offset, offset + n) of `from` to `to` at `at`: copy_file_range (no copy through user
+  // space), else pread/write.
+  void copy_range(const temp_file& from, std::uint64_t offset, std::uint64_t n, temp_file& to,
+                  std::uint64_t at) {
+    auto in = static_cast<off_t>(offset);
+    auto out = static_cast<off_t>(at);
+    while (n > 0) {
+      const ssize_t got = ::copy_file_range(from.fd(), &in, to.fd(), &out,
+                                            static_cast<std::size_t>(std::min<std::uint64_t>(n, 1u << 30)), 0);
+      if (got > 0) {
+        n -= static_cast<std::uint64_t>(got);
+        continue;
+      }
+      if (got < 0 && errno == EINTR) continue;
+      if (got < 0 && errno != EXDEV && errno != ENOSYS && errno != EINVAL && errno != EOPNOTSUPP) {
+        throw error("write error: " + settings.temp_dir + ": " + std::strerror(errno));
+      }
+      std::vector<char> chunk(kCopyChunk);
+      while (n > 0) {
+        const auto k = static_cast<std::size_t>(std::min<std::uint64_t>(n, kCopyChunk));
+        from.read_at(chunk.data(), k, static_cast<std::uint64_t>(in));
+        to.write_at(chunk.data(), k, static_cast<std::uint64_t>(out));
+        in += static_cast<off_t>(k);
+        out += static_cast<off_t>(k);
+        n -= k;
+      }
     }
   }
 
   // Phase 3 for a leaf too big for RAM: Fisher–Yates over record indices, records by pread.
-  void write_big_leaf(const temp_file& file, const seed_key& key, fd_writer& out) {
+  void write_big_leaf(const external_node& node, fd_writer& out) {
+    const temp_file& file = *node.file;
+    const seed_key& key = node.key;
+    const std::uint64_t base = node.offset;
     std::vector<std::uint64_t> starts;
-    starts.reserve(static_cast<std::size_t>(file.records) + 1);
+    starts.reserve(static_cast<std::size_t>(node.records) + 1);
     std::vector<char> chunk(kCopyChunk);
     starts.push_back(0);
-    for (std::uint64_t offset = 0; offset < file.bytes;) {
-      const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(kCopyChunk, file.bytes - offset));
-      file.read_at(chunk.data(), n, offset);
+    for (std::uint64_t offset = 0; offset < node.bytes;) {
+      const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(kCopyChunk, node.bytes - offset));
+      file.read_at(chunk.data(), n, base + offset);
       for_each_delimiter(chunk.data(), n, [&](std::size_t at) { starts.push_back(offset + at + 1); });
       offset += n;
     }
@@ -377,7 +444,7 @@ struct external_plan {
     for (const std::uint64_t i : order) {
       for (std::uint64_t at = starts[i]; at < starts[i + 1];) {
         const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(kCopyChunk, starts[i + 1] - at));
-        file.read_at(chunk.data(), n, at);
+        file.read_at(chunk.data(), n, base + at);
         out.write(std::string_view(chunk.data(), n));
         at += n;
       }
@@ -495,30 +562,33 @@ void external_shuffle::write(fd_writer& out) {
       continue;
     }
     if (node.big_leaf) {
-      p.write_big_leaf(*node.file, node.key, out);
+      p.write_big_leaf(node, out);
     } else {
-      const auto size = static_cast<std::size_t>(node.file->bytes);
+      const auto size = static_cast<std::size_t>(node.bytes);
       // Mapped rather than read: the bytes are already in the page cache, no copy is needed.
-      void* map = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, node.file->fd(), 0);
+      const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+      const std::uint64_t start = node.offset / page * page;
+      const auto skip = static_cast<std::size_t>(node.offset - start);
+      void* map = ::mmap(nullptr, size + skip, PROT_READ, MAP_PRIVATE | MAP_POPULATE, node.file->fd(),
+                         static_cast<off_t>(start));
       if (map != MAP_FAILED) {
-        ::madvise(map, size, MADV_WILLNEED);
         try {
-          shuffle_in_memory(std::string_view(static_cast<const char*>(map), size), node.file->records,
+          shuffle_in_memory(std::string_view(static_cast<const char*>(map) + skip, size), node.records,
                             p.delimiter, node.key, leaf, out);
         } catch (...) {
-          ::munmap(map, size);
+          ::munmap(map, size + skip);
           throw;
         }
-        ::munmap(map, size);
+        ::munmap(map, size + skip);
       } else {
         byte_buffer data;
         data.reserve(std::max<std::size_t>(size, 1));
-        node.file->read_at(data.data(), size, 0);
+        node.file->read_at(data.data(), size, node.offset);
         data.set_size(size);
-        shuffle_in_memory(data.view(), node.file->records, p.delimiter, node.key, leaf, out);
+        shuffle_in_memory(data.view(), node.records, p.delimiter, node.key, leaf, out);
       }
     }
-    written += node.file->bytes;
+    written += node.bytes;
     node.file.reset();
     p.progress("writing", written, p.stats.bytes);
   }
