@@ -84,7 +84,7 @@ std::uint64_t default_memory() {
 // --memory (or its default) split into the RAM budget for records and the buffers around it.
 shufl::lines::external_settings external_settings_for(const options& opts) {
   shufl::lines::external_settings s;
-  const std::uint64_t memory = opts.memory.value_or(default_memory());
+  const std::uint64_t memory = opts.memory ? *opts.memory : default_memory();
   std::uint64_t buffer = memory / 16 / shufl::lines::scatter_buckets;
   buffer = std::clamp<std::uint64_t>(buffer, 16 << 10, 1 << 20) / 4096 * 4096;
   s.bucket_buffer = static_cast<std::size_t>(buffer);
