@@ -103,10 +103,26 @@ Mandatory arguments to long options are mandatory for short options too.
       --seed=STRING         reproducible output: any string, hashed (BLAKE2b) to a
                               256-bit ChaCha20 key; same seed and input, same output
   -z, --zero-terminated     line delimiter is NUL, not newline
+
+Extensions (shufl):
+      --delimiter=C         line delimiter is the byte C: one character, or \0 \t
+                              \n \r \v \f \\ \xHH (-z is --delimiter='\0')
+      --header=N            output the first N lines first, in place; shuffle (or
+                              sample, with -n COUNT) the lines after them
+      --memory=SIZE         shuffle in RAM up to SIZE (e.g. 512M, 2G; K M G T are
+                              powers of 1024; at least 16M), beyond it through
+                              temporary files; default: half the available memory.
+                              The output for a --seed never depends on it
+      --temp-dir=DIR        temporary files go to DIR (default $TMPDIR, else /tmp);
+                              they have no name, so nothing is ever left behind
       --help        display this help and exit
       --version     output version information and exit
 
 Without --seed or --random-source the ChaCha20 key comes from the operating system.
+Inputs larger than --memory are shuffled through temporary files (full shuffle only:
+-n COUNT keeps COUNT lines, -r keeps every line in memory, -e and -i are in memory).
+--random-source (GNU mode) holds the input in memory as GNU shuf does and cannot be
+combined with --memory.
 )";
   write_stdout(text);
 }
@@ -115,23 +131,91 @@ constexpr int kRandomSourceOption = 256;
 constexpr int kSeedOption = 257;
 constexpr int kHelpOption = 258;
 constexpr int kVersionOption = 259;
+constexpr int kMemoryOption = 260;
+constexpr int kTempDirOption = 261;
+constexpr int kDelimiterOption = 262;
+constexpr int kHeaderOption = 263;  // reported by getopt_long as 'n' with index kHeaderIndex
 
-// GNU shuf's table (same order, so ambiguity messages list the same possibilities), plus --seed.
+// GNU shuf's table (same order, so ambiguity messages list the same possibilities), plus our
+// extensions. --header has the same (has_arg, flag, val) as --head-count and comes right after
+// it: glibc then treats a prefix of both (`--head=3`, `--hea`) as --head-count, not as
+// ambiguous, and leaves --header out of the possibilities listed for `--h` — exactly GNU shuf's
+// behaviour. Only an exact `--header` or a prefix of it alone (`--heade`) reports its own index.
+constexpr int kHeaderIndex = 3;
 const option kLongOptions[] = {
     {"echo", no_argument, nullptr, 'e'},
     {"input-range", required_argument, nullptr, 'i'},
     {"head-count", required_argument, nullptr, 'n'},
+    {"header", required_argument, nullptr, 'n'},
     {"output", required_argument, nullptr, 'o'},
     {"random-source", required_argument, nullptr, kRandomSourceOption},
     {"repeat", no_argument, nullptr, 'r'},
     {"seed", required_argument, nullptr, kSeedOption},
     {"zero-terminated", no_argument, nullptr, 'z'},
+    {"delimiter", required_argument, nullptr, kDelimiterOption},
+    {"memory", required_argument, nullptr, kMemoryOption},
+    {"temp-dir", required_argument, nullptr, kTempDirOption},
     {"help", no_argument, nullptr, kHelpOption},
     {"version", no_argument, nullptr, kVersionOption},
     {nullptr, 0, nullptr, 0},
 };
 
 }  // namespace
+
+std::uint64_t parse_memory(std::string_view text) {
+  std::size_t i = 0;
+  std::uint64_t v = 0;
+  bool overflow = false;
+  while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
+    const auto d = static_cast<std::uint64_t>(text[i] - '0');
+    if (v > (UINT64_MAX - d) / 10) overflow = true;
+    v = v * 10 + d;
+    ++i;
+  }
+  std::string_view suffix = text.substr(i);
+  int shift = 0;
+  if (!suffix.empty()) {
+    const char* units = "KMGT";
+    const char* u = std::strchr(units, suffix[0] & ~0x20);  // k and K alike
+    if (suffix[0] != '\0' && u != nullptr) {
+      shift = 10 * static_cast<int>(u - units + 1);
+      suffix.remove_prefix(1);
+    }
+  }
+  if (i == 0 || !(suffix.empty() || suffix == "B" || (shift != 0 && suffix == "iB"))) {
+    throw error("invalid memory size: " + quote(text));
+  }
+  if (overflow || (shift != 0 && v > (UINT64_MAX >> shift))) return UINT64_MAX;
+  v <<= shift;
+  if (v < min_memory) {
+    throw error("--memory " + std::string(text) + " is too small: the smallest workable amount is " +
+                std::to_string(min_memory >> 20) + "M");
+  }
+  return v;
+}
+
+char parse_delimiter(std::string_view text) {
+  if (text.size() == 1) return text[0];
+  if (text.size() == 2 && text[0] == '\\') {
+    switch (text[1]) {
+      case '0': return '\0';
+      case 't': return '\t';
+      case 'n': return '\n';
+      case 'r': return '\r';
+      case 'v': return '\v';
+      case 'f': return '\f';
+      case '\\': return '\\';
+      default: break;
+    }
+  }
+  const auto hex = [](char c) {
+    return (c >= '0' && c <= '9') ? c - '0' : (c >= 'a' && c <= 'f') ? c - 'a' + 10 : (c >= 'A' && c <= 'F') ? c - 'A' + 10 : -1;
+  };
+  if (text.size() == 4 && text[0] == '\\' && text[1] == 'x' && hex(text[2]) >= 0 && hex(text[3]) >= 0) {
+    return static_cast<char>(hex(text[2]) * 16 + hex(text[3]));
+  }
+  throw error("invalid delimiter: " + quote(text) + " (one byte, or \\0 \\t \\n \\r \\v \\f \\\\ \\xHH)");
+}
 
 std::string quote(std::string_view text) {
   return utf8_locale() ? "\u2018" + std::string(text) + "\u2019" : "'" + std::string(text) + "'";
@@ -184,7 +268,10 @@ int run_lines(int argc, char** argv, const char* program_name) {
   opterr = 1;
   try {
     int c = 0;
-    while ((c = getopt_long(count, args.data(), "ei:n:o:rz", lines::kLongOptions, nullptr)) != -1) {
+    int index = -1;
+    while ((c = getopt_long(count, args.data(), "ei:n:o:rz", lines::kLongOptions, &index)) != -1) {
+      if (c == 'n' && index == lines::kHeaderIndex) c = lines::kHeaderOption;
+      index = -1;
       switch (c) {
         case 'e':
           opts.echo = true;
@@ -234,7 +321,28 @@ int run_lines(int argc, char** argv, const char* program_name) {
           opts.repeat = true;
           break;
         case 'z':
-          opts.delimiter = '\0';
+        case lines::kDelimiterOption: {
+          const char d = c == 'z' ? '\0' : lines::parse_delimiter(optarg);
+          if (opts.delimiter_given && opts.delimiter != d) throw error("multiple delimiters specified");
+          opts.delimiter = d;
+          opts.delimiter_given = true;
+          break;
+        }
+        case lines::kHeaderOption: {
+          std::uint64_t v = 0;
+          const auto status = lines::parse_gnu_number(optarg, v);
+          if (status == lines::number_status::invalid) {
+            throw error("invalid header line count: " + lines::quote(optarg));
+          }
+          if (opts.header != 0 && opts.header != v) throw error("multiple header counts specified");
+          opts.header = v;
+          break;
+        }
+        case lines::kMemoryOption:
+          opts.memory = lines::parse_memory(optarg);
+          break;
+        case lines::kTempDirOption:
+          opts.temp_dir = optarg;
           break;
         case lines::kHelpOption:
           lines::print_help(usage_name);
@@ -255,6 +363,9 @@ int run_lines(int argc, char** argv, const char* program_name) {
     }
     if (opts.seed && opts.random_source) {
       throw lines::usage_error("cannot combine --seed and --random-source options");
+    }
+    if (opts.memory && opts.random_source) {
+      throw lines::usage_error("cannot combine --memory and --random-source options");
     }
   } catch (const lines::usage_error& e) {
     std::fprintf(stderr, "%s: %s\n", program.c_str(), e.what());

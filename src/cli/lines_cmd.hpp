@@ -23,7 +23,11 @@ struct options {
   std::optional<std::string> output;         ///< -o FILE
   std::optional<std::string> random_source;  ///< --random-source FILE (GNU mode)
   std::optional<std::string> seed;           ///< --seed STRING
-  char delimiter = '\n';                     ///< '\0' with -z
+  char delimiter = '\n';                     ///< '\0' with -z, or --delimiter C
+  bool delimiter_given = false;              ///< -z or --delimiter was given
+  std::optional<std::uint64_t> memory;       ///< --memory SIZE in bytes (full shuffle in RAM up to this)
+  std::optional<std::string> temp_dir;       ///< --temp-dir DIR (default $TMPDIR, else /tmp)
+  std::uint64_t header = 0;                  ///< --header N: the first N records stay in place
   std::vector<std::string> operands;         ///< FILE, or the -e lines
 };
 
@@ -31,6 +35,20 @@ struct options {
 std::string quote(std::string_view text);
 /// A file name as GNU `quotef` shows it: bare when it is shell-safe, else in '...' quotes.
 std::string quotef(std::string_view name);
+
+/// The smallest workable --memory: the 256 bucket write buffers, the input window and the output
+/// buffer, plus a few MiB of records.
+inline constexpr std::uint64_t min_memory = std::uint64_t{16} << 20;
+
+/// Parses --memory SIZE: a decimal number of bytes with an optional binary suffix K, M, G or T
+/// (optionally followed by B or iB: 512M = 512MiB = 536870912). Throws shufl::error
+/// "invalid memory size: ‘X’" (UTF-8 quotes as GNU) or "--memory X is too small: the smallest
+/// workable amount is 16M".
+std::uint64_t parse_memory(std::string_view text);
+
+/// Parses --delimiter C: one byte, or one of the escapes \0 \t \n \r \v \f \\ \xHH. Throws
+/// shufl::error "invalid delimiter: ‘X’ (one byte, or \0 \t \n \r \v \f \\ \xHH)".
+char parse_delimiter(std::string_view text);
 
 /// Runs a parsed command; returns the exit status. Throws shufl::error for runtime errors.
 int run(const options& opts);

@@ -1,5 +1,6 @@
 // Runs `shufl lines`: picks the mode (GNU random source, or seeded/unseeded ChaCha20), reads the
-// input, computes the order, and only then opens -o and writes. See DESIGN.md and
+// input (after the --header lines), computes the order — in memory, or for a full shuffle larger
+// than --memory through temporary files — and only then opens -o and writes. See DESIGN.md and
 // gnu-shuf-compat.md for the behaviour this reproduces.
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -7,7 +8,12 @@
 
 #include <cerrno>
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <functional>
 #include <memory>
 #include <utility>
 #include <optional>
@@ -15,6 +21,7 @@
 #include <vector>
 
 #include "lines_cmd.hpp"
+#include "lines_external.hpp"
 #include "shufl/error.hpp"
 #include "shufl/lines.hpp"
 #include "shufl/random.hpp"
@@ -66,13 +73,15 @@ struct in_memory_input {
 // Writes the output and keeps the -o file closed until the first write is due.
 class output_sink {
  public:
-  explicit output_sink(const options& opts) : opts_(opts) {}
-  // Opens -o (truncating it) or uses stdout. Called only once the randomness is consumed
-  // (except with -r, where bytes are drawn while writing, as in GNU shuf).
+  explicit output_sink(const options& opts, std::function<void(fd_writer&)> header = {})
+      : opts_(opts), header_(std::move(header)) {}
+  // Opens -o (truncating it) or uses stdout, and writes the --header lines. Called only once the
+  // randomness is consumed (except with -r, where bytes are drawn while writing, as in GNU shuf).
   fd_writer& open() {
     if (!writer_) {
       if (opts_.output) file_ = std::make_unique<fd_guard>(open_or_throw(*opts_.output, O_WRONLY | O_CREAT | O_TRUNC));
       writer_.emplace(file_ ? file_->get() : STDOUT_FILENO);
+      if (header_) header_(*writer_);
     }
     return *writer_;
   }
@@ -87,8 +96,16 @@ class output_sink {
 
  private:
   const options& opts_;
+  std::function<void(fd_writer&)> header_;
   std::unique_ptr<fd_guard> file_;
   std::optional<fd_writer> writer_;
+};
+
+// What run() prepared before the mode runs: the --header output and an input already opened
+// (and positioned after the header) for FILE or stdin.
+struct prepared {
+  std::function<void(fd_writer&)> header;
+  std::unique_ptr<fd_guard> input;
 };
 
 // Writes the record that starts at `offset` in `data` (which ends with the delimiter).
@@ -222,7 +239,8 @@ void write_strings(output_sink& sink, const std::vector<std::string>& records) {
 }
 
 // Opens FILE (or stdin for no operand or "-"); GNU reopens it as stdin the same way.
-std::unique_ptr<fd_guard> open_input(const options& opts) {
+std::unique_ptr<fd_guard> open_input(const options& opts, prepared& pre) {
+  if (pre.input) return std::move(pre.input);
   if (opts.operands.empty() || opts.operands[0] == "-") return std::make_unique<fd_guard>(STDIN_FILENO);
   return std::make_unique<fd_guard>(open_or_throw(opts.operands[0], O_RDONLY));
 }
@@ -246,8 +264,8 @@ byte_buffer join_operands(const options& opts) {
   return data;
 }
 
-int run_gnu(const options& opts) {
-  output_sink sink(opts);
+int run_gnu(const options& opts, prepared& pre) {
+  output_sink sink(opts, pre.header);
   const std::string& source_name = *opts.random_source;
   std::unique_ptr<fd_guard> source_fd;
   std::optional<gnu_random_source> source;
@@ -269,7 +287,7 @@ int run_gnu(const options& opts) {
   } else if (opts.echo) {
     in.n = opts.operands.size();
   } else {
-    auto input = open_input(opts);
+    auto input = open_input(opts, pre);
     if (!opts.repeat && opts.head != UINT64_MAX &&
         shufl::lines::remaining_input_size(input->get()) > kGnuReservoirMinInput) {
       open_source();
@@ -302,8 +320,8 @@ int run_gnu(const options& opts) {
   return 0;
 }
 
-int run_chacha(const options& opts) {
-  output_sink sink(opts);
+int run_chacha(const options& opts, prepared& pre) {
+  output_sink sink(opts, pre.header);
   if (opts.head == 0) {
     sink.finish();
     return 0;
@@ -324,7 +342,7 @@ int run_chacha(const options& opts) {
         offset += op.size() + 1;
       }
     } else {
-      auto input = open_input(opts);
+      auto input = open_input(opts, pre);
       record_reader reader(input->get(), opts.delimiter);
       reader.for_each([&sampler](std::string_view r) { sampler.offer(r); });
     }
@@ -338,10 +356,44 @@ int run_chacha(const options& opts) {
     in.n = opts.hi - opts.lo + 1;
   } else if (opts.echo) {
     in.n = opts.operands.size();
-  } else {
-    auto input = open_input(opts);
+  } else if (opts.repeat) {
+    auto input = open_input(opts, pre);
     in.data = shufl::lines::input_data::load(input->get(), opts.delimiter, may_map(opts, input->get()));
     in.n = shufl::lines::count_records(in.data.view(), opts.delimiter);
+  } else {
+    // The full shuffle of FILE or stdin: in memory when it fits --memory, else external; the
+    // same bytes either way (THE RULE of scatter.hpp).
+    auto input = open_input(opts, pre);
+    const int fd = input->get();
+    const shufl::lines::external_settings settings = external_settings_for(opts);
+    if (shufl::lines::remaining_input_size(fd) <= settings.memory_budget) {
+      const off_t start = ::lseek(fd, 0, SEEK_CUR);
+      in.data = shufl::lines::input_data::load(fd, opts.delimiter, may_map(opts, fd));
+      in.n = shufl::lines::count_records(in.data.view(), opts.delimiter);
+      if (shufl::lines::in_memory_cost(in.data.size(), in.n) > settings.memory_budget) {
+        in.data = shufl::lines::input_data();  // short records: their offsets do not fit
+        if (::lseek(fd, start, SEEK_SET) < 0) throw error(std::string("read error: ") + std::strerror(errno));
+        in.n = UINT64_MAX;
+      }
+    } else {
+      in.n = UINT64_MAX;
+    }
+    if (in.n == UINT64_MAX) {
+      progress_display display;
+      auto with_display = settings;
+      if (display.enabled()) with_display.progress = std::ref(display);
+      std::optional<shufl::lines::external_shuffle> ext;
+      {
+        record_reader reader(fd, opts.delimiter);
+        ext.emplace(reader, opts.delimiter, shufl::lines::scatter_root_key(key), std::move(with_display));
+      }
+      input.reset();  // all input read before -o is opened (-o F F)
+      ext->write(sink.open());
+      ext.reset();
+      display.clear();
+      sink.finish();
+      return 0;
+    }
   }
 
   if (opts.repeat) {
@@ -369,6 +421,33 @@ int run_chacha(const options& opts) {
 
 }  // namespace
 
-int run(const options& opts) { return opts.random_source ? run_gnu(opts) : run_chacha(opts); }
+int run(const options& given) {
+  // --header N: the first N records are written first, in place; the modes see the rest.
+  options opts = given;
+  prepared pre;
+  if (opts.header > 0) {
+    if (opts.input_range) {
+      const std::uint64_t n = opts.hi - opts.lo + 1;
+      const std::uint64_t k = std::min(opts.header, n);
+      const std::uint64_t lo = opts.lo;
+      const char d = opts.delimiter;
+      pre.header = [lo, k, d](fd_writer& out) {
+        for (std::uint64_t i = 0; i < k; ++i) out.write_number(lo + i, d);
+      };
+      opts.lo += k;
+    } else if (opts.echo) {
+      const auto k = static_cast<std::size_t>(std::min<std::uint64_t>(opts.header, opts.operands.size()));
+      std::string text;
+      for (std::size_t i = 0; i < k; ++i) (text += opts.operands[i]) += opts.delimiter;
+      opts.operands.erase(opts.operands.begin(), opts.operands.begin() + static_cast<std::ptrdiff_t>(k));
+      pre.header = [text = std::move(text)](fd_writer& out) { out.write(text); };
+    } else {
+      pre.input = open_input(opts, pre);
+      std::string text = read_header(pre.input->get(), opts.header, opts.delimiter);
+      pre.header = [text = std::move(text)](fd_writer& out) { out.write(text); };
+    }
+  }
+  return opts.random_source ? run_gnu(opts, pre) : run_chacha(opts, pre);
+}
 
 }  // namespace shufl::cli::lines

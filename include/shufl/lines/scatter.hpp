@@ -60,11 +60,13 @@ void draw_bucket_labels(const seed_key& node, std::span<std::uint8_t> labels,
 
 /// Permutes `items` in place by THE RULE above with node key `node` (use scatter_root_key for a
 /// whole input). Allocates one label byte and one item per record for a node above the leaf
-/// size; the loops themselves do not allocate.
+/// size; the loops themselves do not allocate. `leaf_records` is THE RULE's leaf size; only
+/// tests change it (to exercise several levels on small inputs), since it changes the order.
 template <class Item>
-void scatter_shuffle(std::span<Item> items, const seed_key& node) {
+void scatter_shuffle(std::span<Item> items, const seed_key& node,
+                     std::uint64_t leaf_records = scatter_leaf_records) {
   const std::size_t m = items.size();
-  if (m <= scatter_leaf_records) {
+  if (m <= leaf_records) {
     chacha20_engine engine(node, 1);
     fisher_yates(items, engine);
     return;
@@ -84,7 +86,7 @@ void scatter_shuffle(std::span<Item> items, const seed_key& node) {
   copy = {};
   std::uint64_t start = 0;
   for (std::size_t b = 0; b < scatter_buckets; ++b) {
-    scatter_shuffle(items.subspan(start, counts[b]), scatter_child_key(node, b));
+    scatter_shuffle(items.subspan(start, counts[b]), scatter_child_key(node, b), leaf_records);
     start += counts[b];
   }
 }

@@ -1,0 +1,125 @@
+// `shufl lines` helpers for issue 6: the --header reader, the --memory budget (and its default),
+// and the progress display of the external shuffle.
+#include "lines_external.hpp"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <string>
+
+#include "shufl/error.hpp"
+
+namespace shufl::cli::lines {
+
+// Reads the first `count` records of `fd` (a missing last delimiter is added) and leaves `fd`
+// right after them: a regular file is read in blocks and repositioned, anything else a byte at
+// a time so that nothing after the header is consumed.
+std::string read_header(int fd, std::uint64_t count, char delimiter) {
+  std::string header;
+  std::uint64_t got = 0;
+  struct stat st {};
+  const off_t start = ::lseek(fd, 0, SEEK_CUR);
+  const bool seekable = start >= 0 && ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+  char block[65536];
+  const std::size_t want = seekable ? sizeof block : 1;
+  while (got < count) {
+    const ssize_t n = ::read(fd, block, want);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      throw error(std::string("read error: ") + std::strerror(errno));
+    }
+    if (n == 0) {
+      if (!header.empty() && header.back() != delimiter) header += delimiter;
+      return header;
+    }
+    std::size_t used = 0;
+    while (used < static_cast<std::size_t>(n) && got < count) {
+      const void* hit = std::memchr(block + used, delimiter, static_cast<std::size_t>(n) - used);
+      const std::size_t stop = hit ? static_cast<std::size_t>(static_cast<const char*>(hit) - block) + 1
+                                   : static_cast<std::size_t>(n);
+      header.append(block + used, stop - used);
+      if (hit) ++got;
+      used = stop;
+    }
+    if (seekable && used < static_cast<std::size_t>(n)) {
+      if (::lseek(fd, start + static_cast<off_t>(header.size()), SEEK_SET) < 0) {
+        throw error(std::string("read error: ") + std::strerror(errno));
+      }
+    }
+  }
+  return header;
+}
+
+// Half the memory available now (MemAvailable, capped by a cgroup v2 limit), at least the
+// smallest workable amount.
+std::uint64_t default_memory() {
+  std::uint64_t available = 0;
+  std::ifstream meminfo("/proc/meminfo");
+  std::string key;
+  std::uint64_t kib = 0;
+  std::string unit;
+  while (meminfo >> key >> kib >> unit) {
+    if (key == "MemAvailable:") {
+      available = kib * 1024;
+      break;
+    }
+  }
+  if (available == 0) {
+    available = static_cast<std::uint64_t>(::sysconf(_SC_PHYS_PAGES)) *
+                static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+  }
+  std::ifstream cgroup("/sys/fs/cgroup/memory.max");
+  std::uint64_t limit = 0;
+  if (cgroup >> limit && limit > 0) available = std::min(available, limit);
+  return std::max(available / 2, min_memory);
+}
+
+// --memory (or its default) split into the RAM budget for records and the buffers around it.
+shufl::lines::external_settings external_settings_for(const options& opts) {
+  shufl::lines::external_settings s;
+  const std::uint64_t memory = opts.memory ? *opts.memory : default_memory();
+  std::uint64_t buffer = memory / 16 / shufl::lines::scatter_buckets;
+  buffer = std::clamp<std::uint64_t>(buffer, 16 << 10, 1 << 20) / 4096 * 4096;
+  s.bucket_buffer = static_cast<std::size_t>(buffer);
+  // The 256 bucket buffers, the input window (4 MiB), the output buffer (1 MiB), a copy chunk
+  // (1 MiB) and some slack for the program itself.
+  const std::uint64_t overhead = shufl::lines::scatter_buckets * buffer + (std::uint64_t{7} << 20);
+  s.memory_budget = memory - overhead;  // memory >= min_memory > overhead
+  const char* tmpdir = std::getenv("TMPDIR");
+  s.temp_dir = opts.temp_dir ? *opts.temp_dir : (tmpdir && *tmpdir ? tmpdir : "/tmp");
+  return s;
+}
+
+progress_display::progress_display() : enabled_(::isatty(STDERR_FILENO) == 1) {}
+
+progress_display::~progress_display() { clear(); }
+
+void progress_display::operator()(const shufl::lines::external_progress& p) {
+  const auto now = std::chrono::steady_clock::now();
+  if (shown_ && now - last_ < std::chrono::milliseconds(250)) return;
+  last_ = now;
+  shown_ = true;
+  const double gib = static_cast<double>(p.done) / (1 << 30);
+  const auto phase_size = static_cast<int>(p.phase.size());
+  if (p.total > 0) {
+    const auto percent = static_cast<int>(100.0 * static_cast<double>(p.done) / static_cast<double>(p.total));
+    std::fprintf(stderr, "\rshufl: %.*s %.2f GiB (%d%%)\033[K", phase_size, p.phase.data(), gib, percent);
+  } else {
+    std::fprintf(stderr, "\rshufl: %.*s %.2f GiB\033[K", phase_size, p.phase.data(), gib);
+  }
+  std::fflush(stderr);
+}
+
+void progress_display::clear() {
+  if (shown_) std::fputs("\r\033[K", stderr);
+  shown_ = false;
+}
+
+}  // namespace shufl::cli::lines
