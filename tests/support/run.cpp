@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -22,6 +23,14 @@ namespace shufl::test {
 run_result run_program(const std::string& program, const std::vector<std::string>& args,
                        const std::string& input, const std::string& argv0,
                        const std::vector<std::string>& env) {
+  // A child that exits before reading all of its stdin must not kill the test binary with
+  // SIGPIPE: ignore it here (write then fails with EPIPE, handled below). Children still get the
+  // default disposition (POSIX_SPAWN_SETSIGDEF).
+  static const bool sigpipe_ignored = [] {
+    std::signal(SIGPIPE, SIG_IGN);
+    return true;
+  }();
+  (void)sigpipe_ignored;
   int in_pipe[2], out_pipe[2], err_pipe[2];
   if (pipe2(in_pipe, O_CLOEXEC) || pipe2(out_pipe, O_CLOEXEC) || pipe2(err_pipe, O_CLOEXEC)) {
     throw std::runtime_error("pipe failed");
