@@ -315,3 +315,22 @@ TEST(E2eBias, NewBadInput) {
 
 }  // namespace
 }  // namespace shufl
+
+namespace shufl {
+namespace {
+
+// A p-value below the double range prints as `p < 1e-308 (ln p = ...)`, never as 0; ordinary
+// p-values carry ln p too (issue 2, item 5).
+TEST(E2eBias, TinyPValuesPrintAsLogNeverZero) {
+  const auto r = test::run_shufl({"bias", "--seed", "1", "--trials", "6000000", "--algo", "naive"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("chi-squared: X2 = "), std::string::npos);
+  EXPECT_NE(r.out.find(", df = 5, p < 1e-308 (ln p = -"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("p = 0 "), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("p = 0\n"), std::string::npos) << r.out;
+  const auto fy = test::run_shufl({"bias", "--seed", "1", "--algo", "fisher-yates"});
+  EXPECT_NE(fy.out.find("df = 5, p = 0.08861 (ln p = -2.424)"), std::string::npos) << fy.out;
+}
+
+}  // namespace
+}  // namespace shufl

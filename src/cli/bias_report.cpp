@@ -18,16 +18,20 @@ namespace shufl::cli {
 
 namespace {
 
+// A p-value is never printed as 0: below 1e-308 (the double range) it is given by ln p and
+// log10 p, which stats.hpp keeps exact far below that.
 std::string format_p(const test_result& t) {
-  if (t.p_value < 1e-300) {
-    return fmt::format("p < 1e-300 (ln p = {:.2f}, log10 p = {:.2f})", t.ln_p, t.log10_p);
+  if (t.p_value < 1e-308) {
+    return fmt::format("p < 1e-308 (ln p = {:.2f}, log10 p = {:.2f})", t.ln_p, t.log10_p);
   }
-  return fmt::format("p = {:.4g}", t.p_value);
+  return fmt::format("p = {:.4g} (ln p = {:.4g})", t.p_value, t.ln_p);
 }
 
 std::string format_ln_p(double ln_p) {
-  if (ln_p < std::log(1e-300)) return fmt::format("p < 1e-300 (log10 p = {:.2f})", ln_p / std::log(10.0));
-  return fmt::format("p = {:.4g}", std::exp(ln_p));
+  if (ln_p < std::log(1e-308)) {
+    return fmt::format("p < 1e-308 (ln p = {:.2f}, log10 p = {:.2f})", ln_p, ln_p / std::log(10.0));
+  }
+  return fmt::format("p = {:.4g} (ln p = {:.4g})", std::exp(ln_p), ln_p);
 }
 
 std::string labels_of(std::uint64_t rank, std::size_t n) { return deck_label(unrank_permutation(rank, n)); }
