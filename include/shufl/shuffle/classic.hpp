@@ -136,8 +136,8 @@ struct modulo_algorithm {
       using std::swap;
       swap(a[i], a[j]);
       observer(shuffle_step{.action = "swap", .cursor = i, .draw = r, .draw_lo = 0,
-                            .draw_hi = range - 1, .a = i, .b = j, .final_begin = i,
-                            .final_end = a.size()},
+                            .draw_hi = range - 1, .a = i, .b = j, .modulus = i + 1,
+                            .final_begin = i, .final_end = a.size()},
                std::span<const T>(a));
     }
   }
@@ -158,7 +158,7 @@ struct transpositions_algorithm {
       using std::swap;
       swap(a[x], a[y]);
       observer(shuffle_step{.action = "swap", .cursor = static_cast<std::size_t>(t), .draw = y,
-                            .draw_lo = 0, .draw_hi = n - 1, .a = x, .b = y},
+                            .draw_lo = 0, .draw_hi = n - 1, .a = x, .b = y, .a_drawn = true},
                std::span<const T>(a));
     }
   }
