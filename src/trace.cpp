@@ -441,6 +441,15 @@ std::string describe_step(const trace_record& r, std::span<const std::string> la
     const std::uint64_t k = s.a != none ? s.a : s.draw;
     const std::size_t n = r.before.size();
     if (k > n) return "cut" + suffix(drew());
+    if (r.has_draw() && s.draw_lo == 0 && s.draw_hi + 1 == (std::uint64_t{1} << n) && s.a != none) {
+      // The riffle's n coin flips as the bits of one draw: the number of heads is the cut.
+      const std::string left = k == 1 ? std::string("the first item forms the left pile")
+                                      : fmt::format("the first {} items form the left pile", k);
+      return fmt::format("cut: drew {} from {}, {} in binary: {} coin flips, {} head{}, so {}, the "
+                         "other {} the right pile",
+                         s.draw, range(), fmt::format("{:0{}b}", s.draw, n), n, k, k == 1 ? "" : "s",
+                         k == 0 ? std::string("the left pile is empty") : left, n - k);
+    }
     const std::string left = k == 0   ? std::string("the left pile is empty")
                              : k == 1 ? std::string("the first item forms the left pile")
                                       : fmt::format("the first {} items form the left pile", k);
@@ -450,6 +459,17 @@ std::string describe_step(const trace_record& r, std::span<const std::string> la
     return fmt::format("cut: {}, {}{}", left, right, suffix(drew()));
   }
   if (a == "drop") {
+    if (r.has_draw() && s.a != none && s.b != none && !s.outcome && s.a >= s.b) {
+      // From the right pile: its source position minus the output position is the left pile's size.
+      return fmt::format("drop the next item from the right pile (drew {} from {}: not below {}, the "
+                         "left pile's size): {}",
+                         s.draw, range(), s.a - s.b, item(r.after, s.b));
+    }
+    if (r.has_draw() && s.outcome && s.b != none) {
+      return fmt::format("drop the next item from the left pile (drew {} from {}: below the left "
+                         "pile's size): {}",
+                         s.draw, range(), item(r.after, s.b));
+    }
     return fmt::format("drop the next item from the {} pile{}", s.outcome ? "left" : "right",
                        suffix(drew()));
   }

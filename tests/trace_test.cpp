@@ -464,5 +464,20 @@ TEST(Trace, CountingNamesUnreachableOrders) {
   EXPECT_EQ(k.statement.find("at most"), std::string::npos) << k.statement;
 }
 
+// The riffle shows its draws: the cut's coin flips as bits, each drop's d against the left pile.
+TEST(Trace, WordsRiffleDraws) {
+  const trace_result t = trace_of("riffle:1", 5, {5, 3, 2, 0, 0});
+  ASSERT_EQ(t.steps.size(), 5u);
+  EXPECT_EQ(describe_step(t.steps[0], kLetters),
+            "cut: drew 5 from [0, 31], 00101 in binary: 5 coin flips, 2 heads, so the first 2 items form "
+            "the left pile, the other 3 the right pile");
+  EXPECT_EQ(describe_step(t.steps[1], kLetters),
+            "drop the next item from the right pile (drew 3 from [0, 4]: not below 2, the left pile's "
+            "size): C");
+  EXPECT_EQ(describe_step(t.steps[3], kLetters),
+            "drop the next item from the left pile (drew 0 from [0, 2]: below the left pile's size): A");
+  EXPECT_EQ(t.result, (std::vector<std::uint8_t>{2, 3, 0, 1, 4}));
+}
+
 }  // namespace
 }  // namespace shufl
