@@ -123,7 +123,8 @@ struct asf_poker_algorithm {
 
 /// Fisher–Yates with the modulo mistake on a BITS-bit generator: for i from n−1 down to 1,
 /// r uniform in [0, 2^BITS − 1], j = r mod (i + 1); swap a[i], a[j]. Biased whenever i + 1 does
-/// not divide 2^BITS (small j are favoured). BITS = parameter in [1, 63].
+/// not divide 2^BITS (small j are favoured). BITS = parameter in [1, 63]. Steps: "swap" (draw = r,
+/// the raw value; b = j; modulus = i + 1); positions i..n−1 are then final.
 struct modulo_algorithm {
   static constexpr bool fixed_bounds = true;
   template <class T, class Engine, class Observer = no_observer>
@@ -145,6 +146,8 @@ struct modulo_algorithm {
 
 /// K random transpositions (P. Diaconis and M. Shahshahani, 1981): K times, x and y independently
 /// uniform in [0, n−1] (equal allowed), swap a[x], a[y]. Needs about ½ n ln n swaps to mix.
+/// Steps: "swap" (cursor = t, the transposition's number from 0; a = x and b = y, both drawn:
+/// a_drawn; draw = y).
 struct transpositions_algorithm {
   static constexpr bool fixed_bounds = true;
   template <class T, class Engine, class Observer = no_observer>
