@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 
 #include <boost/multiprecision/cpp_int.hpp>
+#include <bit>
 #include <cmath>
+#include <algorithm>
 #include <numeric>
 
 #include "shufl/error.hpp"
@@ -52,13 +54,35 @@ void run_into(const trace_options& o, dynamic_engine& engine, trace_result& out)
     r.action = std::string(step.action);
     r.step = step;
     r.step.action = {};
-    r.before = before;
     r.after.assign(now.begin(), now.end());
+    if (r.action == "compare") {
+      // A comparison is reported before the algorithm acts on it (the coin sorts swap or move
+      // items after it without another step): the deck now is the deck before this step, and
+      // whatever changed since the previous step belongs to that step.
+      if (!out.steps.empty()) out.steps.back().after = r.after;
+      r.before = r.after;
+    } else {
+      r.before = before;
+    }
     before = r.after;
     out.steps.push_back(std::move(r));
   };
   o.algorithm.info->run_traced(deck, engine, o.algorithm.parameter, on_step);
+  // Moves made after the last reported step (a coin sort acting on its last comparison).
+  if (!out.steps.empty()) out.steps.back().after = deck;
   out.result = deck;
+}
+
+// Marks the steps that report a value no draw from the source was made for (step_of: the 1-based
+// step each source draw belongs to): their value came from a generator seeded earlier.
+void mark_seeded(std::vector<trace_record>& steps, const std::vector<std::size_t>& step_of) {
+  std::vector<bool> drew(steps.size() + 2, false);
+  for (const auto k : step_of) {
+    if (k < drew.size()) drew[k] = true;
+  }
+  for (std::size_t k = 0; k < steps.size(); ++k) {
+    steps[k].seeded = steps[k].has_draw() && !drew[k + 1];
+  }
 }
 
 // The draws a run makes when every draw returns 0: a second path, to check that an algorithm
@@ -98,11 +122,22 @@ std::string product_formula(std::span<const std::uint64_t> ranges) {
     if (s > 1) f.push_back(s);
   }
   if (f.empty()) return "1";
+  // A large power of two reads better as one: 2^32 (weak-seed), (2^16)^4 (random-keys:16).
+  const auto factor = [](std::uint64_t s) {
+    if (s >= (std::uint64_t{1} << 16) && std::has_single_bit(s)) return fmt::format("2^{}", std::countr_zero(s));
+    return fmt::format("{}", s);
+  };
+  const auto is_power_term = [](std::uint64_t s) { return s >= (std::uint64_t{1} << 16) && std::has_single_bit(s); };
   std::vector<std::string> terms;
   std::size_t i = 0;
   while (i < f.size()) {
     std::size_t j = i + 1;
     while (j < f.size() && f[j] == f[i]) ++j;
+    if (is_power_term(f[i])) {
+      terms.push_back(j - i > 1 ? fmt::format("({})^{}", factor(f[i]), j - i) : factor(f[i]));
+      i = j;
+      continue;
+    }
     if (j - i > 1) {
       terms.push_back(fmt::format("{}^{}", f[i], j - i));
       i = j;
@@ -147,7 +182,10 @@ path_kind known_path_kind(std::string_view name) noexcept {
   // values, never how many draws follow or from what).
   constexpr std::string_view fixed[] = {"fisher-yates", "naive", "inside-out", "pencil-and-paper",
                                         "two-array", "sattolo", "asf-poker", "modulo",
-                                        "random-keys", "transpositions", "weak-seed"};
+                                        "random-keys", "transpositions", "weak-seed",
+                                        // Coin sorts with a fixed number of comparisons,
+                                        // n(n-1)/2 coins whatever they say.
+                                        "sort-coin:bubble", "sort-coin:selection"};
   for (const auto f : fixed) {
     if (name == f) return path_kind::equally_likely;
   }
@@ -213,8 +251,12 @@ counting_argument make_counting_argument(path_kind kind, std::size_t n,
             "{}, from the same ranges in every run: {} equally likely paths; {} is not divisible "
             "by {}! = {}, so the paths cannot be shared evenly among the {}! orders: an order "
             "reached by k paths has probability k/{}, never exactly 1/{}, so this shuffle is not "
-            "uniform for n = {}",
-            draws, product, p, n, f, n, p, f, n);
+            "uniform for n = {}{}",
+            draws, product, p, n, f, n, p, f, n,
+            paths < nf ? fmt::format("; worse, {} paths can reach at most {} of the {} orders: the "
+                                     "others can never occur",
+                                     p, p, f)
+                       : std::string());
       }
       break;
     case path_kind::coin_flips:
@@ -281,6 +323,7 @@ trace_result run_trace(const trace_options& o) {
                               o.n, o.n == 1 ? "" : "s", scripted.used(),
                               scripted.used() == 1 ? "" : "s"));
     }
+    mark_seeded(out.steps, engine.step_of);
     bounds = std::move(engine.bounds);
     out.values = std::move(engine.values);
   } else {
@@ -289,6 +332,7 @@ trace_result run_trace(const trace_options& o) {
     dynamic_engine_for<chacha20_engine> inner(chacha);
     recording_engine engine(inner, out.steps);
     run_into(o, engine, out);
+    mark_seeded(out.steps, engine.step_of);
     bounds = std::move(engine.bounds);
     out.values = std::move(engine.values);
   }
@@ -323,31 +367,109 @@ std::string describe_step(const trace_record& r, std::span<const std::string> la
   const std::string& a = r.action;
 
   if (a == "swap") {
-    std::string head;
-    if (s.cursor != none && r.has_draw()) {
-      head = fmt::format("i = {}, j = {} (j in {}): ", s.cursor, s.draw, range());
-    } else if (r.has_draw()) {
-      head = drew() + ": ";
+    const std::string what =
+        s.a == s.b ? fmt::format("a[{}] stays where it is ({})", s.a, item(r.before, s.a))
+                   : fmt::format("swap a[{}] and a[{}] ({} and {})", s.a, s.b, item(r.before, s.a),
+                                 item(r.before, s.b));
+    if (!r.has_draw()) return what;
+    // Where the draw came from: the source, or a generator seeded by an earlier step.
+    const std::string from = r.seeded ? ", from the seeded generator" : "";
+    if (s.a_drawn) {
+      // Both positions random (transpositions): the cursor only counts the swaps.
+      const std::string head = s.cursor != none ? fmt::format("transposition {}: ", s.cursor + 1) : "";
+      return fmt::format("{}p = {}, q = {} (each uniform in {}{}): {}", head, s.a, s.b, range(), from, what);
     }
-    if (s.a == s.b) {
-      return head + fmt::format("a[{}] stays where it is ({})", s.a, item(r.before, s.a));
+    if (s.cursor != none && s.a == s.cursor && s.modulus != 0) {
+      // The modulo mistake: a raw value r, reduced to a position.
+      return fmt::format("i = {}: r = {} (r in {}{}), j = r % (i + 1) = {} % {} = {}: {}", s.cursor, s.draw,
+                         range(), from, s.draw, s.modulus, s.b, what);
     }
-    return head + fmt::format("swap a[{}] and a[{}] ({} and {})", s.a, s.b, item(r.before, s.a),
-                              item(r.before, s.b));
+    if (s.cursor != none && s.a == s.cursor && s.b == s.draw) {
+      return fmt::format("i = {}, j = {} (j in {}{}): {}", s.cursor, s.draw, range(), from, what);
+    }
+    // Any other swap: the loop index (if any), the value drawn, and the two positions.
+    std::string head = s.cursor != none ? fmt::format("i = {}, ", s.cursor) : "";
+    head += r.seeded ? fmt::format("drew {} from {} (seeded generator)", s.draw, range()) : drew();
+    return head + ": " + what;
+  }
+  if (a == "seed") {
+    if (!r.has_draw()) return "seed a generator; every later draw follows from it";
+    const std::uint64_t count = s.draw_hi - s.draw_lo + 1;  // 0 when the range is all 2^64 values
+    const std::string seeds = count != 0 && std::has_single_bit(count)
+                                  ? fmt::format("2^{}", std::countr_zero(count))
+                                  : (count == 0 ? std::string("2^64") : fmt::format("{}", count));
+    const std::string bits = count != 0 && std::has_single_bit(count)
+                                 ? fmt::format("{}-bit ", std::countr_zero(count))
+                                 : (count == 0 ? std::string("64-bit ") : std::string());
+    return fmt::format("seed a {}generator with {} (one of {} seeds, drawn from {}); every later "
+                       "draw follows from it",
+                       bits, s.draw, seeds, range());
   }
   if (a == "compare") {
-    return fmt::format("compare a[{}] = {} with a[{}] = {}: is {} less than {}? a coin says {}{}",
+    // Reported before the algorithm acts: what it then did shows as the change before → after.
+    std::string then;
+    if (r.after.size() == r.before.size() && r.after != r.before) {
+      std::vector<std::size_t> diff;
+      for (std::size_t k = 0; k < r.before.size(); ++k) {
+        if (r.before[k] != r.after[k]) diff.push_back(k);
+      }
+      const std::size_t lo = diff.front(), hi = diff.back();
+      const bool swapped = diff.size() == 2 && r.before[lo] == r.after[hi] && r.before[hi] == r.after[lo];
+      const bool moved_down = std::equal(r.before.begin() + static_cast<std::ptrdiff_t>(lo),
+                                         r.before.begin() + static_cast<std::ptrdiff_t>(hi),
+                                         r.after.begin() + static_cast<std::ptrdiff_t>(lo) + 1) &&
+                              r.after[lo] == r.before[hi];
+      const bool moved_up = std::equal(r.before.begin() + static_cast<std::ptrdiff_t>(lo) + 1,
+                                       r.before.begin() + static_cast<std::ptrdiff_t>(hi) + 1,
+                                       r.after.begin() + static_cast<std::ptrdiff_t>(lo)) &&
+                            r.after[hi] == r.before[lo];
+      if (swapped) {
+        then = fmt::format("; then swap a[{}] and a[{}] ({} and {})", lo, hi, item(r.before, lo), item(r.before, hi));
+      } else if (moved_down) {
+        then = fmt::format("; then {} moves from a[{}] to a[{}]", item(r.before, hi), hi, lo);
+      } else if (moved_up) {
+        then = fmt::format("; then {} moves from a[{}] to a[{}]", item(r.before, lo), lo, hi);
+      } else {
+        then = "; then the order changes";
+      }
+    }
+    return fmt::format("compare a[{}] = {} with a[{}] = {}: should {} come first? a coin says {}{}{}",
                        s.a, item(r.before, s.a), s.b, item(r.before, s.b), item(r.before, s.a),
-                       item(r.before, s.b), s.outcome ? "yes" : "no", suffix(drew()));
+                       s.outcome ? "yes" : "no", suffix(drew()), then);
   }
   if (a == "cut") {
     const std::uint64_t k = s.a != none ? s.a : s.draw;
     const std::size_t n = r.before.size();
     if (k > n) return "cut" + suffix(drew());
-    return fmt::format("cut: the first {} item{} form the left pile, the other {} the right pile{}",
-                       k, k == 1 ? "" : "s", n - k, suffix(drew()));
+    if (r.has_draw() && s.draw_lo == 0 && s.draw_hi + 1 == (std::uint64_t{1} << n) && s.a != none) {
+      // The riffle's n coin flips as the bits of one draw: the number of heads is the cut.
+      const std::string left = k == 1 ? std::string("the first item forms the left pile")
+                                      : fmt::format("the first {} items form the left pile", k);
+      return fmt::format("cut: drew {} from {}, {} in binary: {} coin flips, {} head{}, so {}, the "
+                         "other {} the right pile",
+                         s.draw, range(), fmt::format("{:0{}b}", s.draw, n), n, k, k == 1 ? "" : "s",
+                         k == 0 ? std::string("the left pile is empty") : left, n - k);
+    }
+    const std::string left = k == 0   ? std::string("the left pile is empty")
+                             : k == 1 ? std::string("the first item forms the left pile")
+                                      : fmt::format("the first {} items form the left pile", k);
+    const std::string right = n - k == 0   ? std::string("the right pile is empty")
+                              : n - k == 1 ? std::string("the other item the right pile")
+                                           : fmt::format("the other {} the right pile", n - k);
+    return fmt::format("cut: {}, {}{}", left, right, suffix(drew()));
   }
   if (a == "drop") {
+    if (r.has_draw() && s.a != none && s.b != none && !s.outcome && s.a >= s.b) {
+      // From the right pile: its source position minus the output position is the left pile's size.
+      return fmt::format("drop the next item from the right pile (drew {} from {}: not below {}, the "
+                         "left pile's size): {}",
+                         s.draw, range(), s.a - s.b, item(r.after, s.b));
+    }
+    if (r.has_draw() && s.outcome && s.b != none) {
+      return fmt::format("drop the next item from the left pile (drew {} from {}: below the left "
+                         "pile's size): {}",
+                         s.draw, range(), item(r.after, s.b));
+    }
     return fmt::format("drop the next item from the {} pile{}", s.outcome ? "left" : "right",
                        suffix(drew()));
   }

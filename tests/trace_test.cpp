@@ -166,6 +166,12 @@ TEST(Trace, KnownPathKinds) {
   EXPECT_EQ(known_path_kind("sattolo"), path_kind::equally_likely);
   EXPECT_EQ(known_path_kind("modulo"), path_kind::equally_likely);
   EXPECT_EQ(known_path_kind("sort-coin"), path_kind::coin_flips);
+  EXPECT_EQ(known_path_kind("sort-coin:insertion"), path_kind::coin_flips);
+  EXPECT_EQ(known_path_kind("sort-coin:merge"), path_kind::coin_flips);
+  // n(n-1)/2 coins in every run: equally likely paths.
+  EXPECT_EQ(known_path_kind("sort-coin:bubble"), path_kind::equally_likely);
+  EXPECT_EQ(known_path_kind("sort-coin:selection"), path_kind::equally_likely);
+  EXPECT_EQ(known_path_kind("weak-seed"), path_kind::equally_likely);
   EXPECT_EQ(known_path_kind("riffle"), path_kind::riffle);
   EXPECT_EQ(known_path_kind("something-new"), path_kind::unknown);
 }
@@ -279,7 +285,7 @@ TEST(Trace, FutureAlgorithmsNeedNoChange) {
   EXPECT_EQ(t.result, (std::vector<std::uint8_t>{1, 0, 2}));
   ASSERT_EQ(t.steps.size(), 3u);
   EXPECT_EQ(describe_step(t.steps[0], kLetters),
-            "compare a[0] = A with a[1] = B: is A less than B? a coin says no (drew 0 from [0, 1])");
+            "compare a[0] = A with a[1] = B: should A come first? a coin says no (drew 0 from [0, 1])");
   EXPECT_EQ(describe_step(t.steps[1], kLetters), "swap a[0] and a[1] (A and B)");
   EXPECT_EQ(t.counting.kind, path_kind::coin_flips);
   EXPECT_NE(t.counting.statement.find("2 random draws (coin flips) in this run"), std::string::npos)
@@ -321,9 +327,9 @@ TEST(Trace, DescribesEveryAction) {
   EXPECT_EQ(describe_step(record("compare", {.action = {}, .draw = 1, .draw_lo = 0, .draw_hi = 1, .a = 0, .b = 1, .outcome = true},
                                  abcde, abcde),
                           kLetters),
-            "compare a[0] = A with a[1] = B: is A less than B? a coin says yes (drew 1 from [0, 1])");
+            "compare a[0] = A with a[1] = B: should A come first? a coin says yes (drew 1 from [0, 1])");
   EXPECT_EQ(describe_step(record("compare", {.action = {}, .a = 2, .b = 4, .outcome = false}, abcde, abcde), kLetters),
-            "compare a[2] = C with a[4] = E: is C less than E? a coin says no");
+            "compare a[2] = C with a[4] = E: should C come first? a coin says no");
   EXPECT_EQ(describe_step(record("cut", {.action = {}, .a = 2}, abcde, abcde), kLetters),
             "cut: the first 2 items form the left pile, the other 3 the right pile");
   EXPECT_EQ(describe_step(record("drop", {.action = {}, .draw = 1, .draw_lo = 0, .draw_hi = 4, .outcome = true}, abcde, abcde),
@@ -361,6 +367,116 @@ TEST(Trace, DescribesEveryAction) {
   // Positions outside the deck never crash the wording.
   EXPECT_EQ(describe_step(record("swap", {.action = {}, .a = 9, .b = 0}, abcde, abcde), kLetters),
             "swap a[9] and a[0] (? and A)");
+}
+
+trace_result trace_of(std::string_view algo, std::size_t n, std::vector<std::uint64_t> draws) {
+  trace_options o;
+  o.algorithm = parse_algorithm_list(algo).at(0);
+  o.n = n;
+  o.draws = std::move(draws);
+  return run_trace(o);
+}
+
+// Random transpositions draw both positions; the cursor only counts the swaps.
+TEST(Trace, WordsTranspositions) {
+  const trace_result t = trace_of("transpositions:2", 4, {2, 0, 1, 1});
+  ASSERT_EQ(t.steps.size(), 2u);
+  EXPECT_TRUE(t.steps[0].step.a_drawn);
+  EXPECT_EQ(describe_step(t.steps[0], kLetters),
+            "transposition 1: p = 2, q = 0 (each uniform in [0, 3]): swap a[2] and a[0] (C and A)");
+  // Here p = 1 equals the cursor (1) and q: still two draws, not Fisher-Yates's "i = 1, j = 1".
+  EXPECT_EQ(describe_step(t.steps[1], kLetters),
+            "transposition 2: p = 1, q = 1 (each uniform in [0, 3]): a[1] stays where it is (B)");
+  // Likewise p = 0 with cursor 0 and q = 3.
+  const trace_result u = trace_of("transpositions:1", 4, {0, 3});
+  EXPECT_EQ(describe_step(u.steps[0], kLetters),
+            "transposition 1: p = 0, q = 3 (each uniform in [0, 3]): swap a[0] and a[3] (A and D)");
+}
+
+// modulo:B draws a raw r and reduces it: both are shown, with the reduction.
+TEST(Trace, WordsModulo) {
+  const trace_result t = trace_of("modulo:3", 4, {1, 5, 5});
+  ASSERT_EQ(t.steps.size(), 3u);
+  EXPECT_EQ(describe_step(t.steps[0], kLetters),
+            "i = 3: r = 1 (r in [0, 7]), j = r % (i + 1) = 1 % 4 = 1: swap a[3] and a[1] (D and B)");
+  EXPECT_EQ(describe_step(t.steps[1], kLetters),
+            "i = 2: r = 5 (r in [0, 7]), j = r % (i + 1) = 5 % 3 = 2: a[2] stays where it is (C)");
+  EXPECT_EQ(t.result, (std::vector<std::uint8_t>{0, 3, 2, 1}));
+}
+
+// weak-seed: one real draw, the seed; the Fisher-Yates j's come from the seeded generator.
+TEST(Trace, WordsWeakSeed) {
+  const trace_result t = trace_of("weak-seed", 4, {788390941});
+  ASSERT_EQ(t.steps.size(), 4u);
+  EXPECT_EQ(describe_step(t.steps[0], kLetters),
+            "seed a 32-bit generator with 788390941 (one of 2^32 seeds, drawn from [0, 4294967295]); "
+            "every later draw follows from it");
+  EXPECT_FALSE(t.steps[0].seeded);
+  for (std::size_t k = 1; k < 4; ++k) {
+    EXPECT_TRUE(t.steps[k].seeded);
+    EXPECT_NE(describe_step(t.steps[k], kLetters).find(", from the seeded generator): "), std::string::npos)
+        << describe_step(t.steps[k], kLetters);
+  }
+  EXPECT_EQ(t.counting.kind, path_kind::equally_likely);
+  EXPECT_EQ(t.counting.paths_formula, "2^32");
+  EXPECT_NE(t.counting.statement.find("2^32 = 4294967296 equally likely paths"), std::string::npos)
+      << t.counting.statement;
+  EXPECT_NE(t.counting.statement.find("not divisible by 4! = 24"), std::string::npos);
+  // n = 13: 13! = 6227020800 > 2^32, so most orders can never occur.
+  const trace_result big = trace_of("weak-seed", 13, {1});
+  EXPECT_NE(big.counting.statement.find("4294967296 paths can reach at most 4294967296 of the 6227020800 "
+                                        "orders"),
+            std::string::npos)
+      << big.counting.statement;
+  // Fisher-Yates's own steps say nothing of a seeded generator.
+  const trace_result fy = trace_of("fisher-yates", 3, {1, 0});
+  EXPECT_FALSE(fy.steps[0].seeded);
+}
+
+// A coin sort acts after the comparison it reports: each step shows the comparison, then what it
+// led to, and the next step compares the items really in those positions.
+TEST(Trace, CoinSortStepsSeeTheirDeck) {
+  const trace_result t = trace_of("sort-coin:insertion", 4, {0, 1, 1, 0});
+  ASSERT_EQ(t.steps.size(), 4u);
+  EXPECT_EQ(describe_step(t.steps[1], kLetters),
+            "compare a[1] = B with a[2] = C: should B come first? a coin says no (drew 1 from [0, 1]); "
+            "then swap a[1] and a[2] (B and C)");
+  EXPECT_EQ(describe_step(t.steps[2], kLetters),
+            "compare a[0] = A with a[1] = C: should A come first? a coin says no (drew 1 from [0, 1]); "
+            "then swap a[0] and a[1] (A and C)");
+  EXPECT_EQ(t.steps.back().after, t.result);
+  const trace_result m = trace_of("sort-coin:merge", 4, {0, 1, 1, 0, 0});
+  EXPECT_EQ(describe_step(m.steps[2], kLetters),
+            "compare a[0] = A with a[2] = D: should A come first? a coin says no (drew 1 from [0, 1]); "
+            "then D moves from a[2] to a[0]");
+  const trace_result b = trace_of("sort-coin:bubble", 4, {0, 0, 0, 0, 0, 0});
+  EXPECT_EQ(b.counting.kind, path_kind::equally_likely);
+  EXPECT_EQ(b.counting.paths_formula, "2^6");
+}
+
+TEST(Trace, CountingNamesUnreachableOrders) {
+  // Sattolo on 4: 6 paths for 24 orders.
+  const auto c = make_counting_argument(path_kind::equally_likely, 4, std::vector<std::uint64_t>{3, 2, 1}, "sattolo", 0);
+  EXPECT_NE(c.statement.find("6 paths can reach at most 6 of the 24 orders"), std::string::npos) << c.statement;
+  // random-keys:16 on 3: (2^16)^3 paths, more than 3!: no such clause.
+  const auto k = make_counting_argument(path_kind::equally_likely, 3, std::vector<std::uint64_t>(3, 65536), "random-keys:16", 16);
+  EXPECT_EQ(k.paths_formula, "(2^16)^3");
+  EXPECT_EQ(k.statement.find("at most"), std::string::npos) << k.statement;
+}
+
+// The riffle shows its draws: the cut's coin flips as bits, each drop's d against the left pile.
+TEST(Trace, WordsRiffleDraws) {
+  const trace_result t = trace_of("riffle:1", 5, {5, 3, 2, 0, 0});
+  ASSERT_EQ(t.steps.size(), 5u);
+  EXPECT_EQ(describe_step(t.steps[0], kLetters),
+            "cut: drew 5 from [0, 31], 00101 in binary: 5 coin flips, 2 heads, so the first 2 items form "
+            "the left pile, the other 3 the right pile");
+  EXPECT_EQ(describe_step(t.steps[1], kLetters),
+            "drop the next item from the right pile (drew 3 from [0, 4]: not below 2, the left pile's "
+            "size): C");
+  EXPECT_EQ(describe_step(t.steps[3], kLetters),
+            "drop the next item from the left pile (drew 0 from [0, 2]: below the left pile's size): A");
+  EXPECT_EQ(t.result, (std::vector<std::uint8_t>{2, 3, 0, 1, 4}));
 }
 
 }  // namespace

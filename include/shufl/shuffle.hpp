@@ -37,6 +37,11 @@ struct shuffle_step {
   std::uint64_t draw_hi = 0;      ///<     "j in [draw_lo, draw_hi]".
   std::size_t a = none, b = none; ///< Positions involved (swapped, compared, cut point, ...).
   bool outcome = false;           ///< Result of a coin or comparison, where the action has one.
+  /// When nonzero, position b is not the draw itself but draw % modulus (modulo:B: j = r mod (i+1)).
+  std::uint64_t modulus = 0;
+  /// Whether position a was drawn too, from the same range as b (random transpositions: both
+  /// positions are random and `cursor` only counts the transpositions).
+  bool a_drawn = false;
   /// The finalized region after this step is [final_begin, final_end) (empty: none marked).
   std::size_t final_begin = 0, final_end = 0;
 };

@@ -37,6 +37,9 @@ struct trace_record {
   shuffle_step step;                       ///< As reported; `step.action` is cleared (use `action`).
   std::vector<std::uint8_t> before;        ///< The deck before this step (item indices).
   std::vector<std::uint8_t> after;         ///< The deck after this step (item indices).
+  /// Whether the step's value was not taken from the source of draws but from a generator that
+  /// an earlier step seeded (weak-seed: its Fisher–Yates j's all follow from the one seed).
+  bool seeded = false;
   /// Whether the step reports a drawn value (step.draw is set).
   bool has_draw() const noexcept { return step.draw != ~std::uint64_t{0}; }
   /// Whether the step marks a non-empty finalized region [final_begin, final_end).
@@ -99,7 +102,9 @@ counting_argument make_counting_argument(path_kind kind, std::size_t n,
 
 /// A step in words for a newcomer, e.g. "i = 4, j = 2 (j in [0, 4]): swap a[4] and a[2] (E and C)".
 /// `labels[k]` names item k. Knows "swap", "compare", "cut", "drop", "key", "sort", "strike",
-/// "place" and "pick"; any other action is described field by field.
+/// "place", "pick" and "seed"; any other action is described field by field. A "compare" is
+/// reported before the algorithm acts on it: what followed it (record.before → record.after) is
+/// worded after the coin.
 std::string describe_step(const trace_record& record, std::span<const std::string> labels);
 
 }  // namespace shufl

@@ -187,9 +187,12 @@ std::string json_report(const trace_options& o, const trace_result& t, const std
       e["draw"] = s.draw;
       e["draw_range"] = {s.draw_lo, s.draw_hi};
     }
+    if (r.seeded) e["seeded"] = true;  // drawn from a generator an earlier "seed" step seeded
+    if (s.modulus != 0) e["modulus"] = s.modulus;  // b = draw % modulus (modulo:B)
+    if (s.a_drawn) e["a_drawn"] = true;            // a was drawn too (transpositions)
     if (s.a != none) e["a"] = s.a;
     if (s.b != none) e["b"] = s.b;
-    static constexpr std::string_view without_outcome[] = {"swap", "cut", "key", "sort", "strike", "place", "pick"};
+    static constexpr std::string_view without_outcome[] = {"swap", "cut", "key", "sort", "strike", "place", "pick", "seed"};
     if (std::find(std::begin(without_outcome), std::end(without_outcome), r.action) == std::end(without_outcome)) {
       e["outcome"] = s.outcome;
     }

@@ -123,7 +123,8 @@ struct asf_poker_algorithm {
 
 /// Fisher–Yates with the modulo mistake on a BITS-bit generator: for i from n−1 down to 1,
 /// r uniform in [0, 2^BITS − 1], j = r mod (i + 1); swap a[i], a[j]. Biased whenever i + 1 does
-/// not divide 2^BITS (small j are favoured). BITS = parameter in [1, 63].
+/// not divide 2^BITS (small j are favoured). BITS = parameter in [1, 63]. Steps: "swap" (draw = r,
+/// the raw value; b = j; modulus = i + 1); positions i..n−1 are then final.
 struct modulo_algorithm {
   static constexpr bool fixed_bounds = true;
   template <class T, class Engine, class Observer = no_observer>
@@ -136,8 +137,8 @@ struct modulo_algorithm {
       using std::swap;
       swap(a[i], a[j]);
       observer(shuffle_step{.action = "swap", .cursor = i, .draw = r, .draw_lo = 0,
-                            .draw_hi = range - 1, .a = i, .b = j, .final_begin = i,
-                            .final_end = a.size()},
+                            .draw_hi = range - 1, .a = i, .b = j, .modulus = i + 1,
+                            .final_begin = i, .final_end = a.size()},
                std::span<const T>(a));
     }
   }
@@ -145,6 +146,8 @@ struct modulo_algorithm {
 
 /// K random transpositions (P. Diaconis and M. Shahshahani, 1981): K times, x and y independently
 /// uniform in [0, n−1] (equal allowed), swap a[x], a[y]. Needs about ½ n ln n swaps to mix.
+/// Steps: "swap" (cursor = t, the transposition's number from 0; a = x and b = y, both drawn:
+/// a_drawn; draw = y).
 struct transpositions_algorithm {
   static constexpr bool fixed_bounds = true;
   template <class T, class Engine, class Observer = no_observer>
@@ -158,7 +161,7 @@ struct transpositions_algorithm {
       using std::swap;
       swap(a[x], a[y]);
       observer(shuffle_step{.action = "swap", .cursor = static_cast<std::size_t>(t), .draw = y,
-                            .draw_lo = 0, .draw_hi = n - 1, .a = x, .b = y},
+                            .draw_lo = 0, .draw_hi = n - 1, .a = x, .b = y, .a_drawn = true},
                std::span<const T>(a));
     }
   }
