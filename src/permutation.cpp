@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+
 #include "shufl/error.hpp"
 
 namespace shufl {
@@ -52,6 +54,16 @@ void add_permutation_sums(permutation_sums& sums, std::span<const std::uint8_t> 
     mask |= std::uint64_t{1} << v;
   }
   sums.inversions += total;
+}
+
+std::string scientific_from_log10(double log10_value) {
+  double exponent = std::floor(log10_value);
+  double mantissa = std::pow(10.0, log10_value - exponent);
+  if (mantissa >= 9.995) {  // would print as "10.00"
+    mantissa /= 10;
+    exponent += 1;
+  }
+  return fmt::format("{:.2f}e{}", mantissa, static_cast<long long>(exponent));
 }
 
 bool is_permutation_of_iota(std::span<const std::uint8_t> values) noexcept {

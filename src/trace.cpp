@@ -9,6 +9,7 @@
 #include <numeric>
 
 #include "shufl/error.hpp"
+#include "shufl/permutation.hpp"
 #include "shufl/random.hpp"
 
 namespace shufl {
@@ -105,13 +106,7 @@ std::string decimal(const big& v) { return v.str(); }
 // A number for a sentence: exact up to 30 digits, "about 8.07e67" beyond.
 std::string readable(const std::string& digits, double log10_value) {
   if (digits.size() <= 30) return digits;
-  double exponent = std::floor(log10_value);
-  double mantissa = std::pow(10.0, log10_value - exponent);
-  if (mantissa >= 9.995) {
-    mantissa /= 10;
-    exponent += 1;
-  }
-  return fmt::format("about {:.2f}e{}", mantissa, static_cast<long long>(exponent));
+  return "about " + scientific_from_log10(log10_value);
 }
 
 // Π s written compactly: runs of equal factors as s^k, runs stepping by one as "9 × 8 × ... × 2"

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "shufl/deck.hpp"
+#include "support/golden.hpp"
 #include "support/run.hpp"
 
 namespace shufl::test {
@@ -365,31 +366,12 @@ TEST(DeckE2E, HeadEndsQuietly) {
 
 // Golden seeded outputs: the same seed gives the same deck on every platform and release.
 TEST(DeckE2E, GoldenSeededOutputs) {
-  const std::string dir = std::string(SHUFL_SOURCE_DIR) + "/tests/golden/deck/";
-  const bool update = std::getenv("SHUFL_UPDATE_GOLDEN") != nullptr;
-  int cases = 0;
-  for (const auto& line : lines(read_file(dir + "cases.txt"))) {
-    if (line.empty() || line[0] == '#') continue;
-    auto words = split(line, ' ');
-    const std::string name = words[0];
-    std::vector<std::string> args = {"deck"};
-    args.insert(args.end(), words.begin() + 1, words.end());
-    const run_result r = run_shufl(args);
-    ASSERT_EQ(r.status, 0) << name << ": " << r.err;
-    // The version is not part of the contract pinned here.
-    std::string out = r.out;
-    const std::string version = std::string("\"shufl_version\": \"") + SHUFL_VERSION + "\"";
-    if (const auto at = out.find(version); at != std::string::npos) {
-      out.replace(at, version.size(), "\"shufl_version\": \"VERSION\"");
-    }
-    const std::string path = dir + name + ".out";
-    if (update) {
-      std::ofstream(path, std::ios::binary) << out;
-    } else {
-      EXPECT_EQ(out, read_file(path)) << name;
-    }
-    ++cases;
-  }
+  const int cases = check_golden_cases(std::string(SHUFL_SOURCE_DIR) + "/tests/golden/deck",
+                                       [](const std::vector<std::string>& words) {
+                                         std::vector<std::string> args = {"deck"};
+                                         args.insert(args.end(), words.begin(), words.end());
+                                         return args;
+                                       });
   EXPECT_GE(cases, 10);
 }
 

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "support/golden.hpp"
 #include "support/run.hpp"
 
 namespace shufl::test {
@@ -182,32 +183,12 @@ TEST(TraceE2E, BadInputIsAOneLineError) {
 
 // Golden outputs: tests/golden/trace/cases.txt lists NAME ALGORITHM ARGS...; NAME.out is stdout.
 TEST(TraceE2E, GoldenOutputs) {
-  const std::string dir = std::string(SHUFL_SOURCE_DIR) + "/tests/golden/trace/";
-  const bool update = std::getenv("SHUFL_UPDATE_GOLDEN") != nullptr;
-  int cases = 0;
-  for (const auto& line : lines(read_file(dir + "cases.txt"))) {
-    if (line.empty() || line[0] == '#') continue;
-    const auto words = split(line, ' ');
-    ASSERT_GE(words.size(), 2u) << line;
-    const std::string& name = words[0];
-    std::vector<std::string> args = {"trace", "--algo", words[1]};
-    args.insert(args.end(), words.begin() + 2, words.end());
-    const run_result r = run_shufl(args);
-    ASSERT_EQ(r.status, 0) << name << ": " << r.err;
-    std::string out = r.out;
-    // The version is not part of the contract pinned here.
-    const std::string version = std::string("\"shufl_version\": \"") + SHUFL_VERSION + "\"";
-    if (const auto at = out.find(version); at != std::string::npos) {
-      out.replace(at, version.size(), "\"shufl_version\": \"VERSION\"");
-    }
-    const std::string path = dir + name + ".out";
-    if (update) {
-      std::ofstream(path, std::ios::binary) << out;
-    } else {
-      EXPECT_EQ(out, read_file(path)) << name;
-    }
-    ++cases;
-  }
+  const int cases = check_golden_cases(std::string(SHUFL_SOURCE_DIR) + "/tests/golden/trace",
+                                       [](const std::vector<std::string>& words) {
+                                         std::vector<std::string> args = {"trace", "--algo"};
+                                         args.insert(args.end(), words.begin(), words.end());
+                                         return args;
+                                       });
   EXPECT_GE(cases, 7);
 }
 

@@ -11,6 +11,7 @@
 
 #include "common.hpp"
 #include "shufl/deck.hpp"
+#include "shufl/permutation.hpp"
 #include "shufl/error.hpp"
 
 namespace shufl::cli {
@@ -86,16 +87,7 @@ std::string read_whole_file(const std::string& path) {
 }
 
 // Powers of two far outside the double range, written as "1.2e-418".
-std::string pow2_decimal(double bits) {
-  const double log10v = bits * std::log10(2.0);
-  double exponent = std::floor(log10v);
-  double mantissa = std::pow(10.0, log10v - exponent);
-  if (mantissa >= 9.995) {
-    mantissa /= 10;
-    exponent += 1;
-  }
-  return fmt::format("{:.2f}e{}", mantissa, static_cast<long long>(exponent));
-}
+std::string pow2_decimal(double bits) { return scientific_from_log10(bits * std::log10(2.0)); }
 
 // "52!", "312!/(6!)^52", "104!/(2!^52 * 1!^...)": the multinomial n! / prod m_i!.
 std::string orders_formula(const deck& d) {
