@@ -7,7 +7,7 @@ _shufl_options() {
 }
 
 _shufl_algorithms() {
-  "$1" bias --list 2>/dev/null | awk 'NF && $1 !~ /:$/ {print $1}' | grep -E '^[a-z]' | sort -u
+  "$1" bias --list 2>/dev/null | awk 'NF && $1 !~ /:$/ {sub(/:[A-Z]+$/, "", $1); print $1}' | grep -E '^[a-z]' | sort -u
 }
 
 _shufl() {

@@ -20,7 +20,7 @@ function __shufl_options
 end
 
 function __shufl_algorithms
-    shufl bias --list 2>/dev/null | awk 'NF && $1 !~ /:$/ {print $1}' | string match -r '^[a-z].*'
+    shufl bias --list 2>/dev/null | awk 'NF && $1 !~ /:$/ {sub(/:[A-Z]+$/, "", $1); print $1}' | string match -r '^[a-z].*'
 end
 
 complete -c shufl -f

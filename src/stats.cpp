@@ -98,10 +98,16 @@ test_result poisson_upper_tail(double observed, double lambda) {
 }
 
 double detectable_noncentrality(double df, double alpha, double power) {
-  const boost::math::chi_squared_distribution<double> null(df);
-  const double critical = boost::math::quantile(boost::math::complement(null, alpha));
-  return boost::math::non_central_chi_squared_distribution<double>::find_non_centrality(
-      df, critical, 1 - power);
+  if (alpha >= power) return 0;  // the test alone rejects that often: any departure is "detected"
+  try {
+    const boost::math::chi_squared_distribution<double> null(df);
+    const double critical = boost::math::quantile(boost::math::complement(null, alpha));
+    return boost::math::non_central_chi_squared_distribution<double>::find_non_centrality(
+        df, critical, 1 - power);
+  } catch (const std::exception&) {
+    // No root to bracket (alpha close to power): report that no useful bound exists.
+    return std::numeric_limits<double>::quiet_NaN();
+  }
 }
 
 std::vector<double> holm_adjust_ln(std::span<const double> ln_p) {

@@ -334,3 +334,42 @@ TEST(E2eBias, TinyPValuesPrintAsLogNeverZero) {
 
 }  // namespace
 }  // namespace shufl
+
+namespace shufl {
+namespace {
+
+// Findings of a fresh-eyes review: each is one clear error or a sound run, never a silent wrong
+// verdict.
+TEST(E2eBias, ReviewFindingsStayFixed) {
+  // A trial count near 2^64 used to overflow the chunking into 0 trials and "no evidence".
+  auto r = test::run_shufl({"bias", "--trials", "18446744073709551615", "--algo", "naive"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "shufl: --trials must be at most 1000000000000000 (got 18446744073709551615)\n");
+  // A large alpha used to fail inside the power calculation.
+  r = test::run_shufl({"bias", "--alpha", "0.99", "--seed", "1", "--algo", "naive"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("verdict: biased"), std::string::npos);
+  // One trial cannot detect anything: the power line says so instead of a TV above 1.
+  r = test::run_shufl({"bias", "--trials", "1", "--seed", "1", "--algo", "naive"});
+  EXPECT_NE(r.out.find("too few to detect even the largest possible bias"), std::string::npos) << r.out;
+  // --exact runs no trials: options that only trials use are refused, not ignored.
+  r = test::run_shufl({"bias", "--exact", "--trials", "5", "--algo", "naive"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err, "shufl: --exact computes the exact law and runs no trials: drop --trials\n");
+  // --merge: a missing file says so; the same tallies twice (an unseeded run has no seed to
+  // compare) are refused rather than double-counted.
+  r = test::run_shufl({"bias", "--merge", "/nonexistent/a.cnt"});
+  EXPECT_EQ(r.err, "shufl: cannot open '/nonexistent/a.cnt'\n");
+  test::temp_dir dir;
+  r = test::run_shufl({"bias", "--trials", "600", "--algo", "naive", "--save-counts", dir.file("a.cnt")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  dir.write("b.cnt", test::read_file(dir.file("a.cnt")));
+  r = test::run_shufl({"bias", "--merge", dir.file("a.cnt"), dir.file("b.cnt")});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("holds the same counts as"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out, "");
+}
+
+}  // namespace
+}  // namespace shufl

@@ -377,3 +377,20 @@ TEST(DeckE2E, GoldenSeededOutputs) {
 
 }  // namespace
 }  // namespace shufl::test
+
+namespace shufl::test {
+namespace {
+
+// An explicitly empty --cards or --symbols list is an error, not the default deck.
+TEST(DeckE2EReview, EmptyListsAreErrors) {
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"deck", "--cards", ""},
+                                               std::vector<std::string>{"deck", "--pairs", "2", "--symbols", ""}}) {
+    const auto r = run_shufl(args);
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.out, "");
+    EXPECT_NE(r.err.find("is empty"), std::string::npos) << r.err;
+  }
+}
+
+}  // namespace
+}  // namespace shufl::test

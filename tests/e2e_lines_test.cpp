@@ -647,3 +647,22 @@ TEST(E2eLines, HundredMegabyteLinePassesThrough) {
 }
 
 }  // namespace
+
+namespace shufl::test {
+namespace {
+
+// A full permutation of a huge -i range cannot fit in memory: fail at once with GNU's message
+// (it used to grow to many GB before failing).
+TEST(E2eLinesReview, HugeRangeWithoutCountFailsAtOnce) {
+  for (const std::vector<std::string>& extra : {std::vector<std::string>{"--seed", "1"}, std::vector<std::string>{}}) {
+    std::vector<std::string> args = {"lines", "-i", "1-4000000000"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const auto r = run_shufl(args);
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(r.err, "shufl: memory exhausted\n");
+  }
+}
+
+}  // namespace
+}  // namespace shufl::test

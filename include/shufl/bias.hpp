@@ -21,6 +21,9 @@ namespace shufl {
 /// so the counts for a seed do not depend on the number of threads.
 inline constexpr std::uint64_t bias_chunk_trials = 1u << 16;
 
+/// Largest --trials accepted: 10^15 (days of computing; far from 64-bit overflow in the chunking).
+inline constexpr std::uint64_t bias_max_trials = 1'000'000'000'000'000;
+
 /// Largest n for the full permutation table (n! cells): 10! = 3,628,800.
 inline constexpr std::size_t bias_max_table_n = 10;
 /// Largest deck size (cards are bytes).

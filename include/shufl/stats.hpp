@@ -45,6 +45,8 @@ test_result poisson_upper_tail(double observed, double lambda);
 
 /// The non-centrality λ at which a chi-squared test with `df` degrees of freedom at level `alpha`
 /// rejects with probability `power` (Boost.Math non_central_chi_squared::find_non_centrality).
+/// Returns 0 when alpha ≥ power (the test rejects that often anyway) and NaN when no finite λ
+/// exists numerically; never throws.
 double detectable_noncentrality(double df, double alpha, double power);
 
 /// Holm's step-down adjustment (S. Holm, Scand. J. Statist. 1979) of natural-log p-values:

@@ -22,6 +22,10 @@ void validate(const bias_options& o) {
     throw error(fmt::format("--n must be between 2 and {} (got {})", bias_max_n, o.n));
   }
   if (!o.input && !o.exact && o.trials == 0) throw error("--trials must be at least 1");
+  // Far beyond any run that finishes (1e15 trials take days), and keeps chunk arithmetic exact.
+  if (o.trials > bias_max_trials) {
+    throw error(fmt::format("--trials must be at most {} (got {})", bias_max_trials, o.trials));
+  }
   if (!(o.alpha > 0 && o.alpha < 1)) {
     throw error(fmt::format("--alpha must be strictly between 0 and 1 (got {})", o.alpha));
   }

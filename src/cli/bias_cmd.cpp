@@ -164,6 +164,14 @@ subcommand bias_subcommand() {
               if (b.exact && (!o->input.empty() || !o->merge.empty())) {
                 throw error("--exact cannot be combined with --input or --merge");
               }
+              if (b.exact) {
+                // --exact runs no trials: refuse what only trials use instead of ignoring it.
+                for (const char* name : {"--trials", "--seed", "--monte-carlo", "--plot", "--save-counts", "--test", "--threads", "--rng"}) {
+                  if (sub.count(name) > 0) {
+                    throw error(fmt::format("--exact computes the exact law and runs no trials: drop {}", name));
+                  }
+                }
+              }
               if (!o->input.empty() && !o->merge.empty()) throw error("--input cannot be combined with --merge");
               bias_report report;
               if (!o->merge.empty()) {

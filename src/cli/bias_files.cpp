@@ -77,10 +77,12 @@ bias_report merge_saved(const std::vector<std::string>& files, bias_options o) {
   std::vector<std::string> seeds;
   std::size_t n = 0;
   std::string engine;
+  std::vector<std::pair<std::string, std::string>> contents;  // (file, its results), to spot repeats
   for (const auto& file : files) {
     nlohmann::json j;
+    const std::string text = read_all(file);  // "cannot open 'F'" when missing
     try {
-      j = nlohmann::json::parse(read_all(file));
+      j = nlohmann::json::parse(text);
       if (j.at("format") != "shufl-bias-counts-1") throw error("");
     } catch (const std::exception&) {
       throw error(fmt::format("'{}' is not a file written by shufl bias --save-counts", file));
@@ -97,6 +99,16 @@ bias_report merge_saved(const std::vector<std::string>& files, bias_options o) {
         }
         seeds.push_back(seed);
       }
+      // An unseeded run has no seed to compare: refuse the same tallies twice (the same file, a
+      // copy of it, or the same --input saved twice), which would double-count its trials.
+      const std::string results = j.at("results").dump();
+      for (const auto& [earlier, earlier_results] : contents) {
+        if (earlier_results == results) {
+          throw error(fmt::format("'{}' holds the same counts as '{}': the same run saved twice cannot be merged",
+                                  file, earlier));
+        }
+      }
+      contents.emplace_back(file, results);
       engine = j.at("engine");
       for (const auto& r : j.at("results")) {
         const std::string label = r.at("algorithm");

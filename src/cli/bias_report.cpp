@@ -78,8 +78,19 @@ std::string text_exact(const bias_result& r) {
 }
 
 nlohmann::ordered_json test_json(const test_result& t) {
-  return {{"statistic", t.statistic}, {"df", t.df}, {"p_value", t.p_value}, {"ln_p", t.ln_p},
+  return {{"statistic", t.statistic}, {"df", static_cast<std::uint64_t>(t.df)}, {"p_value", t.p_value}, {"ln_p", t.ln_p},
           {"log10_p", t.log10_p}};
+}
+
+// {"123": v0, "132": v1, ...} in rank order. ordered_json's operator[] searches its keys
+// linearly (quadratic for 9! rows); the labels are distinct, so append to the underlying vector.
+template <class T>
+nlohmann::ordered_json labelled_object(std::size_t n, const std::vector<T>& values) {
+  nlohmann::ordered_json object = nlohmann::ordered_json::object();
+  auto& pairs = object.get_ref<nlohmann::ordered_json::object_t&>();
+  pairs.reserve(values.size());
+  for (std::uint64_t rank = 0; rank < values.size(); ++rank) pairs.emplace_back(labels_of(rank, n), values[rank]);
+  return object;
 }
 
 nlohmann::ordered_json exact_json(const bias_result& r) {
@@ -92,9 +103,7 @@ nlohmann::ordered_json exact_json(const bias_result& r) {
   e["most_likely"] = {{"deck", x.most_likely}, {"probability", x.most_likely_probability}};
   e["least_likely"] = {{"deck", x.least_likely}, {"probability", x.least_likely_probability}};
   if (!x.probability.empty()) {
-    nlohmann::ordered_json p = nlohmann::ordered_json::object();
-    for (std::uint64_t rank = 0; rank < x.probability.size(); ++rank) p[labels_of(rank, r.n)] = x.probability[rank];
-    e["probabilities"] = std::move(p);
+    e["probabilities"] = labelled_object(r.n, x.probability);
     e["position_matrix"] = x.position_matrix;
   }
   return e;
@@ -111,9 +120,7 @@ nlohmann::ordered_json result_json(const bias_result& r, const bias_report& repo
     return e;
   }
   if (r.test == "table") {
-    nlohmann::ordered_json counts = nlohmann::ordered_json::object();
-    for (std::uint64_t rank = 0; rank < r.counts.size(); ++rank) counts[labels_of(rank, r.n)] = r.counts[rank];
-    e["counts"] = std::move(counts);
+    e["counts"] = labelled_object(r.n, r.counts);
   }
   auto matrix = nlohmann::ordered_json::array();
   for (std::size_t row = 0; row < r.n; ++row) {
@@ -229,7 +236,10 @@ std::string text_report(const bias_report& report, const std::string& seed_text,
       out += fmt::format("  {:<17} {}, {}; {}{}\n", s.name + ":", stat, format_p(s.result), s.detail,
                          s.in_verdict ? "" : " (not in the verdict)");
     }
-    if (r.detectable_tv > 0) {
+    if (r.detectable_tv > 1) {
+      out += fmt::format("  power: at alpha = {}, these trials are too few to detect even the largest possible bias "
+                         "with 90% probability\n", o.alpha);
+    } else if (r.detectable_tv > 0) {
       out += fmt::format("  power: at alpha = {}, these trials detect with 90% probability a {} of {:.4g}\n",
                          o.alpha, r.test == "table" ? "total variation distance" : "per-card position TV",
                          r.detectable_tv);

@@ -367,11 +367,21 @@ subcommand deck_subcommand() {
             sub.add_option("--pack", o->pack, "Named pack: standard (52), piquet or skat (32), euchre (24), tarot (78)")->type_name("NAME");
             sub.add_option("--decks", o->decks, "Number of decks in the shoe (blackjack: 6 or 8)")->capture_default_str()->type_name("N");
             sub.add_option("--jokers", o->jokers, "Jokers per deck, alternating red (RJ) and black (BJ)")->capture_default_str()->type_name("N");
-            sub.add_option("--cards", o->cards, "A custom deck: comma-separated card labels (may repeat)")->type_name("LIST");
+            // An explicitly empty list is an error, not "no custom deck" (which would deal 52 cards).
+            const auto non_empty = [](const char* what) {
+              return [what](const std::string& v) {
+                if (v.empty()) throw CLI::ValidationError(what);
+              };
+            };
+            sub.add_option("--cards", o->cards, "A custom deck: comma-separated card labels (may repeat)")
+                ->type_name("LIST")
+                ->each(non_empty("the custom deck is empty"));
             sub.add_option("--cards-file", o->cards_file, "A custom deck from a file, one card per line ('-' = stdin)")->type_name("FILE");
             sub.add_option("--pairs", o->pairs, "A memory-match deck of N pairs")->type_name("N");
             sub.add_option("--grid", o->grid, "A memory-match layout of ROWSxCOLUMNS cells (an even number)")->type_name("RxC");
-            sub.add_option("--symbols", o->symbols, "Comma-separated symbols for --pairs/--grid (default A-Z, a-z, 0-9)")->type_name("LIST");
+            sub.add_option("--symbols", o->symbols, "Comma-separated symbols for --pairs/--grid (default A-Z, a-z, 0-9)")
+                ->type_name("LIST")
+                ->each(non_empty("the symbol list is empty"));
             sub.add_option("--deal", o->deal, "Deal HANDSxCARDS round the table (e.g. 4x5), then show the stock")->type_name("HANDSxCARDS");
             sub.add_option("--burn", o->burn, "Burn N cards once before dealing")->type_name("N");
             sub.add_option("--style", o->style, "Card style: code, unicode, glyph, name")->capture_default_str()->type_name("STYLE");

@@ -145,6 +145,14 @@ struct offset_generator {
   }
 };
 
+// A permutation of an -i range is held in RAM, 8 bytes per number (as GNU shuf does). A range
+// too large for the memory available fails at once with GNU's message instead of swapping.
+void check_range_fits(const options& opts, std::uint64_t n) {
+  if (opts.repeat) return;
+  const std::uint64_t held = std::min(opts.head, n);
+  if (held > default_memory() / 8) throw error("memory exhausted");
+}
+
 // Writes items (record offsets, operand indices or range indices) in the given order.
 template <class Item>
 void write_items(fd_writer& out, const options& opts, const in_memory_input& in,
@@ -309,6 +317,7 @@ int run_gnu(const options& opts, prepared& pre) {
     if (in.n == 0) throw error("no lines to repeat");
     write_repeated(sink, opts, in, draw);
   } else if (opts.input_range) {
+    check_range_fits(opts, in.n);  // after opening the source, as GNU fails in that order
     const auto values = shufl::lines::range_permutation(in.n, h, draw);
     write_items(sink.open(), opts, in, std::span<const std::uint64_t>(values));
   } else if (in.data.size() < (std::uint64_t{1} << 32) && in.n < (std::uint64_t{1} << 32)) {
@@ -354,6 +363,7 @@ int run_chacha(const options& opts, prepared& pre) {
 
   if (opts.input_range) {
     in.n = opts.hi - opts.lo + 1;
+    check_range_fits(opts, in.n);
   } else if (opts.echo) {
     in.n = opts.operands.size();
   } else if (opts.repeat) {

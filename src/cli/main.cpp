@@ -28,7 +28,7 @@ Examples:
 std::string version_text() {
   return fmt::format(
       "shufl {} ({} build)\n"
-      "built with: CLI11 {}, fmt {}.{}.{}, Boost {}.{}.{}, libsodium {}, nlohmann-json {}.{}.{}\n",
+      "built with: CLI11 {}, fmt {}.{}.{}, Boost {}.{}.{}, libsodium {}, nlohmann-json {}.{}.{}",
       SHUFL_VERSION, SHUFL_BUILD_TYPE, CLI11_VERSION, FMT_VERSION / 10000, FMT_VERSION / 100 % 100,
       FMT_VERSION % 100, BOOST_VERSION / 100000, BOOST_VERSION / 100 % 1000, BOOST_VERSION % 100,
       sodium_version_string(), NLOHMANN_JSON_VERSION_MAJOR, NLOHMANN_JSON_VERSION_MINOR,
