@@ -16,6 +16,7 @@
 namespace {
 
 using shufl::test::read_file;
+using shufl::test::record_multiset;
 using shufl::test::run_program;
 using shufl::test::run_result;
 using shufl::test::run_shell;
@@ -52,24 +53,13 @@ const std::string& big_input() {
   return input;
 }
 
-std::multiset<std::string> split(const std::string& s, char d = '\n') {
-  std::multiset<std::string> out;
-  std::size_t start = 0;
-  while (start < s.size()) {
-    const std::size_t end = s.find(d, start);
-    out.insert(s.substr(start, end - start));
-    if (end == std::string::npos) break;
-    start = end + 1;
-  }
-  return out;
-}
 
 TEST(E2eLinesExternal, SameBytesWhateverMemoryFileOrPipe) {
   temp_dir dir;
   const std::string file = dir.write("in", big_input());
   const auto reference = lines({"--seed", "ext", file});
   ASSERT_EQ(reference.status, 0) << reference.err;
-  EXPECT_EQ(split(reference.out), split(big_input() + "\n"));
+  EXPECT_EQ(record_multiset(reference.out), record_multiset(big_input() + "\n"));
   EXPECT_EQ(reference.out.size(), big_input().size() + 1) << "last line gets its newline";
   for (const auto& extra : std::vector<std::vector<std::string>>{
            {"--memory", "16M"}, {"--memory=16MiB"}, {"--mem", "17000000"}, {"--memory", "64G"}, {}}) {
@@ -165,7 +155,7 @@ TEST(E2eLinesExternal, TemporaryFilesHaveNoNameEvenWhileRunningOrKilled) {
                            "ls -A " + sh_quote(tmp) + " | wc -l; ls -l /proc/$pid/fd | grep -c '(deleted)'; " +
                            "kill -TERM $pid; wait $pid; echo $?; ls -A " + sh_quote(tmp) + " | wc -l");
   EXPECT_EQ(r.out.substr(0, 2), "0\n") << r.out;
-  const auto lines_out = split(r.out);
+  const auto lines_out = record_multiset(r.out);
   EXPECT_TRUE(lines_out.count("143")) << r.out;
   std::vector<std::string> v(lines_out.begin(), lines_out.end());
   EXPECT_EQ(std::count(v.begin(), v.end(), "0"), 2) << r.out;
@@ -190,7 +180,7 @@ TEST(E2eLinesHeader, FirstLinesStayInPlace) {
   EXPECT_EQ(lines({"--header", "2", "--seed", "4", "-i", "1-10"}).out,
             "1\n2\n" + lines({"--seed", "4", "-i", "3-10"}).out);
   // --head is still GNU's --head-count.
-  EXPECT_EQ(split(lines({"--head=3", file}).out).size(), 3u);
+  EXPECT_EQ(record_multiset(lines({"--head=3", file}).out).size(), 3u);
   EXPECT_EQ(lines({"--header", "x", file}).err, "shufl: invalid header line count: 'x'\n");
   // External: the header first, then the same bytes as the rest shuffled alone.
   const std::string big = dir.write("big", "title\n" + big_input());
@@ -207,7 +197,7 @@ TEST(E2eLinesHeader, FirstLinesStayInPlace) {
 
 TEST(E2eLinesDelimiter, AnySingleByte) {
   const auto comma = lines({"--delimiter", ",", "--seed", "2"}, "a,b,c");
-  EXPECT_EQ(split(comma.out, ','), (std::multiset<std::string>{"a", "b", "c"}));
+  EXPECT_EQ(record_multiset(comma.out, ','), (std::multiset<std::string>{"a", "b", "c"}));
   EXPECT_EQ(comma.out.size(), 6u);
   EXPECT_EQ(comma.out.back(), ',');
   EXPECT_EQ(lines({"--delimiter", "\\x2c", "--seed", "2"}, "a,b,c").out, comma.out);

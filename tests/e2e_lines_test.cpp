@@ -22,6 +22,7 @@
 namespace {
 
 using shufl::test::read_file;
+using shufl::test::record_multiset;
 using shufl::test::run_program;
 using shufl::test::run_result;
 using shufl::test::run_shell;
@@ -81,17 +82,6 @@ std::string seq(std::size_t from, std::size_t to) {
   return s;
 }
 
-std::multiset<std::string> split(const std::string& s, char d = '\n') {
-  std::multiset<std::string> out;
-  std::size_t start = 0;
-  while (start < s.size()) {
-    const std::size_t end = s.find(d, start);
-    out.insert(s.substr(start, end - start));
-    if (end == std::string::npos) break;
-    start = end + 1;
-  }
-  return out;
-}
 
 void expect_same(const run_result& ours, const run_result& theirs, const std::string& what) {
   EXPECT_EQ(ours.out, theirs.out) << what;
@@ -209,7 +199,7 @@ TEST(E2eLinesGnu, RepeatWritesLinesDrawnBeforeTheSourceEnds) {
   const auto ours = as_shuf(args);
   expect_same(ours, gnu(args), "-r with a short source");
   EXPECT_EQ(ours.status, 1);
-  EXPECT_EQ(split(ours.out).size(), 8u);  // as the compat notes say
+  EXPECT_EQ(record_multiset(ours.out).size(), 8u);  // as the compat notes say
 }
 
 TEST(E2eLinesGnu, ErrorMessagesInBothLocales) {
@@ -358,7 +348,7 @@ TEST(E2eLinesSeed, FileAndPipeGiveTheSameOutputInEveryMode) {
     EXPECT_EQ(a.status, 0);
     EXPECT_EQ(a.out, b.out);
     if (extra.empty()) {
-      EXPECT_EQ(split(a.out), split(content));
+      EXPECT_EQ(record_multiset(a.out), record_multiset(content));
     }
   }
   // -e records and the same bytes as a file give the same shuffle and sample.
@@ -383,7 +373,7 @@ TEST(E2eLinesSeed, HugeSparseRangeIsInstantAndHugeFullRangeFailsCleanly) {
   const auto r = lines({"-i", "1-18446744073709551615", "-n", "3"});
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
   EXPECT_EQ(r.status, 0);
-  EXPECT_EQ(split(r.out).size(), 3u);
+  EXPECT_EQ(record_multiset(r.out).size(), 3u);
   const auto full = lines({"--seed", "1", "-i", "1-18446744073709551615"});
   EXPECT_EQ(full.status, 1);
   EXPECT_EQ(full.err, "shufl: memory exhausted\n");
@@ -417,7 +407,7 @@ TEST(E2eLines, HelpVersionAndShufName) {
   const std::string link = dir.file("shuf");
   std::filesystem::create_symlink(shufl::test::shufl_binary(), link);
   const auto ok = run_program(link, {"--seed", "1", "-e", "a", "b"}, "", "shuf");
-  EXPECT_EQ(split(ok.out), (std::multiset<std::string>{"a", "b"}));
+  EXPECT_EQ(record_multiset(ok.out), (std::multiset<std::string>{"a", "b"}));
   const auto bad = run_shell("LC_ALL=C " + sh_quote(link) + " -n x");
   EXPECT_EQ(bad.err, "shuf: invalid line count: 'x'\n");
   EXPECT_EQ(run_shell(sh_quote(link) + " --help").out.rfind("Usage: shuf [OPTION]", 0), 0u);
@@ -445,7 +435,7 @@ TEST(E2eLinesCases, L01LastLineWithoutNewline) {
       args.insert(args.end(), {"--seed", std::to_string(s)});
       const auto r = lines(args, "a\nb\nc");
       ASSERT_EQ(r.out.size(), 6u) << r.out;
-      EXPECT_EQ(split(r.out), (std::multiset<std::string>{"a", "b", "c"})) << r.out;
+      EXPECT_EQ(record_multiset(r.out), (std::multiset<std::string>{"a", "b", "c"})) << r.out;
       EXPECT_EQ(r.out.back(), '\n');
     }
   }
@@ -457,7 +447,7 @@ TEST(E2eLinesCases, L02NulBytesAndZeroTerminated) {
   const std::string input("p1\nq\0r\ns1\n", 10);
   for (const auto& extra : std::vector<std::vector<std::string>>{{}, {"-n", "3"}, {"-n", "2"}}) {
     const auto r = lines(extra, input);
-    const auto got = split(r.out);
+    const auto got = record_multiset(r.out);
     if (extra.empty() || extra[1] == "3") {
       EXPECT_EQ(r.out.size(), 10u);
       EXPECT_EQ(got, (std::multiset<std::string>{"p1", std::string("q\0r", 3), "s1"}));
@@ -466,7 +456,7 @@ TEST(E2eLinesCases, L02NulBytesAndZeroTerminated) {
     }
   }
   const auto z = lines({"-z", "--seed", "1"}, std::string("a\nb\0c\nd\0", 8));
-  EXPECT_EQ(split(z.out, '\0'), (std::multiset<std::string>{"a\nb", "c\nd"}));
+  EXPECT_EQ(record_multiset(z.out, '\0'), (std::multiset<std::string>{"a\nb", "c\nd"}));
 }
 
 // L03: empty input, a lone newline, an empty line in the middle.
@@ -477,15 +467,15 @@ TEST(E2eLinesCases, L03EmptyInputAndEmptyLines) {
     EXPECT_EQ(empty.status, 0);
     EXPECT_EQ(lines(extra, "\n").out, "\n");
     const auto three = lines(extra, "a\n\nb\n");
-    EXPECT_EQ(split(three.out), (std::multiset<std::string>{"a", "", "b"}));
+    EXPECT_EQ(record_multiset(three.out), (std::multiset<std::string>{"a", "", "b"}));
     EXPECT_EQ(three.out.size(), 5u);
   }
 }
 
 // L04: repeated options.
 TEST(E2eLinesCases, L04RepeatedOptions) {
-  EXPECT_EQ(split(lines({"-e", "a", "b", "-e", "c"}).out), (std::multiset<std::string>{"a", "b", "c"}));
-  EXPECT_EQ(split(lines({"-n", "5", "-n", "2"}, seq(1, 10)).out).size(), 2u);
+  EXPECT_EQ(record_multiset(lines({"-e", "a", "b", "-e", "c"}).out), (std::multiset<std::string>{"a", "b", "c"}));
+  EXPECT_EQ(record_multiset(lines({"-n", "5", "-n", "2"}, seq(1, 10)).out).size(), 2u);
   temp_dir dir;
   const auto i2 = lines({"-i", "1-3", "-i", "4-5", "-o", dir.file("A")});
   EXPECT_EQ(i2.err, "shufl: multiple -i options specified\n");
@@ -504,7 +494,7 @@ TEST(E2eLinesCases, L05RepeatIntoHead) {
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
   EXPECT_EQ(r.err, "");
   EXPECT_EQ(r.status, 0);
-  EXPECT_EQ(split(r.out).size(), 3u);
+  EXPECT_EQ(record_multiset(r.out).size(), 3u);
   const auto r1 = run_shell(shufl_cmd() + " -r -i 1-5 | head -1");
   EXPECT_EQ(r1.err, "");
   const auto z = lines({"-r", "-z", "-n", "4", "-e", "x", "y"});
@@ -512,7 +502,7 @@ TEST(E2eLinesCases, L05RepeatIntoHead) {
   EXPECT_EQ(std::count(z.out.begin(), z.out.end(), '\0'), 4);
   temp_dir dir;
   EXPECT_EQ(lines({"-r", "-n", "6", "-i", "1-3", "-o", dir.file("o")}).status, 0);
-  EXPECT_EQ(split(read_file(dir.file("o"))).size(), 6u);
+  EXPECT_EQ(record_multiset(read_file(dir.file("o"))).size(), 6u);
 }
 
 // L06: UTF-8 and arbitrary bytes, identical output in C and C.UTF-8.
@@ -522,7 +512,7 @@ TEST(E2eLinesCases, L06BytesPassThroughInAnyLocale) {
   const auto u = run_program(shufl::test::shufl_binary(), lines_args({"--seed", "6"}), input, "", {"LC_ALL=C.UTF-8"});
   EXPECT_EQ(c.out, u.out);
   EXPECT_EQ(c.out.size(), input.size());
-  EXPECT_EQ(split(c.out), split(input));
+  EXPECT_EQ(record_multiset(c.out), record_multiset(input));
 }
 
 // L07: in place with -o.
@@ -531,14 +521,14 @@ TEST(E2eLinesCases, L07InPlace) {
   const std::string content = seq(1, 500);
   const std::string f = dir.write("f", content);
   EXPECT_EQ(lines({"--seed", "7", "-o", f, f}).status, 0);
-  EXPECT_EQ(split(read_file(f)), split(content));
+  EXPECT_EQ(record_multiset(read_file(f)), record_multiset(content));
   EXPECT_NE(read_file(f), content);
   const auto r = run_shell(shufl_cmd() + " --seed 7 -o " + sh_quote(f) + " < " + sh_quote(f));
   EXPECT_EQ(r.status, 0);
-  EXPECT_EQ(split(read_file(f)), split(content));
+  EXPECT_EQ(record_multiset(read_file(f)), record_multiset(content));
   // -n and -r in place, too; the input is never modified without -o.
   EXPECT_EQ(lines({"--seed", "7", "-n", "10", "-o", f, f}).status, 0);
-  EXPECT_EQ(split(read_file(f)).size(), 10u);
+  EXPECT_EQ(record_multiset(read_file(f)).size(), 10u);
   const std::string g = dir.write("g", content);
   lines({"--seed", "1", g});
   lines({"--seed", "1", "-n", "3", g});
@@ -551,10 +541,10 @@ TEST(E2eLines, OutputThroughALinkToTheInputIsSafe) {
   const std::string f = dir.write("f", content);
   std::filesystem::create_symlink(f, dir.file("link"));
   EXPECT_EQ(lines({"--seed", "2", "-o", dir.file("link"), f}).status, 0);
-  EXPECT_EQ(split(read_file(f)), split(content));
+  EXPECT_EQ(record_multiset(read_file(f)), record_multiset(content));
   std::filesystem::create_hard_link(f, dir.file("hard"));
   EXPECT_EQ(lines({"--seed", "3", "-o", dir.file("hard"), f}).status, 0);
-  EXPECT_EQ(split(read_file(f)), split(content));
+  EXPECT_EQ(record_multiset(read_file(f)), record_multiset(content));
 }
 
 // The binary's full shuffle of a 4-line file over many seeds: chi-squared over the 24 orders.
@@ -571,7 +561,7 @@ TEST(E2eLinesSeed, TwentyFourOrdersAreUniform) {
   std::vector<std::uint64_t> counts(24, 0);
   std::size_t i = 0;
   for (const auto& [order, count] : seen) {
-    ASSERT_EQ(split(order), split("0\n1\n2\n3\n"));
+    ASSERT_EQ(record_multiset(order), record_multiset("0\n1\n2\n3\n"));
     counts[i++] = count;
   }
   EXPECT_GT(shufl::pearson_uniform(counts).p_value, 1e-4);
@@ -584,7 +574,7 @@ TEST(E2eLinesCases, L08Seeds) {
   EXPECT_NE(lines({"--seed", "42"}, input).out, lines({"--seed", "43"}, input).out);
   EXPECT_NE(lines({"--seed", "1"}, input).out, lines({"--seed", "4294967297"}, input).out);
   EXPECT_NE(lines({}, input).out, lines({}, input).out);
-  EXPECT_EQ(split(lines({"--seed", "run-7"}, input).out), split(input));
+  EXPECT_EQ(record_multiset(lines({"--seed", "run-7"}, input).out), record_multiset(input));
 }
 
 // L09: a short random source.

@@ -15,15 +15,6 @@
 namespace shufl::test {
 namespace {
 
-std::vector<std::string> split(const std::string& text, char sep) {
-  std::vector<std::string> out;
-  std::string item;
-  std::istringstream in(text);
-  while (std::getline(in, item, sep)) out.push_back(item);
-  return out;
-}
-
-std::vector<std::string> lines(const std::string& text) { return split(text, '\n'); }
 
 std::vector<std::string> with_trace(std::vector<std::string> args) {
   args.insert(args.begin(), "trace");

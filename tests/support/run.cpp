@@ -139,6 +139,28 @@ run_result run_shell(const std::string& command, const std::string& input) {
   return run_program("/bin/sh", {"-c", command}, input);
 }
 
+std::vector<std::string> split(const std::string& text, char sep) {
+  std::vector<std::string> out;
+  std::string item;
+  std::istringstream in(text);
+  while (std::getline(in, item, sep)) out.push_back(item);
+  return out;
+}
+
+std::vector<std::string> lines(const std::string& text) { return split(text, '\n'); }
+
+std::multiset<std::string> record_multiset(const std::string& text, char delimiter) {
+  std::multiset<std::string> out;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const std::size_t end = text.find(delimiter, start);
+    out.insert(text.substr(start, end - start));
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  return out;
+}
+
 std::string read_file(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
   if (!f) throw std::runtime_error("cannot read " + path);

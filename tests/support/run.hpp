@@ -2,6 +2,7 @@
 // stdout, stderr and the exit status. Used by every end-to-end test (e2e_*_test.cpp).
 #pragma once
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,16 @@ std::string shufl_binary();
 
 /// Directory of the reference data (tests/reference/).
 std::string reference_dir();
+
+/// Splits `text` at each `sep`; a trailing separator does not make an empty last field.
+std::vector<std::string> split(const std::string& text, char sep);
+
+/// The lines of `text` (split at '\n').
+std::vector<std::string> lines(const std::string& text);
+
+/// The records of `text` delimited by `delimiter`, as a multiset: for "the same records in any
+/// order" checks. A last record without its delimiter counts.
+std::multiset<std::string> record_multiset(const std::string& text, char delimiter = '\n');
 
 /// Reads a whole file; throws std::runtime_error if it cannot.
 std::string read_file(const std::string& path);
