@@ -65,13 +65,19 @@ namespace {
 // Path-code counting (detail::path_coder) is used when an algorithm's paths number at most this.
 constexpr std::uint64_t kMaxPathCodes = std::uint64_t{1} << 20;
 
+// Number of chunks of bias_chunk_trials covering `trials`, without the overflow of the usual
+// (trials + size - 1) / size near 2^64.
+constexpr std::uint64_t chunk_count(std::uint64_t trials) noexcept {
+  return trials / bias_chunk_trials + (trials % bias_chunk_trials != 0);
+}
+
 // Runs chunk(thread, chunk index, first trial, trials) for every chunk of bias_chunk_trials, on
 // `threads` threads taking chunks in turn. Which thread runs a chunk never matters: each chunk has
 // its own stream and writes only to its thread's accumulators or its own slice.
 template <class F>
 void run_chunks(std::uint64_t trials, unsigned threads, F&& chunk, const bias_progress& progress = {},
                 const std::string& label = {}) {
-  const std::uint64_t chunks = (trials + bias_chunk_trials - 1) / bias_chunk_trials;
+  const std::uint64_t chunks = chunk_count(trials);
   std::atomic<std::uint64_t> next{0}, done{0};
   auto worker = [&](unsigned t) {
     for (std::uint64_t c; (c = next.fetch_add(1, std::memory_order_relaxed)) < chunks;) {
@@ -89,7 +95,7 @@ void run_chunks(std::uint64_t trials, unsigned threads, F&& chunk, const bias_pr
 }
 
 unsigned clamp_threads(unsigned threads, std::uint64_t trials) {
-  const std::uint64_t chunks = (trials + bias_chunk_trials - 1) / bias_chunk_trials;
+  const std::uint64_t chunks = chunk_count(trials);
   return static_cast<unsigned>(std::clamp<std::uint64_t>(threads, 1, std::max<std::uint64_t>(chunks, 1)));
 }
 

@@ -5,24 +5,10 @@
 # "i = .., j = .." of each step and the result line, for comparison with a golden file:
 #   python3 tests/golden/trace/independent_check.py fisher-yates 6 7
 #   grep -o 'i = [0-9]*, j = [0-9]*' tests/golden/trace/fisher_yates_seed7.out; tail -1 ...
-# Needs Python 3 with the `cryptography` package. Not run by ctest.
-import hashlib, struct, sys
-from cryptography.hazmat.primitives.ciphers import Cipher, algorithms
-def key_from_seed(s): return hashlib.blake2b(s.encode(), digest_size=32).digest()
-def derive_key(k, domain, stream): return hashlib.blake2b(domain.encode()+b'\0'+struct.pack('<Q',stream), digest_size=32, key=k).digest()
-def words(key, stream=0):
-    nonce = struct.pack('<Q', 0) + struct.pack('<Q', stream)  # counter(8 LE) + nonce(8)
-    enc = Cipher(algorithms.ChaCha20(key, nonce), mode=None).encryptor()
-    while True:
-        block = enc.update(b'\0'*512)
-        for i in range(64): yield struct.unpack_from('<Q', block, 8*i)[0]
-def below(w, s):
-    m = next(w)*s; low = m & (2**64-1)
-    if low < s:
-        t = (2**64 - s) % s
-        while low < t:
-            m = next(w)*s; low = m & (2**64-1)
-    return m >> 64
+# Needs Python 3 with the `cryptography` package. Run by ctest (golden.independent).
+import os, sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from independent_rng import below, derive_key, key_from_seed, words
 algo, n, seed = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 w = words(derive_key(key_from_seed(seed), 'trace', 0))
 a = [str(k) for k in range(1, n+1)]
