@@ -143,13 +143,9 @@ subcommand bias_subcommand() {
               b.engine = parse_engine(o->rng);
               b.exact = o->exact;
               b.secondary = !o->no_secondary;
-              if (o->format != "text" && o->format != "json" && o->format != "csv") {
-                throw error(fmt::format("invalid value '{}' for --format: expected text, json or csv", o->format));
-              }
-              if (o->test == "auto") b.test = bias_test::automatic;
-              else if (o->test == "table") b.test = bias_test::table;
-              else if (o->test == "position") b.test = bias_test::position;
-              else throw error(fmt::format("invalid value '{}' for --test: expected auto, table or position", o->test));
+              parse_choice("--format", o->format, {"text", "json", "csv"});
+              constexpr bias_test tests[] = {bias_test::automatic, bias_test::table, bias_test::position};
+              b.test = tests[parse_choice("--test", o->test, {"auto", "table", "position"})];
               if (!o->monte_carlo.empty()) {
                 b.monte_carlo = parse_uint("--monte-carlo", o->monte_carlo);
                 if (b.monte_carlo < 1 || b.monte_carlo > 1'000'000) throw error("--monte-carlo must be between 1 and 1000000");

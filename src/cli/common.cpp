@@ -35,6 +35,19 @@ double parse_double(std::string_view option, std::string_view text) {
   return value;
 }
 
+std::size_t parse_choice(std::string_view option, std::string_view value,
+                         std::initializer_list<std::string_view> choices) {
+  std::size_t i = 0;
+  std::string expected;
+  for (const auto choice : choices) {
+    if (choice == value) return i;
+    if (i > 0) expected += i + 1 == choices.size() ? " or " : ", ";
+    expected += choice;
+    ++i;
+  }
+  throw error(fmt::format("invalid value '{}' for {}: expected {}", value, option, expected));
+}
+
 void write_stdout(std::string_view data) {
   if (data.empty()) return;
   if (std::fwrite(data.data(), 1, data.size(), stdout) != data.size()) {

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 
@@ -22,6 +23,11 @@ std::uint64_t parse_uint(std::string_view option, std::string_view text);
 
 /// Parses a decimal floating-point number in the C locale (whole string); throws shufl::error.
 double parse_double(std::string_view option, std::string_view text);
+
+/// Returns the index of `value` in `choices`; otherwise throws shufl::error
+/// "invalid value 'X' for OPTION: expected a, b or c".
+std::size_t parse_choice(std::string_view option, std::string_view value,
+                         std::initializer_list<std::string_view> choices);
 
 /// Writes `data` to stdout (unlocked, fully buffered).
 void write_stdout(std::string_view data);

@@ -229,9 +229,7 @@ nlohmann::ordered_json json_cards(const deck& d, std::span<const std::uint32_t> 
 int run_deck(const deck_cli_options& o) {
   // Validate everything before any randomness or output.
   const card_style style = parse_card_style(o.style);
-  if (o.format != "text" && o.format != "json") {
-    throw error(fmt::format("invalid value '{}' for --format: expected text or json", o.format));
-  }
+  parse_choice("--format", o.format, {"text", "json"});
   const bool seeded = o.seed_option->count() > 0;
   const bool verifying = !o.verify_commit.empty();
   if (o.commit && verifying) throw error("--commit and --verify-commit cannot be combined");

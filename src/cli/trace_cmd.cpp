@@ -244,9 +244,7 @@ subcommand trace_subcommand() {
                 throw error(fmt::format("--algo takes one algorithm for trace (got {})", specs.size()));
               }
               t.algorithm = specs.front();
-              if (o->format != "text" && o->format != "json") {
-                throw error(fmt::format("invalid value '{}' for --format: expected text or json", o->format));
-              }
+              parse_choice("--format", o->format, {"text", "json"});
               std::vector<std::string> labels;
               if (!o->items.empty()) {
                 if (!o->n.empty()) throw error("give either --n or ITEM..., not both");
