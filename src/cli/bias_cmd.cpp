@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -13,6 +14,7 @@
 #include <memory>
 #include <numeric>
 #include <sstream>
+#include <csignal>
 #include <thread>
 
 #include "bias_report.hpp"
@@ -41,6 +43,9 @@ struct bias_cli_options {
   std::string plot;
   std::string save_counts;
   std::vector<std::string> merge;
+  std::string shard;
+  std::string resume;
+  bool allow_partial = false;
   bool check = false;
   bool exact = false;
   bool list = false;
@@ -54,7 +59,8 @@ expected count is at least 5, else the element x position matrix (X2 scaled by (
 df = (n-1)^2), which the fixed point, cycle, inversion, rising-sequence and duplicate tests then
 join with Holm's correction. Verdicts: "no evidence of bias", "biased", or "unreliable" when an
 expected count is below 5. Exit status: 0 success, 1 error, 3 with --check when any algorithm is
-biased.
+biased, 5 when --merge lacks shards of a seeded run (unless --allow-partial), 130/143 when
+SIGINT/SIGTERM stops a --save-counts run (its finished chunks are saved; --resume continues).
 
 Examples:
   shufl bias --n 3 --trials 60000                 the signature run: naive is biased
@@ -65,6 +71,8 @@ Examples:
   shufl bias --n 52 --exact --algo riffle:1..10   Bayer-Diaconis, closed form
   python3 my_shuffle.py | shufl bias --input -    test anyone's shuffle
   shufl bias --list                               every algorithm, one line each
+  shufl bias --n 52 --trials 1000000000 --seed 7 --shard 0/4 --save-counts part-0.json
+  shufl bias --merge part-*.json                  the shards' report = the unsharded run's
 )";
 
 // A progress bar on stderr, redrawn at most ten times a second; erased when done.
@@ -85,6 +93,56 @@ class progress_bar {
  private:
   std::chrono::steady_clock::time_point last_{};
 };
+
+// SIGINT/SIGTERM during a run that saves its counts: stop starting chunks, save what is done.
+std::atomic<bool> g_stop{false};
+volatile std::sig_atomic_t g_signal = 0;
+
+extern "C" void on_stop_signal(int sig) {
+  g_signal = sig;
+  g_stop.store(true);
+}
+
+void catch_stop_signals() {
+  struct sigaction sa {};
+  sa.sa_handler = on_stop_signal;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+}
+
+// "I/N" with 0 <= I < N.
+std::pair<std::uint64_t, std::uint64_t> parse_shard(const std::string& text) {
+  const auto slash = text.find('/');
+  if (slash == std::string::npos) throw error(fmt::format("--shard: expected I/N (shard I of N, 0 <= I < N), got '{}'", text));
+  const auto i = parse_uint("--shard", text.substr(0, slash));
+  const auto n = parse_uint("--shard", text.substr(slash + 1));
+  if (n == 0 || i >= n) throw error(fmt::format("--shard {}: shards are numbered 0 to N-1 (0 <= I < N)", text));
+  return {i, n};
+}
+
+// --resume: the saved part must be the same experiment as this command.
+void check_resume(const bias_counts& saved, const bias_options& b, const std::string& file) {
+  const auto fail = [&](const std::string& what) {
+    throw error(fmt::format("--resume '{}': {}: run the same command that saved it", file, what));
+  };
+  if (saved.runs.size() != 1 || !saved.runs[0].seed) fail("not the counts of one seeded run");
+  const auto& run = saved.runs[0];
+  if (!b.seed || *run.seed != *b.seed) fail(fmt::format("saved with seed \"{}\"", *run.seed));
+  if (run.engine != b.engine) fail(fmt::format("saved with --rng {}", engine_name(run.engine)));
+  if (run.trials != b.trials) fail(fmt::format("saved with --trials {}", run.trials));
+  if (saved.n != b.n) fail(fmt::format("saved with --n {}", saved.n));
+  if (saved.secondary != b.secondary) fail("saved with a different --no-secondary");
+  const std::vector<std::pair<std::uint64_t, std::uint64_t>> shards =
+      b.shard.second ? std::vector<std::pair<std::uint64_t, std::uint64_t>>{b.shard} : std::vector<std::pair<std::uint64_t, std::uint64_t>>{};
+  if (run.shards != shards) fail("saved with a different --shard");
+  if (saved.results.size() != b.algorithms.size()) fail("saved with a different --algo");
+  for (std::size_t a = 0; a < b.algorithms.size(); ++a) {
+    const auto& r = saved.results[a];
+    if (r.label != b.algorithms[a].label() || r.definition != b.algorithms[a].info->definition) fail("saved with a different --algo");
+    if (r.test != choose_test(b.test, b.n, b.trials)) fail("saved with a different --test");
+  }
+}
 
 std::string list_text() {
   std::string out;
@@ -122,8 +180,19 @@ subcommand bias_subcommand() {
             sub.add_option("--plot", o->plot, "Write the position matrices as an SVG heatmap")->option_text("FILE.svg");
             sub.add_option("--save-counts", o->save_counts, "Save the counts (with engine, seed, version) to FILE")
                 ->option_text("FILE");
-            sub.add_option("--merge", o->merge, "Add up counts saved by --save-counts and test the sums")
+            sub.add_option("--merge", o->merge,
+                           "Add up counts saved by --save-counts (runs, shards) and test the sums; exit 5 when "
+                           "shards of a seeded run are missing")
                 ->option_text("FILE...");
+            sub.add_flag("--allow-partial", o->allow_partial,
+                         "With --merge: report on the shards present without exit status 5");
+            sub.add_option("--shard", o->shard,
+                           "Count only shard I of N (0 <= I < N: chunks floor(I*C/N) to floor((I+1)*C/N)-1 of the "
+                           "C chunks of 65536 trials) into --save-counts; needs --seed; merge the parts with --merge")
+                ->option_text("I/N");
+            sub.add_option("--resume", o->resume,
+                           "Continue an interrupted --save-counts run: count only the chunks FILE lacks (same command)")
+                ->option_text("FILE");
             sub.add_option("--threads", o->threads, "Worker threads (default: all cores); never changes the counts");
             sub.add_option("--rng", o->rng, "Engine: xoshiro256pp, chacha20, mt19937, minstd")
                 ->capture_default_str();
@@ -169,9 +238,30 @@ subcommand bias_subcommand() {
                 }
               }
               if (!o->input.empty() && !o->merge.empty()) throw error("--input cannot be combined with --merge");
+              if (o->allow_partial && o->merge.empty()) throw error("--allow-partial applies to --merge only");
+              const bool sharded = !o->shard.empty();
+              if (sharded) {
+                for (const char* name : {"--check", "--exact", "--input", "--monte-carlo", "--merge", "--plot"}) {
+                  if (sub.count(name) > 0) {
+                    throw error(fmt::format("--shard counts one part of a run and tests nothing: drop {} (the merge of "
+                                            "the parts tests them)", name));
+                  }
+                }
+                if (!b.seed) throw error("--shard needs --seed: the shards of one run share its seed");
+                if (o->save_counts.empty()) throw error("--shard needs --save-counts FILE: the part's counts go there");
+                b.shard = parse_shard(o->shard);
+                b.evaluate = false;
+              }
+              if (!o->resume.empty()) {
+                if (!o->merge.empty() || !o->input.empty() || b.exact) throw error("--resume continues a run of trials: drop --merge, --input and --exact");
+                if (!b.seed) throw error("--resume needs the --seed of the interrupted run");
+              }
               bias_report report;
+              std::string counts_text;
               if (!o->merge.empty()) {
-                report = merge_saved(o->merge, b);
+                const bias_merge merge = merge_files(o->merge);
+                report = merge.report(b);
+                if (!o->save_counts.empty()) counts_text = write_counts_file(merge.merged());
               } else {
                 if (!o->input.empty()) {
                   if (sub.count("--algo") || sub.count("--n") || sub.count("--trials")) {
@@ -182,19 +272,77 @@ subcommand bias_subcommand() {
                   b.input = std::move(list.perms);
                   b.input_name = o->input == "-" ? "stdin" : o->input;
                 }
+                // The chunks to count: a shard's, less what a resumed file holds.
+                std::optional<bias_counts> resumed;
+                if (!b.input && !b.exact && (sharded || !o->resume.empty())) {
+                  const chunk_set target = sharded ? bias_shard_chunks(b.trials, b.shard.first, b.shard.second)
+                                                   : chunk_set::all_of(b.trials);
+                  b.chunks.assign(b.algorithms.size(), target);
+                  if (!o->resume.empty()) {
+                    resumed = read_counts_file(o->resume);
+                    check_resume(*resumed, b, o->resume);
+                    for (std::size_t a = 0; a < b.algorithms.size(); ++a) {
+                      for (const auto& part : resumed->results[a].parts) b.chunks[a] = b.chunks[a].minus(part.chunks);
+                    }
+                    b.evaluate = false;
+                  }
+                }
                 // A bar on a terminal for runs long enough to wait for (n · trials ≥ 10^9).
                 if (isatty(STDERR_FILENO) && !b.exact && !b.input &&
                     static_cast<double>(b.n) * static_cast<double>(b.trials) >= 1e9) {
                   b.progress = progress_bar{};
                 }
+                if (!o->save_counts.empty() && !b.exact && !b.input) {
+                  catch_stop_signals();
+                  b.stop = &g_stop;
+                }
                 report = run_bias(b);
+                bias_counts counts = counts_of_report(report);
+                if (resumed) {
+                  bias_merge both;
+                  both.add(*resumed, o->resume);
+                  both.add(counts, "this run");
+                  counts = both.merged();
+                  if (!report.interrupted && !sharded) {
+                    b.evaluate = true;
+                    report = both.report(b);
+                    report.merged_files.clear();  // one run, reported as if never interrupted
+                    report.missing.clear();
+                  }
+                }
+                if (!o->save_counts.empty()) counts_text = write_counts_file(counts);
+                if (report.interrupted || sharded) {
+                  write_file(o->save_counts, counts_text);
+                  std::uint64_t done = 0;
+                  for (const auto& part : counts.results.front().parts) done += part.chunks.count();
+                  const std::uint64_t chunks = sharded ? bias_shard_chunks(b.trials, b.shard.first, b.shard.second).count()
+                                                       : bias_chunk_count(b.trials);
+                  if (report.interrupted) {
+                    const int sig = g_signal;
+                    std::fprintf(stderr, "shufl: interrupted by %s: saved %llu of %llu chunks to '%s'; finish with the "
+                                 "same command and --resume %s\n", sig == SIGTERM ? "SIGTERM" : "SIGINT",
+                                 static_cast<unsigned long long>(done), static_cast<unsigned long long>(chunks),
+                                 o->save_counts.c_str(), o->save_counts.c_str());
+                    return 128 + (sig == 0 ? SIGINT : sig);
+                  }
+                  const chunk_set mine = bias_shard_chunks(b.trials, b.shard.first, b.shard.second);
+                  std::fprintf(stderr, "shufl bias: shard %llu/%llu: chunks %s of %llu, %llu trials per algorithm, saved to '%s'\n",
+                               static_cast<unsigned long long>(b.shard.first), static_cast<unsigned long long>(b.shard.second),
+                               mine.text().c_str(), static_cast<unsigned long long>(bias_chunk_count(b.trials)),
+                               static_cast<unsigned long long>(mine.trials_in(b.trials)), o->save_counts.c_str());
+                  return exit_ok;
+                }
               }
               const std::string seed_text = b.seed ? fmt::format("\"{}\"", *b.seed) : "none (from the OS)";
-              if (!o->save_counts.empty()) write_file(o->save_counts, saved_counts(report));
+              if (!o->save_counts.empty()) write_file(o->save_counts, counts_text);
               if (!o->plot.empty()) write_file(o->plot, svg_plot(report));
               write_stdout(o->format == "json"  ? json_report(report, b.threads)
                            : o->format == "csv" ? csv_report(report)
                                                 : text_report(report, seed_text, b.threads));
+              if (!report.missing.empty() && !o->allow_partial) {
+                for (const auto& m : report.missing) std::fprintf(stderr, "shufl: partial merge: %s\n", m.c_str());
+                return exit_partial;
+              }
               const bool any_biased = std::any_of(report.results.begin(), report.results.end(),
                                                   [](const auto& r) { return r.outcome == verdict::biased; });
               return (o->check && any_biased) ? exit_bias_found : exit_ok;

@@ -157,15 +157,41 @@ nlohmann::ordered_json result_json(const bias_result& r, const bias_report& repo
 
 }  // namespace
 
+// The header of a --merge: what was merged (S08): every run's seed and engine, the files and
+// shards, and what is missing.
+std::string merge_header(const bias_report& report) {
+  const auto& o = report.options;
+  std::string out = fmt::format("shufl bias --merge: n = {}, {} trials per algorithm, merged from {} file{}\n", o.n,
+                                o.trials, report.merged_files.size(), report.merged_files.size() == 1 ? "" : "s");
+  const std::size_t shown = std::min<std::size_t>(report.runs.size(), 20);
+  out += fmt::format("{} run{}:", report.runs.size(), report.runs.size() == 1 ? "" : "s");
+  for (std::size_t i = 0; i < shown; ++i) {
+    const auto& run = report.runs[i];
+    out += fmt::format("{} {}, {} trials", i ? ";" : "", run.describe(), run.trials);
+    if (!run.shards.empty()) {
+      out += fmt::format(", {} shard{} of {}", run.shards.size(), run.shards.size() == 1 ? "" : "s",
+                         run.shards.front().second);
+    }
+  }
+  if (shown < report.runs.size()) out += fmt::format("; and {} more", report.runs.size() - shown);
+  out += report.runs.size() > 1 ? " (independent runs, counts added)\n" : "\n";
+  for (const auto& m : report.missing) out += fmt::format("PARTIAL: {}\n", m);
+  return out;
+}
+
 std::string text_report(const bias_report& report, const std::string& seed_text, unsigned threads) {
   const auto& o = report.options;
   std::string out;
   if (o.exact) {
     out += fmt::format("shufl bias --exact: n = {}, exact laws (no trials)\n", o.n);
   } else {
-    out += fmt::format("shufl bias: n = {}, {} {}, engine {}, seed {}, {} thread{}\n", o.n, o.trials,
-                       o.input ? "permutations read" : "trials per algorithm", engine_name(o.engine),
-                       o.input ? "(not used)" : seed_text, threads, threads == 1 ? "" : "s");
+    if (!report.merged_files.empty()) {
+      out += merge_header(report);
+    } else {
+      out += fmt::format("shufl bias: n = {}, {} {}, engine {}, seed {}, {} thread{}\n", o.n, o.trials,
+                         o.input ? "permutations read" : "trials per algorithm", engine_name(o.engine),
+                         o.input ? "(not used)" : seed_text, threads, threads == 1 ? "" : "s");
+    }
     if (report.results.size() > 1) {
       out += fmt::format(
           "Each algorithm is a separate question, tested on its own at alpha = {} {}.\n", o.alpha,
@@ -275,6 +301,28 @@ std::string json_report(const bias_report& report, unsigned threads) {
   j["engine"] = engine_name(o.engine);
   j["alpha"] = o.alpha;
   j["threads"] = threads;
+  if (!report.merged_files.empty()) {
+    // Provenance of a merge (documented: the only fields besides threads that differ from the
+    // unsharded run's JSON).
+    nlohmann::ordered_json m;
+    m["files"] = report.merged_files;
+    auto runs = nlohmann::ordered_json::array();
+    for (const auto& run : report.runs) {
+      nlohmann::ordered_json e;
+      e["seed"] = run.seed ? nlohmann::ordered_json(*run.seed) : nlohmann::ordered_json(nullptr);
+      e["run_id"] = run.run_id.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(run.run_id);
+      e["input"] = run.input.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(run.input);
+      e["engine"] = engine_name(run.engine);
+      e["trials"] = run.trials;
+      auto shards = nlohmann::ordered_json::array();
+      for (const auto& [i, n] : run.shards) shards.push_back({i, n});
+      e["shards"] = std::move(shards);
+      runs.push_back(std::move(e));
+    }
+    m["runs"] = std::move(runs);
+    m["missing"] = report.missing;
+    j["merged"] = std::move(m);
+  }
   j["correction"] = report.correction;
   auto results = nlohmann::ordered_json::array();
   for (const auto& r : report.results) results.push_back(result_json(r, report));
