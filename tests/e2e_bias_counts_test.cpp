@@ -158,7 +158,10 @@ TEST(E2eBiasCounts, MergeKeepsTheDuplicatesTestAndEqualsTheRun) {
   EXPECT_EQ(comparable(merged.out), d);
   std::vector<std::string> merge = {"bias", "--format", "json", "--merge"};
   for (int i = 0; i < 4; ++i) {
-    const std::string part = dir.file("part-" + std::to_string(i) + ".json");
+    std::string name = "part-";
+    name += std::to_string(i);
+    name += ".json";
+    const std::string part = dir.file(name);
     auto shard = run;
     shard.resize(shard.size() - 2);  // no --format json: a shard prints no report
     shard.insert(shard.end(), {"--shard", std::to_string(i) + "/4", "--threads", std::to_string(i + 1), "--save-counts", part});

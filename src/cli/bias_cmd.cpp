@@ -19,6 +19,7 @@
 
 #include "bias_report.hpp"
 #include "common.hpp"
+#include "html_pages.hpp"
 #include "shufl/bias.hpp"
 #include "shufl/error.hpp"
 #include "shufl/exact.hpp"
@@ -41,6 +42,7 @@ struct bias_cli_options {
   std::string input;
   std::string monte_carlo;
   std::string plot;
+  std::string report;
   std::string save_counts;
   std::vector<std::string> merge;
   std::string shard;
@@ -53,14 +55,22 @@ struct bias_cli_options {
 };
 
 constexpr const char* kBiasFooter = R"(
-Each algorithm shuffles the deck 1..n TRIALS times. The primary test gives the verdict: the
-table of the n! orders (Pearson chi-squared, df = n! - 1, upper tail) when n! <= 10^6 and every
-expected count is at least 5, else the element x position matrix (X2 scaled by (n-1)/n,
-df = (n-1)^2), which the fixed point, cycle, inversion, rising-sequence and duplicate tests then
-join with Holm's correction. Verdicts: "no evidence of bias", "biased", or "unreliable" when an
-expected count is below 5. Exit status: 0 success, 1 error, 3 with --check when any algorithm is
-biased, 5 when --merge lacks shards of a seeded run (unless --allow-partial), 130/143 when
-SIGINT/SIGTERM stops a --save-counts run (its finished chunks are saved; --resume continues).
+Each algorithm shuffles the deck 1..n TRIALS times. The primary test: the table of the n! orders
+(Pearson chi-squared, df = n! - 1, upper tail) when n! <= 10^6 and every expected count is at
+least 5, else the element x position matrix (X2 scaled by (n-1)/n, df = (n-1)^2), which the fixed
+point, cycle, inversion, rising-sequence and duplicate tests then join with Holm's correction
+(they also join an invalid table). A test is valid at its sample size when its approximation
+holds: chi-squared tests when every expected count is >= 5 (or with --monte-carlo), z-tests from
+30 trials, duplicates whenever reported. Decision rule: "biased" when any valid test in the verdict
+rejects at alpha family-wise (Holm); else "unreliable" when the primary test is not valid; else
+"no evidence of bias". The verdict line names the test and the adjusted p that decided. No p is
+printed below the probability of the most extreme outcome under uniformity ((1/n!)^T): there it is
+a bound ("p <= ..."). Power: the stated TV is detected with probability >= 90% (asymptotically)
+by this rule, because the primary test alone at alpha / (number of tests in the verdict) reaches
+it. Exit status: 0 success, 1 error; with --check: 3 when any algorithm is biased, else 4 when
+any verdict is unreliable, else 0; 5 when --merge lacks shards of a seeded run (unless
+--allow-partial); 130/143 when SIGINT/SIGTERM stops a --save-counts run (its finished chunks
+are saved; --resume continues).
 
 Examples:
   shufl bias --n 3 --trials 60000                 the signature run: naive is biased
@@ -71,6 +81,7 @@ Examples:
   shufl bias --n 52 --exact --algo riffle:1..10   Bayer-Diaconis, closed form
   python3 my_shuffle.py | shufl bias --input -    test anyone's shuffle
   shufl bias --list                               every algorithm, one line each
+  shufl bias --n 4 --seed 1 --report r.html       the run as a page: pictures, tests, JSON
   shufl bias --n 52 --trials 1000000000 --seed 7 --shard 0/4 --save-counts part-0.json
   shufl bias --merge part-*.json                  the shards' report = the unsharded run's
 )";
@@ -178,6 +189,9 @@ subcommand bias_subcommand() {
             sub.add_option("--monte-carlo", o->monte_carlo, "Monte-Carlo p-value from B simulated tables")
                 ->option_text("B");
             sub.add_option("--plot", o->plot, "Write the position matrices as an SVG heatmap (colour: each cell's z-score, clipped at +-4)")->option_text("FILE.svg");
+            sub.add_option("--report", o->report,
+                           "Write a self-contained HTML page of the run (pictures, tests, the JSON document)")
+                ->option_text("FILE.html");
             sub.add_option("--save-counts", o->save_counts, "Save the counts (with engine, seed, version) to FILE")
                 ->option_text("FILE");
             sub.add_option("--merge", o->merge,
@@ -196,7 +210,7 @@ subcommand bias_subcommand() {
             sub.add_option("--threads", o->threads, "Worker threads (default: all cores); never changes the counts");
             sub.add_option("--rng", o->rng, "Engine: xoshiro256pp, chacha20, mt19937, minstd")
                 ->capture_default_str();
-            sub.add_flag("--check", o->check, "Exit with status 3 when any algorithm is biased");
+            sub.add_flag("--check", o->check, "Exit 3 when any algorithm is biased, else 4 when any verdict is unreliable");
             sub.add_option("--format", o->format, "Output format: text, json or csv")->capture_default_str();
             return [o, &sub]() -> int {
               if (o->list) {
@@ -272,6 +286,15 @@ subcommand bias_subcommand() {
                   b.input = std::move(list.perms);
                   b.input_name = o->input == "-" ? "stdin" : o->input;
                 }
+                // Each thread of the table test keeps its own n! counts: cap the threads, and say so.
+                if (!b.exact && choose_test(b.test, b.n, b.input ? 1 : b.trials) == "table" &&
+                    b.threads > bias_max_table_threads(b.n) && !b.input) {
+                  const auto cap = static_cast<unsigned>(bias_max_table_threads(b.n));
+                  std::fprintf(stderr, "shufl: note: --threads %u capped to %u for n = %zu (each thread keeps its own "
+                               "table of n! counts; at most %llu MiB in all)\n", b.threads, cap, b.n,
+                               static_cast<unsigned long long>(bias_max_table_memory >> 20));
+                  b.threads = cap;
+                }
                 // The chunks to count: a shard's, less what a resumed file holds.
                 std::optional<bias_counts> resumed;
                 if (!b.input && !b.exact && (sharded || !o->resume.empty())) {
@@ -336,6 +359,9 @@ subcommand bias_subcommand() {
               const std::string seed_text = b.seed ? fmt::format("\"{}\"", *b.seed) : "none (from the OS)";
               if (!o->save_counts.empty()) write_file(o->save_counts, counts_text);
               if (!o->plot.empty()) write_file(o->plot, svg_plot(report));
+              if (!o->report.empty()) {
+                write_file(o->report, report_page(nlohmann::ordered_json::parse(json_report(report, b.threads))));
+              }
               write_stdout(o->format == "json"  ? json_report(report, b.threads)
                            : o->format == "csv" ? csv_report(report)
                                                 : text_report(report, seed_text, b.threads));
@@ -343,9 +369,12 @@ subcommand bias_subcommand() {
                 for (const auto& m : report.missing) std::fprintf(stderr, "shufl: partial merge: %s\n", m.c_str());
                 return exit_partial;
               }
-              const bool any_biased = std::any_of(report.results.begin(), report.results.end(),
-                                                  [](const auto& r) { return r.outcome == verdict::biased; });
-              return (o->check && any_biased) ? exit_bias_found : exit_ok;
+              const auto any = [&](verdict v) {
+                return std::any_of(report.results.begin(), report.results.end(),
+                                   [v](const auto& r) { return r.outcome == v; });
+              };
+              if (!o->check) return exit_ok;
+              return any(verdict::biased) ? exit_bias_found : any(verdict::unreliable) ? exit_bias_unreliable : exit_ok;
             };
           }};
 }
