@@ -11,12 +11,14 @@
 #include <fstream>
 #include <iterator>
 #include <memory>
+#include <optional>
 #include <numeric>
 #include <sstream>
 #include <thread>
 
 #include "bias_report.hpp"
 #include "common.hpp"
+#include "side_file.hpp"
 #include "shufl/bias.hpp"
 #include "shufl/error.hpp"
 #include "shufl/exact.hpp"
@@ -105,7 +107,7 @@ subcommand bias_subcommand() {
             sub.footer(kBiasFooter);
             sub.add_option("--n", o->n, "Deck size: cards 1..N (2 to 255)")->capture_default_str();
             sub.add_option("--trials", o->trials, "Shuffles per algorithm")->capture_default_str();
-            sub.add_option("--seed", o->seed, "Any string; the same seed gives the same counts");
+            sub.add_option("--seed", o->seed, "Any string; the same seed gives the same counts")->type_name("SEED")->expected(0, 1);
             sub.add_option("--algo", o->algo, "Comma-separated algorithms (see --list; riffle:1..10 expands)")
                 ->capture_default_str();
             sub.add_flag("--list", o->list, "List every algorithm with its one-line definition");
@@ -137,7 +139,7 @@ subcommand bias_subcommand() {
               bias_options b;
               b.n = static_cast<std::size_t>(std::min<std::uint64_t>(parse_uint("--n", o->n), 1000));
               b.trials = parse_uint("--trials", o->trials);
-              if (!o->seed.empty()) b.seed = o->seed;
+              if (sub.count("--seed") > 0) b.seed = check_seed(o->seed);
               b.algorithms = parse_algorithm_list(o->algo);
               b.alpha = parse_double("--alpha", o->alpha);
               b.engine = parse_engine(o->rng);
@@ -169,6 +171,10 @@ subcommand bias_subcommand() {
                 }
               }
               if (!o->input.empty() && !o->merge.empty()) throw error("--input cannot be combined with --merge");
+              // Side files are created now, before the work, so a bad path fails at once (U05).
+              std::optional<side_file> counts_file, plot_file;
+              if (sub.count("--save-counts") > 0) counts_file.emplace("--save-counts", o->save_counts);
+              if (sub.count("--plot") > 0) plot_file.emplace("--plot", o->plot);
               bias_report report;
               if (!o->merge.empty()) {
                 report = merge_saved(o->merge, b);
@@ -190,14 +196,15 @@ subcommand bias_subcommand() {
                 report = run_bias(b);
               }
               const std::string seed_text = b.seed ? fmt::format("\"{}\"", *b.seed) : "none (from the OS)";
-              if (!o->save_counts.empty()) write_file(o->save_counts, saved_counts(report));
-              if (!o->plot.empty()) write_file(o->plot, svg_plot(report));
+              side_file_errors side_errors;
+              if (counts_file) side_errors.commit(*counts_file, saved_counts(report));
+              if (plot_file) side_errors.commit(*plot_file, svg_plot(report));
               write_stdout(o->format == "json"  ? json_report(report, b.threads)
                            : o->format == "csv" ? csv_report(report)
                                                 : text_report(report, seed_text, b.threads));
               const bool any_biased = std::any_of(report.results.begin(), report.results.end(),
                                                   [](const auto& r) { return r.outcome == verdict::biased; });
-              return (o->check && any_biased) ? exit_bias_found : exit_ok;
+              return side_errors.finish((o->check && any_biased) ? exit_bias_found : exit_ok);
             };
           }};
 }

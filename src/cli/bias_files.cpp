@@ -17,13 +17,6 @@
 
 namespace shufl::cli {
 
-void write_file(const std::string& path, const std::string& data) {
-  std::ofstream f(path, std::ios::binary);
-  f << data;
-  f.close();
-  if (!f) throw error(fmt::format("cannot write '{}'", path));
-}
-
 std::string read_all(const std::string& path) {
   if (path == "-") {
     std::string data;

@@ -19,8 +19,6 @@ std::string csv_report(const bias_report& report);
 /// An SVG heatmap of every result's position matrix (red above expectation, blue below).
 std::string svg_plot(const bias_report& report);
 
-/// Writes a whole file; throws shufl::error when it cannot.
-void write_file(const std::string& path, const std::string& data);
 /// Reads a whole file ("-": standard input); throws shufl::error when it cannot.
 std::string read_all(const std::string& path);
 /// The --save-counts file: tallies per algorithm with engine, seed and version.

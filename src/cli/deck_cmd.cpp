@@ -231,6 +231,7 @@ int run_deck(const deck_cli_options& o) {
   const card_style style = parse_card_style(o.style);
   parse_choice("--format", o.format, {"text", "json"});
   const bool seeded = o.seed_option->count() > 0;
+  if (seeded) check_seed(o.seed);
   const bool verifying = !o.verify_commit.empty();
   if (o.commit && verifying) throw error("--commit and --verify-commit cannot be combined");
   if (o.explain && (o.commit || verifying)) {
@@ -384,7 +385,7 @@ subcommand deck_subcommand() {
             sub.add_option("--burn", o->burn, "Burn N cards once before dealing")->type_name("N");
             sub.add_option("--style", o->style, "Card style: code, unicode, glyph, name")->capture_default_str()->type_name("STYLE");
             sub.add_option("--format", o->format, "Output format: text or json")->capture_default_str()->type_name("FORMAT");
-            o->seed_option = sub.add_option("--seed", o->seed, "Any string; the same seed gives the same deck everywhere")->type_name("STRING");
+            o->seed_option = sub.add_option("--seed", o->seed, "Any string; the same seed gives the same deck everywhere")->type_name("SEED")->expected(0, 1);
             o->rng_option = sub.add_option("--rng", o->rng, "Engine: chacha20 (default with --seed), xoshiro256pp, mt19937, minstd")->type_name("NAME");
             sub.add_flag("--explain", o->explain, "Instead of dealing, print how many orders the deck has and how many the randomness can reach");
             sub.add_flag("--commit", o->commit, "Print a commitment to the seed before the deal (provably fair play)");

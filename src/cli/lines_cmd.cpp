@@ -315,7 +315,7 @@ int run_lines(int argc, char** argv, const char* program_name) {
           break;
         case lines::kSeedOption:
           if (opts.seed && *opts.seed != optarg) throw error("multiple seeds specified");
-          opts.seed = optarg;
+          opts.seed = check_seed(optarg);
           break;
         case 'r':
           opts.repeat = true;

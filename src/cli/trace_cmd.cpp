@@ -229,7 +229,7 @@ subcommand trace_subcommand() {
                 ->capture_default_str();
             sub.add_option("--n", o->n, "Trace the items 1..N (default 5; instead of ITEM...)")->type_name("N");
             o->seed_option = sub.add_option("--seed", o->seed, "Any string; the same seed gives the same trace")
-                                 ->type_name("S");
+                                 ->type_name("SEED")->expected(0, 1);
             o->draws_option = sub.add_option("--draws", o->draws, "Comma-separated draws to replay, e.g. 2,0,2,0")
                                   ->type_name("LIST");
             sub.add_option("--format", o->format, "Output format: text or json")
@@ -267,7 +267,7 @@ subcommand trace_subcommand() {
                 throw error("--draws and --seed cannot be used together");
               }
               if (o->draws_option->count() > 0) t.draws = parse_draws(o->draws);
-              if (o->seed_option->count() > 0) t.seed = o->seed;
+              if (o->seed_option->count() > 0) t.seed = check_seed(o->seed);
               const trace_result result = run_trace(t);
               write_stdout(o->format == "json" ? json_report(t, result, labels)
                                                : text_report(t, result, labels, use_colour()));
