@@ -18,6 +18,7 @@
 
 #include "bias_report.hpp"
 #include "common.hpp"
+#include "html_pages.hpp"
 #include "side_file.hpp"
 #include "shufl/bias.hpp"
 #include "shufl/error.hpp"
@@ -41,6 +42,7 @@ struct bias_cli_options {
   std::string input;
   std::string monte_carlo;
   std::string plot;
+  std::string report;
   std::string save_counts;
   std::vector<std::string> merge;
   bool check = false;
@@ -67,6 +69,7 @@ Examples:
   shufl bias --n 52 --exact --algo riffle:1..10   Bayer-Diaconis, closed form
   python3 my_shuffle.py | shufl bias --input -    test anyone's shuffle
   shufl bias --list                               every algorithm, one line each
+  shufl bias --n 4 --seed 1 --report r.html       the run as a page: pictures, tests, JSON
 )";
 
 // A progress bar on stderr, redrawn at most ten times a second; erased when done.
@@ -122,6 +125,9 @@ subcommand bias_subcommand() {
             sub.add_option("--monte-carlo", o->monte_carlo, "Monte-Carlo p-value from B simulated tables")
                 ->option_text("B");
             sub.add_option("--plot", o->plot, "Write the position matrices as an SVG heatmap (colour: each cell's z-score, clipped at +-4)")->option_text("FILE.svg");
+            sub.add_option("--report", o->report,
+                           "Write a self-contained HTML page of the run (pictures, tests, the JSON document)")
+                ->option_text("FILE.html");
             sub.add_option("--save-counts", o->save_counts, "Save the counts (with engine, seed, version) to FILE")
                 ->option_text("FILE");
             sub.add_option("--merge", o->merge, "Add up counts saved by --save-counts and test the sums")
@@ -172,9 +178,10 @@ subcommand bias_subcommand() {
               }
               if (!o->input.empty() && !o->merge.empty()) throw error("--input cannot be combined with --merge");
               // Side files are created now, before the work, so a bad path fails at once (U05).
-              std::optional<side_file> counts_file, plot_file;
+              std::optional<side_file> counts_file, plot_file, report_file;
               if (sub.count("--save-counts") > 0) counts_file.emplace("--save-counts", o->save_counts);
               if (sub.count("--plot") > 0) plot_file.emplace("--plot", o->plot);
+              if (sub.count("--report") > 0) report_file.emplace("--report", o->report);
               bias_report report;
               if (!o->merge.empty()) {
                 report = merge_saved(o->merge, b);
@@ -199,6 +206,10 @@ subcommand bias_subcommand() {
               side_file_errors side_errors;
               if (counts_file) side_errors.commit(*counts_file, saved_counts(report));
               if (plot_file) side_errors.commit(*plot_file, svg_plot(report));
+              if (report_file) {
+                side_errors.commit(*report_file,
+                                   report_page(nlohmann::ordered_json::parse(json_report(report, b.threads))));
+              }
               write_stdout(o->format == "json"  ? json_report(report, b.threads)
                            : o->format == "csv" ? csv_report(report)
                                                 : text_report(report, seed_text, b.threads));
