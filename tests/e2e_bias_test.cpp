@@ -256,7 +256,7 @@ TEST(E2eBias, InputFromStdin) {
   r = run_shufl({"bias", "--input", "-"}, "1 2 3\n1 2\n");
   EXPECT_EQ(r.status, 1);
   EXPECT_EQ(r.out, "");
-  EXPECT_EQ(r.err, "shufl: input line 2: 2 items, expected 3 like the first line\n");
+  EXPECT_EQ(r.err, "shufl: standard input: line 2: 2 items, expected 3 like the first line\n");
 }
 
 // Counts saved by two runs with different seeds add up; the same seed twice is refused.
@@ -360,7 +360,7 @@ TEST(E2eBias, ReviewFindingsStayFixed) {
   // --merge: a missing file says so; the same tallies twice (an unseeded run has no seed to
   // compare) are refused rather than double-counted.
   r = test::run_shufl({"bias", "--merge", "/nonexistent/a.cnt"});
-  EXPECT_EQ(r.err, "shufl: cannot open '/nonexistent/a.cnt'\n");
+  EXPECT_EQ(r.err, "shufl: cannot open '/nonexistent/a.cnt': No such file or directory\n");
   test::temp_dir dir;
   r = test::run_shufl({"bias", "--trials", "600", "--algo", "naive", "--save-counts", dir.file("a.cnt")});
   ASSERT_EQ(r.status, 0) << r.err;

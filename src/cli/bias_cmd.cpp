@@ -177,9 +177,12 @@ subcommand bias_subcommand() {
                   if (sub.count("--algo") || sub.count("--n") || sub.count("--trials")) {
                     throw error("--input infers n and the trial count and tests no algorithm: drop --n, --trials and --algo");
                   }
-                  auto list = parse_permutations(read_all(o->input));
+                  // Streamed: memory holds the permutations (n bytes each), not the file.
+                  text_reader reader = text_reader::open(o->input);
+                  auto list = parse_permutations(reader);
                   b.n = list.n;
                   b.input = std::move(list.perms);
+                  b.input_symbols = std::move(list.symbols);
                   b.input_name = o->input == "-" ? "stdin" : o->input;
                 }
                 // A bar on a terminal for runs long enough to wait for (n · trials ≥ 10^9).
