@@ -7,6 +7,7 @@ Each subcommand's section is built from `shufl SUB --help` at build time, so the
 --help cannot drift apart; the sections that --help does not carry (exit status, determinism,
 reachability) are the constant text below.
 """
+import os
 import re
 import subprocess
 import sys
@@ -42,10 +43,15 @@ the operating system. \fBshufl deck \-\-explain\fR states these numbers for the 
 When the binary is invoked under the name \fBshuf\fR (a symbolic or hard link), it behaves
 exactly as \fBshufl lines\fR, so it can replace GNU shuf in existing scripts. The CMake option
 \fBSHUFL_INSTALL_SHUF_LINK\fR installs such a link; it is off by default.
+"""
+
+SEE_ALSO = r"""
 .SH "SEE ALSO"
 .BR shuf (1),
 .BR sort (1)
 """
+
+EXAMPLES_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "examples.md")
 
 
 def roff_escape(text):
@@ -101,6 +107,33 @@ def prose(lines):
     return out
 
 
+def examples_section(path):
+    """EXAMPLES from man/examples.md: prose paragraphs, and ```console blocks as indented
+    preformatted text (tests/docs/check_console_examples.py runs them from the man page)."""
+    text = re.sub(r"<!--.*?-->", "", open(path, encoding="utf-8").read(), flags=re.S)
+    out, paragraph, block = [".SH EXAMPLES"], [], None
+    for line in text.split("\n"):
+        if block is not None:
+            if line.strip() == "```":
+                out += [".PP", ".RS 4", ".nf"] + [roff_escape(l) if l else "" for l in block] + [".fi", ".RE"]
+                block = None
+            else:
+                block.append(line)
+        elif line.strip() == "```console":
+            if paragraph:
+                out += [".PP"] + [roff_escape(l) for l in paragraph]
+                paragraph = []
+            block = []
+        elif line.strip():
+            paragraph.append(line.strip())
+        elif paragraph:
+            out += [".PP"] + [roff_escape(l) for l in paragraph]
+            paragraph = []
+    if paragraph:
+        out += [".PP"] + [roff_escape(l) for l in paragraph]
+    return out
+
+
 def section_for(binary, sub):
     text = subprocess.run([binary, sub, "--help"], capture_output=True, text=True, check=True).stdout
     before, options, after = parse_help(text)
@@ -121,8 +154,6 @@ def main():
     binary, output = sys.argv[1], sys.argv[2]
     version = subprocess.run([binary, "--version"], capture_output=True, text=True, check=True).stdout
     version = version.split("\n")[0].split()[1]
-    top = subprocess.run([binary, "--help"], capture_output=True, text=True, check=True).stdout
-    examples = top[top.find("Examples:"):] if "Examples:" in top else ""
     page = [
         f'.TH SHUFL 1 "" "shufl {version}" "User Commands"',
         ".SH NAME",
@@ -145,9 +176,8 @@ def main():
     for sub in SUBCOMMANDS:
         page += section_for(binary, sub)
     page.append(STATIC_SECTIONS.strip("\n"))
-    if examples:
-        page.append(".SH EXAMPLES")
-        page += prose(examples.split("\n")[1:])
+    page += examples_section(EXAMPLES_FILE)
+    page.append(SEE_ALSO.strip("\n"))
     with open(output, "w", encoding="utf-8") as f:
         f.write("\n".join(page) + "\n")
 

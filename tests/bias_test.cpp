@@ -5,6 +5,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "shufl/detail/bias_loops.hpp"
 #include "shufl/error.hpp"
 #include <fmt/format.h>
 
@@ -57,6 +58,32 @@ TEST(Bias, CountsDoNotDependOnThreads) {
   for (unsigned threads : {2u, 3u, 8u}) {
     EXPECT_EQ(count_permutations(spec, 4, trials, engine_kind::xoshiro256pp, key, threads), one);
   }
+}
+
+// The bias layer binds its trial loops to every registered algorithm by the registry's own list
+// (the registry knows nothing of bias); an entry that is not in the registry has none.
+TEST(BiasLoops, BoundToEveryRegisteredAlgorithm) {
+  for (const auto& info : algorithms()) {
+    const auto& loops = detail::bias_loops_for(info);
+    EXPECT_EQ(loops.name, info.name);
+    EXPECT_NE(loops.count_table, nullptr);
+    EXPECT_NE(loops.count_paths, nullptr);
+    EXPECT_NE(loops.count_positions, nullptr);
+  }
+  algorithm_info stranger = algorithms()[0];
+  EXPECT_THROW(detail::bias_loops_for(stranger), error);
+}
+
+TEST(BiasLoops, CountTableIsDeterministicPerStream) {
+  const auto& fy = detail::bias_loops_for(find_algorithm("fisher-yates"));
+  std::vector<std::uint64_t> a(6, 0), b(6, 0), c(6, 0);
+  const seed_key k = key_from_seed("s");
+  fy.count_table(engine_kind::xoshiro256pp, k, 0, 0, 3, 6000, a.data());
+  fy.count_table(engine_kind::xoshiro256pp, k, 0, 0, 3, 6000, b.data());
+  fy.count_table(engine_kind::xoshiro256pp, k, 1, 0, 3, 6000, c.data());
+  EXPECT_EQ(a, b);
+  EXPECT_NE(a, c);
+  EXPECT_EQ(std::accumulate(a.begin(), a.end(), std::uint64_t{0}), 6000u);
 }
 
 // B03: degrees of freedom n! − 1.

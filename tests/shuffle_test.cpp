@@ -57,18 +57,6 @@ TEST(Registry, ParsesListsAndSuggests) {
   EXPECT_THROW(parse_algorithm_list("naive:3"), error);  // takes no parameter
 }
 
-TEST(Registry, CountTableIsDeterministicPerStream) {
-  const auto& fy = find_algorithm("fisher-yates");
-  std::vector<std::uint64_t> a(6, 0), b(6, 0), c(6, 0);
-  const seed_key k = key_from_seed("s");
-  fy.count_table(engine_kind::xoshiro256pp, k, 0, 0, 3, 6000, a.data());
-  fy.count_table(engine_kind::xoshiro256pp, k, 0, 0, 3, 6000, b.data());
-  fy.count_table(engine_kind::xoshiro256pp, k, 1, 0, 3, 6000, c.data());
-  EXPECT_EQ(a, b);
-  EXPECT_NE(a, c);
-  EXPECT_EQ(std::accumulate(a.begin(), a.end(), std::uint64_t{0}), 6000u);
-}
-
 }  // namespace
 }  // namespace shufl
 

@@ -136,7 +136,9 @@ inline std::uint64_t uniform_below(dynamic_engine& engine, std::uint64_t s) { re
 /// Observer callback for traced runs on a deck of card indices.
 using step_callback = std::function<void(const shuffle_step&, std::span<const std::uint8_t>)>;
 
-/// An algorithm known by name: what `--algo`, `bias --list` and `trace` use.
+/// An algorithm known by name: what `--algo`, `bias --list` and `trace` use. Entries are
+/// algorithms().data()[i] for the i-th of registered_algorithms (shufl/shuffle/registered.hpp);
+/// layers above bind their own code to algorithms through that list (bias: its trial loops).
 struct algorithm_info {
   std::string_view name;        ///< CLI name, e.g. "fisher-yates".
   std::string_view definition;  ///< One-line definition, as `shufl bias --list` prints it.
@@ -146,33 +148,14 @@ struct algorithm_info {
   /// Shuffles `deck` (n ≤ 255 items) with a scripted engine: exact enumeration, tests, trace.
   void (*run_scripted)(std::span<std::uint8_t> deck, scripted_engine& engine,
                        std::uint64_t parameter) = nullptr;
-  /// Runs `trials` shuffles of the identity deck 0..n-1 (n ≤ 20) with an engine of `kind` keyed by
-  /// (key, stream), adding 1 to counts[rank] for the lexicographic rank of each result.
-  /// `counts` has n! entries. Allocation-free and noexcept.
-  void (*count_table)(engine_kind kind, const seed_key& key, std::uint64_t stream,
-                      std::uint64_t parameter, std::size_t n, std::uint64_t trials,
-                      std::uint64_t* counts) = nullptr;
   /// Shuffles `deck` with any engine, reporting every step to `on_step` (`shufl trace`).
   void (*run_traced)(std::span<std::uint8_t> deck, dynamic_engine& engine, std::uint64_t parameter,
                      const step_callback& on_step) = nullptr;
-  /// Runs `trials` shuffles of the identity deck 0..n-1 (n ≤ 255) like count_table, adding 1 to
-  /// positions[e * n + p] when card e ends at position p, and accumulating the secondary
-  /// statistics in `stats`; the first `hash_count` trials also store a 64-bit fingerprint of
-  /// their permutation in `hashes` (the rank when n ≤ 20). Allocation-free and noexcept.
-  void (*count_positions)(engine_kind kind, const seed_key& key, std::uint64_t stream,
-                          std::uint64_t parameter, std::size_t n, std::uint64_t trials,
-                          std::uint64_t* positions, permutation_sums* stats,
-                          std::uint64_t* hashes, std::uint64_t hash_count) = nullptr;
-  /// Like count_table, but counts path codes (see detail::path_coder): counts[code] for the
-  /// mixed-radix code of the draws. Only meaningful when fixed_bounds.
-  void (*count_paths)(engine_kind kind, const seed_key& key, std::uint64_t stream,
-                      std::uint64_t parameter, std::size_t n, std::uint64_t trials,
-                      std::uint64_t* counts) = nullptr;
   /// Shuffles `deck` replaying a path of draws (exact enumeration; allocation-free).
   void (*run_replay)(std::span<std::uint8_t> deck, detail::replay_engine& engine,
                      std::uint64_t parameter) = nullptr;
   /// Whether the bounds of the draws never depend on the values drawn (then every path has the
-  /// same probability and trials can be counted by path).
+  /// same probability, and bias can count trials by path).
   bool fixed_bounds = false;
   /// Whether only a seed of 32 bits is drawn (exact enumeration is refused: 2^32 paths).
   bool weak_seed = false;

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "internal.hpp"
+#include "shufl/detail/bias_loops.hpp"
 #include "shufl/detail/replay_engine.hpp"
 #include "shufl/error.hpp"
 #include "shufl/permutation.hpp"
@@ -124,12 +125,13 @@ std::vector<std::uint64_t> count_permutations(const algorithm_spec& algorithm, s
   const std::uint64_t cells = factorial(n);
   const seed_key algorithm_key = derive_key(key, "bias/" + algorithm.label(), 0);
   threads = clamp_threads(threads, trials);
+  const detail::bias_loops& loops = detail::bias_loops_for(*algorithm.info);
 
   // Path codes: when the draws' bounds are fixed and their product is small, count codes (cheap)
   // and map each code to the rank of its permutation once at the end. Same draws, same counts.
   std::uint64_t codes = 0;
   std::vector<std::uint64_t> bounds;
-  if (algorithm.info->fixed_bounds && algorithm.info->count_paths != nullptr) {
+  if (algorithm.info->fixed_bounds) {
     bounds = fixed_path_bounds(algorithm, n);
     codes = 1;
     for (const auto s : bounds) {
@@ -145,9 +147,9 @@ std::vector<std::uint64_t> count_permutations(const algorithm_spec& algorithm, s
   auto tables = padded_tables(threads, codes ? codes : cells);
   run_chunks(trials, threads, [&](unsigned t, std::uint64_t c, std::uint64_t, std::uint64_t size) {
     if (codes) {
-      algorithm.info->count_paths(engine, algorithm_key, c, algorithm.parameter, n, size, tables[t].data());
+      loops.count_paths(engine, algorithm_key, c, algorithm.parameter, n, size, tables[t].data());
     } else {
-      algorithm.info->count_table(engine, algorithm_key, c, algorithm.parameter, n, size, tables[t].data());
+      loops.count_table(engine, algorithm_key, c, algorithm.parameter, n, size, tables[t].data());
     }
   }, progress, algorithm.label());
 
@@ -184,6 +186,7 @@ bias_tallies count_positions(const algorithm_spec& algorithm, std::size_t n, std
                              bool secondary, const bias_progress& progress) {
   const seed_key algorithm_key = derive_key(key, "bias/" + algorithm.label(), 0);
   threads = clamp_threads(threads, trials);
+  const detail::bias_loops& loops = detail::bias_loops_for(*algorithm.info);
   auto tables = padded_tables(threads, n * n);
   std::vector<permutation_sums> sums(threads);
   bias_tallies out;
@@ -194,9 +197,9 @@ bias_tallies count_positions(const algorithm_spec& algorithm, std::size_t n, std
   run_chunks(trials, threads, [&](unsigned t, std::uint64_t c, std::uint64_t begin, std::uint64_t size) {
     const std::uint64_t hash_count = begin < out.birthday_trials ? std::min(size, out.birthday_trials - begin) : 0;
     permutation_sums local;
-    algorithm.info->count_positions(engine, algorithm_key, c, algorithm.parameter, n, size,
-                                    tables[t].data(), secondary ? &local : nullptr,
-                                    hash_count ? hashes.data() + begin : nullptr, hash_count);
+    loops.count_positions(engine, algorithm_key, c, algorithm.parameter, n, size,
+                          tables[t].data(), secondary ? &local : nullptr,
+                          hash_count ? hashes.data() + begin : nullptr, hash_count);
     sums[t] += local;
   }, progress, algorithm.label());
   out.positions.assign(n * n, 0);

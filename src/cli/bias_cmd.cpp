@@ -119,7 +119,7 @@ subcommand bias_subcommand() {
                 ->option_text("FILE");
             sub.add_option("--monte-carlo", o->monte_carlo, "Monte-Carlo p-value from B simulated tables")
                 ->option_text("B");
-            sub.add_option("--plot", o->plot, "Write the position matrices as an SVG heatmap")->option_text("FILE.svg");
+            sub.add_option("--plot", o->plot, "Write the position matrices as an SVG heatmap (colour: each cell's z-score, clipped at +-4)")->option_text("FILE.svg");
             sub.add_option("--save-counts", o->save_counts, "Save the counts (with engine, seed, version) to FILE")
                 ->option_text("FILE");
             sub.add_option("--merge", o->merge, "Add up counts saved by --save-counts and test the sums")

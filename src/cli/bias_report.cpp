@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "bias_report.hpp"
+#include "heatmap.hpp"
 #include "shufl/json_text.hpp"
 #include "shufl/permutation.hpp"
 #include "shufl/text_input.hpp"
@@ -57,15 +58,15 @@ std::string item_label(std::size_t e, const std::vector<std::string>& symbols) {
 }
 
 // Terminal heatmap of the position matrix: one row per card, one character per position,
-// by the cell's z-score (O − E) / sqrt(E (1 − 1/n)).
+// by the cell's z-score (O − E) / sqrt(E (1 − 1/n)), the quantity of every picture (heatmap.hpp).
 std::string heatmap(const bias_result& r, const std::vector<std::string>& symbols) {
   const std::size_t n = r.n;
   std::string out = "  position matrix (row: card, column: position; '.' |z| < 2, '+'/'-' z >= 2 / <= -2, '#'/'=' beyond 4):\n";
-  const double sd = std::sqrt(r.expected * (1 - 1.0 / static_cast<double>(n)));
   for (std::size_t e = 0; e < n; ++e) {
     out += fmt::format("  {:>4} ", item_label(e, symbols));
     for (std::size_t p = 0; p < n; ++p) {
-      const double z = (static_cast<double>(r.position_counts[e * n + p]) - r.expected) / sd;
+      const double z = cell_z(static_cast<double>(r.position_counts[e * n + p]), static_cast<double>(r.trials),
+                              1.0 / static_cast<double>(n));
       out += z >= 4 ? '#' : z >= 2 ? '+' : z <= -4 ? '=' : z <= -2 ? '-' : '.';
     }
     out += '\n';
@@ -334,36 +335,5 @@ std::string csv_report(const bias_report& report) {
   }
   return out;
 }
-
-// SVG heatmap of every result's position matrix, side by side: red above expectation, blue below.
-std::string svg_plot(const bias_report& report) {
-  const double cell = 8;
-  std::string body;
-  double x0 = 10, width = 10, height = 0;
-  for (const auto& r : report.results) {
-    if (r.position_counts.empty()) continue;
-    const std::size_t n = r.n;
-    const double sd = std::sqrt(r.expected * (1 - 1.0 / static_cast<double>(n)));
-    body += fmt::format(R"(<text x="{}" y="16" font-family="sans-serif" font-size="12">{} ({})</text>)" "\n",
-                        x0, r.label, verdict_text(r.outcome));
-    for (std::size_t e = 0; e < n; ++e) {
-      for (std::size_t p = 0; p < n; ++p) {
-        const double z = (static_cast<double>(r.position_counts[e * n + p]) - r.expected) / sd;
-        const double t = std::min(1.0, std::fabs(z) / 5);
-        const int fade = static_cast<int>(std::lround(255 * (1 - t)));
-        const std::string color = z >= 0 ? fmt::format("rgb(255,{0},{0})", fade) : fmt::format("rgb({0},{0},255)", fade);
-        body += fmt::format(R"(<rect x="{:.1f}" y="{:.1f}" width="{}" height="{}" fill="{}"/>)" "\n",
-                            x0 + cell * static_cast<double>(p), 24 + cell * static_cast<double>(e), cell, cell, color);
-      }
-    }
-    x0 += cell * static_cast<double>(n) + 30;
-    width = x0;
-    height = std::max(height, 24 + cell * static_cast<double>(n) + 10);
-  }
-  return fmt::format(R"(<svg xmlns="http://www.w3.org/2000/svg" width="{:.0f}" height="{:.0f}">)" "\n"
-                     R"(<rect width="100%" height="100%" fill="white"/>)" "\n{}</svg>\n",
-                     width, std::max(height, 40.0), body);
-}
-
 
 }  // namespace shufl::cli

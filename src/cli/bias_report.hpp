@@ -16,7 +16,7 @@ std::string text_report(const bias_report& report, const std::string& seed_text,
 std::string json_report(const bias_report& report, unsigned threads);
 /// One CSV line per test: algorithm,test,statistic,df,p_value,ln_p,ln_p_adjusted,verdict.
 std::string csv_report(const bias_report& report);
-/// An SVG heatmap of every result's position matrix (red above expectation, blue below).
+/// An SVG heatmap of every result's position matrix (heatmap.hpp: z-score colours, axes, colour bar).
 std::string svg_plot(const bias_report& report);
 
 /// Writes a whole file; throws shufl::error when it cannot.

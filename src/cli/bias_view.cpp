@@ -1,0 +1,74 @@
+// Reading a `shufl bias --format json` document for the pictures and pages (bias_view.hpp).
+#include "bias_view.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace shufl::cli {
+
+namespace {
+
+std::string primary_name(const nlohmann::json& result, std::size_t n) {
+  const std::string test = result.value("test", "");
+  if (test == "table") {
+    double cells = 1;
+    for (std::size_t k = 2; k <= n; ++k) cells *= static_cast<double>(k);
+    return fmt::format("chi-squared (table of {:.0f} orders)", cells);
+  }
+  if (test == "position") return "position test";
+  return test;
+}
+
+}  // namespace
+
+deciding_test find_deciding_test(const nlohmann::json& result, std::size_t n) {
+  deciding_test d;
+  if (result.contains("deciding_test") && result["deciding_test"].is_object()) {
+    const auto& t = result["deciding_test"];
+    d.name = t.value("name", "");
+    if (d.name == "table" || d.name == "position") d.name = primary_name(result, n);
+    d.ln_p = t.contains("ln_p_adjusted") ? t["ln_p_adjusted"].get<double>() : t.value("ln_p", 0.0);
+    d.adjusted = t.contains("ln_p_adjusted") && result.value("correction", "none") == "holm";
+    return d;
+  }
+  d.name = primary_name(result, n);
+  d.ln_p = result.contains("chi_squared") ? result["chi_squared"].value("ln_p", 0.0) : 0.0;
+  if (result.value("correction", "none") == "holm") {
+    d.adjusted = true;
+    d.ln_p = result.value("ln_p_adjusted", d.ln_p);
+    if (result.contains("secondary")) {
+      for (const auto& s : result["secondary"]) {
+        if (s.value("in_verdict", false) && s.value("ln_p_adjusted", 0.0) < d.ln_p) {
+          d.ln_p = s.value("ln_p_adjusted", 0.0);
+          d.name = s.value("name", "");
+        }
+      }
+    }
+  }
+  return d;
+}
+
+std::string format_ln_p_short(double ln_p) {
+  if (ln_p < std::log(1e-308)) return fmt::format("p < 1e-308 (ln p = {:.2f})", ln_p);
+  return fmt::format("p = {:.4g}", std::exp(ln_p));
+}
+
+std::vector<std::string> deciding_lines(const nlohmann::json& result, std::size_t n) {
+  if (result.value("verdict", "") == "unreliable") return {"no verdict: too few trials per cell"};
+  if (result.contains("exact")) return {"decided by: the exact law"};
+  const auto d = find_deciding_test(result, n);
+  return {fmt::format("decided by: {}", d.name),
+          fmt::format("{}{}", d.adjusted ? "Holm-adjusted " : "", format_ln_p_short(d.ln_p))};
+}
+
+std::string run_header(const nlohmann::json& doc) {
+  const auto n = doc.value("n", std::size_t{0});
+  const std::string seed = doc.contains("seed") && doc["seed"].is_string()
+                               ? fmt::format("seed \"{}\"", doc["seed"].get<std::string>())
+                               : std::string("unseeded");
+  return fmt::format("shufl bias: n = {}, {} trials per algorithm, {}, engine {}", n,
+                     doc.value("trials", std::uint64_t{0}), seed, doc.value("engine", ""));
+}
+
+}  // namespace shufl::cli

@@ -1,0 +1,45 @@
+// Private to src/cli/: what the pictures and pages of `shufl bias` (--plot, --report) show about
+// a run, read from its `--format json` document, so that every field of that document (the
+// contract other tools parse) flows into them and they cannot disagree with it.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+#include "heatmap.hpp"
+
+namespace shufl::cli {
+
+/// The test that decided a result's verdict and its p-value as used for the verdict.
+struct deciding_test {
+  std::string name;     ///< "chi-squared (table of 6 orders)", "position test", "duplicates", ...
+  double ln_p = 0;      ///< ln p (Holm-adjusted when `adjusted`).
+  bool adjusted = false;///< Whether ln_p is Holm-adjusted.
+};
+
+/// The deciding test of one element of the document's "results": the document's own
+/// "deciding_test" when it has one; otherwise the primary test alone (correction "none"), or,
+/// with Holm's correction, the test with the smallest adjusted p among those in the verdict.
+deciding_test find_deciding_test(const nlohmann::json& result, std::size_t n);
+
+/// A p-value given by ln p as the text report shows it: "p = 0.0123", or below the double range
+/// "p < 1e-308 (ln p = -350.44)".
+std::string format_ln_p_short(double ln_p);
+
+/// {"decided by: position test", "Holm-adjusted p = 0.0123"} (or {"no verdict: too few trials
+/// per cell"}).
+std::vector<std::string> deciding_lines(const nlohmann::json& result, std::size_t n);
+
+/// "shufl bias: n = 3, 60000 trials, seed "1", engine xoshiro256pp" from the document.
+std::string run_header(const nlohmann::json& doc);
+
+/// The text form of a JSON verdict word: "no-evidence" → "no evidence of bias".
+std::string verdict_words(const std::string& json_word);
+
+/// One heatmap panel per result that has "position_counts": its label, verdict line and
+/// deciding_lines; the trials are the sum of the first row (so --input and --merge runs work).
+std::vector<heat_panel> heat_panels(const nlohmann::json& doc);
+
+}  // namespace shufl::cli

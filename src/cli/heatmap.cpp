@@ -1,0 +1,179 @@
+// The colour quantity, the colour scale and the SVG heatmap shared by `bias --plot` and
+// `bias --report` (see heatmap.hpp for the definitions).
+#include "heatmap.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace shufl::cli {
+
+namespace {
+
+constexpr const char* kFont = R"(font-family="DejaVu Sans, Verdana, sans-serif")";
+
+// Width of text in pixels, generously estimated (DejaVu Sans averages about 0.6 em per
+// character); panels are sized from it so that titles never overlap or get clipped.
+double text_width(std::string_view s, double font_size) {
+  std::size_t chars = 0;
+  for (const char c : s) {
+    if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) ++chars;
+  }
+  return 0.62 * font_size * static_cast<double>(chars);
+}
+
+// Tick step for n labels `cell` pixels apart: every label when they fit, else 5, 10, 20, 50...
+std::size_t tick_step(std::size_t n, double cell) {
+  if (n <= 12 || cell >= 20) return 1;
+  for (const std::size_t step : {2u, 5u, 10u, 20u, 25u, 50u, 100u}) {
+    if (cell * static_cast<double>(step) >= 22) return step;
+  }
+  return 100;
+}
+
+std::string colour_bar_at(double x, double y, double height) {
+  std::string out;
+  out += fmt::format(R"(<defs><linearGradient id="heat-scale" x1="0" y1="1" x2="0" y2="0">)");
+  for (const auto& s : heat_stops) {
+    out += fmt::format(R"(<stop offset="{:.4f}" stop-color="#{:02x}{:02x}{:02x}"/>)",
+                       (s.z + heat_z_clip) / (2 * heat_z_clip), s.r, s.g, s.b);
+  }
+  out += "</linearGradient></defs>\n";
+  out += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" {} font-size="12" font-weight="bold">z</text>)" "\n", x, y - 8, kFont);
+  out += fmt::format(R"~(<rect class="colour-bar" x="{:.1f}" y="{:.1f}" width="16" height="{:.1f}" fill="url(#heat-scale)" stroke="#444" stroke-width="0.5"/>)~" "\n",
+                     x, y, height);
+  for (int z = -4; z <= 4; z += 2) {
+    const double ty = y + height * (heat_z_clip - z) / (2 * heat_z_clip);
+    out += fmt::format(R"(<line x1="{:.1f}" y1="{:.1f}" x2="{:.1f}" y2="{:.1f}" stroke="#444" stroke-width="1"/>)", x + 16, ty, x + 20, ty);
+    const std::string label = z == 4 ? "\u2265 4 (more)" : z == -4 ? "\u2264 \u22124 (fewer)" : z < 0 ? fmt::format("\u2212{}", -z) : fmt::format("{}", z);
+    out += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" {} font-size="11">{}</text>)" "\n", x + 23, ty + 4, kFont, label);
+  }
+  return out;
+}
+
+}  // namespace
+
+double cell_z(double observed, double trials, double p) noexcept {
+  const double expected = trials * p;
+  const double variance = expected * (1 - p);
+  if (!(variance > 0)) return 0;
+  return (observed - expected) / std::sqrt(variance);
+}
+
+std::string heat_colour(double z) {
+  if (std::isnan(z)) z = 0;
+  z = std::clamp(z, -heat_z_clip, heat_z_clip);
+  std::size_t k = 0;
+  while (k + 2 < heat_stops.size() && z > heat_stops[k + 1].z) ++k;
+  const auto& a = heat_stops[k];
+  const auto& b = heat_stops[k + 1];
+  const double t = (z - a.z) / (b.z - a.z);
+  const auto mix = [t](std::uint8_t u, std::uint8_t v) {
+    return static_cast<int>(std::lround(u + (static_cast<double>(v) - u) * t));
+  };
+  return fmt::format("#{:02x}{:02x}{:02x}", mix(a.r, b.r), mix(a.g, b.g), mix(a.b, b.b));
+}
+
+std::string heat_caption(std::size_t n) {
+  return fmt::format("colour: each cell's z = (O \u2212 E) / \u221a(E (1 \u2212 1/{0})), O observed, E = trials/{0} expected; "
+                     "clipped at \u00b14; white = as expected", n);
+}
+
+std::string xml_escape(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+std::string colour_bar_svg(double height) {
+  return fmt::format(R"(<svg xmlns="http://www.w3.org/2000/svg" width="100" height="{:.0f}">)" "\n{}</svg>\n",
+                     height + 60, colour_bar_at(4, 24, height));
+}
+
+std::string heatmap_svg(const std::string& header, const std::vector<heat_panel>& panels) {
+  std::string body;
+  const double top = header.empty() ? 8 : 34;
+  double x = 12;
+  double bottom = top + 120;
+  double max_grid = 0;
+  std::size_t max_lines = 0;
+  for (const auto& p : panels) max_lines = std::max(max_lines, p.lines.size());
+  const double grid_top = top + 20 + 16 * static_cast<double>(max_lines) + 8;
+  for (std::size_t k = 0; k < panels.size(); ++k) {
+    const auto& p = panels[k];
+    const std::size_t n = p.n;
+    const double cell = std::clamp(std::floor(260.0 / static_cast<double>(n)), 4.0, 40.0);
+    const double grid = cell * static_cast<double>(n);
+    const double left = 40;  // row ticks and the "card" axis label
+    double width = left + grid;
+    width = std::max(width, text_width(p.title, 13) + 4);
+    for (const auto& line : p.lines) width = std::max(width, text_width(line, 11) + 4);
+    body += fmt::format(R"(<g class="panel" data-panel="{}">)" "\n", k);
+    body += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" {} font-size="13" font-weight="bold">{}</text>)" "\n", x,
+                        top + 14, kFont, xml_escape(p.title));
+    for (std::size_t l = 0; l < p.lines.size(); ++l) {
+      body += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" {} font-size="11">{}</text>)" "\n", x,
+                          top + 30 + 16 * static_cast<double>(l), kFont, xml_escape(p.lines[l]));
+    }
+    const double gx = x + left;
+    const double gy = grid_top;
+    const double prob = 1.0 / static_cast<double>(n);
+    for (std::size_t e = 0; e < n; ++e) {
+      for (std::size_t q = 0; q < n; ++q) {
+        const double z = cell_z(static_cast<double>(p.counts[e * n + q]), p.trials, prob);
+        body += fmt::format(
+            R"(<rect class="cell" data-panel="{}" data-card="{}" data-position="{}" x="{:.1f}" y="{:.1f}" width="{}" height="{}" fill="{}"><title>card {}, position {}: {} (z = {:.2f})</title></rect>)" "\n",
+            k, e + 1, q + 1, gx + cell * static_cast<double>(q), gy + cell * static_cast<double>(e), cell, cell,
+            heat_colour(z), e + 1, q + 1, p.counts[e * n + q], z);
+      }
+    }
+    body += fmt::format(R"(<rect x="{:.1f}" y="{:.1f}" width="{}" height="{}" fill="none" stroke="#444" stroke-width="0.75"/>)" "\n",
+                        gx, gy, grid, grid);
+    const std::size_t step = tick_step(n, cell);
+    for (std::size_t t = 1; t <= n; ++t) {
+      if (t != 1 && t % step != 0) continue;
+      const double c = cell * (static_cast<double>(t) - 0.5);
+      body += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" {} font-size="10" text-anchor="end">{}</text>)", gx - 3,
+                          gy + c + 3.5, kFont, t);
+      body += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" {} font-size="10" text-anchor="middle">{}</text>)" "\n",
+                          gx + c, gy + grid + 12, kFont, t);
+    }
+    body += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" {} font-size="11" text-anchor="middle">position</text>)" "\n",
+                        gx + grid / 2, gy + grid + 27, kFont);
+    body += fmt::format(R"~(<text transform="translate({:.1f},{:.1f}) rotate(-90)" {} font-size="11" text-anchor="middle">card</text>)~" "\n",
+                        x + 12, gy + grid / 2, kFont);
+    body += "</g>\n";
+    x += width + 28;
+    max_grid = std::max(max_grid, grid);
+    bottom = std::max(bottom, gy + grid + 34);
+  }
+  const double bar_height = std::max(max_grid, 140.0);
+  body += colour_bar_at(x, grid_top, bar_height);
+  x += 100;
+  bottom = std::max(bottom, grid_top + bar_height + 30);
+  const std::string caption = heat_caption(panels.empty() ? 0 : panels.front().n);
+  body += fmt::format(R"(<text x="12" y="{:.1f}" {} font-size="11" fill="#333">{}</text>)" "\n", bottom + 14, kFont,
+                      xml_escape(caption));
+  const double width = std::max(x, text_width(caption, 11) + 24);
+  std::string head;
+  if (!header.empty()) {
+    head = fmt::format(R"(<text x="12" y="20" {} font-size="13">{}</text>)" "\n", kFont, xml_escape(header));
+  }
+  return fmt::format(R"(<svg xmlns="http://www.w3.org/2000/svg" width="{:.0f}" height="{:.0f}" viewBox="0 0 {:.0f} {:.0f}">)" "\n"
+                     R"(<rect width="100%" height="100%" fill="white"/>)" "\n{}{}</svg>\n",
+                     std::max(width, text_width(header, 13) + 24), bottom + 26,
+                     std::max(width, text_width(header, 13) + 24), bottom + 26, head, body);
+}
+
+}  // namespace shufl::cli

@@ -1,0 +1,72 @@
+// Private to src/cli/: the one colour quantity and colour scale of every picture shufl draws
+// (the --plot SVG, the heatmaps and histograms of the --report page), and the SVG heatmap itself.
+//
+// Quantity: each cell's z-score z = (O − E) / sqrt(E (1 − p)), where p is the cell's probability
+// under a uniform shuffle (1/n for a card × position cell, 1/n! for an order), E = T p its
+// expected count and O its observed count. Under a uniform shuffle O is Binomial(T, p), so z has
+// mean 0 and variance 1 whatever n and T (the terminal heatmap of the text report uses the same
+// z). Pearson's residual (O − E)/sqrt(E) is z · sqrt(1 − p).
+// Scale: z clipped at ±4, diverging, white at 0: ColorBrewer's 7-class RdBu (C. Brewer,
+// colorbrewer2.org) with its centre made white, stops at z = −4, −8/3, −4/3, 0, 4/3, 8/3, 4:
+// #2166ac #67a9cf #d1e5f0 #ffffff #fddbc7 #ef8a62 #b2182b, linear in sRGB between stops.
+// Blue: fewer than expected; red: more than expected.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace shufl::cli {
+
+/// |z| beyond this gets the end colour of the scale.
+inline constexpr double heat_z_clip = 4;
+
+/// The scale's stops: z and the sRGB colour at z (see the file comment).
+struct heat_stop {
+  double z;
+  std::uint8_t r, g, b;
+};
+inline constexpr std::array<heat_stop, 7> heat_stops{{{-4, 0x21, 0x66, 0xac},
+                                                      {-8.0 / 3, 0x67, 0xa9, 0xcf},
+                                                      {-4.0 / 3, 0xd1, 0xe5, 0xf0},
+                                                      {0, 0xff, 0xff, 0xff},
+                                                      {4.0 / 3, 0xfd, 0xdb, 0xc7},
+                                                      {8.0 / 3, 0xef, 0x8a, 0x62},
+                                                      {4, 0xb2, 0x18, 0x2b}}};
+
+/// The cell's z-score (O − E) / sqrt(E (1 − p)) with E = trials · p; 0 when E (1 − p) is 0.
+/// `p` in (0, 1]: 1/n for a position cell, 1/n! for an order.
+double cell_z(double observed, double trials, double p) noexcept;
+
+/// The colour of z on the scale, as "#rrggbb" (z clipped at ±heat_z_clip; NaN is white).
+std::string heat_colour(double z);
+
+/// How the quantity and scale are described on every picture (one line, plain text).
+std::string heat_caption(std::size_t n);
+
+/// Escapes text for XML/HTML content and attribute values (& < > " ').
+std::string xml_escape(std::string_view text);
+
+/// One panel of the heatmap: a card (row) × position (column) matrix of counts.
+struct heat_panel {
+  std::string title;               ///< The algorithm's label (plain text; escaped when drawn).
+  std::vector<std::string> lines;  ///< Lines under the title: verdict, deciding test (plain text).
+  std::size_t n = 0;               ///< Cards.
+  double trials = 0;               ///< Permutations counted (each row and column sums to it).
+  std::vector<std::uint64_t> counts;  ///< n × n, counts[card * n + position].
+};
+
+/// An SVG picture: `header` on top, the panels side by side (each with its title and lines, the
+/// cells coloured by heat_colour(cell_z(O, T, 1/n)), axes "card" and "position" with numbered
+/// ticks), a colour bar with its numbers on the right and the caption below. Every cell is a
+/// `<rect class="cell" data-panel="k" data-card="c" data-position="p">` (1-based card and
+/// position) so that tests can find it. Sized so that titles fit for any n in 2..255.
+std::string heatmap_svg(const std::string& header, const std::vector<heat_panel>& panels);
+
+/// The colour bar alone (an SVG of the given height in pixels), as drawn beside heatmap_svg.
+std::string colour_bar_svg(double height);
+
+}  // namespace shufl::cli
