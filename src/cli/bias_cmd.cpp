@@ -17,6 +17,7 @@
 
 #include "bias_report.hpp"
 #include "common.hpp"
+#include "html_pages.hpp"
 #include "shufl/bias.hpp"
 #include "shufl/error.hpp"
 #include "shufl/exact.hpp"
@@ -39,6 +40,7 @@ struct bias_cli_options {
   std::string input;
   std::string monte_carlo;
   std::string plot;
+  std::string report;
   std::string save_counts;
   std::vector<std::string> merge;
   bool check = false;
@@ -65,6 +67,7 @@ Examples:
   shufl bias --n 52 --exact --algo riffle:1..10   Bayer-Diaconis, closed form
   python3 my_shuffle.py | shufl bias --input -    test anyone's shuffle
   shufl bias --list                               every algorithm, one line each
+  shufl bias --n 4 --seed 1 --report r.html       the run as a page: pictures, tests, JSON
 )";
 
 // A progress bar on stderr, redrawn at most ten times a second; erased when done.
@@ -120,6 +123,9 @@ subcommand bias_subcommand() {
             sub.add_option("--monte-carlo", o->monte_carlo, "Monte-Carlo p-value from B simulated tables")
                 ->option_text("B");
             sub.add_option("--plot", o->plot, "Write the position matrices as an SVG heatmap (colour: each cell's z-score, clipped at +-4)")->option_text("FILE.svg");
+            sub.add_option("--report", o->report,
+                           "Write a self-contained HTML page of the run (pictures, tests, the JSON document)")
+                ->option_text("FILE.html");
             sub.add_option("--save-counts", o->save_counts, "Save the counts (with engine, seed, version) to FILE")
                 ->option_text("FILE");
             sub.add_option("--merge", o->merge, "Add up counts saved by --save-counts and test the sums")
@@ -195,6 +201,9 @@ subcommand bias_subcommand() {
               const std::string seed_text = b.seed ? fmt::format("\"{}\"", *b.seed) : "none (from the OS)";
               if (!o->save_counts.empty()) write_file(o->save_counts, saved_counts(report));
               if (!o->plot.empty()) write_file(o->plot, svg_plot(report));
+              if (!o->report.empty()) {
+                write_file(o->report, report_page(nlohmann::ordered_json::parse(json_report(report, b.threads))));
+              }
               write_stdout(o->format == "json"  ? json_report(report, b.threads)
                            : o->format == "csv" ? csv_report(report)
                                                 : text_report(report, seed_text, b.threads));

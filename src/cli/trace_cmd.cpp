@@ -1,4 +1,5 @@
-// `shufl trace`: options → shufl::run_trace → text (colour only on a terminal) or JSON.
+// `shufl trace`: options → shufl::run_trace → text (colour only on a terminal), JSON, or the
+// HTML page of html_trace.cpp built from the JSON.
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <unistd.h>
@@ -8,8 +9,9 @@
 #include <memory>
 
 #include "common.hpp"
-#include "shufl/json_text.hpp"
+#include "html_pages.hpp"
 #include "shufl/error.hpp"
+#include "shufl/json_text.hpp"
 #include "shufl/trace.hpp"
 
 namespace shufl::cli {
@@ -43,6 +45,8 @@ Examples:
   shufl trace A B C D E --draws 2,0,2,0       the classic worked example: result: B D E A C
   shufl trace --algo naive --n 4 --seed 1     watch the naive shuffle, and why it is biased
   shufl trace --n 6 --seed 2 --format json    the steps as data
+  shufl trace --algo naive --n 5 --seed 1 --format html > trace.html
+                                              step through it in a browser (works offline)
   (a run without --draws prints "replay: --draws LIST": edit one value and watch what changes)
 )";
 
@@ -152,7 +156,7 @@ nlohmann::ordered_json labels_json(const std::vector<std::uint8_t>& deck, const 
   return a;
 }
 
-std::string json_report(const trace_options& o, const trace_result& t, const std::vector<std::string>& labels) {
+nlohmann::ordered_json trace_json(const trace_options& o, const trace_result& t, const std::vector<std::string>& labels) {
   constexpr std::size_t none = shuffle_step::none;
   nlohmann::ordered_json j;
   j["shufl_version"] = SHUFL_VERSION;
@@ -204,7 +208,7 @@ std::string json_report(const trace_options& o, const trace_result& t, const std
   c["statement"] = t.counting.statement;
   j["counting"] = std::move(c);
   j["result"] = labels_json(t.result, labels);
-  return j.dump(2) + "\n";
+  return j;
 }
 
 }  // namespace
@@ -222,7 +226,8 @@ subcommand trace_subcommand() {
                                  ->type_name("S");
             o->draws_option = sub.add_option("--draws", o->draws, "Comma-separated draws to replay, e.g. 2,0,2,0")
                                   ->type_name("LIST");
-            sub.add_option("--format", o->format, "Output format: text or json")
+            sub.add_option("--format", o->format,
+                           "Output format: text, json, or html (a self-contained page to step through in a browser)")
                 ->type_name("FORMAT")
                 ->capture_default_str();
             sub.add_option("items", o->items, "The items to shuffle (instead of --n; after -- if one starts with -)")
@@ -234,7 +239,7 @@ subcommand trace_subcommand() {
                 throw error(fmt::format("--algo takes one algorithm for trace (got {})", specs.size()));
               }
               t.algorithm = specs.front();
-              parse_choice("--format", o->format, {"text", "json"});
+              const auto format = parse_choice("--format", o->format, {"text", "json", "html"});
               std::vector<std::string> labels;
               if (!o->items.empty()) {
                 if (!o->n.empty()) throw error("give either --n or ITEM..., not both");
@@ -259,8 +264,13 @@ subcommand trace_subcommand() {
               if (o->draws_option->count() > 0) t.draws = parse_draw_list(o->draws);
               if (o->seed_option->count() > 0) t.seed = o->seed;
               const trace_result result = run_trace(t);
-              write_stdout(o->format == "json" ? json_report(t, result, labels)
-                                               : text_report(t, result, labels, use_colour()));
+              if (format == 0) {
+                write_stdout(text_report(t, result, labels, use_colour()));
+              } else if (format == 1) {
+                write_stdout(trace_json(t, result, labels).dump(2) + "\n");
+              } else {
+                write_stdout(trace_page(trace_json(t, result, labels)));
+              }
               return exit_ok;
             };
           }};
