@@ -12,8 +12,8 @@
 #include <sstream>
 
 #include "bias_report.hpp"
-#include "shufl/json_text.hpp"
 #include "shufl/error.hpp"
+#include "shufl/json_text.hpp"
 #include "shufl/permutation.hpp"
 #include "shufl/text_input.hpp"
 

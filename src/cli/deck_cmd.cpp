@@ -10,8 +10,8 @@
 #include <memory>
 
 #include "common.hpp"
-#include "shufl/json_text.hpp"
 #include "shufl/deck.hpp"
+#include "shufl/json_text.hpp"
 #include "shufl/permutation.hpp"
 #include "shufl/error.hpp"
 
