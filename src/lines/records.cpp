@@ -1,6 +1,5 @@
 #include "shufl/lines/records.hpp"
 
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -19,7 +18,6 @@ namespace shufl::lines {
 namespace {
 
 constexpr std::size_t kReadSize = std::size_t{1} << 20;
-constexpr std::uint64_t kMapWindow = std::uint64_t{4} << 20;
 
 [[noreturn]] void throw_read_error(int e) {
   throw error(std::string("read error: ") + std::strerror(e));
@@ -77,15 +75,16 @@ std::uint64_t remaining_input_size(int fd) noexcept {
   return st.st_size > offset ? static_cast<std::uint64_t>(st.st_size - offset) : 0;
 }
 
-byte_buffer read_all(int fd) {
+byte_buffer read_all(int fd, std::string_view pending) {
   byte_buffer buffer;
   const std::uint64_t remaining = remaining_input_size(fd);
   // One spare byte for a missing last delimiter, one more to see end of file without growing.
   if (remaining != std::numeric_limits<std::uint64_t>::max()) {
-    buffer.reserve(static_cast<std::size_t>(remaining) + 2);
+    buffer.reserve(pending.size() + static_cast<std::size_t>(remaining) + 2);
   } else {
-    buffer.reserve(kReadSize);
+    buffer.reserve(std::max(kReadSize, pending.size() + 2));
   }
+  buffer.append(pending);
   for (;;) {
     if (buffer.capacity() - buffer.size() < 2) {
       buffer.reserve(buffer.capacity() + std::max(kReadSize, buffer.capacity() / 2));
@@ -98,56 +97,9 @@ byte_buffer read_all(int fd) {
   return buffer;
 }
 
-input_data::~input_data() {
-  if (map_) ::munmap(map_, map_size_);
-}
-
-input_data::input_data(input_data&& other) noexcept
-    : buffer_(std::move(other.buffer_)),
-      map_(std::exchange(other.map_, nullptr)),
-      map_size_(std::exchange(other.map_size_, 0)),
-      skip_(std::exchange(other.skip_, 0)),
-      size_(std::exchange(other.size_, 0)) {}
-
-input_data& input_data::operator=(input_data&& other) noexcept {
-  if (this != &other) {
-    if (map_) ::munmap(map_, map_size_);
-    buffer_ = std::move(other.buffer_);
-    map_ = std::exchange(other.map_, nullptr);
-    map_size_ = std::exchange(other.map_size_, 0);
-    skip_ = std::exchange(other.skip_, 0);
-    size_ = std::exchange(other.size_, 0);
-  }
-  return *this;
-}
-
-input_data input_data::load(int fd, char delimiter, bool allow_map) {
+input_data input_data::load(int fd, char delimiter, std::string_view pending) {
   input_data in;
-  struct stat st {};
-  const off_t offset = ::lseek(fd, 0, SEEK_CUR);
-  if (allow_map && offset >= 0 && ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-      st.st_size > offset) {
-    const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
-    const std::uint64_t start = static_cast<std::uint64_t>(offset) / page * page;
-    const auto map_size = static_cast<std::size_t>(static_cast<std::uint64_t>(st.st_size) - start);
-    void* p = ::mmap(nullptr, map_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd,
-                     static_cast<off_t>(start));
-    if (p != MAP_FAILED) {
-      const char* bytes = static_cast<const char*>(p);
-      if (bytes[map_size - 1] == delimiter) {
-        ::madvise(p, map_size, MADV_WILLNEED);
-        in.map_ = static_cast<char*>(p);
-        in.map_size_ = map_size;
-        in.skip_ = static_cast<std::size_t>(static_cast<std::uint64_t>(offset) - start);
-        in.size_ = map_size - in.skip_;
-        // Leave the offset where reading would have left it.
-        ::lseek(fd, st.st_size, SEEK_SET);
-        return in;
-      }
-      ::munmap(p, map_size);  // the last record needs a delimiter appended: read instead
-    }
-  }
-  in.buffer_ = read_all(fd);
+  in.buffer_ = read_all(fd, pending);
   terminate_last_record(in.buffer_, delimiter);
   return in;
 }
@@ -178,56 +130,20 @@ std::uint64_t count_records(std::string_view data, char delimiter) noexcept {
   return n;
 }
 
-record_reader::record_reader(int fd, char delimiter) : fd_(fd), delimiter_(delimiter) {
-  // A regular file is read through a sliding read-only mapping (no copy into a buffer); the
-  // window is unmapped as soon as it is passed, so memory stays O(window + longest record).
-  struct stat st {};
-  const off_t offset = ::lseek(fd, 0, SEEK_CUR);
-  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && offset >= 0 && st.st_size > offset) {
-    map_offset_ = static_cast<std::uint64_t>(offset);
-    map_end_ = static_cast<std::uint64_t>(st.st_size);
-    mapped_ = true;
-  } else {
-    buffer_ = new char[kReadSize];
-  }
+record_reader::record_reader(int fd, char delimiter, std::string_view pending)
+    : fd_(fd), delimiter_(delimiter), buffer_(new char[std::max(kReadSize, pending.size())]) {
+  if (!pending.empty()) std::memcpy(buffer_, pending.data(), pending.size());
+  pos_ = buffer_;
+  end_ = buffer_ + pending.size();
 }
 
 record_reader::record_reader(std::string_view data, char delimiter) noexcept
     : delimiter_(delimiter), pos_(data.data()), end_(data.data() + data.size()), eof_(true) {}
 
-record_reader::~record_reader() {
-  delete[] buffer_;
-  if (map_) ::munmap(map_, map_size_);
-}
+record_reader::~record_reader() { delete[] buffer_; }
 
 bool record_reader::fill() {
   if (eof_) return false;
-  if (mapped_) {
-    if (map_) ::munmap(map_, map_size_);
-    map_ = nullptr;
-    if (map_offset_ >= map_end_) {
-      eof_ = true;
-      return false;
-    }
-    const std::uint64_t page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
-    const std::uint64_t start = map_offset_ / page * page;
-    const std::uint64_t stop = std::min(map_end_, start + kMapWindow);
-    map_size_ = static_cast<std::size_t>(stop - start);
-    void* p = ::mmap(nullptr, map_size_, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd_,
-                     static_cast<off_t>(start));
-    if (p == MAP_FAILED) {
-      // Fall back to read(2) from where the mapping stopped.
-      if (::lseek(fd_, static_cast<off_t>(map_offset_), SEEK_SET) < 0) throw_read_error(errno);
-      mapped_ = false;
-      buffer_ = new char[kReadSize];
-      return fill();
-    }
-    map_ = static_cast<char*>(p);
-    pos_ = map_ + (map_offset_ - start);
-    end_ = map_ + map_size_;
-    map_offset_ = stop;
-    return true;
-  }
   const std::size_t got = read_some(fd_, buffer_, kReadSize);
   if (got == 0) {
     eof_ = true;

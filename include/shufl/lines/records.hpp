@@ -45,42 +45,34 @@ class byte_buffer {
   std::size_t capacity_ = 0;
 };
 
-/// Reads everything from `fd` (until end of file) into memory. For a regular file the buffer is
-/// sized once from fstat (size minus the current offset). Throws shufl::error
-/// "read error: STRERROR" (e.g. "read error: Is a directory"); std::bad_alloc when out of memory.
-byte_buffer read_all(int fd);
+/// Reads everything from `fd` (until end of file) into memory, after the bytes `pending` (bytes
+/// already taken from `fd`, e.g. by the --header reader of a pipe). For a regular file the buffer
+/// is sized once from fstat (size minus the current offset); a file that shrinks or grows while
+/// it is read gives the bytes read() returned (never a fault: nothing is mapped). Throws
+/// shufl::error "read error: STRERROR" (e.g. "read error: Is a directory"); std::bad_alloc when
+/// out of memory.
+byte_buffer read_all(int fd, std::string_view pending = {});
 
-/// A whole input in memory, records ending with the delimiter: a read-only mapping of a regular
-/// file when allowed and possible (no copy; the file must not shrink while it is mapped), else a
-/// buffer filled by read_all with a missing last delimiter appended.
+/// A whole input in memory, records ending with the delimiter: a private copy read with read(2),
+/// never a mapping, so the input file may shrink (logrotate's copytruncate) or be overwritten by
+/// our own output (`shufl lines f 1<>f`) without changing or faulting what was read.
 class input_data {
  public:
-  input_data() noexcept = default;
-  ~input_data();
-  input_data(input_data&& other) noexcept;
-  input_data& operator=(input_data&& other) noexcept;
-  input_data(const input_data&) = delete;
-  input_data& operator=(const input_data&) = delete;
-
-  /// Reads (or maps, when `allow_map`, `fd` is a regular file with bytes left and its last byte is
-  /// the delimiter) everything from `fd`. Throws as read_all.
-  static input_data load(int fd, char delimiter, bool allow_map);
+  /// Reads everything from `fd` after the bytes `pending` (see read_all) and appends a missing
+  /// last delimiter. Throws as read_all.
+  static input_data load(int fd, char delimiter, std::string_view pending = {});
   /// Wraps a buffer (e.g. the joined -e operands), appending a missing last delimiter.
   static input_data from_buffer(byte_buffer buffer, char delimiter);
 
   /// The input bytes; empty, or ending with the delimiter.
-  const char* data() const noexcept { return map_ ? map_ + skip_ : buffer_.data(); }
+  const char* data() const noexcept { return buffer_.data(); }
   /// Number of input bytes.
-  std::size_t size() const noexcept { return map_ ? size_ : buffer_.size(); }
+  std::size_t size() const noexcept { return buffer_.size(); }
   /// The input bytes as a view.
-  std::string_view view() const noexcept { return {data(), size()}; }
+  std::string_view view() const noexcept { return buffer_.view(); }
 
  private:
   byte_buffer buffer_;
-  char* map_ = nullptr;       // the mapping, from a page boundary
-  std::size_t map_size_ = 0;  // bytes mapped
-  std::size_t skip_ = 0;      // from the page boundary to the current file offset
-  std::size_t size_ = 0;      // bytes of input in the mapping
 };
 
 /// Appends `delimiter` when the data is non-empty and does not end with it: GNU shuf adds the
@@ -95,15 +87,15 @@ std::uint64_t count_records(std::string_view data, char delimiter) noexcept;
 std::uint64_t remaining_input_size(int fd) noexcept;
 
 /// Reads records one at a time from a file descriptor or from memory, each returned with its
-/// delimiter (added to a last record that lacks one). Pipes are read 1 MiB at a time; regular
-/// files through a sliding 4 MiB read-only mapping (MAP_POPULATE, unmapped once passed; falls
-/// back to read(2) if mapping fails). A record spanning two reads or windows is assembled in a
-/// side buffer, so memory is O(window + longest record). A regular file must not shrink while
-/// it is being read (its mapping would fault).
+/// delimiter (added to a last record that lacks one). Files and pipes alike are read 1 MiB at a
+/// time with read(2) (never mapped: a file that shrinks while it is read just ends early). A
+/// record spanning two reads is assembled in a side buffer, so memory is O(1 MiB + longest
+/// record).
 class record_reader {
  public:
-  /// Reads from `fd` (not owned).
-  record_reader(int fd, char delimiter);
+  /// Reads from `fd` (not owned), after the bytes `pending` (already taken from `fd`, e.g. by
+  /// the --header reader of a pipe; copied).
+  record_reader(int fd, char delimiter, std::string_view pending = {});
   /// Reads from `data` (not copied; must outlive the reader).
   record_reader(std::string_view data, char delimiter) noexcept;
   ~record_reader();
@@ -144,10 +136,6 @@ class record_reader {
   const char* end_ = nullptr;
   bool eof_ = false;
   std::string carry_;
-  bool mapped_ = false;  // a regular file read through a sliding mapping
-  char* map_ = nullptr;
-  std::size_t map_size_ = 0;
-  std::uint64_t map_offset_ = 0, map_end_ = 0;
 };
 
 /// Buffered output to a file descriptor with write(2): large writes, no stdio, no locale.
