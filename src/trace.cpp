@@ -50,7 +50,11 @@ std::vector<std::uint8_t> identity(std::size_t n) {
 void run_into(const trace_options& o, dynamic_engine& engine, trace_result& out) {
   std::vector<std::uint8_t> deck = identity(o.n);
   std::vector<std::uint8_t> before = deck;
+  std::uint64_t steps = 0;
+  const std::uint64_t max_steps = std::max<std::uint64_t>(1, max_trace_cells / o.n);
   const step_callback on_step = [&](const shuffle_step& step, std::span<const std::uint8_t> now) {
+    // The algorithms are noexcept: past the limit, stop recording and refuse once they return.
+    if (++steps > max_steps) return;
     trace_record r;
     r.action = std::string(step.action);
     r.step = step;
@@ -69,6 +73,11 @@ void run_into(const trace_options& o, dynamic_engine& engine, trace_result& out)
     out.steps.push_back(std::move(r));
   };
   o.algorithm.info->run_traced(deck, engine, o.algorithm.parameter, on_step);
+  if (steps > max_steps) {
+    throw error(fmt::format("trace: {} takes {} steps on {} items; a trace records at most {} steps x items "
+                            "({} steps here): use a smaller --n or parameter",
+                            o.algorithm.label(), steps, o.n, max_trace_cells, max_steps));
+  }
   // Moves made after the last reported step (a coin sort acting on its last comparison).
   if (!out.steps.empty()) out.steps.back().after = deck;
   out.result = deck;

@@ -312,3 +312,37 @@ TEST(E2eBiasVerdict, S07NoPBelowTheMostExtremeOutcome) {
 
 }  // namespace
 }  // namespace shufl
+
+namespace shufl {
+namespace {
+
+using test::run_shufl;
+
+// Issue 11: every run finishes in predictable time and memory or is refused at once with the limit.
+TEST(E2eBiasVerdict, Item11RunsEndOrAreRefusedAtOnce) {
+  // The counting argument of 10^6 transpositions of 255 cards used to multiply a huge exact
+  // integer (quadratic); the trace itself would hold 2 x 10^6 decks. Refused with the limit.
+  auto r = run_shufl({"trace", "--algo", "transpositions:1000000", "--n", "255", "--seed", "1"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("at most 10000000 steps x items"), std::string::npos) << r.err;
+  // Just under the limit it runs, and the counting argument (prime exponents) stays correct:
+  // (255·255)^K paths are never divisible by 255! (the prime 2 divides 255! but not 255).
+  r = run_shufl({"trace", "--algo", "transpositions:300", "--n", "255", "--seed", "1", "--format", "json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["counting"]["divisible_by_n_factorial"], false);
+  // The riffle closed form over 2^(K n): refused at once beyond 16384 bits.
+  r = run_shufl({"bias", "--n", "255", "--exact", "--algo", "riffle:1000"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("K x n <= 16384"), std::string::npos) << r.err;
+  // 1024 threads at n = 9 each with 9! counts: capped, and said so on stderr.
+  r = run_shufl({"bias", "--n", "9", "--threads", "1024", "--trials", "10000000", "--seed", "1", "--algo",
+                 "fisher-yates", "--format", "json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("--threads 1024 capped to 92 for n = 9"), std::string::npos) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["threads"], 92);
+}
+
+}  // namespace
+}  // namespace shufl

@@ -30,6 +30,11 @@ inline constexpr std::size_t bias_max_table_n = 10;
 inline constexpr std::size_t bias_max_n = 255;
 /// `--test auto` uses the table when n! is at most this and every expected count is ≥ 5.
 inline constexpr std::uint64_t bias_auto_table_cells = 1'000'000;
+/// Memory for the per-thread permutation tables of one run, in all: the threads are capped so that
+/// threads × n! × 8 bytes stays below it (issue 11).
+inline constexpr std::uint64_t bias_max_table_memory = std::uint64_t{256} << 20;
+/// The most threads the table test uses at deck size n: bias_max_table_memory / (n! · 8), at least 1.
+std::uint64_t bias_max_table_threads(std::size_t n);
 /// The duplicate-permutation (birthday) test looks at the first this-many trials.
 inline constexpr std::uint64_t bias_birthday_trials = std::uint64_t{1} << 20;
 

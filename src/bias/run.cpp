@@ -35,6 +35,12 @@ void validate(const bias_options& o) {
   }
 }
 
+// Threads for the permutation table: each thread keeps its own n! counts, so cap the threads at
+// bias_max_table_memory bytes of tables in all (issue 11: 1024 threads at n = 9 took 2.9 GB).
+unsigned table_threads(unsigned threads, std::size_t n) {
+  return static_cast<unsigned>(std::clamp<std::uint64_t>(threads, 1, bias_max_table_threads(n)));
+}
+
 // Σ c², exactly: for a fixed total and number of cells the Pearson statistic is an increasing
 // function of it, so comparing it compares X² without the rounding of sums taken in different
 // orders (which used to miss ties). 128 bits: counts go up to 10^15.
@@ -54,7 +60,7 @@ test_result monte_carlo_p(const bias_result& r, const bias_options& o, const see
   for (std::uint64_t b = 0; b < o.monte_carlo; ++b) {
     const seed_key k = derive_key(key, "bias/monte-carlo", b);
     const sum_of_squares simulated =
-        r.test == "table" ? squares(count_permutations(fy, r.n, r.trials, o.engine, k, o.threads))
+        r.test == "table" ? squares(count_permutations(fy, r.n, r.trials, o.engine, k, table_threads(o.threads, r.n)))
                           : squares(count_positions(fy, r.n, r.trials, o.engine, k, o.threads, false).positions);
     at_least += simulated >= observed;
   }
@@ -87,6 +93,11 @@ bias_result finish(bias_tallies tallies, const bias_options& o, const std::strin
 }
 
 }  // namespace
+
+std::uint64_t bias_max_table_threads(std::size_t n) {
+  if (n > bias_max_table_n) return 1;
+  return std::max<std::uint64_t>(1, bias_max_table_memory / (factorial(n) * sizeof(std::uint64_t)));
+}
 
 bias_report run_bias(const bias_options& options) {
   validate(options);
@@ -122,8 +133,8 @@ bias_report run_bias(const bias_options& options) {
       if (test == "table") {
         tallies.n = n;
         tallies.trials = options.trials;
-        tallies.table = count_permutations(algorithm, n, options.trials, options.engine, key, options.threads,
-                                           options.progress);
+        tallies.table = count_permutations(algorithm, n, options.trials, options.engine, key,
+                                           table_threads(options.threads, n), options.progress);
         // The position matrix and the secondary sums follow from the table.
         tallies.positions.assign(n * n, 0);
         std::array<std::uint8_t, max_rank_n> perm{};

@@ -195,6 +195,15 @@ subcommand bias_subcommand() {
                   b.input = std::move(list.perms);
                   b.input_name = o->input == "-" ? "stdin" : o->input;
                 }
+                // Each thread of the table test keeps its own n! counts: cap the threads, and say so.
+                if (!b.exact && choose_test(b.test, b.n, b.input ? 1 : b.trials) == "table" &&
+                    b.threads > bias_max_table_threads(b.n) && !b.input) {
+                  const auto cap = static_cast<unsigned>(bias_max_table_threads(b.n));
+                  std::fprintf(stderr, "shufl: note: --threads %u capped to %u for n = %zu (each thread keeps its own "
+                               "table of n! counts; at most %llu MiB in all)\n", b.threads, cap, b.n,
+                               static_cast<unsigned long long>(bias_max_table_memory >> 20));
+                  b.threads = cap;
+                }
                 // A bar on a terminal for runs long enough to wait for (n · trials ≥ 10^9).
                 if (isatty(STDERR_FILENO) && !b.exact && !b.input &&
                     static_cast<double>(b.n) * static_cast<double>(b.trials) >= 1e9) {
