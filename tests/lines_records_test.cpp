@@ -137,6 +137,57 @@ TEST(LinesRecords, PendingBytesComeBeforeTheRestOfTheInput) {
   }
 }
 
+// A file of 64 MiB or more is read by two threads, a half each: the same bytes, from the
+// current offset, and the offset left at the end (as a sequential read leaves it).
+TEST(LinesRecords, LargeFileReadInTwoHalvesIsTheSameBytes) {
+  std::string content;
+  for (int i = 0; content.size() < (70u << 20); ++i) content += std::to_string(i * 2654435761u) + "\n";
+  content += "tail";
+  shufl::test::temp_dir dir;
+  const std::string path = dir.write("big", content);
+  const int fd = ::open(path.c_str(), O_RDONLY);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::lseek(fd, 3, SEEK_SET), 3);
+  const auto data = shufl::lines::input_data::load(fd, '\n');
+  EXPECT_EQ(::lseek(fd, 0, SEEK_CUR), static_cast<off_t>(content.size()));
+  ::close(fd);
+  EXPECT_TRUE(data.view() == content.substr(3) + "\n");
+}
+
+// The background writer (two buffers, a second thread) writes the same bytes in the same
+// order, across buffers and with writes larger than a buffer, and reports write errors.
+TEST(LinesRecords, BackgroundWriterKeepsOrderAndReportsErrors) {
+  shufl::test::temp_dir dir;
+  const std::string path = dir.file("out");
+  std::string expected;
+  {
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    ASSERT_GE(fd, 0);
+    shufl::lines::fd_writer out(fd, true);
+    for (int i = 0; i < 400000; ++i) {
+      const std::string piece = i % 100000 == 7 ? std::string(3u << 20, static_cast<char>('a' + i % 26))
+                                                : std::to_string(i) + "\n";
+      out.write(piece);
+      expected += piece;
+    }
+    out.flush();
+    ::close(fd);
+  }
+  EXPECT_TRUE(shufl::test::read_file(path) == expected);
+  if (::access("/dev/full", W_OK) == 0) {
+    const int fd = ::open("/dev/full", O_WRONLY);
+    shufl::lines::fd_writer out(fd, true);
+    try {
+      for (int i = 0; i < 1000000; ++i) out.write("0123456789\n");
+      out.flush();
+      ADD_FAILURE() << "no write error";
+    } catch (const std::exception& e) {
+      EXPECT_STREQ(e.what(), "write error: No space left on device");
+    }
+    ::close(fd);
+  }
+}
+
 TEST(LinesRecords, ZeroDelimiterTreatsNewlinesAsData) {
   shufl::lines::record_reader reader(std::string_view("a\nb", 3), '\0');
   EXPECT_EQ(all_records(reader), (std::vector<std::string>{std::string("a\nb\0", 4)}));

@@ -22,20 +22,50 @@ namespace shufl::cli {
 namespace {
 
 // A p-value is never printed as 0: below 1e-308 (the double range) it is given by ln p and
-// log10 p, which stats.hpp keeps exact far below that.
-std::string format_p(const test_result& t) {
-  if (t.p_value < 1e-308) {
-    return fmt::format("p < 1e-308 (ln p = {:.2f}, log10 p = {:.2f})", t.ln_p, t.log10_p);
+// log10 p, which stats.hpp keeps exact far below that. A p that reached the floor of the most
+// extreme possible outcome is printed as a bound and says which approximation gave less.
+std::string format_ln_p(double ln_p, bool bound = false, const std::string& approximation = {}) {
+  if (bound) {
+    return fmt::format("p <= {} (ln p <= {:.2f}; a bound: the probability of the most extreme outcome under "
+                       "uniformity; the {} approximation is not meaningful below it)",
+                       ln_p < std::log(1e-308) ? fmt::format("10^{:.2f}", ln_p / std::log(10.0))
+                                               : fmt::format("{:.4g}", std::exp(ln_p)),
+                       ln_p, approximation.empty() ? "chi-squared" : approximation);
   }
-  return fmt::format("p = {:.4g} (ln p = {:.4g})", t.p_value, t.ln_p);
-}
-
-std::string format_ln_p(double ln_p) {
   if (ln_p < std::log(1e-308)) {
     return fmt::format("p < 1e-308 (ln p = {:.2f}, log10 p = {:.2f})", ln_p, ln_p / std::log(10.0));
   }
   return fmt::format("p = {:.4g} (ln p = {:.4g})", std::exp(ln_p), ln_p);
 }
+
+std::string format_p(const test_result& t, const std::string& approximation = "chi-squared") {
+  return format_ln_p(t.ln_p, t.bound, approximation);
+}
+
+// The reason given on the verdict line: the test that decided and its (Holm-adjusted) p.
+std::string verdict_reason(const bias_result& r, double alpha) {
+  const bool holm = r.tests_in_verdict > 1;
+  const std::string p = format_ln_p(r.ln_p_deciding_adjusted, r.deciding_bound,
+                                    r.deciding_test.find("chi-squared") != std::string::npos ? "chi-squared"
+                                    : r.deciding_test == "duplicates"                       ? "Poisson"
+                                                                                            : "normal");
+  const std::string family =
+      holm ? fmt::format("{} tests with Holm's correction, family-wise alpha = {}; ", r.tests_in_verdict, alpha) : "";
+  const std::string adjusted = holm ? "smallest adjusted " : "";
+  switch (r.outcome) {
+    case verdict::biased:
+      return fmt::format("{}decided by {}: {}{} < alpha = {}", family, r.deciding_test, adjusted, p, alpha);
+    case verdict::no_evidence:
+      return fmt::format("{}decided by {}: {}{} >= alpha = {}", family, r.deciding_test, adjusted, p, alpha);
+    case verdict::unreliable:
+    default:
+      return fmt::format("the {} is not valid at this sample size (expected count {:.4g} < 5) and no valid test "
+                         "rejects{}; no verdict",
+                         r.primary_name, r.expected,
+                         r.tests_in_verdict ? fmt::format(" ({}{}: {}{})", family, r.deciding_test, adjusted, p) : "");
+  }
+}
+
 
 // A permutation as a row label: the cards 1..n ("231"; comma-separated from n = 10), or with
 // --input the user's own items (joined when each is one character, else comma-separated).
@@ -100,7 +130,12 @@ std::string text_exact(const bias_result& r) {
 
 nlohmann::ordered_json test_json(const test_result& t) {
   return {{"statistic", t.statistic}, {"df", static_cast<std::uint64_t>(t.df)}, {"p_value", t.p_value}, {"ln_p", t.ln_p},
-          {"log10_p", t.log10_p}};
+          {"log10_p", t.log10_p}, {"bound", t.bound}};
+}
+
+// A double that may be NaN (not stated): JSON null.
+nlohmann::ordered_json number_or_null(double v) {
+  return std::isfinite(v) ? nlohmann::ordered_json(v) : nlohmann::ordered_json(nullptr);
 }
 
 // {"123": v0, "132": v1, ...} in rank order. ordered_json's operator[] searches its keys
@@ -158,20 +193,30 @@ nlohmann::ordered_json result_json(const bias_result& r, const bias_report& repo
     for (const auto& t : r.row_tests) rows.push_back(test_json(t));
     e["row_tests"] = std::move(rows);
   }
-  if (r.monte_carlo) e["monte_carlo"] = {{"tables", report.options.monte_carlo}, {"p_value", r.monte_carlo->p_value}};
+  if (r.monte_carlo) {
+    e["monte_carlo"] = {{"tables", report.options.monte_carlo}, {"p_value", r.monte_carlo->p_value},
+                        {"ln_p", r.monte_carlo->ln_p}};
+  }
+  e["primary"] = {{"name", r.primary_name}, {"valid", r.primary_valid}, {"in_verdict", r.primary_valid},
+                  {"ln_p_adjusted", r.ln_p_primary_adjusted}};
   auto secondary = nlohmann::ordered_json::array();
   for (const auto& s : r.secondary) {
     secondary.push_back({{"name", s.name}, {"statistic", s.result.statistic}, {"p_value", s.result.p_value},
-                         {"ln_p", s.result.ln_p}, {"log10_p", s.result.log10_p}, {"in_verdict", s.in_verdict},
+                         {"ln_p", s.result.ln_p}, {"log10_p", s.result.log10_p}, {"bound", s.result.bound},
+                         {"valid", s.valid}, {"validity", s.validity}, {"in_verdict", s.in_verdict},
                          {"ln_p_adjusted", s.ln_p_adjusted}, {"detail", s.detail}});
   }
   e["secondary"] = std::move(secondary);
   e["correction"] = r.correction;
-  e["ln_p_adjusted"] = r.ln_p_primary_adjusted;
+  e["tests_in_verdict"] = r.tests_in_verdict;
+  e["deciding_test"] = r.deciding_test;
+  e["ln_p_adjusted"] = r.ln_p_deciding_adjusted;
+  e["p_adjusted"] = std::exp(r.ln_p_deciding_adjusted);
+  e["p_adjusted_is_bound"] = r.deciding_bound;
   if (r.test == "table") e["plug_in_total_variation_distance"] = r.plug_in_tv;
-  e["power"] = {{"probability", 0.9}, {"detectable_total_variation", r.detectable_tv},
-                {"meaning", r.test == "table" ? "total variation distance of the permutation law"
-                                               : "total variation distance of each card's position law"}};
+  e["power"] = {{"probability", 0.9}, {"alpha", r.power_alpha}, {"tests", r.tests_in_verdict},
+                {"detectable_total_variation", number_or_null(r.detectable_tv)},
+                {"alternative", r.power_alternative}};
   e["verdict"] = verdict_json(r.outcome);
   e["warnings"] = r.warnings;
   return e;
@@ -263,33 +308,29 @@ std::string text_report(const bias_report& report, const std::string& seed_text,
     for (const auto& s : r.secondary) {
       const std::string stat = s.name == "duplicates" ? fmt::format("{:g}", s.result.statistic)
                                                       : fmt::format("z = {:+.3f}", s.result.statistic);
-      out += fmt::format("  {:<17} {}, {}; {}{}\n", s.name + ":", stat, format_p(s.result), s.detail,
-                         s.in_verdict ? "" : " (not in the verdict)");
+      const std::string role = !s.valid ? fmt::format(" (not valid here: {}; not in the verdict)", s.validity)
+                               : s.in_verdict ? std::string()
+                                              : std::string(" (not in the verdict)");
+      out += fmt::format("  {:<17} {}, {}; {}{}\n", s.name + ":", stat, format_p(s.result, s.approximation), s.detail,
+                         role);
     }
-    if (r.detectable_tv > 1) {
-      out += fmt::format("  power: at alpha = {}, these trials are too few to detect even the largest possible bias "
-                         "with 90% probability\n", o.alpha);
+    if (!std::isfinite(r.detectable_tv)) {
+      out += fmt::format("  power: not stated (the {} {})\n", r.primary_name,
+                         r.primary_valid ? "cannot reach the level alpha / tests with these tables"
+                                         : "is not valid at this sample size");
+    } else if (r.detectable_tv > 1) {
+      out += fmt::format("  power: at alpha = {} ({} / {} tests, the level at which the {} alone decides), these "
+                         "trials are too few to detect even the largest possible bias with 90% probability\n",
+                         r.power_alpha, o.alpha, r.tests_in_verdict, r.primary_name);
     } else if (r.detectable_tv > 0) {
-      out += fmt::format("  power: at alpha = {}, these trials detect with 90% probability a {} of {:.4g}\n",
-                         o.alpha, r.test == "table" ? "total variation distance" : "per-card position TV",
-                         r.detectable_tv);
+      out += fmt::format("  power: the verdict is \"biased\" with probability >= 90% (asymptotically) for {} at total "
+                         "variation distance >= {:.4g} from uniform (the {} alone at alpha / {} = {:.4g} rejects "
+                         "that often)\n",
+                         r.test == "table" ? "any law of the n! orders" : "any law in which every card's position law is",
+                         r.detectable_tv, r.primary_name, r.tests_in_verdict, r.power_alpha);
     }
     for (const auto& w : r.warnings) out += fmt::format("  warning: {}\n", w);
-    const std::string basis = r.correction == "holm"
-        ? fmt::format("{} tests with Holm's correction, family-wise alpha = {}; smallest adjusted {}",
-                      1 + std::count_if(r.secondary.begin(), r.secondary.end(), [](const auto& s) { return s.in_verdict; }),
-                      o.alpha, format_ln_p(std::min(r.ln_p_primary_adjusted, std::accumulate(
-                          r.secondary.begin(), r.secondary.end(), 0.0, [](double m, const auto& s) {
-                            return s.in_verdict ? std::min(m, s.ln_p_adjusted) : m; }))))
-        : fmt::format("{} p {} alpha = {}", r.test == "table" ? "chi-squared" : "position test",
-                      r.outcome == verdict::biased ? "<" : ">=", o.alpha);
-    switch (r.outcome) {
-      case verdict::biased: out += fmt::format("  verdict: biased ({})\n", basis); break;
-      case verdict::no_evidence: out += fmt::format("  verdict: no evidence of bias ({})\n", basis); break;
-      case verdict::unreliable:
-        out += "  verdict: unreliable (too few trials for the chi-squared approximation; no verdict)\n";
-        break;
-    }
+    out += fmt::format("  verdict: {} ({})\n", verdict_text(r.outcome), verdict_reason(r, o.alpha));
   }
   return out;
 }
@@ -316,21 +357,33 @@ std::string json_report(const bias_report& report, unsigned threads) {
 }
 
 std::string csv_report(const bias_report& report) {
-  std::string out = "algorithm,test,statistic,df,p_value,ln_p,ln_p_adjusted,verdict\n";
+  std::string out =
+      "algorithm,test,statistic,df,p_value,ln_p,ln_p_adjusted,verdict,bound,valid,in_verdict,deciding_test,"
+      "deciding_ln_p_adjusted\n";
+  const auto flag = [](bool b) { return b ? "true" : "false"; };
   for (const auto& r : report.results) {
     const std::string v(verdict_json(r.outcome));
     if (r.exact) {
-      out += fmt::format("{},exact TV,{:.12g},,,,,{}\n", r.label, r.exact->total_variation_value, v);
+      out += fmt::format("{},exact TV,{:.12g},,,,,{},,,,,\n", r.label, r.exact->total_variation_value, v);
       continue;
     }
-    out += fmt::format("{},{},{:.10g},{:g},{:.10g},{:.10g},{:.10g},{}\n", r.label, r.test, r.chi_squared.statistic,
-                       r.chi_squared.df, r.chi_squared.p_value, r.chi_squared.ln_p, r.ln_p_primary_adjusted, v);
-    out += fmt::format("{},G,{:.10g},{:g},{:.10g},{:.10g},,\n", r.label, r.g_test.statistic, r.g_test.df,
-                       r.g_test.p_value, r.g_test.ln_p);
+    const std::string decided = fmt::format("{},{:.10g}", r.deciding_test, r.ln_p_deciding_adjusted);
+    const test_result& primary = r.monte_carlo ? *r.monte_carlo : r.chi_squared;
+    out += fmt::format("{},{},{:.10g},{:g},{:.10g},{:.10g},{:.10g},{},{},{},{},{}\n", r.label, r.primary_name,
+                       primary.statistic, primary.df, primary.p_value, primary.ln_p, r.ln_p_primary_adjusted, v,
+                       flag(primary.bound), flag(r.primary_valid), flag(r.primary_valid), decided);
+    if (r.monte_carlo) {
+      out += fmt::format("{},{} chi-squared,{:.10g},{:g},{:.10g},{:.10g},,{},{},true,false,{}\n", r.label, r.test,
+                         r.chi_squared.statistic, r.chi_squared.df, r.chi_squared.p_value, r.chi_squared.ln_p, v,
+                         flag(r.chi_squared.bound), decided);
+    }
+    out += fmt::format("{},G,{:.10g},{:g},{:.10g},{:.10g},,{},{},true,false,{}\n", r.label, r.g_test.statistic,
+                       r.g_test.df, r.g_test.p_value, r.g_test.ln_p, v, flag(r.g_test.bound), decided);
     for (const auto& s : r.secondary) {
-      out += fmt::format("{},{},{:.10g},,{:.10g},{:.10g},{},\n", r.label, s.name, s.result.statistic,
+      out += fmt::format("{},{},{:.10g},,{:.10g},{:.10g},{},{},{},{},{},{}\n", r.label, s.name, s.result.statistic,
                          s.result.p_value, s.result.ln_p,
-                         s.in_verdict ? fmt::format("{:.10g}", s.ln_p_adjusted) : std::string());
+                         s.in_verdict ? fmt::format("{:.10g}", s.ln_p_adjusted) : std::string(), v,
+                         flag(s.result.bound), flag(s.valid), flag(s.in_verdict), decided);
     }
   }
   return out;

@@ -80,7 +80,7 @@ class output_sink {
   fd_writer& open() {
     if (!writer_) {
       if (opts_.output) file_ = std::make_unique<fd_guard>(open_or_throw(*opts_.output, O_WRONLY | O_CREAT | O_TRUNC));
-      writer_.emplace(file_ ? file_->get() : STDOUT_FILENO);
+      writer_.emplace(file_ ? file_->get() : STDOUT_FILENO, /*background=*/true);
       if (header_) header_(*writer_);
     }
     return *writer_;

@@ -1,7 +1,13 @@
 #include "shufl/lines/records.hpp"
 
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <condition_variable>
+#include <mutex>
+#include <thread>
 
 #include <algorithm>
 #include <cerrno>
@@ -18,6 +24,9 @@ namespace shufl::lines {
 namespace {
 
 constexpr std::size_t kReadSize = std::size_t{1} << 20;
+constexpr std::uintptr_t kHugePage = std::uintptr_t{2} << 20;
+constexpr std::size_t kHugeAdvise = std::size_t{8} << 20;  // buffers from this size on
+constexpr std::uint64_t kParallelRead = std::uint64_t{64} << 20;  // files read by two threads
 
 [[noreturn]] void throw_read_error(int e) {
   throw error(std::string("read error: ") + std::strerror(e));
@@ -32,7 +41,35 @@ std::size_t read_some(int fd, char* p, std::size_t n) {
   }
 }
 
+struct pread_result {
+  std::size_t got = 0;
+  int error = 0;
+};
+
+// pread(2) until `n` bytes or end of file, restarted on EINTR.
+pread_result pread_fully(int fd, char* p, std::size_t n, off_t offset) noexcept {
+  pread_result r;
+  while (r.got < n) {
+    const ssize_t got = ::pread(fd, p + r.got, std::min(n - r.got, std::size_t{1} << 30),
+                                offset + static_cast<off_t>(r.got));
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      r.error = errno;
+      break;
+    }
+    if (got == 0) break;
+    r.got += static_cast<std::size_t>(got);
+  }
+  return r;
+}
+
 }  // namespace
+
+void advise_huge_pages(void* p, std::size_t size) noexcept {
+  const auto begin = (reinterpret_cast<std::uintptr_t>(p) + kHugePage - 1) / kHugePage * kHugePage;
+  const auto end = (reinterpret_cast<std::uintptr_t>(p) + size) / kHugePage * kHugePage;
+  if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+}
 
 byte_buffer::~byte_buffer() { std::free(data_); }
 
@@ -57,6 +94,7 @@ void byte_buffer::reserve(std::size_t capacity) {
   if (!p) throw std::bad_alloc();
   data_ = static_cast<char*>(p);
   capacity_ = capacity;
+  if (capacity >= kHugeAdvise) advise_huge_pages(data_, capacity_);
 }
 
 void byte_buffer::append(std::string_view bytes) {
@@ -85,6 +123,24 @@ byte_buffer read_all(int fd, std::string_view pending) {
     buffer.reserve(std::max(kReadSize, pending.size() + 2));
   }
   buffer.append(pending);
+  if (remaining != std::numeric_limits<std::uint64_t>::max() && remaining >= kParallelRead) {
+    // A large file: two threads read a half each (the page faults, zeroing and copying of the
+    // kernel then take two cores). A file that shrinks meanwhile gives what the halves got up
+    // to the first short one; the loop below reads anything appended since.
+    const off_t start = ::lseek(fd, 0, SEEK_CUR);
+    const auto half = static_cast<std::size_t>(remaining / 2);
+    const auto rest = static_cast<std::size_t>(remaining) - half;
+    char* const base = buffer.data() + buffer.size();
+    pread_result second;
+    std::thread other([&] { second = pread_fully(fd, base + half, rest, start + static_cast<off_t>(half)); });
+    const pread_result first = pread_fully(fd, base, half, start);
+    other.join();
+    if (first.error != 0) throw_read_error(first.error);
+    if (first.got == half && second.error != 0) throw_read_error(second.error);
+    const std::size_t total = first.got < half ? first.got : half + second.got;
+    buffer.set_size(buffer.size() + total);
+    if (::lseek(fd, start + static_cast<off_t>(total), SEEK_SET) < 0) throw_read_error(errno);
+  }
   for (;;) {
     if (buffer.capacity() - buffer.size() < 2) {
       buffer.reserve(buffer.capacity() + std::max(kReadSize, buffer.capacity() / 2));
@@ -182,28 +238,111 @@ bool record_reader::next(std::string_view& record) {
   }
 }
 
-fd_writer::fd_writer(int fd) : fd_(fd), buffer_(new char[kCapacity]) {}
+namespace {
 
-fd_writer::~fd_writer() { delete[] buffer_; }
-
-void fd_writer::write_fully(const char* p, std::size_t n) {
+// write(2) of everything, restarted on EINTR; returns 0 or the errno of the failure.
+int write_all(int fd, const char* p, std::size_t n) noexcept {
   while (n > 0) {
-    const ssize_t put = ::write(fd_, p, std::min(n, std::size_t{1} << 30));
+    const ssize_t put = ::write(fd, p, std::min(n, std::size_t{1} << 30));
     if (put < 0) {
       if (errno == EINTR) continue;
-      throw error(std::string("write error: ") + std::strerror(errno));
+      return errno;
     }
     p += put;
     n -= static_cast<std::size_t>(put);
   }
+  return 0;
+}
+
+}  // namespace
+
+// The second thread of a background fd_writer and the buffer it is writing.
+struct fd_writer::background_state {
+  std::mutex mutex;
+  std::condition_variable cv;
+  char* spare = nullptr;       // the buffer not being filled (owned)
+  std::size_t pending = 0;     // bytes of `spare` to write; 0 = idle
+  bool stop = false;
+  int error = 0;               // errno of the first failed write
+  std::thread thread;
+
+  explicit background_state(int fd) : spare(new char[kCapacity]) {
+    thread = std::thread([this, fd] {
+      std::unique_lock lock(mutex);
+      for (;;) {
+        cv.wait(lock, [this] { return stop || pending != 0; });
+        if (pending == 0) return;
+        const std::size_t n = pending;
+        const bool failed = error != 0;  // after a failure, nothing more is written
+        lock.unlock();
+        const int e = failed ? 0 : write_all(fd, spare, n);
+        lock.lock();
+        if (e != 0 && error == 0) error = e;
+        pending = 0;
+        cv.notify_all();
+      }
+    });
+  }
+  ~background_state() {
+    {
+      std::lock_guard lock(mutex);
+      stop = true;
+    }
+    cv.notify_all();
+    thread.join();
+    delete[] spare;
+  }
+};
+
+fd_writer::fd_writer(int fd, bool background)
+    : fd_(fd), buffer_(new char[kCapacity]), background_(background) {}
+
+fd_writer::~fd_writer() {
+  delete bg_;
+  delete[] buffer_;
+}
+
+void fd_writer::write_fully(const char* p, std::size_t n) {
+  if (const int e = write_all(fd_, p, n); e != 0) throw error(std::string("write error: ") + std::strerror(e));
+}
+
+void fd_writer::drain() {
+  if (!bg_) return;
+  std::unique_lock lock(bg_->mutex);
+  bg_->cv.wait(lock, [this] { return bg_->pending == 0; });
+  if (bg_->error != 0) throw error(std::string("write error: ") + std::strerror(bg_->error));
+}
+
+void fd_writer::hand_over() {
+  if (!bg_) {
+    struct stat st {};
+    if (::fstat(fd_, &st) == 0 && S_ISFIFO(st.st_mode)) {
+      (void)::fcntl(fd_, F_SETPIPE_SZ, static_cast<int>(kCapacity));  // where allowed; else as is
+    }
+    bg_ = new background_state(fd_);
+  }
+  std::unique_lock lock(bg_->mutex);
+  bg_->cv.wait(lock, [this] { return bg_->pending == 0; });
+  if (bg_->error != 0) throw error(std::string("write error: ") + std::strerror(bg_->error));
+  std::swap(buffer_, bg_->spare);
+  bg_->pending = std::exchange(used_, 0);
+  lock.unlock();
+  bg_->cv.notify_all();
 }
 
 void fd_writer::flush() {
+  drain();
   const std::size_t n = std::exchange(used_, 0);
   write_fully(buffer_, n);
 }
 
 void fd_writer::write_slow(std::string_view bytes) {
+  if (background_ && used_ != 0 && bytes.size() < kCapacity) {
+    hand_over();
+    std::memcpy(buffer_, bytes.data(), bytes.size());
+    used_ = bytes.size();
+    return;
+  }
   flush();
   if (bytes.size() >= kCapacity) {
     write_fully(bytes.data(), bytes.size());
