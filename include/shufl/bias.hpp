@@ -14,6 +14,7 @@
 #include "shufl/random.hpp"
 #include "shufl/shuffle.hpp"
 #include "shufl/stats.hpp"
+#include "shufl/text_input.hpp"
 
 namespace shufl {
 
@@ -30,6 +31,11 @@ inline constexpr std::size_t bias_max_table_n = 10;
 inline constexpr std::size_t bias_max_n = 255;
 /// `--test auto` uses the table when n! is at most this and every expected count is ≥ 5.
 inline constexpr std::uint64_t bias_auto_table_cells = 1'000'000;
+/// Memory for the per-thread permutation tables of one run, in all: the threads are capped so that
+/// threads × n! × 8 bytes stays below it (issue 11).
+inline constexpr std::uint64_t bias_max_table_memory = std::uint64_t{256} << 20;
+/// The most threads the table test uses at deck size n: bias_max_table_memory / (n! · 8), at least 1.
+std::uint64_t bias_max_table_threads(std::size_t n);
 /// The duplicate-permutation (birthday) test looks at the first this-many trials.
 inline constexpr std::uint64_t bias_birthday_trials = std::uint64_t{1} << 20;
 
@@ -56,6 +62,9 @@ struct bias_options {
   /// --input: permutations of 0..n-1 (n = this->n), flattened; replaces the algorithms.
   std::optional<std::vector<std::uint8_t>> input;
   std::string input_name = "input";        ///< Label of the input's result.
+  /// --input: the label of each item 0..n-1 as the user wrote it (permutation_list::symbols);
+  /// reports show permutations in these labels. Empty: the cards 1..n.
+  std::vector<std::string> input_symbols;
   bias_progress progress;                  ///< Optional (the CLI draws a bar on a terminal).
 };
 
@@ -74,10 +83,20 @@ verdict decide_verdict(const test_result& primary, double expected_per_cell, dou
 struct secondary_test {
   std::string name;        ///< "fixed points", "cycles", "inversions", "rising sequences", "duplicates", "G".
   test_result result;      ///< statistic: z for the z-tests, the count for duplicates.
-  bool in_verdict = false; ///< Whether it feeds the verdict (with Holm's correction).
+  bool in_verdict = false; ///< Whether it feeds the verdict (with Holm's correction): valid and in the family.
   double ln_p_adjusted = 0;///< Holm-adjusted ln p when in_verdict, else ln p.
   std::string detail;      ///< e.g. "mean 1.0012 (uniform: 1)".
+  /// Whether its approximation holds at this sample size (z-tests: at least bias_min_z_trials
+  /// trials; duplicates: always, it is only computed when its Poisson mean is at most 1) and it
+  /// could be computed. A test that is not valid never feeds the verdict.
+  bool valid = true;
+  std::string validity;    ///< Why it is not valid ("normal approximation needs ..."), else empty.
+  std::string approximation;  ///< "normal", "Poisson": what stops being meaningful below the floor.
 };
+
+/// The z-tests (fixed points, cycles, inversions, rising sequences) are normal approximations of a
+/// sum of T independent values; they feed the verdict only from this many trials.
+inline constexpr std::uint64_t bias_min_z_trials = 30;
 
 /// Sums of the statistics computed while counting (everything the tests need).
 struct bias_tallies {
@@ -107,9 +126,26 @@ struct bias_result {
   std::vector<secondary_test> secondary;
   std::string correction = "none";     ///< "holm" when several tests feed the verdict.
   double ln_p_primary_adjusted = 0;    ///< The primary's Holm-adjusted ln p (= ln p with "none").
+  /// Whether the primary test is valid at this sample size: a Monte-Carlo p-value, or every
+  /// expected count at least 5 (the chi-squared approximation).
+  bool primary_valid = true;
+  std::string primary_name;            ///< "table chi-squared", "position chi-squared", "table Monte-Carlo", ...
+  std::size_t tests_in_verdict = 0;    ///< Number of valid tests feeding the verdict (Holm's family size m).
+  /// The test that decided: the one with the smallest Holm-adjusted p among those feeding the
+  /// verdict (the primary when none does). Text, JSON and CSV all report these three.
+  std::string deciding_test;
+  double ln_p_deciding_adjusted = 0;   ///< Its Holm-adjusted ln p.
+  bool deciding_bound = false;         ///< Whether that p is a bound (see test_result::bound).
   double plug_in_tv = 0;               ///< Plug-in TV distance from uniform (table; biased upward).
-  double detectable_tv = 0;            ///< Smallest TV detected at alpha with 90% probability.
+  /// Power of the decision rule actually used: every law at TV ≥ detectable_tv (see
+  /// power_alternative) is flagged with probability ≥ 90%, asymptotically, since the primary test
+  /// alone at alpha / tests_in_verdict rejects that often and then Holm's first step rejects.
+  /// NaN when not stated (primary not valid, or Monte-Carlo tables too few to reach that level).
+  double detectable_tv = 0;
+  double power_alpha = 0;              ///< The level the power refers to: alpha / tests_in_verdict.
+  std::string power_alternative;       ///< The alternative in words.
   std::optional<test_result> monte_carlo;  ///< Monte-Carlo p-value of the primary statistic.
+  std::uint64_t monte_carlo_tables = 0;    ///< B of --monte-carlo (0 without).
   verdict outcome = verdict::no_evidence;
   std::vector<std::string> warnings;
   std::optional<exact_distribution> exact;  ///< With --exact (then no trials are run).
@@ -168,13 +204,21 @@ struct permutation_list {
   std::vector<std::string> symbols;   ///< symbols[i] is the item mapped to i.
 };
 
-/// Parses permutations, one per line: items separated by spaces, tabs or commas; 0- or 1-based
-/// indices or any symbols ("b a c"); a line that is one token of several characters (and no
-/// separators) is read one character per item ("bac"). Blank lines and lines starting with '#'
-/// are skipped. The first line fixes the items: numbers are ordered numerically, other symbols
-/// by their bytes, and item k of that order becomes k (so 0..n-1 and 1..n both map to 0..n-1).
-/// Throws shufl::error naming the line for a line that is not a permutation of the same items,
-/// n < 2 or n > bias_max_n.
+/// Parses permutations, one per line, read under the input-text convention of text_input.hpp
+/// (UTF-8 checked, BOM dropped, LF or CRLF, last line with or without newline): items separated
+/// by spaces, tabs or commas; a line may be wrapped in [ ] or ( ) (Python's print of a list or
+/// tuple) and an item in matching quotes ('a', "a"); 0- or 1-based indices or any symbols
+/// ("b a c"); a line that is one token of several characters (and no separators) is read one
+/// character (code point) per item ("bac"). Blank lines and lines starting with '#' are skipped.
+/// The first line fixes the items: when they are all decimal numbers, items are numbers compared
+/// by value ("01" and "1" are the same item, shown as "1"), ordered numerically; otherwise
+/// symbols compared and ordered by their bytes. Item k of that order becomes k (so 0..n-1 and
+/// 1..n both map to 0..n-1); symbols[k] is its label. Streams: memory is the permutations (n
+/// bytes each) plus one line. Throws shufl::error naming the file and line for a line that is
+/// not a permutation of the same items, n < 2 or n > bias_max_n, or a read or encoding error.
+permutation_list parse_permutations(text_reader& reader);
+
+/// The same on text in memory (named "input" in messages).
 permutation_list parse_permutations(std::string_view text);
 
 }  // namespace shufl

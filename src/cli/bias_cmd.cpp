@@ -52,13 +52,20 @@ struct bias_cli_options {
 };
 
 constexpr const char* kBiasFooter = R"(
-Each algorithm shuffles the deck 1..n TRIALS times. The primary test gives the verdict: the
-table of the n! orders (Pearson chi-squared, df = n! - 1, upper tail) when n! <= 10^6 and every
-expected count is at least 5, else the element x position matrix (X2 scaled by (n-1)/n,
-df = (n-1)^2), which the fixed point, cycle, inversion, rising-sequence and duplicate tests then
-join with Holm's correction. Verdicts: "no evidence of bias", "biased", or "unreliable" when an
-expected count is below 5. Exit status: 0 success, 1 error, 3 with --check when any algorithm is
-biased.
+Each algorithm shuffles the deck 1..n TRIALS times. The primary test: the table of the n! orders
+(Pearson chi-squared, df = n! - 1, upper tail) when n! <= 10^6 and every expected count is at
+least 5, else the element x position matrix (X2 scaled by (n-1)/n, df = (n-1)^2), which the fixed
+point, cycle, inversion, rising-sequence and duplicate tests then join with Holm's correction
+(they also join an invalid table). A test is valid at its sample size when its approximation
+holds: chi-squared tests when every expected count is >= 5 (or with --monte-carlo), z-tests from
+30 trials, duplicates whenever reported. Decision rule: "biased" when any valid test in the verdict
+rejects at alpha family-wise (Holm); else "unreliable" when the primary test is not valid; else
+"no evidence of bias". The verdict line names the test and the adjusted p that decided. No p is
+printed below the probability of the most extreme outcome under uniformity ((1/n!)^T): there it is
+a bound ("p <= ..."). Power: the stated TV is detected with probability >= 90% (asymptotically)
+by this rule, because the primary test alone at alpha / (number of tests in the verdict) reaches
+it. Exit status: 0 success, 1 error; with --check: 3 when any algorithm is biased, else 4 when
+any verdict is unreliable, else 0.
 
 Examples:
   shufl bias --n 3 --trials 60000                 the signature run: naive is biased
@@ -135,7 +142,7 @@ subcommand bias_subcommand() {
             sub.add_option("--threads", o->threads, "Worker threads (default: all cores); never changes the counts");
             sub.add_option("--rng", o->rng, "Engine: xoshiro256pp, chacha20, mt19937, minstd")
                 ->capture_default_str();
-            sub.add_flag("--check", o->check, "Exit with status 3 when any algorithm is biased");
+            sub.add_flag("--check", o->check, "Exit 3 when any algorithm is biased, else 4 when any verdict is unreliable");
             sub.add_option("--format", o->format, "Output format: text, json or csv")->capture_default_str();
             return [o, &sub]() -> int {
               if (o->list) {
@@ -190,10 +197,22 @@ subcommand bias_subcommand() {
                   if (sub.count("--algo") || sub.count("--n") || sub.count("--trials")) {
                     throw error("--input infers n and the trial count and tests no algorithm: drop --n, --trials and --algo");
                   }
-                  auto list = parse_permutations(read_all(o->input));
+                  // Streamed: memory holds the permutations (n bytes each), not the file.
+                  text_reader reader = text_reader::open(o->input);
+                  auto list = parse_permutations(reader);
                   b.n = list.n;
                   b.input = std::move(list.perms);
+                  b.input_symbols = std::move(list.symbols);
                   b.input_name = o->input == "-" ? "stdin" : o->input;
+                }
+                // Each thread of the table test keeps its own n! counts: cap the threads, and say so.
+                if (!b.exact && choose_test(b.test, b.n, b.input ? 1 : b.trials) == "table" &&
+                    b.threads > bias_max_table_threads(b.n) && !b.input) {
+                  const auto cap = static_cast<unsigned>(bias_max_table_threads(b.n));
+                  std::fprintf(stderr, "shufl: note: --threads %u capped to %u for n = %zu (each thread keeps its own "
+                               "table of n! counts; at most %llu MiB in all)\n", b.threads, cap, b.n,
+                               static_cast<unsigned long long>(bias_max_table_memory >> 20));
+                  b.threads = cap;
                 }
                 // A bar on a terminal for runs long enough to wait for (n · trials ≥ 10^9).
                 if (isatty(STDERR_FILENO) && !b.exact && !b.input &&
@@ -213,9 +232,14 @@ subcommand bias_subcommand() {
               write_stdout(o->format == "json"  ? json_report(report, b.threads)
                            : o->format == "csv" ? csv_report(report)
                                                 : text_report(report, seed_text, b.threads));
-              const bool any_biased = std::any_of(report.results.begin(), report.results.end(),
-                                                  [](const auto& r) { return r.outcome == verdict::biased; });
-              return side_errors.finish((o->check && any_biased) ? exit_bias_found : exit_ok);
+              const auto any = [&](verdict v) {
+                return std::any_of(report.results.begin(), report.results.end(),
+                                   [v](const auto& r) { return r.outcome == v; });
+              };
+              if (!o->check) return side_errors.finish(exit_ok);
+              return side_errors.finish(any(verdict::biased)       ? exit_bias_found
+                                        : any(verdict::unreliable) ? exit_bias_unreliable
+                                                                   : exit_ok);
             };
           }};
 }

@@ -13,24 +13,15 @@
 
 #include "bias_report.hpp"
 #include "shufl/error.hpp"
+#include "shufl/json_text.hpp"
 #include "shufl/permutation.hpp"
+#include "shufl/text_input.hpp"
 
 namespace shufl::cli {
 
 std::string read_all(const std::string& path) {
-  if (path == "-") {
-    std::string data;
-    char buf[65536];
-    std::size_t got;
-    while ((got = std::fread(buf, 1, sizeof buf, stdin)) > 0) data.append(buf, got);
-    if (std::ferror(stdin)) throw error("cannot read standard input");
-    return data;
-  }
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw error(fmt::format("cannot open '{}'", path));
-  std::ostringstream s;
-  s << f.rdbuf();
-  return s.str();
+  // The input-text convention (text_input.hpp): strerror in read errors, BOM dropped, UTF-8 checked.
+  return read_text_file(path);
 }
 
 // --save-counts: the tallies of every result, with what is needed to merge them honestly.
@@ -40,13 +31,13 @@ std::string saved_counts(const bias_report& report) {
   j["shufl_version"] = SHUFL_VERSION;
   j["format"] = "shufl-bias-counts-1";
   j["engine"] = engine_name(o.engine);
-  j["seed"] = o.seed ? nlohmann::ordered_json(*o.seed) : nlohmann::ordered_json(nullptr);
+  j["seed"] = o.seed ? json_text(*o.seed) : nlohmann::ordered_json(nullptr);
   j["n"] = o.n;
   auto results = nlohmann::ordered_json::array();
   for (const auto& r : report.results) {
     if (r.exact) continue;
     nlohmann::ordered_json e;
-    e["algorithm"] = r.label;
+    e["algorithm"] = json_text(r.label);
     e["test"] = r.test;
     e["trials"] = r.trials;
     e["table"] = r.counts;
@@ -85,7 +76,8 @@ bias_report merge_saved(const std::vector<std::string>& files, bias_options o) {
       if (n != 0 && file_n != n) throw error(fmt::format("'{}' has n = {}, the others n = {}", file, file_n, n));
       n = file_n;
       if (!j.at("seed").is_null()) {
-        const std::string seed = j.at("engine").get<std::string>() + "/" + j.at("seed").get<std::string>();
+        const std::string seed = j.at("engine").get<std::string>() + "/" +
+                                 text_from_json(j.at("seed"), fmt::format("'{}': seed", file));
         if (std::find(seeds.begin(), seeds.end(), seed) != seeds.end()) {
           throw error(fmt::format("'{}' was run with the same engine and seed as an earlier file: its trials "
                                   "repeat those and cannot be merged", file));
@@ -104,7 +96,7 @@ bias_report merge_saved(const std::vector<std::string>& files, bias_options o) {
       contents.emplace_back(file, results);
       engine = j.at("engine");
       for (const auto& r : j.at("results")) {
-        const std::string label = r.at("algorithm");
+        const std::string label = text_from_json(r.at("algorithm"), fmt::format("'{}': algorithm", file));
         auto it = std::find_if(merged.begin(), merged.end(), [&](const auto& m) { return m.first == label; });
         if (it == merged.end()) {
           entry fresh;

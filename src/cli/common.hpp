@@ -16,6 +16,7 @@ namespace shufl::cli {
 inline constexpr int exit_ok = 0;
 inline constexpr int exit_error = 1;
 inline constexpr int exit_bias_found = 3;  ///< `shufl bias --check` found bias.
+inline constexpr int exit_bias_unreliable = 4;  ///< `shufl bias --check`: no bias found, some verdict unreliable.
 
 /// Parses a whole decimal unsigned integer for option `option` (no sign, no octal, no suffix,
 /// no overflow); throws shufl::error "invalid value 'X' for OPTION: ..." otherwise.

@@ -46,9 +46,10 @@ std::string num(const std::string& path, const char* format, const std::string& 
 
 // A p-value cell from ln p (exact far below 1e-308): "0.08861", or "< 1e-308" below the
 // double range, as the text report writes them.
-std::string p_cell(const std::string& path, double ln_p) {
-  if (ln_p < std::log(1e-308)) return num(path, "ln:<1e-308", "< 1e-308");
-  return num(path, "ln:.4g", fmt::format("{:.4g}", std::exp(ln_p)));
+// A bound (the document's "bound": ln p is only an upper bound) is shown with "<= ".
+std::string p_cell(const std::string& path, double ln_p, bool bound = false) {
+  if (ln_p < std::log(1e-308)) return num(path, bound ? "ln:<=<1e-308" : "ln:<1e-308", bound ? "<= 1e-308" : "< 1e-308");
+  return num(path, bound ? "ln:<=.4g" : "ln:.4g", fmt::format("{}{:.4g}", bound ? "<= " : "", std::exp(ln_p)));
 }
 
 std::string ln_p_cell(const std::string& path, double ln_p) {
@@ -158,11 +159,11 @@ std::string render_result(const nlohmann::ordered_json& doc, const nlohmann::ord
       if (p.counts.size() == n * n) out += heatmap_svg("", {p});
     }
     out += "</div>\n";
-    out += fmt::format("<p class=\"muted\">{}</p>\n",
-                       xml_escape(r.value("test", "") == "table" && n <= 6
-                                      ? fmt::format("colour: each order's z = (O \u2212 E) / \u221a(E (1 \u2212 1/{}!)), "
-                                                    "E = trials/{}!; clipped at \u00b14; white = as expected", n, n)
-                                      : heat_caption(n)));
+    if (r.value("test", "") == "table" && n <= 6) {  // the heatmap's SVG has its own caption
+      out += fmt::format("<p class=\"muted\">{}</p>\n",
+                         xml_escape(fmt::format("colour: each order's z = (O \u2212 E) / \u221a(E (1 \u2212 1/{}!)), "
+                                                "E = trials/{}!; clipped at \u00b14; white = as expected", n, n)));
+    }
 
     // The tests, rounded as the text report rounds them.
     const bool holm = r.value("correction", "none") == "holm";
@@ -170,18 +171,21 @@ std::string render_result(const nlohmann::ordered_json& doc, const nlohmann::ord
     std::vector<test_row> rows;
     const auto& c = r["chi_squared"];
     const bool table = r.value("test", "") == "table";
-    const std::string primary = table ? "chi-squared (table)" : "position test, X2 x (n-1)/n";
+    const std::string primary = primary_test_name(r, n);
+    const std::string adjusted_path = primary_adjusted_path(r);
+    const double primary_adjusted = adjusted_path == "ln_p_adjusted" ? r.value("ln_p_adjusted", 0.0)
+                                                                      : r["primary"].value("ln_p_adjusted", 0.0);
     rows.push_back({primary, num(base + ".chi_squared.statistic", ".4f", fmt::format("{:.4f}", c.value("statistic", 0.0))),
                     num(base + ".chi_squared.df", "d", fmt::format("{}", c.value("df", std::uint64_t{0}))),
-                    p_cell(base + ".chi_squared.ln_p", c.value("ln_p", 0.0)),
+                    p_cell(base + ".chi_squared.ln_p", c.value("ln_p", 0.0), c.value("bound", false)),
                     ln_p_cell(base + ".chi_squared.ln_p", c.value("ln_p", 0.0)),
-                    holm ? p_cell(base + ".ln_p_adjusted", r.value("ln_p_adjusted", 0.0)) : "",
-                    "primary"});
+                    holm ? p_cell(base + "." + adjusted_path, primary_adjusted, c.value("bound", false)) : "",
+                    r.contains("primary") && !r["primary"].value("valid", true) ? "primary (not valid here)" : "primary"});
     const auto& g = r["g_test"];
     rows.push_back({table ? "G-test" : "G-test (scaled)",
                     num(base + ".g_test.statistic", ".4f", fmt::format("{:.4f}", g.value("statistic", 0.0))),
                     num(base + ".g_test.df", "d", fmt::format("{}", g.value("df", std::uint64_t{0}))),
-                    p_cell(base + ".g_test.ln_p", g.value("ln_p", 0.0)), ln_p_cell(base + ".g_test.ln_p", g.value("ln_p", 0.0)),
+                    p_cell(base + ".g_test.ln_p", g.value("ln_p", 0.0), g.value("bound", false)), ln_p_cell(base + ".g_test.ln_p", g.value("ln_p", 0.0)),
                     "", "not in the verdict"});
     if (r.contains("secondary")) {
       std::size_t s_index = 0;
@@ -193,9 +197,14 @@ std::string render_result(const nlohmann::ordered_json& doc, const nlohmann::ord
         rows.push_back({name,
                         dup ? num(path + ".statistic", "g", fmt::format("{:g}", stat))
                             : num(path + ".statistic", "+.3f", fmt::format("z = {:+.3f}", stat)),
-                        "", p_cell(path + ".ln_p", s.value("ln_p", 0.0)), ln_p_cell(path + ".ln_p", s.value("ln_p", 0.0)),
-                        s.value("in_verdict", false) ? p_cell(path + ".ln_p_adjusted", s.value("ln_p_adjusted", 0.0)) : "",
-                        s.value("in_verdict", false) ? "in the verdict" : "not in the verdict"});
+                        "", p_cell(path + ".ln_p", s.value("ln_p", 0.0), s.value("bound", false)),
+                        ln_p_cell(path + ".ln_p", s.value("ln_p", 0.0)),
+                        s.value("in_verdict", false)
+                            ? p_cell(path + ".ln_p_adjusted", s.value("ln_p_adjusted", 0.0), s.value("bound", false))
+                            : "",
+                        !s.value("valid", true) ? "not valid here: " + s.value("validity", std::string()) + "; not in the verdict"
+                        : s.value("in_verdict", false) ? "in the verdict"
+                                                       : "not in the verdict"});
       }
     }
     if (r.contains("monte_carlo")) {
@@ -208,8 +217,8 @@ std::string render_result(const nlohmann::ordered_json& doc, const nlohmann::ord
     for (std::size_t i = 0; i < rows.size(); ++i) {
       const auto& row = rows[i];
       // The deciding row: the primary test (i == 0) unless a secondary test decided.
-      const bool deciding = verdict != "unreliable" &&
-                            (i == 0 ? d.name.rfind("chi-squared", 0) == 0 || d.name.rfind("position", 0) == 0
+      const bool deciding = (verdict != "unreliable" || r.contains("deciding_test")) &&
+                            (i == 0 ? d.name == primary || d.name.rfind("chi-squared", 0) == 0 || d.name.rfind("position", 0) == 0
                                     : row.name == d.name && row.role == "in the verdict");
       out += fmt::format("<tr{}><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
                          deciding ? R"( class="deciding")" : "", xml_escape(row.name), row.statistic, row.df, row.p,
@@ -231,7 +240,9 @@ std::string render_result(const nlohmann::ordered_json& doc, const nlohmann::ord
       if (pw.contains("statement") && pw["statement"].is_string()) {
         statement = xml_escape(pw["statement"].get<std::string>());
       } else {
-        const double tv = pw.value("detectable_total_variation", 0.0);
+        // null in documents that state no power (the primary test is not valid, or cannot reach alpha).
+        const auto& tv_json = pw.contains("detectable_total_variation") ? pw["detectable_total_variation"] : nlohmann::ordered_json();
+        const double tv = tv_json.is_number() ? tv_json.get<double>() : 0.0;
         if (tv > 1) {
           statement = fmt::format("at alpha = {}, these trials are too few to detect even the largest possible bias "
                                   "with 90% probability", doc.value("alpha", 0.0));
