@@ -15,6 +15,7 @@
 #include "shufl/random.hpp"
 #include "shufl/shuffle.hpp"
 #include "shufl/stats.hpp"
+#include "shufl/text_input.hpp"
 
 namespace shufl {
 
@@ -151,6 +152,9 @@ struct bias_options {
   /// --input: permutations of 0..n-1 (n = this->n), flattened; replaces the algorithms.
   std::optional<std::vector<std::uint8_t>> input;
   std::string input_name = "input";        ///< Label of the input's result.
+  /// --input: the label of each item 0..n-1 as the user wrote it (permutation_list::symbols);
+  /// reports show permutations in these labels. Empty: the cards 1..n.
+  std::vector<std::string> input_symbols;
   bias_progress progress;                  ///< Optional (the CLI draws a bar on a terminal).
   /// Per algorithm (same order), the chunks to compute (a shard, or what a resumed run lacks);
   /// empty: every chunk. The result then holds only those chunks' counts.
@@ -342,13 +346,21 @@ struct permutation_list {
   std::vector<std::string> symbols;   ///< symbols[i] is the item mapped to i.
 };
 
-/// Parses permutations, one per line: items separated by spaces, tabs or commas; 0- or 1-based
-/// indices or any symbols ("b a c"); a line that is one token of several characters (and no
-/// separators) is read one character per item ("bac"). Blank lines and lines starting with '#'
-/// are skipped. The first line fixes the items: numbers are ordered numerically, other symbols
-/// by their bytes, and item k of that order becomes k (so 0..n-1 and 1..n both map to 0..n-1).
-/// Throws shufl::error naming the line for a line that is not a permutation of the same items,
-/// n < 2 or n > bias_max_n.
+/// Parses permutations, one per line, read under the input-text convention of text_input.hpp
+/// (UTF-8 checked, BOM dropped, LF or CRLF, last line with or without newline): items separated
+/// by spaces, tabs or commas; a line may be wrapped in [ ] or ( ) (Python's print of a list or
+/// tuple) and an item in matching quotes ('a', "a"); 0- or 1-based indices or any symbols
+/// ("b a c"); a line that is one token of several characters (and no separators) is read one
+/// character (code point) per item ("bac"). Blank lines and lines starting with '#' are skipped.
+/// The first line fixes the items: when they are all decimal numbers, items are numbers compared
+/// by value ("01" and "1" are the same item, shown as "1"), ordered numerically; otherwise
+/// symbols compared and ordered by their bytes. Item k of that order becomes k (so 0..n-1 and
+/// 1..n both map to 0..n-1); symbols[k] is its label. Streams: memory is the permutations (n
+/// bytes each) plus one line. Throws shufl::error naming the file and line for a line that is
+/// not a permutation of the same items, n < 2 or n > bias_max_n, or a read or encoding error.
+permutation_list parse_permutations(text_reader& reader);
+
+/// The same on text in memory (named "input" in messages).
 permutation_list parse_permutations(std::string_view text);
 
 }  // namespace shufl

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <iterator>
 #include <memory>
+#include <optional>
 #include <numeric>
 #include <sstream>
 #include <csignal>
@@ -20,6 +21,7 @@
 #include "bias_report.hpp"
 #include "common.hpp"
 #include "html_pages.hpp"
+#include "side_file.hpp"
 #include "shufl/bias.hpp"
 #include "shufl/error.hpp"
 #include "shufl/exact.hpp"
@@ -174,7 +176,7 @@ subcommand bias_subcommand() {
             sub.footer(kBiasFooter);
             sub.add_option("--n", o->n, "Deck size: cards 1..N (2 to 255)")->capture_default_str();
             sub.add_option("--trials", o->trials, "Shuffles per algorithm")->capture_default_str();
-            sub.add_option("--seed", o->seed, "Any string; the same seed gives the same counts");
+            sub.add_option("--seed", o->seed, "Any string; the same seed gives the same counts")->type_name("SEED")->expected(0, 1);
             sub.add_option("--algo", o->algo, "Comma-separated algorithms (see --list; riffle:1..10 expands)")
                 ->capture_default_str();
             sub.add_flag("--list", o->list, "List every algorithm with its one-line definition");
@@ -220,7 +222,7 @@ subcommand bias_subcommand() {
               bias_options b;
               b.n = static_cast<std::size_t>(std::min<std::uint64_t>(parse_uint("--n", o->n), 1000));
               b.trials = parse_uint("--trials", o->trials);
-              if (!o->seed.empty()) b.seed = o->seed;
+              if (sub.count("--seed") > 0) b.seed = check_seed(o->seed);
               b.algorithms = parse_algorithm_list(o->algo);
               b.alpha = parse_double("--alpha", o->alpha);
               b.engine = parse_engine(o->rng);
@@ -270,6 +272,11 @@ subcommand bias_subcommand() {
                 if (!o->merge.empty() || !o->input.empty() || b.exact) throw error("--resume continues a run of trials: drop --merge, --input and --exact");
                 if (!b.seed) throw error("--resume needs the --seed of the interrupted run");
               }
+              // Side files are created now, before the work, so a bad path fails at once (U05).
+              std::optional<side_file> counts_file, plot_file, report_file;
+              if (sub.count("--save-counts") > 0) counts_file.emplace("--save-counts", o->save_counts);
+              if (sub.count("--plot") > 0) plot_file.emplace("--plot", o->plot);
+              if (sub.count("--report") > 0) report_file.emplace("--report", o->report);
               bias_report report;
               std::string counts_text;
               if (!o->merge.empty()) {
@@ -281,9 +288,12 @@ subcommand bias_subcommand() {
                   if (sub.count("--algo") || sub.count("--n") || sub.count("--trials")) {
                     throw error("--input infers n and the trial count and tests no algorithm: drop --n, --trials and --algo");
                   }
-                  auto list = parse_permutations(read_all(o->input));
+                  // Streamed: memory holds the permutations (n bytes each), not the file.
+                  text_reader reader = text_reader::open(o->input);
+                  auto list = parse_permutations(reader);
                   b.n = list.n;
                   b.input = std::move(list.perms);
+                  b.input_symbols = std::move(list.symbols);
                   b.input_name = o->input == "-" ? "stdin" : o->input;
                 }
                 // Each thread of the table test keeps its own n! counts: cap the threads, and say so.
@@ -357,24 +367,28 @@ subcommand bias_subcommand() {
                 }
               }
               const std::string seed_text = b.seed ? fmt::format("\"{}\"", *b.seed) : "none (from the OS)";
-              if (!o->save_counts.empty()) write_file(o->save_counts, counts_text);
-              if (!o->plot.empty()) write_file(o->plot, svg_plot(report));
-              if (!o->report.empty()) {
-                write_file(o->report, report_page(nlohmann::ordered_json::parse(json_report(report, b.threads))));
+              side_file_errors side_errors;
+              if (counts_file) side_errors.commit(*counts_file, counts_text);
+              if (plot_file) side_errors.commit(*plot_file, svg_plot(report));
+              if (report_file) {
+                side_errors.commit(*report_file,
+                                   report_page(nlohmann::ordered_json::parse(json_report(report, b.threads))));
               }
               write_stdout(o->format == "json"  ? json_report(report, b.threads)
                            : o->format == "csv" ? csv_report(report)
                                                 : text_report(report, seed_text, b.threads));
               if (!report.missing.empty() && !o->allow_partial) {
                 for (const auto& m : report.missing) std::fprintf(stderr, "shufl: partial merge: %s\n", m.c_str());
-                return exit_partial;
+                return side_errors.finish(exit_partial);
               }
               const auto any = [&](verdict v) {
                 return std::any_of(report.results.begin(), report.results.end(),
                                    [v](const auto& r) { return r.outcome == v; });
               };
-              if (!o->check) return exit_ok;
-              return any(verdict::biased) ? exit_bias_found : any(verdict::unreliable) ? exit_bias_unreliable : exit_ok;
+              if (!o->check) return side_errors.finish(exit_ok);
+              return side_errors.finish(any(verdict::biased)       ? exit_bias_found
+                                        : any(verdict::unreliable) ? exit_bias_unreliable
+                                                                   : exit_ok);
             };
           }};
 }

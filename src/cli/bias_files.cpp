@@ -16,7 +16,9 @@
 #include "bias_report.hpp"
 #include "shufl/bias_counts.hpp"
 #include "shufl/error.hpp"
+#include "shufl/json_text.hpp"
 #include "shufl/permutation.hpp"
+#include "shufl/text_input.hpp"
 
 namespace shufl::cli {
 
@@ -39,19 +41,8 @@ void write_file(const std::string& path, const std::string& data) {
 }
 
 std::string read_all(const std::string& path) {
-  if (path == "-") {
-    std::string data;
-    char buf[65536];
-    std::size_t got;
-    while ((got = std::fread(buf, 1, sizeof buf, stdin)) > 0) data.append(buf, got);
-    if (std::ferror(stdin)) throw error("cannot read standard input");
-    return data;
-  }
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw error(fmt::format("cannot open '{}'", path));
-  std::ostringstream s;
-  s << f.rdbuf();
-  return s.str();
+  // The input-text convention (text_input.hpp): strerror in read errors, BOM dropped, UTF-8 checked.
+  return read_text_file(path);
 }
 
 // --save-counts: the tallies of every result with their provenance (shufl-bias-counts-2).

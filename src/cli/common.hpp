@@ -26,6 +26,11 @@ std::uint64_t parse_uint(std::string_view option, std::string_view text);
 /// Parses a decimal floating-point number in the C locale (whole string); throws shufl::error.
 double parse_double(std::string_view option, std::string_view text);
 
+/// Checks a `--seed` value: an empty seed is an error in every subcommand (DESIGN.md), since it
+/// is almost always an unset shell variable (`--seed "$SEED"`). Throws shufl::error
+/// "empty --seed: ..." naming that likely cause; returns `seed` otherwise.
+const std::string& check_seed(const std::string& seed);
+
 /// Returns the index of `value` in `choices`; otherwise throws shufl::error
 /// "invalid value 'X' for OPTION: expected a, b or c".
 std::size_t parse_choice(std::string_view option, std::string_view value,
