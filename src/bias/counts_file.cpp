@@ -15,6 +15,7 @@
 #include <set>
 
 #include "internal.hpp"
+#include "shufl/json_text.hpp"
 #include "shufl/error.hpp"
 #include "shufl/permutation.hpp"
 
@@ -40,7 +41,8 @@ std::string u128_text(uint128 v) {
 // A count as JSON: a number up to 2^53 (exact in every JSON reader), a decimal string above.
 std::string count_json(uint128 v) { return v <= k2p53 ? u128_text(v) : "\"" + u128_text(v) + "\""; }
 
-std::string string_json(const std::string& s) { return json(s).dump(); }
+// Text under the JSON text rule (json_text.hpp): a string when UTF-8, else {"hex": "..."}.
+std::string string_json(const std::string& s) { return json_text<json>(s).dump(); }
 
 // What the parser keeps out of the DOM: the big arrays and the fingerprints, per result.
 struct side_result {
@@ -275,6 +277,15 @@ class checker {
     return v;
   }
 
+  // A text under the JSON text rule: a string, or {"hex": "..."} for bytes that are not UTF-8.
+  std::string text(const json& v, const std::string& path) const {
+    try {
+      return text_from_json(v, path);
+    } catch (const error&) {
+      fail(path, "expected a string or {\"hex\": \"...\"} (bytes as hex)");
+    }
+  }
+
   const std::string& string(const json& v, const std::string& path) const {
     if (!v.is_string()) fail(path, fmt::format("expected a string, found {}", v.type_name()));
     return v.get_ref<const std::string&>();
@@ -441,7 +452,7 @@ bias_counts parse_v1(const checker& c, const json& root, std::vector<side_result
   } catch (const error&) {
     c.fail("engine", fmt::format("unknown engine {}", root["engine"].dump()));
   }
-  if (!root["seed"].is_null()) run.seed = c.string(root["seed"], "seed");
+  if (!root["seed"].is_null()) run.seed = c.text(root["seed"], "seed");
   const auto& results = c.array(root["results"], "results");
   if (results.empty()) c.fail("results", "no results");
   std::set<std::string> labels;
@@ -450,7 +461,7 @@ bias_counts parse_v1(const checker& c, const json& root, std::vector<side_result
     const std::string path = fmt::format("results[{}]", i);
     const auto& e = c.object(results[i], path, {"algorithm", "test", "trials", "table", "positions", "sums"});
     bias_result r;
-    r.label = c.string(e["algorithm"], path + ".algorithm");
+    r.label = c.text(e["algorithm"], path + ".algorithm");
     if (r.label.empty() || !labels.insert(r.label).second) c.fail(path + ".algorithm", "empty or repeated");
     r.definition = definition_of(r.label);
     r.test = c.string(e["test"], path + ".test");
@@ -495,8 +506,8 @@ bias_counts parse_v2(const checker& c, const json& root, std::vector<side_result
     const std::string path = fmt::format("runs[{}]", i);
     const auto& e = c.object(runs[i], path, {"seed", "run_id", "input", "engine", "trials", "shards"});
     bias_run run;
-    if (!e["seed"].is_null()) run.seed = c.string(e["seed"], path + ".seed");
-    if (!e["input"].is_null()) run.input = c.string(e["input"], path + ".input");
+    if (!e["seed"].is_null()) run.seed = c.text(e["seed"], path + ".seed");
+    if (!e["input"].is_null()) run.input = c.text(e["input"], path + ".input");
     if (!e["run_id"].is_null()) {
       run.run_id = c.string(e["run_id"], path + ".run_id");
       if (run.run_id.size() != 32 ||
@@ -534,9 +545,9 @@ bias_counts parse_v2(const checker& c, const json& root, std::vector<side_result
     const auto& e = c.object(results[i], path,
                              {"algorithm", "definition", "test", "trials", "table", "positions", "sums", "parts"});
     bias_result r;
-    r.label = c.string(e["algorithm"], path + ".algorithm");
+    r.label = c.text(e["algorithm"], path + ".algorithm");
     if (r.label.empty() || !labels.insert(r.label).second) c.fail(path + ".algorithm", "empty or repeated");
-    r.definition = c.string(e["definition"], path + ".definition");
+    r.definition = c.text(e["definition"], path + ".definition");
     r.test = c.string(e["test"], path + ".test");
     if (r.test != "table" && r.test != "position") c.fail(path + ".test", "expected \"table\" or \"position\"");
     r.n = n;
