@@ -145,7 +145,7 @@ TEST(JsonText, LosslessAndValid) {
   EXPECT_EQ(json_text("As").dump(), "\"As\"");
   EXPECT_EQ(json_text("\xff\xfe").dump(), "{\"hex\":\"fffe\"}");
   EXPECT_EQ(json_text("a\xc3").dump(), "{\"hex\":\"61c3\"}");
-  for (const std::string s : {std::string("plain"), std::string("\xff\xfe"), std::string("\0x\x80", 3), std::string()}) {
+  for (const std::string& s : {std::string("plain"), std::string("\xff\xfe"), std::string("\0x\x80", 3), std::string()}) {
     const auto parsed = nlohmann::json::parse(json_text(s).dump());
     EXPECT_EQ(text_from_json(parsed, "f"), s) << hex_bytes(s);
   }
