@@ -901,7 +901,9 @@ bias_counts bias_merge::merged() const {
 
 std::vector<std::string> bias_merge::missing() const {
   std::vector<std::string> out;
-  for (const auto& [key, run] : runs_) {
+  for (const auto& entry : runs_) {
+    const auto& key = entry.first;
+    const auto& run = entry.second;  // a plain reference: C++17 lambdas cannot capture a structured binding
     if (!run.seed) continue;
     const chunk_set all = chunk_set::all_of(run.trials);
     chunk_set lacking;
