@@ -23,7 +23,7 @@ seq 10000000 > "$work/seq.txt"
 awk 'BEGIN { for (i = 1; i <= 10000000; i++) printf "line-%094d\n", i }' > "$work/1g.txt"
 
 echo "date: $(date -u '+%Y-%m-%d %H:%M UTC'); load before: $(uptime | sed 's/.*load average: //')"
-echo "shufl: $shufl; GNU: $(/usr/bin/shuf --version | head -1); uutils: ${uutils:+$($uutils --version 2>&1 | head -1)}"
+echo "shufl: $shufl; GNU: $(/usr/bin/shuf --version | head -1); uutils: ${uutils:+$($uutils shuf --version 2>&1 | head -1)}"
 
 # one SINK CMD...: runs CMD once with its output to SINK (pipe, file, null); prints "seconds kib".
 one() {

@@ -4,6 +4,7 @@
 
 #include <boost/multiprecision/cpp_int.hpp>
 #include <bit>
+#include <charconv>
 #include <cmath>
 #include <algorithm>
 #include <numeric>
@@ -546,6 +547,25 @@ std::string describe_step(const trace_record& r, std::span<const std::string> la
   if (s.b != none) parts.push_back(fmt::format("b = {}", s.b));
   parts.push_back(fmt::format("outcome {}", s.outcome ? "yes" : "no"));
   return fmt::format("{}: {}", a.empty() ? "step" : a, fmt::join(parts, ", "));
+}
+
+std::vector<std::uint64_t> parse_draw_list(std::string_view text) {
+  std::vector<std::uint64_t> out;
+  if (text.empty()) return out;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    const std::string_view item = text.substr(start, comma - start);
+    std::uint64_t value = 0;
+    const auto [ptr, ec] = std::from_chars(item.data(), item.data() + item.size(), value, 10);
+    if (item.empty() || ec == std::errc::invalid_argument || ptr != item.data() + item.size()) {
+      throw error(fmt::format("invalid value '{}' for --draws: expected a non-negative decimal integer", item));
+    }
+    if (ec == std::errc::result_out_of_range) throw error(fmt::format("invalid value '{}' for --draws: too large", item));
+    out.push_back(value);
+    start = comma + 1;
+  }
+  return out;
 }
 
 }  // namespace shufl

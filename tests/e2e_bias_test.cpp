@@ -256,7 +256,7 @@ TEST(E2eBias, InputFromStdin) {
   r = run_shufl({"bias", "--input", "-"}, "1 2 3\n1 2\n");
   EXPECT_EQ(r.status, 1);
   EXPECT_EQ(r.out, "");
-  EXPECT_EQ(r.err, "shufl: input line 2: 2 items, expected 3 like the first line\n");
+  EXPECT_EQ(r.err, "shufl: standard input: line 2: 2 items, expected 3 like the first line\n");
 }
 
 // Counts saved by two runs with different seeds add up; the same seed twice is refused.
@@ -275,7 +275,7 @@ TEST(E2eBias, SaveAndMerge) {
   EXPECT_EQ(total, 12000u);
   r = run_shufl({"bias", "--merge", a, c});
   EXPECT_EQ(r.status, 1);
-  EXPECT_NE(r.err.find("same engine and seed"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("the same trials cannot be counted twice"), std::string::npos) << r.err;
 }
 
 TEST(E2eBias, CsvAndPlot) {
@@ -364,14 +364,14 @@ TEST(E2eBias, ReviewFindingsStayFixed) {
   // --merge: a missing file says so; the same tallies twice (an unseeded run has no seed to
   // compare) are refused rather than double-counted.
   r = test::run_shufl({"bias", "--merge", "/nonexistent/a.cnt"});
-  EXPECT_EQ(r.err, "shufl: cannot open '/nonexistent/a.cnt'\n");
+  EXPECT_EQ(r.err, "shufl: cannot open '/nonexistent/a.cnt': No such file or directory\n");
   test::temp_dir dir;
   r = test::run_shufl({"bias", "--trials", "600", "--algo", "naive", "--save-counts", dir.file("a.cnt")});
   ASSERT_EQ(r.status, 0) << r.err;
   dir.write("b.cnt", test::read_file(dir.file("a.cnt")));
   r = test::run_shufl({"bias", "--merge", dir.file("a.cnt"), dir.file("b.cnt")});
   EXPECT_EQ(r.status, 1);
-  EXPECT_NE(r.err.find("holds the same counts as"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("the same trials cannot be counted twice"), std::string::npos) << r.err;
   EXPECT_EQ(r.out, "");
 }
 

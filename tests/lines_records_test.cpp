@@ -206,3 +206,18 @@ TEST(LinesRecords, CountAndTerminate) {
 }
 
 }  // namespace
+
+namespace shufl::lines {
+namespace {
+// Found by fuzz_records (issue 12): appending nothing to an empty buffer passed a null pointer
+// to memcpy (undefined behaviour under UBSan).
+TEST(LinesRecordsFuzz, AppendNothingToEmptyBuffer) {
+  byte_buffer b;
+  b.append(std::string_view());
+  EXPECT_EQ(b.size(), 0u);
+  b.append("ab");
+  b.append(std::string_view());
+  EXPECT_EQ(b.view(), "ab");
+}
+}  // namespace
+}  // namespace shufl::lines

@@ -93,6 +93,11 @@ struct trace_result {
 /// left over, and for runs longer than max_trace_cells steps × items. Nothing is returned on error.
 trace_result run_trace(const trace_options& options);
 
+/// Parses `--draws LIST`: comma-separated whole decimal numbers ("2,0,2,0"); the empty string is
+/// no draws. Throws shufl::error "invalid value 'X' for --draws: expected a non-negative decimal
+/// integer" (or "...: too large") for an item that is not one, empty items included.
+std::vector<std::uint64_t> parse_draw_list(std::string_view text);
+
 /// What `kind` trace assumes for the algorithm named `name` (registry name, no parameter).
 path_kind known_path_kind(std::string_view name) noexcept;
 

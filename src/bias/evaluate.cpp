@@ -214,7 +214,7 @@ bias_result evaluate_tallies(const bias_tallies& t, const bias_options& o, const
     const double h1 = harmonic(n, 1), h2 = harmonic(n, 2);
     struct moment {
       const char* name;
-      std::uint64_t sum;
+      uint128 sum;
       double mean, variance;
     };
     const moment moments[] = {

@@ -13,7 +13,9 @@
 
 #include "bias_report.hpp"
 #include "heatmap.hpp"
+#include "shufl/json_text.hpp"
 #include "shufl/permutation.hpp"
+#include "shufl/text_input.hpp"
 
 namespace shufl::cli {
 
@@ -64,15 +66,34 @@ std::string verdict_reason(const bias_result& r, double alpha) {
   }
 }
 
-std::string labels_of(std::uint64_t rank, std::size_t n) { return deck_label(unrank_permutation(rank, n)); }
+
+// A permutation as a row label: the cards 1..n ("231"; comma-separated from n = 10), or with
+// --input the user's own items (joined when each is one character, else comma-separated).
+std::string labels_of(std::uint64_t rank, std::size_t n, const std::vector<std::string>& symbols = {}) {
+  const auto p = unrank_permutation(rank, n);
+  if (symbols.size() != n) return deck_label(p);
+  const bool single = std::all_of(symbols.begin(), symbols.end(),
+                                  [](const std::string& s) { return !s.empty() && utf8_sequence_length(s) == s.size(); });
+  std::string out;
+  for (std::size_t k = 0; k < n; ++k) {
+    if (k > 0 && !single) out += ',';
+    out += symbols[p[k]];
+  }
+  return out;
+}
+
+// The label of item e (0-based) in a report: its --input symbol, else the card e + 1.
+std::string item_label(std::size_t e, const std::vector<std::string>& symbols) {
+  return symbols.size() > e ? symbols[e] : std::to_string(e + 1);
+}
 
 // Terminal heatmap of the position matrix: one row per card, one character per position,
 // by the cell's z-score (O − E) / sqrt(E (1 − 1/n)), the quantity of every picture (heatmap.hpp).
-std::string heatmap(const bias_result& r) {
+std::string heatmap(const bias_result& r, const std::vector<std::string>& symbols) {
   const std::size_t n = r.n;
   std::string out = "  position matrix (row: card, column: position; '.' |z| < 2, '+'/'-' z >= 2 / <= -2, '#'/'=' beyond 4):\n";
   for (std::size_t e = 0; e < n; ++e) {
-    out += fmt::format("  {:>4} ", e + 1);
+    out += fmt::format("  {:>4} ", item_label(e, symbols));
     for (std::size_t p = 0; p < n; ++p) {
       const double z = cell_z(static_cast<double>(r.position_counts[e * n + p]), static_cast<double>(r.trials),
                               1.0 / static_cast<double>(n));
@@ -120,11 +141,12 @@ nlohmann::ordered_json number_or_null(double v) {
 // {"123": v0, "132": v1, ...} in rank order. ordered_json's operator[] searches its keys
 // linearly (quadratic for 9! rows); the labels are distinct, so append to the underlying vector.
 template <class T>
-nlohmann::ordered_json labelled_object(std::size_t n, const std::vector<T>& values) {
+nlohmann::ordered_json labelled_object(std::size_t n, const std::vector<T>& values,
+                                      const std::vector<std::string>& symbols = {}) {
   nlohmann::ordered_json object = nlohmann::ordered_json::object();
   auto& pairs = object.get_ref<nlohmann::ordered_json::object_t&>();
   pairs.reserve(values.size());
-  for (std::uint64_t rank = 0; rank < values.size(); ++rank) pairs.emplace_back(labels_of(rank, n), values[rank]);
+  for (std::uint64_t rank = 0; rank < values.size(); ++rank) pairs.emplace_back(labels_of(rank, n, symbols), values[rank]);
   return object;
 }
 
@@ -146,7 +168,7 @@ nlohmann::ordered_json exact_json(const bias_result& r) {
 
 nlohmann::ordered_json result_json(const bias_result& r, const bias_report& report) {
   nlohmann::ordered_json e;
-  e["algorithm"] = r.label;
+  e["algorithm"] = json_text(r.label);
   e["test"] = r.test;
   if (r.exact) {
     e["verdict"] = verdict_json(r.outcome);
@@ -155,7 +177,7 @@ nlohmann::ordered_json result_json(const bias_result& r, const bias_report& repo
     return e;
   }
   if (r.test == "table") {
-    e["counts"] = labelled_object(r.n, r.counts);
+    e["counts"] = labelled_object(r.n, r.counts, report.options.input_symbols);
   }
   auto matrix = nlohmann::ordered_json::array();
   for (std::size_t row = 0; row < r.n; ++row) {
@@ -202,15 +224,46 @@ nlohmann::ordered_json result_json(const bias_result& r, const bias_report& repo
 
 }  // namespace
 
+// The header of a --merge: what was merged (S08): every run's seed and engine, the files and
+// shards, and what is missing.
+std::string merge_header(const bias_report& report) {
+  const auto& o = report.options;
+  std::string out = fmt::format("shufl bias --merge: n = {}, {} trials per algorithm, merged from {} file{}\n", o.n,
+                                o.trials, report.merged_files.size(), report.merged_files.size() == 1 ? "" : "s");
+  const std::size_t shown = std::min<std::size_t>(report.runs.size(), 20);
+  out += fmt::format("{} run{}:", report.runs.size(), report.runs.size() == 1 ? "" : "s");
+  for (std::size_t i = 0; i < shown; ++i) {
+    const auto& run = report.runs[i];
+    out += fmt::format("{} {}, {} trials", i ? ";" : "", run.describe(), run.trials);
+    if (!run.shards.empty()) {
+      out += fmt::format(", {} shard{} of {}", run.shards.size(), run.shards.size() == 1 ? "" : "s",
+                         run.shards.front().second);
+    }
+  }
+  if (shown < report.runs.size()) out += fmt::format("; and {} more", report.runs.size() - shown);
+  out += report.runs.size() > 1 ? " (independent runs, counts added)\n" : "\n";
+  for (const auto& m : report.missing) out += fmt::format("PARTIAL: {}\n", m);
+  return out;
+}
+
 std::string text_report(const bias_report& report, const std::string& seed_text, unsigned threads) {
   const auto& o = report.options;
   std::string out;
   if (o.exact) {
     out += fmt::format("shufl bias --exact: n = {}, exact laws (no trials)\n", o.n);
+  } else if (o.input) {
+    // Read, not simulated: no engine, seed or threads took part.
+    out += fmt::format("shufl bias: n = {}, {} permutations read from {}\n", o.n, o.trials,
+                       o.input_name == "stdin" ? std::string("standard input") : fmt::format("'{}'", o.input_name));
+    out += fmt::format("Tested at alpha = {}{}.\n", o.alpha,
+                       report.correction == "holm" ? " (family-wise, with Holm's correction over the tests)" : "");
   } else {
-    out += fmt::format("shufl bias: n = {}, {} {}, engine {}, seed {}, {} thread{}\n", o.n, o.trials,
-                       o.input ? "permutations read" : "trials per algorithm", engine_name(o.engine),
-                       o.input ? "(not used)" : seed_text, threads, threads == 1 ? "" : "s");
+    if (!report.merged_files.empty()) {
+      out += merge_header(report);
+    } else {
+      out += fmt::format("shufl bias: n = {}, {} trials per algorithm, engine {}, seed {}, {} thread{}\n", o.n,
+                         o.trials, engine_name(o.engine), seed_text, threads, threads == 1 ? "" : "s");
+    }
     if (report.results.size() > 1) {
       out += fmt::format(
           "Each algorithm is a separate question, tested on its own at alpha = {} {}.\n", o.alpha,
@@ -241,14 +294,17 @@ std::string text_report(const bias_report& report, const std::string& seed_text,
         out += fmt::format("  the 10 of {} orders furthest from expectation:\n", cells);
       }
       const std::uint64_t max_count = std::max<std::uint64_t>(1, *std::max_element(r.counts.begin(), r.counts.end()));
-      const std::size_t width = std::max<std::size_t>(4, labels_of(0, r.n).size());
+      const std::string first = labels_of(0, r.n, o.input_symbols);
+      const auto columns = static_cast<std::size_t>(  // code points: fmt pads UTF-8 by them too
+          std::count_if(first.begin(), first.end(), [](char ch) { return (static_cast<unsigned char>(ch) & 0xC0) != 0x80; }));
+      const std::size_t width = std::max<std::size_t>(4, columns);
       out += fmt::format("  {:<{}}  {:>10}  {:>10}  {:>9}\n", "deck", width, "observed", "expected", "deviation");
       for (const auto rank : rows) {
         const double c = static_cast<double>(r.counts[rank]);
         const auto bar_len = static_cast<std::size_t>(std::lround(40.0 * c / static_cast<double>(max_count)));
         std::string bar;
         for (std::size_t i = 0; i < bar_len; ++i) bar += "\u2588";
-        out += fmt::format("  {:<{}}  {:>10}  {:>10.1f}  {:>+8.2f}%  {}\n", labels_of(rank, r.n), width,
+        out += fmt::format("  {:<{}}  {:>10}  {:>10.1f}  {:>+8.2f}%  {}\n", labels_of(rank, r.n, o.input_symbols), width,
                            r.counts[rank], r.expected, 100.0 * (c - r.expected) / r.expected, bar);
       }
       out += fmt::format("  chi-squared: X2 = {:.4f}, df = {}, {}\n", r.chi_squared.statistic,
@@ -258,7 +314,7 @@ std::string text_report(const bias_report& report, const std::string& seed_text,
       out += fmt::format("  plug-in estimate of the total variation distance from uniform (biased upward): {:.4f}\n",
                          r.plug_in_tv);
     } else {
-      if (r.n <= 64) out += heatmap(r);
+      if (r.n <= 64) out += heatmap(r, o.input_symbols);
       out += fmt::format("  position test: X2 x (n-1)/n = {:.4f}, df = {}, {}\n", r.chi_squared.statistic,
                          r.chi_squared.df, format_p(r.chi_squared));
       out += fmt::format("  G-test (scaled): G = {:.4f}, df = {}, {}\n", r.g_test.statistic, r.g_test.df,
@@ -267,7 +323,7 @@ std::string text_report(const bias_report& report, const std::string& seed_text,
         const auto worst = static_cast<std::size_t>(std::min_element(r.row_tests.begin(), r.row_tests.end(),
             [](const auto& a, const auto& b) { return a.ln_p < b.ln_p; }) - r.row_tests.begin());
         out += fmt::format("  per-card tests (not in the verdict): worst is card {}: X2 = {:.4f}, df = {}, {}\n",
-                           worst + 1, r.row_tests[worst].statistic, r.row_tests[worst].df,
+                           item_label(worst, o.input_symbols), r.row_tests[worst].statistic, r.row_tests[worst].df,
                            format_p(r.row_tests[worst]));
       }
     }
@@ -312,10 +368,35 @@ std::string json_report(const bias_report& report, unsigned threads) {
   j["command"] = "bias";
   j["n"] = o.n;
   j["trials"] = o.exact ? 0 : o.trials;
-  j["seed"] = o.seed ? nlohmann::ordered_json(*o.seed) : nlohmann::ordered_json(nullptr);
-  j["engine"] = engine_name(o.engine);
+  j["seed"] = o.seed ? json_text(*o.seed) : nlohmann::ordered_json(nullptr);
+  // --input: read, not simulated: no engine or threads took part (null), and the file is named.
+  if (o.input) j["input"] = json_text(o.input_name);
+  j["engine"] = o.input ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(engine_name(o.engine));
   j["alpha"] = o.alpha;
-  j["threads"] = threads;
+  j["threads"] = o.input ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(threads);
+  if (o.input) j["items"] = json_texts(o.input_symbols);
+  if (!report.merged_files.empty()) {
+    // Provenance of a merge (documented: the only fields besides threads that differ from the
+    // unsharded run's JSON).
+    nlohmann::ordered_json m;
+    m["files"] = report.merged_files;
+    auto runs = nlohmann::ordered_json::array();
+    for (const auto& run : report.runs) {
+      nlohmann::ordered_json e;
+      e["seed"] = run.seed ? nlohmann::ordered_json(*run.seed) : nlohmann::ordered_json(nullptr);
+      e["run_id"] = run.run_id.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(run.run_id);
+      e["input"] = run.input.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(run.input);
+      e["engine"] = engine_name(run.engine);
+      e["trials"] = run.trials;
+      auto shards = nlohmann::ordered_json::array();
+      for (const auto& [i, n] : run.shards) shards.push_back({i, n});
+      e["shards"] = std::move(shards);
+      runs.push_back(std::move(e));
+    }
+    m["runs"] = std::move(runs);
+    m["missing"] = report.missing;
+    j["merged"] = std::move(m);
+  }
   j["correction"] = report.correction;
   auto results = nlohmann::ordered_json::array();
   for (const auto& r : report.results) results.push_back(result_json(r, report));

@@ -71,10 +71,7 @@ std::string format_ln_p_short(double ln_p, bool bound) {
 }
 
 std::vector<std::string> deciding_lines(const nlohmann::json& result, std::size_t n) {
-  if (result.value("verdict", "") == "unreliable" &&
-      !(result.contains("deciding_test") && result["deciding_test"].is_string())) {
-    return {"no verdict: too few trials per cell"};
-  }
+  if (result.value("verdict", "") == "unreliable") return {"no verdict: too few trials per cell"};
   if (result.contains("exact")) return {"decided by: the exact law"};
   const auto d = find_deciding_test(result, n);
   return {fmt::format("decided by: {}", d.name),

@@ -240,7 +240,9 @@ std::string render_result(const nlohmann::ordered_json& doc, const nlohmann::ord
       if (pw.contains("statement") && pw["statement"].is_string()) {
         statement = xml_escape(pw["statement"].get<std::string>());
       } else {
-        const double tv = pw.value("detectable_total_variation", 0.0);
+        // null in documents that state no power (the primary test is not valid, or cannot reach alpha).
+        const auto& tv_json = pw.contains("detectable_total_variation") ? pw["detectable_total_variation"] : nlohmann::ordered_json();
+        const double tv = tv_json.is_number() ? tv_json.get<double>() : 0.0;
         if (tv > 1) {
           statement = fmt::format("at alpha = {}, these trials are too few to detect even the largest possible bias "
                                   "with 90% probability", doc.value("alpha", 0.0));

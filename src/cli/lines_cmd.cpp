@@ -22,6 +22,7 @@
 
 #include "common.hpp"
 #include "shufl/error.hpp"
+#include "shufl/size.hpp"
 
 namespace shufl::cli {
 
@@ -114,8 +115,10 @@ Extensions (shufl):
                               sample, with -n COUNT) the lines after them. Given
                               twice, the smallest N wins; the header lines may
                               take at most half of --memory
-      --memory=SIZE         shuffle in RAM up to SIZE (e.g. 512M, 2G; K M G T are
-                              powers of 1024; at least 16M), beyond it through
+      --memory=SIZE         shuffle in RAM up to SIZE (bytes, or with one of GNU
+                              sort -S's suffixes: b K M G T P E, powers of 1024,
+                              or % of physical memory: 512M, 2G, 50%; at least
+                              16M), beyond it through
                               temporary files; default: half the available memory.
                               The output for a --seed never depends on it
       --temp-dir=DIR        temporary files go to DIR (default $TMPDIR, else /tmp);
@@ -168,35 +171,13 @@ const option kLongOptions[] = {
 }  // namespace
 
 std::uint64_t parse_memory(std::string_view text) {
-  std::size_t i = 0;
-  std::uint64_t v = 0;
-  bool overflow = false;
-  while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
-    const auto d = static_cast<std::uint64_t>(text[i] - '0');
-    if (v > (UINT64_MAX - d) / 10) overflow = true;
-    v = v * 10 + d;
-    ++i;
-  }
-  std::string_view suffix = text.substr(i);
-  int shift = 0;
-  if (!suffix.empty()) {
-    const char* units = "KMGT";
-    const char* u = std::strchr(units, suffix[0] & ~0x20);  // k and K alike
-    if (suffix[0] != '\0' && u != nullptr) {
-      shift = 10 * static_cast<int>(u - units + 1);
-      suffix.remove_prefix(1);
-    }
-  }
-  if (i == 0 || !(suffix.empty() || suffix == "B" || (shift != 0 && suffix == "iB"))) {
-    throw error("invalid memory size: " + quote(text));
-  }
-  if (overflow || (shift != 0 && v > (UINT64_MAX >> shift))) return UINT64_MAX;
-  v <<= shift;
-  if (v < min_memory) {
+  const auto v = parse_size(text, physical_memory_bytes());
+  if (!v) throw error("invalid memory size: " + quote(text) + "; expected " + std::string(size_forms));
+  if (*v < min_memory) {
     throw error("--memory " + std::string(text) + " is too small: the smallest workable amount is " +
                 std::to_string(min_memory >> 20) + "M");
   }
-  return v;
+  return *v;
 }
 
 char parse_delimiter(std::string_view text) {
@@ -427,7 +408,7 @@ int run_lines(int argc, char** argv, const char* program_name) {
           break;
         case lines::kSeedOption:
           if (opts.seed && *opts.seed != optarg) throw error("multiple seeds specified");
-          opts.seed = optarg;
+          opts.seed = check_seed(optarg);
           break;
         case 'r':
           opts.repeat = true;

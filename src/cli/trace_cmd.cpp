@@ -11,6 +11,7 @@
 #include "common.hpp"
 #include "html_pages.hpp"
 #include "shufl/error.hpp"
+#include "shufl/json_text.hpp"
 #include "shufl/trace.hpp"
 
 namespace shufl::cli {
@@ -49,17 +50,6 @@ Examples:
   (a run without --draws prints "replay: --draws LIST": edit one value and watch what changes)
 )";
 
-std::vector<std::uint64_t> parse_draws(const std::string& text) {
-  std::vector<std::uint64_t> out;
-  if (text.empty()) return out;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    const std::size_t comma = std::min(text.find(',', start), text.size());
-    out.push_back(parse_uint("--draws", std::string_view(text).substr(start, comma - start)));
-    start = comma + 1;
-  }
-  return out;
-}
 
 // Display width of UTF-8 text: one column per code point (enough for item labels).
 std::size_t display_width(std::string_view s) {
@@ -162,7 +152,7 @@ std::string_view kind_json(path_kind k) {
 
 nlohmann::ordered_json labels_json(const std::vector<std::uint8_t>& deck, const std::vector<std::string>& labels) {
   auto a = nlohmann::ordered_json::array();
-  for (const auto d : deck) a.push_back(labels[d]);
+  for (const auto d : deck) a.push_back(json_text(labels[d]));
   return a;
 }
 
@@ -174,9 +164,9 @@ nlohmann::ordered_json trace_json(const trace_options& o, const trace_result& t,
   j["algorithm"] = o.algorithm.label();
   j["definition"] = o.algorithm.info->definition;
   j["n"] = o.n;
-  j["items"] = labels;
+  j["items"] = json_texts(labels);
   j["source"] = o.draws ? "draws" : (o.seed ? "seed" : "os");
-  j["seed"] = o.seed ? nlohmann::ordered_json(*o.seed) : nlohmann::ordered_json(nullptr);
+  j["seed"] = o.seed ? json_text(*o.seed) : nlohmann::ordered_json(nullptr);
   if (o.draws) j["draws_given"] = *o.draws;
   j["marks_final"] = t.marks_final;
   auto steps = nlohmann::ordered_json::array();
@@ -201,7 +191,7 @@ nlohmann::ordered_json trace_json(const trace_options& o, const trace_result& t,
       e["outcome"] = s.outcome;
     }
     if (r.has_final_region()) e["final"] = {s.final_begin, s.final_end};
-    e["description"] = describe_step(r, labels);
+    e["description"] = json_text(describe_step(r, labels));
     e["order"] = labels_json(r.after, labels);
     steps.push_back(std::move(e));
   }
@@ -233,7 +223,7 @@ subcommand trace_subcommand() {
                 ->capture_default_str();
             sub.add_option("--n", o->n, "Trace the items 1..N (default 5; instead of ITEM...)")->type_name("N");
             o->seed_option = sub.add_option("--seed", o->seed, "Any string; the same seed gives the same trace")
-                                 ->type_name("S");
+                                 ->type_name("SEED")->expected(0, 1);
             o->draws_option = sub.add_option("--draws", o->draws, "Comma-separated draws to replay, e.g. 2,0,2,0")
                                   ->type_name("LIST");
             sub.add_option("--format", o->format,
@@ -271,8 +261,8 @@ subcommand trace_subcommand() {
               if (o->draws_option->count() > 0 && o->seed_option->count() > 0) {
                 throw error("--draws and --seed cannot be used together");
               }
-              if (o->draws_option->count() > 0) t.draws = parse_draws(o->draws);
-              if (o->seed_option->count() > 0) t.seed = o->seed;
+              if (o->draws_option->count() > 0) t.draws = parse_draw_list(o->draws);
+              if (o->seed_option->count() > 0) t.seed = check_seed(o->seed);
               const trace_result result = run_trace(t);
               if (format == 0) {
                 write_stdout(text_report(t, result, labels, use_colour()));

@@ -102,6 +102,7 @@ void byte_buffer::reserve(std::size_t capacity) {
 }
 
 void byte_buffer::append(std::string_view bytes) {
+  if (bytes.empty()) return;  // memcpy from a null pointer is undefined even for 0 bytes (fuzz_records)
   if (bytes.size() > capacity_ - size_) {
     reserve(std::max(size_ + bytes.size(), capacity_ + capacity_ / 2 + 4096));
   }
