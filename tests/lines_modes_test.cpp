@@ -8,6 +8,7 @@
 #include <boost/math/distributions/chi_squared.hpp>
 #include <boost/math/distributions/normal.hpp>
 
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <fstream>
@@ -305,6 +306,31 @@ TEST(LinesModesParsing, Weights) {
   EXPECT_EQ(sl::parse_weight("0.1"), 0.1);  // correctly rounded
   for (const char* bad : {"", "-1", "+1", " 1", "1 ", "nan", "inf", "NaN", "1e999", "0x10", "1,5", "abc", "-0"}) {
     EXPECT_FALSE(sl::parse_weight(bad).has_value()) << bad;
+  }
+}
+
+TEST(LinesModesParsing, FastWeightPathGivesTheCorrectlyRoundedDouble) {
+  // The fast path (digits, optional fraction, at most 15 digits) must give exactly what
+  // std::from_chars gives (correct rounding), for many decimal strings of every length.
+  shufl::xoshiro256pp_engine e(shufl::key_from_seed("weights"));
+  for (int t = 0; t < 200000; ++t) {
+    const auto word = e();
+    const int int_digits = static_cast<int>(word % 9);
+    const int frac_digits = static_cast<int>((word >> 8) % 10);
+    std::string text;
+    std::uint64_t bits = e();
+    for (int i = 0; i < int_digits; ++i, bits /= 10) text += static_cast<char>('0' + bits % 10);
+    if (frac_digits > 0 || int_digits == 0) {
+      text += '.';
+      bits = e();
+      for (int i = 0; i < std::max(frac_digits, 1); ++i, bits /= 10) text += static_cast<char>('0' + bits % 10);
+    }
+    double expected = 0;
+    const auto r = std::from_chars(text.data(), text.data() + text.size(), expected);
+    ASSERT_EQ(r.ptr, text.data() + text.size()) << text;
+    const auto got = sl::parse_weight(text);
+    ASSERT_TRUE(got.has_value()) << text;
+    ASSERT_EQ(*got, expected) << text;
   }
 }
 

@@ -353,17 +353,24 @@ class weight_reader {
  public:
   weight_reader(const options& opts, std::uint64_t first_line)
       : field_(*opts.weight_field), by_(opts.fields_by()), skip_(opts.skip_bad_weights), first_line_(first_line) {}
-  // The weight of the record at 0-based position `position`, or nothing to skip it.
-  std::optional<double> operator()(std::string_view record, std::uint64_t position) {
-    const auto text = shufl::lines::field(body(record), field_, by_);
-    const auto w = text ? shufl::lines::parse_weight(*text) : std::nullopt;
-    if (w) return w;
+  // The weight of the record at 0-based position `position`, or −1 to skip it.
+  double operator()(std::string_view record, std::uint64_t position) {
+    std::string_view text;
+    const bool found = shufl::lines::find_field(body(record), field_, by_, text);
+    if (found) {
+      const double w = shufl::lines::weight_or_negative(text);
+      if (w >= 0) return w;
+    }
+    bad(found, text, position);
+    return -1;
+  }
+  // A bad weight: an error, or counted for the warning.
+  void bad(bool found, std::string_view text, std::uint64_t position) {
     const std::uint64_t line = first_line_ + position;
-    const std::string what = text ? "invalid weight " + quote(*text) + " (a non-negative decimal number)"
-                                  : "no field " + std::to_string(field_) + " for the weight";
+    const std::string what = found ? "invalid weight " + quote(text) + " (a non-negative decimal number)"
+                                   : "no field " + std::to_string(field_) + " for the weight";
     if (!skip_) throw error(fmt::format("line {}: {}", line, what));
     if (skipped_++ == 0) first_ = fmt::format("line {}: {}", line, what);
-    return std::nullopt;
   }
   // The warning for skipped lines, printed at the end.
   void warn() const {
@@ -433,9 +440,9 @@ int run_modes(const options& opts, prepared& pre, output_sink& sink, const seed_
     std::vector<double> w;
     while (source->next(record)) {
       if (weights) {
-        const auto weight = (*weights)(record, source->position() - 1);
-        if (!weight) continue;
-        w.push_back(*weight);
+        const double weight = (*weights)(record, source->position() - 1);
+        if (weight < 0) continue;
+        w.push_back(weight);
       }
       starts.push_back(data.size());
       data.append(record);
@@ -457,11 +464,16 @@ int run_modes(const options& opts, prepared& pre, output_sink& sink, const seed_
 
   // --weight-field: weighted sample of -n COUNT lines (A-ExpJ), or a weighted shuffle.
   shufl::lines::weighted_sampler sampler(opts.head, key);
-  while (source->next(record)) {
-    const std::uint64_t position = source->position() - 1;
-    const auto weight = (*weights)(record, position);
-    if (!weight) continue;
-    if (!sampler.pass(*weight)) sampler.offer(record, *weight, position);
+  std::uint64_t position = 0;
+  const auto offer = [&](std::string_view r) {
+    const double weight = (*weights)(r, position);
+    if (weight >= 0 && !sampler.pass(weight)) sampler.offer(r, weight, position);
+    ++position;
+  };
+  if (reader) {
+    reader->for_each(offer);  // the tight loop over each read
+  } else {
+    while (source->next(record)) offer(record);
   }
   input.reset();
   weights->warn();

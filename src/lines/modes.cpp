@@ -92,27 +92,15 @@ std::optional<std::vector<std::size_t>> parse_field_list(std::string_view text) 
   return out;
 }
 
-std::optional<std::string_view> field(std::string_view record, std::size_t number,
-                                      char delimiter) noexcept {
-  std::size_t start = 0;
-  for (std::size_t i = 1; i < number; ++i) {
-    const auto hit = record.find(delimiter, start);
-    if (hit == std::string_view::npos) return std::nullopt;
-    start = hit + 1;
-  }
-  const auto stop = record.find(delimiter, start);
-  return record.substr(start, stop == std::string_view::npos ? std::string_view::npos : stop - start);
-}
-
-std::optional<double> parse_weight(std::string_view text) noexcept {
-  if (text.empty()) return std::nullopt;
+double weight_or_negative_slow(std::string_view text) noexcept {
+  if (text.empty()) return -1;
   const char c = text.front();
-  if (!((c >= '0' && c <= '9') || c == '.')) return std::nullopt;  // no sign, space, inf, nan
+  if (!((c >= '0' && c <= '9') || c == '.')) return -1;  // no sign, space, inf, nan
   double v = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v,
                                          std::chars_format::general);
-  if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
-  if (!std::isfinite(v) || v < 0) return std::nullopt;
+  if (ec != std::errc() || end != text.data() + text.size()) return -1;
+  if (!std::isfinite(v) || v < 0) return -1;
   return v;
 }
 
@@ -170,7 +158,7 @@ weighted_sampler::entry weighted_sampler::key_for(double weight, std::uint64_t p
   return {true, uniform(), position, 0};
 }
 
-bool weighted_sampler::pass(double weight) noexcept {
+bool weighted_sampler::pass_slow(double weight) noexcept {
   if (heap_.size() < k_) return false;
   const entry& top = heap_.front();
   if (top.zero) return false;  // a positive weight enters surely; a zero one needs its draw

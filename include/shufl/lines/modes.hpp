@@ -61,13 +61,68 @@ std::optional<std::vector<std::size_t>> parse_field_list(std::string_view text);
 
 /// Field `number` (1-based) of `record` (without its record delimiter), fields separated by
 /// the byte `delimiter`; nothing when the record has fewer fields.
-std::optional<std::string_view> field(std::string_view record, std::size_t number, char delimiter) noexcept;
+inline bool find_field(std::string_view record, std::size_t number, char delimiter,
+                       std::string_view& out) noexcept {
+  std::size_t start = 0;
+  for (std::size_t i = 1; i < number; ++i) {
+    const auto hit = record.find(delimiter, start);
+    if (hit == std::string_view::npos) return false;
+    start = hit + 1;
+  }
+  const auto stop = record.find(delimiter, start);
+  out = record.substr(start, stop == std::string_view::npos ? std::string_view::npos : stop - start);
+  return true;
+}
+/// find_field as an optional (the same field).
+inline std::optional<std::string_view> field(std::string_view record, std::size_t number,
+                                             char delimiter) noexcept {
+  std::string_view out;
+  if (!find_field(record, number, delimiter, out)) return std::nullopt;
+  return out;
+}
 
 /// A weight as --weight-field reads it: a non-negative finite decimal ("3", "0.25", "1e-3",
 /// "2.5E+2"; no sign, no spaces, no inf/nan, no hex), converted with correct rounding
 /// (std::from_chars, so the same double everywhere). Returns nothing for anything else,
 /// negative numbers included.
-std::optional<double> parse_weight(std::string_view text) noexcept;
+/// parse_weight as a plain double, −1 for an invalid weight (no std::optional in the hot loop:
+/// GCC moves it through memory).
+double weight_or_negative_slow(std::string_view text) noexcept;
+/// (weight_or_negative_slow: the same without the fast path: std::from_chars and the checks.)
+inline double weight_or_negative(std::string_view text) noexcept {
+  // Fast path (Clinger's): at most 15 digits in all, an optional fraction, no exponent: the
+  // digits make an integer v < 2^53 and the value is v / 10^k with both exact doubles, so one
+  // correctly rounded division gives the correctly rounded value, the same double as
+  // from_chars.
+  static constexpr double kPow10[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                      1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+  std::uint64_t v = 0;
+  std::size_t i = 0;
+  const std::size_t n = text.size();
+  while (i < n && static_cast<unsigned char>(text[i] - '0') < 10) {
+    v = v * 10 + static_cast<std::uint64_t>(text[i] - '0');
+    ++i;
+  }
+  std::size_t digits = i, frac = 0;
+  if (i < n && text[i] == '.') {
+    const std::size_t dot = ++i;
+    while (i < n && static_cast<unsigned char>(text[i] - '0') < 10) {
+      v = v * 10 + static_cast<std::uint64_t>(text[i] - '0');
+      ++i;
+    }
+    frac = i - dot;
+    digits += frac;
+  }
+  if (i == n && digits > 0 && digits <= 15) {
+    return frac == 0 ? static_cast<double>(v) : static_cast<double>(v) / kPow10[frac];
+  }
+  return weight_or_negative_slow(text);
+}
+inline std::optional<double> parse_weight(std::string_view text) noexcept {
+  const double w = weight_or_negative(text);
+  if (w < 0) return std::nullopt;
+  return w;
+}
 
 /// The 64-bit threshold T of a probability p in (0, 1]: a uniform 64-bit word w passes with
 /// probability T/2^64 when w < T. T = floor(p·2^64) (exact: a power-of-two scaling), and
@@ -139,7 +194,13 @@ class weighted_sampler {
   /// Whether the next offer may be passed over without its record: true when `weight` can
   /// not enter. Call with every record's weight, then `offer` when it returns false.
   /// Precondition: weight is finite and >= 0.
-  bool pass(double weight) noexcept;
+  bool pass(double weight) noexcept {
+    if (have_jump_ && weight > 0 && jump_ >= weight) {  // the common case, inline
+      jump_ -= weight;
+      return true;
+    }
+    return pass_slow(weight);
+  }
   /// Offers the record whose weight was just given to `pass` (which returned false), with its
   /// 0-based input position.
   void offer(std::string_view record, double weight, std::uint64_t position);
@@ -162,6 +223,7 @@ class weighted_sampler {
       return a.position < b.position;
     }
   };
+  bool pass_slow(double weight) noexcept;
   double exponential() noexcept;
   double uniform() noexcept;
   entry key_for(double weight, std::uint64_t position) noexcept;
