@@ -9,8 +9,9 @@ packages=(
   libcli11-dev libfmt-dev libboost-dev libsodium-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-numpy python3-cryptography nodejs hyperfine time bc coreutils util-linux
-  librsvg2-bin chromium chromium-driver python3-selenium
+  librsvg2-bin chromium chromium-driver python3-selenium python3-jsonschema python3-mpmath parallel
   bash-completion zsh fish dpkg-dev groff-base man-db
+  clang libclang-rt-14-dev
 )
 missing=()
 for p in "${packages[@]}"; do

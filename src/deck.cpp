@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <map>
 
@@ -165,6 +166,12 @@ deck make_custom(std::span<const std::string> labels, std::uint64_t decks) {
   if (labels.empty()) throw error("the custom deck is empty");
   for (const auto& l : labels) check_label("card", l);
   check_size(labels.size(), decks);
+  std::uint64_t label_bytes = 0;
+  for (const auto& l : labels) label_bytes += l.size();
+  if (label_bytes > max_custom_label_bytes / decks) {
+    throw error(fmt::format("the custom deck would hold {} x {} bytes of labels; the limit is {} MiB "
+                            "(labels x --decks)", label_bytes, decks, max_custom_label_bytes >> 20));
+  }
   deck d;
   d.cards.reserve(labels.size() * decks);
   for (std::uint64_t k = 0; k < decks; ++k) {
@@ -187,6 +194,23 @@ std::vector<std::string> split_card_list(std::string_view text, char separator) 
     while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
     if (!item.empty()) out.emplace_back(item);
     start = end + 1;
+  }
+  return out;
+}
+
+std::vector<std::string> read_card_labels(text_reader& reader) {
+  std::vector<std::string> out;
+  std::uint64_t bytes = 0;
+  std::string_view line;
+  while (reader.next(line)) {
+    for (auto& label : split_card_list(line, '\n')) {
+      bytes += label.size();
+      if (bytes > max_custom_label_bytes) {
+        throw error(fmt::format("{}: more than {} MiB of card labels (line {})", reader.name(),
+                                max_custom_label_bytes >> 20, reader.line_number()));
+      }
+      out.push_back(std::move(label));
+    }
   }
   return out;
 }
@@ -372,16 +396,44 @@ std::string random_seed_string() {
   return to_hex(key_from_os());
 }
 
-std::string seed_commitment(std::string_view seed) {
+namespace {
+
+// BLAKE2b-256 of `message`, personalisation `personal` (16 bytes), no key, zero salt.
+std::string blake2b_hex(std::string_view message, const char* personal) {
   if (sodium_init() < 0) throw error("libsodium failed to initialise");
-  static constexpr unsigned char personal[crypto_generichash_blake2b_PERSONALBYTES] = {
-      's', 'h', 'u', 'f', 'l', '-', 'd', 'e', 'c', 'k', '-', 'c', 'm', 't', '-', '1'};
+  unsigned char person[crypto_generichash_blake2b_PERSONALBYTES] = {};
+  if (personal != nullptr) std::memcpy(person, personal, sizeof person);
   static constexpr unsigned char salt[crypto_generichash_blake2b_SALTBYTES] = {};
   seed_key out;
   crypto_generichash_blake2b_salt_personal(out.bytes.data(), out.bytes.size(),
-                                           reinterpret_cast<const unsigned char*>(seed.data()),
-                                           seed.size(), nullptr, 0, salt, personal);
+                                           reinterpret_cast<const unsigned char*>(message.data()),
+                                           message.size(), nullptr, 0, salt, person);
   return to_hex(out);
+}
+
+}  // namespace
+
+std::string seed_commitment(std::string_view seed) { return blake2b_hex(seed, "shufl-deck-cmt-1"); }
+
+std::string deck_digest(const deck& d) {
+  std::string codes;
+  for (std::size_t i = 0; i < d.cards.size(); ++i) {
+    if (i) codes += '\n';
+    codes += format_card(d.cards[i], card_style::code);
+  }
+  return blake2b_hex(codes, nullptr);
+}
+
+std::string commitment_parameters(const deck& d, engine_kind engine, std::string_view layout) {
+  return fmt::format("shufl-deck-cmt-2 engine={} cards={} deck={} {}", engine_name(engine), d.cards.size(),
+                     deck_digest(d), layout);
+}
+
+std::string deal_commitment(std::string_view parameters, std::string_view seed) {
+  std::string message(parameters);
+  message += '\n';
+  message += seed;
+  return blake2b_hex(message, "shufl-deck-cmt-2");
 }
 
 }  // namespace shufl

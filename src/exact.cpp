@@ -137,6 +137,13 @@ exact_distribution enumerate_exact(const algorithm_spec& algorithm, std::size_t 
 exact_distribution riffle_exact(std::size_t n, std::uint64_t k) {
   if (n < 1 || n > 255) throw error(fmt::format("the riffle closed form needs 1 <= n <= 255 (got {})", n));
   if (k < 1 || k > 1000) throw error(fmt::format("the riffle closed form needs 1 <= k <= 1000 (got {})", k));
+  // The probabilities are fractions over 2^(k·n): beyond this many bits the exact arithmetic takes
+  // more than a few seconds (quadratic in k·n), so refuse at once (issue 11).
+  if (k * n > riffle_exact_max_bits) {
+    throw error(fmt::format("the riffle closed form needs K x n <= {} (its probabilities are fractions over "
+                            "2^(K x n)); riffle:{} with n = {} has {}",
+                            riffle_exact_max_bits, k, n, k * n));
+  }
   // Eulerian numbers A(n, m), m = 0..n-1: A(i, m) = (i − m) A(i−1, m−1) + (m + 1) A(i−1, m).
   std::vector<big_int> eulerian(n, big_int(0));
   eulerian[0] = 1;

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <stdexcept>
 
 namespace shufl {
 
@@ -19,29 +20,80 @@ using big_float = boost::multiprecision::cpp_bin_float_50;
 // p-value is recomputed with 50 significant digits and a huge exponent range.
 constexpr double kSmallP = 1e-290;
 
+// ln Q(a, x) for x > a + 1 by the continued fraction
+// Q(a, x) = e^{-x} x^a / Γ(a) · 1/(x + 1 − a − 1·(1 − a)/(x + 3 − a − 2·(2 − a)/(x + 5 − a − ...)))
+// (Abramowitz & Stegun 6.5.31), evaluated with the modified Lentz method; only the prefactor is
+// taken in logs, so the result stays finite however small Q is.
+double ln_gamma_q_continued_fraction(double a, double x) {
+  constexpr double tiny = 1e-300;
+  double b = x + 1 - a;
+  double c = 1 / tiny;
+  double d = 1 / b;
+  double h = d;
+  for (int i = 1; i < 100000; ++i) {
+    const double an = -static_cast<double>(i) * (static_cast<double>(i) - a);
+    b += 2;
+    d = an * d + b;
+    if (std::fabs(d) < tiny) d = tiny;
+    c = b + an / c;
+    if (std::fabs(c) < tiny) c = tiny;
+    d = 1 / d;
+    const double delta = d * c;
+    h *= delta;
+    if (std::fabs(delta - 1) < 1e-16) break;
+  }
+  return -x + a * std::log(x) - std::lgamma(a) + std::log(h);
+}
+
+void set_ln_p(test_result& r, double ln_p) {
+  r.ln_p = std::min(0.0, ln_p);
+  r.p_value = std::exp(r.ln_p);  // 0 when it underflows; ln_p stays the value
+  r.log10_p = r.ln_p / std::log(10.0);
+}
+
 }  // namespace
+
+void apply_floor(test_result& t, double ln_floor) noexcept {
+  if (!(t.ln_p >= ln_floor) && std::isfinite(ln_floor)) {
+    t.ln_p = ln_floor;
+    t.p_value = std::exp(ln_floor);
+    t.log10_p = ln_floor / std::log(10.0);
+    t.bound = true;
+  }
+}
 
 test_result chi_squared_upper_tail(double statistic, double df) {
   test_result r;
   r.statistic = statistic;
   r.df = df;
   const double x = statistic > 0 ? statistic : 0.0;
-  if (x == 0) {
+  if (!(x > 0) || !(df > 0)) {  // 0, NaN, or no degrees of freedom: p = 1
     r.p_value = 1;
     r.ln_p = 0;
     r.log10_p = 0;
     return r;
   }
-  const double p = boost::math::gamma_q(df / 2, x / 2);
-  if (p >= kSmallP) {
-    r.p_value = p;
-    r.ln_p = std::log(p);
-  } else {
-    const big_float big_p = boost::math::gamma_q(big_float(df) / 2, big_float(x) / 2);
-    r.ln_p = static_cast<double>(log(big_p));
-    r.p_value = static_cast<double>(big_p);  // nearest double; 0 when it underflows
+  if (std::isinf(x)) {
+    // An infinite statistic has no finite ln p; the caller's floor turns it into a bound.
+    set_ln_p(r, -std::numeric_limits<double>::max());
+    return r;
   }
-  r.log10_p = r.ln_p / std::log(10.0);
+  try {
+    const double p = boost::math::gamma_q(df / 2, x / 2);
+    if (p >= kSmallP) {
+      r.p_value = p;
+      r.ln_p = std::log(p);
+    } else {
+      const big_float big_p = boost::math::gamma_q(big_float(df) / 2, big_float(x) / 2);
+      r.ln_p = static_cast<double>(log(big_p));
+      r.p_value = static_cast<double>(big_p);  // nearest double; 0 when it underflows
+    }
+    if (!std::isfinite(r.ln_p)) throw std::overflow_error("ln p not finite");
+    r.log10_p = r.ln_p / std::log(10.0);
+  } catch (const std::exception&) {
+    // Q is tiny here (x far above df), so the continued fraction converges quickly.
+    set_ln_p(r, ln_gamma_q_continued_fraction(df / 2, x / 2));
+  }
   return r;
 }
 
@@ -80,20 +132,44 @@ test_result z_test_two_sided(double sum, double trials, double mean, double vari
 }
 
 test_result poisson_upper_tail(double observed, double lambda) {
+  test_result r = poisson_upper_tail_ln(observed, lambda > 0 ? std::log(lambda) : -std::numeric_limits<double>::infinity());
+  r.df = lambda;
+  return r;
+}
+
+test_result poisson_upper_tail_ln(double observed, double ln_lambda) {
   test_result r;
   r.statistic = observed;
+  const double lambda = std::exp(ln_lambda);
   r.df = lambda;
-  if (observed <= 0) return r;  // p = 1
-  const double p = boost::math::gamma_p(observed, lambda);
-  if (p >= kSmallP) {
-    r.p_value = p;
-    r.ln_p = std::log(p);
-  } else {
-    const big_float big_p = boost::math::gamma_p(big_float(observed), big_float(lambda));
-    r.ln_p = static_cast<double>(log(big_p));
-    r.p_value = static_cast<double>(big_p);
+  if (!(observed > 0)) return r;  // p = 1
+  const double k = std::ceil(observed);
+  if (std::isinf(ln_lambda) && ln_lambda < 0) {
+    // λ = 0: X = 0 surely; report the smallest finite ln p (the caller's floor bounds it).
+    set_ln_p(r, -std::numeric_limits<double>::max());
+    return r;
   }
-  r.log10_p = r.ln_p / std::log(10.0);
+  // Where p is not small, Boost.Math's regularised gamma P(k, λ) in double is accurate.
+  if (k <= lambda + 1) {
+    try {
+      const double p = boost::math::gamma_p(k, lambda);
+      if (p >= kSmallP && std::isfinite(p)) {
+        set_ln_p(r, std::log(p));
+        return r;
+      }
+    } catch (const std::exception&) {
+    }
+  }
+  // Far tail (k > λ): ln of the first term e^{−λ} λ^k / k!, times 1 + Σ_j Π_{i=1..j} λ/(k+i),
+  // a series whose ratios fall below λ/(k+1) < 1.
+  const double ln_first = -lambda + k * ln_lambda - std::lgamma(k + 1);
+  double sum = 1, term = 1;
+  for (double i = 1; i < 1e7; ++i) {
+    term *= lambda / (k + i);
+    sum += term;
+    if (term < 1e-17 * sum) break;
+  }
+  set_ln_p(r, ln_first + std::log(sum));
   return r;
 }
 

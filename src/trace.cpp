@@ -4,6 +4,7 @@
 
 #include <boost/multiprecision/cpp_int.hpp>
 #include <bit>
+#include <charconv>
 #include <cmath>
 #include <algorithm>
 #include <numeric>
@@ -50,7 +51,11 @@ std::vector<std::uint8_t> identity(std::size_t n) {
 void run_into(const trace_options& o, dynamic_engine& engine, trace_result& out) {
   std::vector<std::uint8_t> deck = identity(o.n);
   std::vector<std::uint8_t> before = deck;
+  std::uint64_t steps = 0;
+  const std::uint64_t max_steps = std::max<std::uint64_t>(1, max_trace_cells / o.n);
   const step_callback on_step = [&](const shuffle_step& step, std::span<const std::uint8_t> now) {
+    // The algorithms are noexcept: past the limit, stop recording and refuse once they return.
+    if (++steps > max_steps) return;
     trace_record r;
     r.action = std::string(step.action);
     r.step = step;
@@ -69,6 +74,11 @@ void run_into(const trace_options& o, dynamic_engine& engine, trace_result& out)
     out.steps.push_back(std::move(r));
   };
   o.algorithm.info->run_traced(deck, engine, o.algorithm.parameter, on_step);
+  if (steps > max_steps) {
+    throw error(fmt::format("trace: {} takes {} steps on {} items; a trace records at most {} steps x items "
+                            "({} steps here): use a smaller --n or parameter",
+                            o.algorithm.label(), steps, o.n, max_trace_cells, max_steps));
+  }
   // Moves made after the last reported step (a coin sort acting on its last comparison).
   if (!out.steps.empty()) out.steps.back().after = deck;
   out.result = deck;
@@ -197,20 +207,47 @@ counting_argument make_counting_argument(path_kind kind, std::size_t n,
   c.kind = kind;
   c.n = n;
   c.ranges.assign(ranges.begin(), ranges.end());
-  big paths = 1;
-  for (const auto s : ranges) {
-    paths *= s;
-    c.log10_paths += std::log10(static_cast<double>(s));
+  for (const auto s : ranges) c.log10_paths += std::log10(static_cast<double>(s));
+  // Divisibility by n! from prime exponents (linear in the number of draws): n! divides Π s
+  // exactly when, for every prime q ≤ n, Σ v_q(s) ≥ v_q(n!) (Legendre: Σ_i ⌊n/q^i⌋).
+  std::vector<std::uint64_t> primes;
+  for (std::uint64_t q = 2; q <= n; ++q) {
+    if (std::all_of(primes.begin(), primes.end(), [q](std::uint64_t r) { return q % r != 0; })) primes.push_back(q);
+  }
+  std::vector<std::uint64_t> exponent(primes.size(), 0);
+  for (auto s : ranges) {
+    if (s < 2) continue;
+    for (std::size_t i = 0; i < primes.size(); ++i) {
+      while (s % primes[i] == 0) {
+        s /= primes[i];
+        ++exponent[i];
+      }
+    }
+  }
+  c.divisible = true;
+  for (std::size_t i = 0; i < primes.size(); ++i) {
+    std::uint64_t needed = 0;
+    for (std::uint64_t power = primes[i]; power <= n; power *= primes[i]) needed += n / power;
+    if (exponent[i] < needed) c.divisible = false;
   }
   const big nf = big_factorial(n);
-  c.paths = decimal(paths);
-  c.paths_formula = product_formula(ranges);
   c.n_factorial = decimal(nf);
-  c.divisible = paths % nf == 0;
   double log10_nf = 0;
   for (std::size_t k = 2; k <= n; ++k) log10_nf += std::log10(static_cast<double>(k));
+  // The exact product only while it is short enough to read (and to compute in linear time);
+  // beyond 1000 digits it is given as "about 1.2e4817".
+  const bool exact_paths = c.log10_paths < 1000;
+  big paths = 1;
+  if (exact_paths) {
+    for (const auto s : ranges) paths *= s;
+    c.paths = decimal(paths);
+  } else {
+    c.paths = scientific_from_log10(c.log10_paths);
+  }
+  c.paths_formula = product_formula(ranges);
+  const bool paths_equal_nf = exact_paths && paths == nf;
 
-  const std::string p = readable(c.paths, c.log10_paths);
+  const std::string p = exact_paths ? readable(c.paths, c.log10_paths) : "about " + c.paths;
   const std::string f = readable(c.n_factorial, log10_nf);
   const std::string product = c.paths_formula == c.paths ? p : fmt::format("{} = {}", c.paths_formula, p);
   const std::string draws = draws_phrase(ranges.size());
@@ -229,7 +266,7 @@ counting_argument make_counting_argument(path_kind kind, std::size_t n,
                              : fmt::format("no random draws: one path, so every run gives the same one "
                                            "of the {}! orders: not uniform for n = {}",
                                            n, n);
-      } else if (paths == nf) {
+      } else if (paths_equal_nf) {
         c.statement = fmt::format(
             "{}, from the same ranges in every run: {} equally likely paths, exactly {}!, one per "
             "order; divisible by {}!, so the paths can be shared evenly among the {}! orders "
@@ -240,7 +277,7 @@ counting_argument make_counting_argument(path_kind kind, std::size_t n,
             "{}, from the same ranges in every run: {} equally likely path{}; {} is divisible by "
             "{}! = {}, so the paths can be shared evenly among the {}! orders (necessary for a "
             "uniform shuffle, not sufficient)",
-            draws, product, paths == 1 ? "" : "s", p, n, f, n);
+            draws, product, (exact_paths && paths == 1) ? "" : "s", p, n, f, n);
       } else {
         c.statement = fmt::format(
             "{}, from the same ranges in every run: {} equally likely paths; {} is not divisible "
@@ -248,7 +285,7 @@ counting_argument make_counting_argument(path_kind kind, std::size_t n,
             "reached by k paths has probability k/{}, never exactly 1/{}, so this shuffle is not "
             "uniform for n = {}{}",
             draws, product, p, n, f, n, p, f, n,
-            paths < nf ? fmt::format("; worse, {} paths can reach at most {} of the {} orders: the "
+            (exact_paths ? paths < nf : c.log10_paths < log10_nf) ? fmt::format("; worse, {} paths can reach at most {} of the {} orders: the "
                                      "others can never occur",
                                      p, p, f)
                        : std::string());
@@ -273,7 +310,7 @@ counting_argument make_counting_argument(path_kind kind, std::size_t n,
       c.statement = fmt::format(
           "{} in this run, {} path{} of this shape; trace does not know whether every run of {} "
           "draws from the same ranges, so it draws no conclusion about uniformity",
-          draws, product, paths == 1 ? "" : "s", algorithm_label);
+          draws, product, (exact_paths && paths == 1) ? "" : "s", algorithm_label);
       break;
   }
   return c;
@@ -510,6 +547,25 @@ std::string describe_step(const trace_record& r, std::span<const std::string> la
   if (s.b != none) parts.push_back(fmt::format("b = {}", s.b));
   parts.push_back(fmt::format("outcome {}", s.outcome ? "yes" : "no"));
   return fmt::format("{}: {}", a.empty() ? "step" : a, fmt::join(parts, ", "));
+}
+
+std::vector<std::uint64_t> parse_draw_list(std::string_view text) {
+  std::vector<std::uint64_t> out;
+  if (text.empty()) return out;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    const std::string_view item = text.substr(start, comma - start);
+    std::uint64_t value = 0;
+    const auto [ptr, ec] = std::from_chars(item.data(), item.data() + item.size(), value, 10);
+    if (item.empty() || ec == std::errc::invalid_argument || ptr != item.data() + item.size()) {
+      throw error(fmt::format("invalid value '{}' for --draws: expected a non-negative decimal integer", item));
+    }
+    if (ec == std::errc::result_out_of_range) throw error(fmt::format("invalid value '{}' for --draws: too large", item));
+    out.push_back(value);
+    start = comma + 1;
+  }
+  return out;
 }
 
 }  // namespace shufl

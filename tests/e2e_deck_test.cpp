@@ -284,44 +284,102 @@ TEST(DeckE2E, ExplainStatesOrdersAndReach) {
   EXPECT_GT(j["possible_orders_log2"].get<double>(), 2000.0);
 }
 
+// The version-2 commitment of a run, recomputed by Python's hashlib from the documented recipe
+// (an independent implementation of BLAKE2b and of the message layout).
+std::string python_commitment(const std::string& parameters, const std::string& seed) {
+  const auto r = run_shell(
+      "python3 -c 'import hashlib,sys; print(hashlib.blake2b((sys.argv[1] + \"\\n\" + sys.argv[2]).encode(), "
+      "digest_size=32, person=b\"shufl-deck-cmt-2\").hexdigest())' '" + parameters + "' '" + seed + "'");
+  EXPECT_EQ(r.status, 0) << r.err;
+  return r.out.empty() ? r.out : r.out.substr(0, r.out.size() - 1);
+}
+
+std::string python_deck_digest(const std::string& codes) {
+  const auto r = run_shell("python3 -c 'import hashlib,sys; print(hashlib.blake2b(sys.argv[1].encode(), "
+                           "digest_size=32).hexdigest())' '" + codes + "'");
+  return r.out.empty() ? r.out : r.out.substr(0, r.out.size() - 1);
+}
+
 TEST(DeckE2E, CommitThenVerify) {
   const run_result r = run_shufl({"deck", "--commit", "--deal", "2x5", "--burn", "1"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.err, "");
   const auto ls = lines(r.out);
-  ASSERT_EQ(ls.size(), 6u);
+  ASSERT_EQ(ls.size(), 7u);
   ASSERT_EQ(ls[0].rfind("commitment: ", 0), 0u);
   const std::string commitment = ls[0].substr(12);
   ASSERT_EQ(commitment.size(), 64u);
-  ASSERT_EQ(ls[5].rfind("seed: ", 0), 0u);
-  const std::string seed = ls[5].substr(6, 64);
-  EXPECT_EQ(seed_commitment(seed), commitment);
+  ASSERT_EQ(ls[1].rfind("committed to: ", 0), 0u);
+  const std::string parameters = ls[1].substr(14);
+  ASSERT_EQ(ls[6].rfind("seed: ", 0), 0u);
+  const std::string seed = ls[6].substr(6, 64);
+  // F07: version 2 binds the engine, the deck and the deal; Python recomputes it from the docs.
+  EXPECT_EQ(parameters.rfind("shufl-deck-cmt-2 engine=chacha20 cards=52 deck=", 0), 0u) << parameters;
+  EXPECT_EQ(parameters.substr(parameters.size() - 15), "deal=2x5 burn=1");
+  EXPECT_EQ(python_commitment(parameters, seed), commitment);
+  EXPECT_EQ(deal_commitment(parameters, seed), commitment);
+  EXPECT_NE(seed_commitment(seed), commitment);
 
   // A player re-runs with the revealed seed: the commitment checks and the deal is identical.
   const run_result v = run_shufl({"deck", "--verify-commit", commitment, "--seed", seed, "--deal", "2x5", "--burn", "1"});
   ASSERT_EQ(v.status, 0) << v.err;
   const auto vl = lines(v.out);
   ASSERT_EQ(vl.size(), 5u);
-  EXPECT_EQ(vl[0], "commitment: " + commitment + " (verified: matches the seed)");
-  for (std::size_t i = 1; i < 5; ++i) EXPECT_EQ(vl[i], ls[i]);
+  EXPECT_EQ(vl[0], "commitment: " + commitment + " (verified: matches the seed, engine, deck and deal)");
+  for (std::size_t i = 1; i < 5; ++i) EXPECT_EQ(vl[i], ls[i + 1]);
 
   // A changed seed (or a changed commitment) is caught, with nothing dealt.
   std::string other = seed;
   other[0] = other[0] == '0' ? '1' : '0';
-  expect_clean_error({"deck", "--verify-commit", commitment, "--seed", other, "--deal", "2x5"}, "does not match");
+  expect_clean_error({"deck", "--verify-commit", commitment, "--seed", other, "--deal", "2x5", "--burn", "1"},
+                     "does not match");
   expect_clean_error({"deck", "--verify-commit", commitment, "--deal", "2x5"}, "--seed");
   expect_clean_error({"deck", "--commit", "--verify-commit", commitment, "--seed", seed});
   expect_clean_error({"deck", "--commit", "--rng", "mt19937"});
+  // F07: another engine, deck or deal than the one committed to is refused; so is an empty or
+  // malformed commitment.
+  expect_clean_error({"deck", "--verify-commit", commitment, "--seed", seed, "--deal", "2x5", "--burn", "1",
+                      "--rng", "minstd"}, "does not match");
+  expect_clean_error({"deck", "--verify-commit", commitment, "--seed", seed, "--deal", "2x5", "--burn", "1",
+                      "--rng", "xoshiro256pp"}, "does not match");
+  expect_clean_error({"deck", "--verify-commit", commitment, "--seed", seed, "--deal", "2x5"}, "does not match");
+  expect_clean_error({"deck", "--verify-commit", commitment, "--seed", seed, "--deal", "2x5", "--burn", "1",
+                      "--jokers", "2"}, "does not match");
+  expect_clean_error({"deck", "--verify-commit", "", "--seed", seed, "--deal", "2x5"}, "--verify-commit");
+  expect_clean_error({"deck", "--verify-commit", commitment.substr(1), "--seed", seed}, "64 hex digits");
+  // F07 as handed: a commitment from the default engine, verified with --rng minstd.
+  const run_result f07 = run_shufl({"deck", "--commit", "--deal", "2x2", "--seed", "f07-seed-long-enough"});
+  ASSERT_EQ(f07.status, 0) << f07.err;
+  expect_clean_error({"deck", "--verify-commit", lines(f07.out)[0].substr(12), "--seed", "f07-seed-long-enough",
+                      "--deal", "2x2", "--rng", "minstd"}, "does not match");
+
+  // Version 1 (the seed alone, from earlier releases) verifies only with chacha20, its engine.
+  const std::string v1 = seed_commitment("42");
+  const run_result old = run_shufl({"deck", "--verify-commit", v1, "--seed", "42", "--deal", "2x2"});
+  EXPECT_EQ(old.status, 0) << old.err;
+  EXPECT_EQ(lines(old.out)[0], "commitment: " + v1 + " (verified: matches the seed)");
+  EXPECT_NE(old.err.find("version-1"), std::string::npos) << old.err;
+  expect_clean_error({"deck", "--verify-commit", v1, "--seed", "42", "--deal", "2x2", "--rng", "minstd"},
+                     "version-1 commitment, made with chacha20");
 
   // With a short user seed: the commitment still works, and a warning says it is guessable.
   const run_result s = run_shufl({"deck", "--commit", "--seed", "42", "--deal", "1x1"});
   ASSERT_EQ(s.status, 0);
-  EXPECT_EQ(lines(s.out)[0], "commitment: eb1ae1c48673ff25ccb3430a044d3cb8a8e02416578b1d93c75e538ccee373ae");
+  const auto sl = lines(s.out);
+  EXPECT_EQ(sl[0], "commitment: " + python_commitment(sl[1].substr(14), "42"));
   EXPECT_NE(s.err.find("warning"), std::string::npos);
+  // The deck digest is BLAKE2b-256 of the card codes joined by newlines (Python again).
+  // Canonical order (deck.hpp): suits s h d c, each from the Ace up to the King.
+  std::string euchre_codes;
+  for (const char* suit : {"s", "h", "d", "c"}) {
+    for (const char* rank : {"A", "9", "T", "J", "Q", "K"}) euchre_codes += std::string(euchre_codes.empty() ? "" : "\n") + rank + suit;
+  }
+  EXPECT_EQ(deck_digest(make_pack(pack_kind::euchre)), python_deck_digest(euchre_codes));
 
   const auto j = nlohmann::ordered_json::parse(run_shufl({"deck", "--commit", "--format", "json"}).out);
   EXPECT_EQ(j.begin().key(), "commitment");
-  EXPECT_EQ(seed_commitment(j["seed"].get<std::string>()), j["commitment"]);
+  EXPECT_EQ(deal_commitment(j["commitment_parameters"].get<std::string>(), j["seed"].get<std::string>()),
+            j["commitment"]);
 }
 
 TEST(DeckE2E, BadOptionsAreOneLineErrors) {

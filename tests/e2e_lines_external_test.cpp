@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "shufl/random.hpp"
+#include "shufl/size.hpp"
 #include "support/run.hpp"
 
 namespace {
@@ -62,7 +63,7 @@ TEST(E2eLinesExternal, SameBytesWhateverMemoryFileOrPipe) {
   EXPECT_EQ(record_multiset(reference.out), record_multiset(big_input() + "\n"));
   EXPECT_EQ(reference.out.size(), big_input().size() + 1) << "last line gets its newline";
   for (const auto& extra : std::vector<std::vector<std::string>>{
-           {"--memory", "16M"}, {"--memory=16MiB"}, {"--mem", "17000000"}, {"--memory", "64G"}, {}}) {
+           {"--memory", "16M"}, {"--memory=16m"}, {"--mem", "17000000"}, {"--memory", "64G"}, {}}) {
     auto with_file = extra;
     with_file.insert(with_file.end(), {"--seed", "ext", file});
     auto with_pipe = extra;
@@ -94,7 +95,18 @@ TEST(E2eLinesExternal, MemoryOptionErrors) {
   EXPECT_EQ(small.status, 1);
   EXPECT_EQ(small.err, "shufl: --memory 1M is too small: the smallest workable amount is 16M\n");
   EXPECT_EQ(lines({"--memory", "16777215", "-e", "a"}).status, 1);
-  EXPECT_EQ(lines({"--memory", "12X", "-e", "a"}).err, "shufl: invalid memory size: '12X'\n");
+  // F05: GNU sort -S's forms only; the error lists them.
+  const std::string forms = std::string(shufl::size_forms);
+  EXPECT_EQ(lines({"--memory", "12X", "-e", "a"}).err, "shufl: invalid memory size: '12X'; expected " + forms + "\n");
+  for (const char* bad : {"16 ", " 16M", "0.5G", "16MiB", "16MB", "-16M", "16M ", "1e9", "16KK", "K", "16p"}) {
+    const auto r = lines({"--memory", bad, "-e", "a"});
+    EXPECT_EQ(r.status, 1) << bad;
+    EXPECT_EQ(r.out, "") << bad;
+    EXPECT_EQ(r.err, "shufl: invalid memory size: '" + std::string(bad) + "'; expected " + forms + "\n") << bad;
+  }
+  for (const char* good : {"16M", "16m", "16384K", "16384k", "1G", "1g", "1T", "1P", "1E", "1Q", "99%", "17000000", "17000000b"}) {
+    EXPECT_EQ(lines({"--memory", good, "-e", "a"}).status, 0) << good;
+  }
   EXPECT_EQ(lines({"--memory", "", "-e", "a"}).status, 1);
   const auto gnu = lines({"--memory", "1G", "--random-source=/dev/zero", "-e", "a"});
   EXPECT_EQ(gnu.status, 1);

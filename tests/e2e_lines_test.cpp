@@ -607,8 +607,11 @@ TEST(E2eLines, OutputFileSemantics) {
   // A failure before writing leaves the file untouched.
   dir.write("keep", "keep\n");
   EXPECT_EQ(lines({"/nonexistent", "-o", dir.file("keep")}).status, 1);
-  EXPECT_EQ(lines({"-r", "-o", dir.file("keep")}, "").status, 1);
   EXPECT_EQ(read_file(dir.file("keep")), "keep\n");
+  // Except -r with no lines: GNU opens -o first, then reports it (issue 12 item 11; more in
+  // e2e_lines_alias_test.cpp).
+  EXPECT_EQ(lines({"-r", "-o", dir.file("keep")}, "").status, 1);
+  EXPECT_EQ(read_file(dir.file("keep")), "");
 }
 
 TEST(E2eLines, WriteErrorsAndClosedPipes) {

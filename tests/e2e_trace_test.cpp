@@ -168,7 +168,7 @@ TEST(TraceE2E, BadInputIsAOneLineError) {
   expect_error({"--n", "010x"}, "invalid value '010x' for --n: expected a non-negative decimal integer");
   expect_error({"--n", "3", "A", "B"}, "give either --n or ITEM..., not both");
   expect_error({"--seed", "1", "--draws", "0"}, "--draws and --seed cannot be used together");
-  expect_error({"--format", "xml"}, "invalid value 'xml' for --format: expected text or json");
+  expect_error({"--format", "xml"}, "invalid value 'xml' for --format: expected text, json or html");
   expect_error({"A", "", "C"}, "item 2 is empty");
 }
 

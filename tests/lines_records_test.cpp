@@ -55,9 +55,9 @@ TEST(LinesRecords, ReaderOnPipeAssemblesRecordsAcrossReads) {
   EXPECT_EQ(records[3], "s1\n");
 }
 
-TEST(LinesRecords, MappedFileForEachAndNextAgreeAcrossWindows) {
-  // About 10 MiB of records of varying length (some longer than a window), no final newline:
-  // read through 4 MiB windows, also from a non-zero starting offset.
+TEST(LinesRecords, FileForEachAndNextAgreeAcrossReads) {
+  // About 10 MiB of records of varying length (some longer than a 1 MiB read), no final
+  // newline, also from a non-zero starting offset.
   std::string content = "xy\n";
   for (std::size_t i = 0; content.size() < (10u << 20); ++i) {
     content += std::string(i % 7 == 0 ? (i * 7919) % 5000000 : i % 300, static_cast<char>('a' + i % 26));
@@ -87,6 +87,107 @@ TEST(LinesRecords, MappedFileForEachAndNextAgreeAcrossWindows) {
   }
 }
 
+// Issue 12 item 10: a file truncated while it is read (logrotate's copytruncate) ends the
+// records early; nothing faults (the reader used to map the file: SIGBUS), and every record
+// returned is a record of the original file, in order.
+TEST(LinesRecords, FileTruncatedWhileReadEndsEarlyWithoutFault) {
+  std::string content;
+  for (int i = 0; content.size() < (12u << 20); ++i) content += "record " + std::to_string(i) + "\n";
+  shufl::test::temp_dir dir;
+  const std::string path = dir.write("f", content);
+  const int fd = ::open(path.c_str(), O_RDONLY);
+  ASSERT_GE(fd, 0);
+  shufl::lines::record_reader reader(fd, '\n');
+  std::string_view r;
+  ASSERT_TRUE(reader.next(r));
+  EXPECT_EQ(r, "record 0\n");
+  ASSERT_EQ(::truncate(path.c_str(), 0), 0);
+  std::string got(r);
+  while (reader.next(r)) got += r;
+  ::close(fd);
+  EXPECT_LT(got.size(), content.size());
+  // A record cut by the truncation gets its delimiter added, as any last record.
+  ASSERT_FALSE(got.empty());
+  EXPECT_EQ(got.back(), '\n');
+  EXPECT_EQ(got.substr(0, got.size() - 1), content.substr(0, got.size() - 1));
+  // input_data::load after a shrink: the bytes that are there, a private copy.
+  const std::string path2 = dir.write("g", content);
+  const int fd2 = ::open(path2.c_str(), O_RDONLY);
+  ASSERT_GE(fd2, 0);
+  const auto data = shufl::lines::input_data::load(fd2, '\n');
+  ASSERT_EQ(::truncate(path2.c_str(), 0), 0);
+  ::close(fd2);
+  EXPECT_EQ(data.view(), content) << "still readable after the file was emptied";
+}
+
+// Issue 12 item 9: bytes already taken from a pipe (by the --header reader) come first.
+TEST(LinesRecords, PendingBytesComeBeforeTheRestOfTheInput) {
+  shufl::test::temp_dir dir;
+  const std::string path = dir.write("f", "c\nd");
+  for (const std::string& pending : {std::string(), std::string("a\nb"), std::string(3u << 20, 'p')}) {
+    const int fd1 = ::open(path.c_str(), O_RDONLY);
+    const int fd2 = ::open(path.c_str(), O_RDONLY);
+    shufl::lines::record_reader reader(fd1, '\n', pending);
+    std::string joined;
+    for (const auto& rec : all_records(reader)) joined += rec;
+    EXPECT_EQ(joined, pending + "c\nd\n");
+    EXPECT_EQ(shufl::lines::input_data::load(fd2, '\n', pending).view(), pending + "c\nd\n");
+    ::close(fd1);
+    ::close(fd2);
+  }
+}
+
+// A file of 64 MiB or more is read by two threads, a half each: the same bytes, from the
+// current offset, and the offset left at the end (as a sequential read leaves it).
+TEST(LinesRecords, LargeFileReadInTwoHalvesIsTheSameBytes) {
+  std::string content;
+  for (int i = 0; content.size() < (70u << 20); ++i) content += std::to_string(i * 2654435761u) + "\n";
+  content += "tail";
+  shufl::test::temp_dir dir;
+  const std::string path = dir.write("big", content);
+  const int fd = ::open(path.c_str(), O_RDONLY);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::lseek(fd, 3, SEEK_SET), 3);
+  const auto data = shufl::lines::input_data::load(fd, '\n');
+  EXPECT_EQ(::lseek(fd, 0, SEEK_CUR), static_cast<off_t>(content.size()));
+  ::close(fd);
+  EXPECT_TRUE(data.view() == content.substr(3) + "\n");
+}
+
+// The background writer (two buffers, a second thread) writes the same bytes in the same
+// order, across buffers and with writes larger than a buffer, and reports write errors.
+TEST(LinesRecords, BackgroundWriterKeepsOrderAndReportsErrors) {
+  shufl::test::temp_dir dir;
+  const std::string path = dir.file("out");
+  std::string expected;
+  {
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    ASSERT_GE(fd, 0);
+    shufl::lines::fd_writer out(fd, true);
+    for (int i = 0; i < 400000; ++i) {
+      const std::string piece = i % 100000 == 7 ? std::string(3u << 20, static_cast<char>('a' + i % 26))
+                                                : std::to_string(i) + "\n";
+      out.write(piece);
+      expected += piece;
+    }
+    out.flush();
+    ::close(fd);
+  }
+  EXPECT_TRUE(shufl::test::read_file(path) == expected);
+  if (::access("/dev/full", W_OK) == 0) {
+    const int fd = ::open("/dev/full", O_WRONLY);
+    shufl::lines::fd_writer out(fd, true);
+    try {
+      for (int i = 0; i < 1000000; ++i) out.write("0123456789\n");
+      out.flush();
+      ADD_FAILURE() << "no write error";
+    } catch (const std::exception& e) {
+      EXPECT_STREQ(e.what(), "write error: No space left on device");
+    }
+    ::close(fd);
+  }
+}
+
 TEST(LinesRecords, ZeroDelimiterTreatsNewlinesAsData) {
   shufl::lines::record_reader reader(std::string_view("a\nb", 3), '\0');
   EXPECT_EQ(all_records(reader), (std::vector<std::string>{std::string("a\nb\0", 4)}));
@@ -105,3 +206,18 @@ TEST(LinesRecords, CountAndTerminate) {
 }
 
 }  // namespace
+
+namespace shufl::lines {
+namespace {
+// Found by fuzz_records (issue 12): appending nothing to an empty buffer passed a null pointer
+// to memcpy (undefined behaviour under UBSan).
+TEST(LinesRecordsFuzz, AppendNothingToEmptyBuffer) {
+  byte_buffer b;
+  b.append(std::string_view());
+  EXPECT_EQ(b.size(), 0u);
+  b.append("ab");
+  b.append(std::string_view());
+  EXPECT_EQ(b.view(), "ab");
+}
+}  // namespace
+}  // namespace shufl::lines

@@ -23,6 +23,7 @@
 
 #include "shufl/random.hpp"
 #include "shufl/shuffle.hpp"
+#include "shufl/text_input.hpp"
 
 namespace shufl {
 
@@ -88,14 +89,24 @@ struct deck {
 /// pack (it has the Fool), or when the deck would exceed `max_deck_size` cards.
 deck make_pack(pack_kind kind, std::uint64_t decks = 1, std::uint64_t jokers_per_deck = 0);
 
+/// The most label text a custom deck may hold, over all its cards (labels × decks): 64 MiB.
+inline constexpr std::uint64_t max_custom_label_bytes = std::uint64_t{64} << 20;
+
 /// A custom deck from labels, repeated `decks` times. Labels may repeat (a multiset, e.g. the
 /// cards of a board game). Throws shufl::error for an empty list, an empty label, a label with a
-/// control character (newline, tab, …), decks == 0 or more than `max_deck_size` cards.
+/// control character (newline, tab, …), decks == 0, more than `max_deck_size` cards or more
+/// than `max_custom_label_bytes` of label text in all.
 deck make_custom(std::span<const std::string> labels, std::uint64_t decks = 1);
 
 /// Splits a custom-deck list: items separated by `separator` (',' for `--cards`, '\n' for a
 /// file), each trimmed of surrounding spaces and a trailing '\r'; empty items are skipped.
 std::vector<std::string> split_card_list(std::string_view text, char separator);
+
+/// Reads the labels of a `--cards-file`: one card per line under the input-text convention of
+/// text_input.hpp (UTF-8 checked, BOM dropped, LF or CRLF), each trimmed of surrounding spaces;
+/// blank lines skipped. Throws shufl::error for read and encoding errors and beyond
+/// max_custom_label_bytes of labels.
+std::vector<std::string> read_card_labels(text_reader& reader);
 
 /// The default memory-match symbols: A–Z, a–z, 0–9 (62 symbols, so 62 pairs at most).
 std::span<const std::string_view> default_symbols() noexcept;
@@ -195,12 +206,32 @@ deal_result deal(std::span<const std::uint32_t> order, const deal_spec& spec);
 /// A random seed for `--commit` without `--seed`: 32 bytes from the OS as 64 lowercase hex digits.
 std::string random_seed_string();
 
-/// The commitment to a seed printed by `--commit`: BLAKE2b-256 of the seed string with the
+/// The version-1 commitment (earlier releases printed it): BLAKE2b-256 of the seed string with the
 /// personalisation "shufl-deck-cmt-1" (libsodium crypto_generichash_blake2b_salt_personal, no key,
 /// zero salt), as 64 lowercase hex digits. The personalisation keeps it distinct from
 /// key_from_seed(seed), so publishing it does not reveal the shuffle key; anyone holding the
 /// revealed seed can recompute it. A guessable seed ("42") can be found from its commitment by
 /// trying seeds: commitments are only as strong as the seed's entropy.
+/// Version 1 binds the seed alone (not the engine or the deck): `--verify-commit` accepts it
+/// only for chacha20, the one engine `--commit` ever used.
 std::string seed_commitment(std::string_view seed);
+
+/// BLAKE2b-256 (no key, no personalisation) of the deck's cards in canonical order, each in
+/// code style (custom cards: their label), joined by "\n"; 64 lowercase hex digits. Python:
+/// hashlib.blake2b("\n".join(codes).encode(), digest_size=32).hexdigest().
+std::string deck_digest(const deck& d);
+
+/// What a version-2 commitment binds besides the seed, as one line of text:
+/// "shufl-deck-cmt-2 engine=ENGINE cards=N deck=DIGEST LAYOUT", where DIGEST is deck_digest(d)
+/// and LAYOUT says how the order is shown ("deal=4x5 burn=1", "grid=4x4", "deck"). Everything that
+/// determines the cards dealt is in it: the engine, the deck (its cards in order) and the deal.
+std::string commitment_parameters(const deck& d, engine_kind engine, std::string_view layout);
+
+/// The version-2 commitment printed by `--commit`: BLAKE2b-256 with personalisation
+/// "shufl-deck-cmt-2" (no key, zero salt) of `parameters` + "\n" + seed, as 64 lowercase hex
+/// digits. Python: hashlib.blake2b((params + "\n" + seed).encode(), digest_size=32,
+/// person=b"shufl-deck-cmt-2").hexdigest(). A different engine, deck or deal gives a different
+/// commitment, so a verified commitment means the deal shown is the one committed to.
+std::string deal_commitment(std::string_view parameters, std::string_view seed);
 
 }  // namespace shufl

@@ -44,8 +44,12 @@ exact_distribution enumerate_exact(const algorithm_spec& algorithm, std::size_t 
 /// rising sequences has probability C(2^k + n − r, n) / 2^(kn), and A(n, r − 1) decks (Eulerian
 /// number) have r rising sequences; TV = ½ Σ_r A(n, r−1) |P(r) − 1/n!|. Exact big integers
 /// (cpp_int) for any 1 ≤ n ≤ 255; per-permutation probabilities and the position matrix only
-/// when n ≤ exact_max_n.
+/// when n ≤ exact_max_n. Throws shufl::error when k · n > riffle_exact_max_bits (refused at once:
+/// the exact arithmetic over 2^(kn) grows quadratically; 16384 bits take a few seconds).
 exact_distribution riffle_exact(std::size_t n, std::uint64_t k);
+
+/// Largest k · n the riffle closed form accepts (the bits of its common denominator 2^(kn)).
+inline constexpr std::uint64_t riffle_exact_max_bits = 16384;
 
 /// The exact law by the best method: the closed form for riffle:K, enumeration otherwise.
 exact_distribution exact_law(const algorithm_spec& algorithm, std::size_t n);

@@ -15,13 +15,24 @@ struct test_result {
   double p_value = 1;    ///< Upper-tail probability P(χ²_df ≥ statistic), nearest double (may be 0).
   double ln_p = 0;       ///< Natural log of the p-value: finite even when p_value underflows.
   double log10_p = 0;    ///< Base-10 log of the p-value.
+  /// True when the approximation (chi-squared, normal, Poisson) gave a p below `ln_floor`, the
+  /// probability of the most extreme outcome possible under the null: ln_p then holds that floor
+  /// and the p-value is reported as a bound ("p <= e^ln_p"), not as a value.
+  bool bound = false;
 };
+
+/// Raises `t` to the floor `ln_floor` (ln of the smallest probability any outcome of the
+/// experiment has under the null, e.g. T·ln(1/n!) for T uniform permutations of n): when
+/// t.ln_p < ln_floor, sets ln_p, log10_p and p_value from the floor and marks it a bound.
+void apply_floor(test_result& t, double ln_floor) noexcept;
 
 /// Upper-tail p-value of a chi-squared statistic: Q(df/2, x/2), the regularised upper incomplete
 /// gamma function (Boost.Math `gamma_q`, the complement form — never 1 − cdf). When p is below
 /// ~1e-300 the same function is evaluated in 50-digit Boost.Multiprecision so ln p stays exact
 /// (matches R's `pchisq(x, df, lower.tail = FALSE, log.p = TRUE)` to 10 significant digits).
-/// Preconditions: statistic ≥ 0 (negative values are treated as 0), df > 0.
+/// Never throws: should Boost.Math fail (overflow of an intermediate), ln Q comes from the
+/// Legendre continued fraction evaluated in log space (Abramowitz & Stegun 6.5.31). A NaN
+/// statistic gives p = 1. Preconditions: statistic ≥ 0 (negative values are treated as 0), df > 0.
 test_result chi_squared_upper_tail(double statistic, double df);
 
 /// Pearson's chi-squared goodness-of-fit test of `counts` against equal expected counts
@@ -40,8 +51,13 @@ test_result z_test_two_sided(double sum, double trials, double mean, double vari
 
 /// Upper tail P(X ≥ observed) of a Poisson(lambda) count (the regularised lower incomplete gamma
 /// P(observed, lambda) for observed ≥ 1; 1 for observed = 0), with ln p kept finite like
-/// chi_squared_upper_tail. `statistic` holds the observed count, `df` holds lambda.
+/// chi_squared_upper_tail. `statistic` holds the observed count, `df` holds lambda. Never throws.
 test_result poisson_upper_tail(double observed, double lambda);
+
+/// The same for a Poisson mean given by its natural log (ln_lambda may be far below the double
+/// range, e.g. −150 for pairs of 52-card decks): the tail is summed in log space from the first
+/// term e^{−λ} λ^k / k! (k = observed), so ln p stays finite for any k ≥ 0 and never throws.
+test_result poisson_upper_tail_ln(double observed, double ln_lambda);
 
 /// The non-centrality λ at which a chi-squared test with `df` degrees of freedom at level `alpha`
 /// rejects with probability `power` (Boost.Math non_central_chi_squared::find_non_centrality).

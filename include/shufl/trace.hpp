@@ -17,6 +17,9 @@ namespace shufl {
 
 /// The largest deck `run_trace` accepts: the deck is made of std::uint8_t indices.
 inline constexpr std::size_t max_trace_n = 255;
+/// The largest trace recorded: steps × items (every step keeps the deck before and after it, and
+/// the text prints it). Longer runs are refused with a message giving this limit (issue 11).
+inline constexpr std::uint64_t max_trace_cells = 10'000'000;
 
 /// What to trace.
 struct trace_options {
@@ -87,8 +90,13 @@ struct trace_result {
 /// Runs `options.algorithm` on the deck 0..n-1 and records every step. Throws shufl::error for
 /// n outside 1..max_trace_n, and, with scripted draws, for a value out of range for its draw
 /// ("--draws: 7 is out of range for step 3, which draws from [0, 2]"), too few values or values
-/// left over. Nothing is returned on error.
+/// left over, and for runs longer than max_trace_cells steps × items. Nothing is returned on error.
 trace_result run_trace(const trace_options& options);
+
+/// Parses `--draws LIST`: comma-separated whole decimal numbers ("2,0,2,0"); the empty string is
+/// no draws. Throws shufl::error "invalid value 'X' for --draws: expected a non-negative decimal
+/// integer" (or "...: too large") for an item that is not one, empty items included.
+std::vector<std::uint64_t> parse_draw_list(std::string_view text);
 
 /// What `kind` trace assumes for the algorithm named `name` (registry name, no parameter).
 path_kind known_path_kind(std::string_view name) noexcept;

@@ -66,38 +66,45 @@ namespace {
 // Path-code counting (detail::path_coder) is used when an algorithm's paths number at most this.
 constexpr std::uint64_t kMaxPathCodes = std::uint64_t{1} << 20;
 
-// Number of chunks of bias_chunk_trials covering `trials`, without the overflow of the usual
-// (trials + size - 1) / size near 2^64.
-constexpr std::uint64_t chunk_count(std::uint64_t trials) noexcept {
-  return trials / bias_chunk_trials + (trials % bias_chunk_trials != 0);
+// The chunks a call computes: the plan's (within the trials), else all of them.
+chunk_set planned_chunks(std::uint64_t trials, const chunk_plan& plan) {
+  const chunk_set all = chunk_set::all_of(trials);
+  return plan.only ? plan.only->minus(plan.only->minus(all)) : all;
 }
 
-// Runs chunk(thread, chunk index, first trial, trials) for every chunk of bias_chunk_trials, on
-// `threads` threads taking chunks in turn. Which thread runs a chunk never matters: each chunk has
-// its own stream and writes only to its thread's accumulators or its own slice.
+// Runs chunk(thread, chunk index, first trial, trials) for every planned chunk of
+// bias_chunk_trials, on `threads` threads taking chunks in turn. Which thread runs a chunk never
+// matters: each chunk has its own stream and writes only to its thread's accumulators or its own
+// slice. With plan.stop set, no new chunk starts; the chunks started are finished, and they are
+// exactly the first `taken` chunks of the plan (recorded in plan.done).
 template <class F>
-void run_chunks(std::uint64_t trials, unsigned threads, F&& chunk, const bias_progress& progress = {},
-                const std::string& label = {}) {
-  const std::uint64_t chunks = chunk_count(trials);
+void run_chunks(std::uint64_t trials, const chunk_set& todo, unsigned threads, F&& chunk,
+                const bias_progress& progress, const std::string& label, const chunk_plan& plan) {
+  const std::uint64_t chunks = todo.count();
+  const std::uint64_t total = todo.trials_in(trials);
   std::atomic<std::uint64_t> next{0}, done{0};
   auto worker = [&](unsigned t) {
-    for (std::uint64_t c; (c = next.fetch_add(1, std::memory_order_relaxed)) < chunks;) {
+    for (;;) {
+      if (plan.stop != nullptr && plan.stop->load(std::memory_order_relaxed)) break;
+      const std::uint64_t k = next.fetch_add(1, std::memory_order_relaxed);
+      if (k >= chunks) break;
+      const std::uint64_t c = todo.nth(k);
       const std::uint64_t begin = c * bias_chunk_trials;
       const std::uint64_t size = std::min(bias_chunk_trials, trials - begin);
       chunk(t, c, begin, size);
       const std::uint64_t so_far = done.fetch_add(size, std::memory_order_relaxed) + size;
-      if (t == 0 && progress) progress(so_far, trials, label);
+      if (t == 0 && progress) progress(so_far, total, label);
     }
   };
   std::vector<std::thread> pool;
   for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker, t);
   worker(0);
   for (auto& th : pool) th.join();
+  if (plan.done != nullptr) *plan.done = todo.prefix(std::min(next.load(), chunks));
 }
 
-unsigned clamp_threads(unsigned threads, std::uint64_t trials) {
-  const std::uint64_t chunks = chunk_count(trials);
-  return static_cast<unsigned>(std::clamp<std::uint64_t>(threads, 1, std::max<std::uint64_t>(chunks, 1)));
+unsigned clamp_threads(unsigned threads, const chunk_set& todo) {
+  return static_cast<unsigned>(std::clamp<std::uint64_t>(threads, 1, std::max<std::uint64_t>(todo.count(), 1)));
 }
 
 // Per-thread accumulators, each its own allocation padded to whole cache lines so threads never
@@ -121,10 +128,11 @@ std::vector<std::uint64_t> fixed_path_bounds(const algorithm_spec& algorithm, st
 std::vector<std::uint64_t> count_permutations(const algorithm_spec& algorithm, std::size_t n,
                                               std::uint64_t trials, engine_kind engine,
                                               const seed_key& key, unsigned threads,
-                                              const bias_progress& progress) {
+                                              const bias_progress& progress, const chunk_plan& plan) {
   const std::uint64_t cells = factorial(n);
   const seed_key algorithm_key = derive_key(key, "bias/" + algorithm.label(), 0);
-  threads = clamp_threads(threads, trials);
+  const chunk_set todo = planned_chunks(trials, plan);
+  threads = clamp_threads(threads, todo);
   const detail::bias_loops& loops = detail::bias_loops_for(*algorithm.info);
 
   // Path codes: when the draws' bounds are fixed and their product is small, count codes (cheap)
@@ -145,13 +153,13 @@ std::vector<std::uint64_t> count_permutations(const algorithm_spec& algorithm, s
   }
 
   auto tables = padded_tables(threads, codes ? codes : cells);
-  run_chunks(trials, threads, [&](unsigned t, std::uint64_t c, std::uint64_t, std::uint64_t size) {
+  run_chunks(trials, todo, threads, [&](unsigned t, std::uint64_t c, std::uint64_t, std::uint64_t size) {
     if (codes) {
       loops.count_paths(engine, algorithm_key, c, algorithm.parameter, n, size, tables[t].data());
     } else {
       loops.count_table(engine, algorithm_key, c, algorithm.parameter, n, size, tables[t].data());
     }
-  }, progress, algorithm.label());
+  }, progress, algorithm.label(), plan);
 
   std::vector<std::uint64_t> total(cells, 0);
   if (!codes) {
@@ -183,31 +191,48 @@ std::vector<std::uint64_t> count_permutations(const algorithm_spec& algorithm, s
 
 bias_tallies count_positions(const algorithm_spec& algorithm, std::size_t n, std::uint64_t trials,
                              engine_kind engine, const seed_key& key, unsigned threads,
-                             bool secondary, const bias_progress& progress) {
+                             bool secondary, const bias_progress& progress, const chunk_plan& plan) {
   const seed_key algorithm_key = derive_key(key, "bias/" + algorithm.label(), 0);
-  threads = clamp_threads(threads, trials);
+  const chunk_set todo = planned_chunks(trials, plan);
+  threads = clamp_threads(threads, todo);
   const detail::bias_loops& loops = detail::bias_loops_for(*algorithm.info);
   auto tables = padded_tables(threads, n * n);
-  std::vector<permutation_sums> sums(threads);
+  std::vector<bias_sums> sums(threads);
   bias_tallies out;
   out.n = n;
-  out.trials = trials;
-  out.birthday_trials = std::min(trials, bias_birthday_trials);
-  std::vector<std::uint64_t> hashes(out.birthday_trials);
-  run_chunks(trials, threads, [&](unsigned t, std::uint64_t c, std::uint64_t begin, std::uint64_t size) {
-    const std::uint64_t hash_count = begin < out.birthday_trials ? std::min(size, out.birthday_trials - begin) : 0;
+  const std::uint64_t birthday_limit = std::min(trials, bias_birthday_trials);
+  std::vector<std::uint64_t> hashes(birthday_limit);
+  chunk_set done;
+  chunk_plan inner = plan;
+  inner.done = &done;
+  run_chunks(trials, todo, threads, [&](unsigned t, std::uint64_t c, std::uint64_t begin, std::uint64_t size) {
+    const std::uint64_t hash_count = begin < birthday_limit ? std::min(size, birthday_limit - begin) : 0;
     permutation_sums local;
     loops.count_positions(engine, algorithm_key, c, algorithm.parameter, n, size,
                           tables[t].data(), secondary ? &local : nullptr,
                           hash_count ? hashes.data() + begin : nullptr, hash_count);
-    sums[t] += local;
-  }, progress, algorithm.label());
+    sums[t] += local;  // 64-bit per chunk (65536 trials), 128-bit totals
+  }, progress, algorithm.label(), inner);
+  if (plan.done != nullptr) *plan.done = done;
+  out.chunks = done;
+  out.trials = done.trials_in(trials);
   out.positions.assign(n * n, 0);
   for (const auto& table : tables) {
     for (std::size_t i = 0; i < n * n; ++i) out.positions[i] += table[i];
   }
   for (const auto& s : sums) out.sums += s;
-  out.duplicates = detail::count_repeats(hashes);
+  // The fingerprints of the counted chunks among the first birthday_limit trials, in trial order.
+  for (const auto& [b, e] : done.ranges) {
+    for (std::uint64_t c = b; c < e && c * bias_chunk_trials < birthday_limit; ++c) {
+      const std::uint64_t first = c * bias_chunk_trials;
+      const std::uint64_t last = std::min(first + bias_chunk_trials, birthday_limit);
+      out.fingerprints.insert(out.fingerprints.end(), hashes.begin() + static_cast<std::ptrdiff_t>(first),
+                              hashes.begin() + static_cast<std::ptrdiff_t>(last));
+    }
+  }
+  out.birthday_trials = out.fingerprints.size();
+  std::vector<std::uint64_t> sorted = out.fingerprints;
+  out.duplicates = detail::count_repeats(sorted);
   return out;
 }
 
@@ -218,6 +243,7 @@ bias_tallies tally_permutations(std::span<const std::uint8_t> perms, std::size_t
   out.positions.assign(n * n, 0);
   if (table) out.table.assign(factorial(n), 0);
   out.birthday_trials = std::min(out.trials, bias_birthday_trials);
+  out.chunks = chunk_set::all_of(out.trials);
   std::vector<std::uint64_t> hashes;
   hashes.reserve(out.birthday_trials);
   for (std::uint64_t t = 0; t < out.trials; ++t) {
@@ -227,6 +253,7 @@ bias_tallies tally_permutations(std::span<const std::uint8_t> perms, std::size_t
     if (table) ++out.table[rank_permutation(perm)];
     if (t < out.birthday_trials) hashes.push_back(permutation_fingerprint(perm));
   }
+  out.fingerprints = hashes;
   out.duplicates = detail::count_repeats(hashes);
   return out;
 }

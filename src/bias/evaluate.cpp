@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <thread>
 
@@ -33,24 +34,86 @@ std::pair<test_result, test_result> position_tests(const std::vector<std::uint64
   return {chi_squared_upper_tail(x2 * scale, df), chi_squared_upper_tail(2 * g * scale, df)};
 }
 
-// The verdict: the primary test alone, or the family (primary + secondary tests in the verdict)
-// with Holm's correction. A Monte-Carlo p-value, when present, replaces the asymptotic one.
+// The verdict (DESIGN.md, "shufl bias — what it reports"): the valid tests that feed it are
+// adjusted together (Holm); "biased" when any of them rejects at alpha family-wise, else
+// "unreliable" when the primary test is not valid at this sample size, else "no evidence". A
+// test that is not valid never decides. Also states the power of exactly this rule.
 void decide_family(bias_result& r, double alpha) {
-  std::vector<double> ln_ps{r.monte_carlo ? r.monte_carlo->ln_p : r.chi_squared.ln_p};
-  for (const auto& s : r.secondary) {
-    if (s.in_verdict) ln_ps.push_back(s.result.ln_p);
+  const bool mc = r.monte_carlo.has_value();
+  r.primary_valid = mc || r.expected >= 5;
+  r.primary_name = r.test + (mc ? " Monte-Carlo" : " chi-squared");
+  const test_result& primary = mc ? *r.monte_carlo : r.chi_squared;
+  // The position test always brings the secondary tests in; the table brings them in only when
+  // it is not valid itself (they can then still show overwhelming evidence).
+  const bool family = r.test == "position" || !r.primary_valid;
+  std::vector<double> ln_ps;
+  std::vector<std::ptrdiff_t> who;  // -1: the primary; else an index into r.secondary
+  if (r.primary_valid) {
+    ln_ps.push_back(primary.ln_p);
+    who.push_back(-1);
   }
-  const auto adjusted = ln_ps.size() > 1 ? holm_adjust_ln(ln_ps) : ln_ps;
+  for (std::size_t i = 0; i < r.secondary.size(); ++i) {
+    auto& s = r.secondary[i];
+    s.in_verdict = family && s.valid;
+    if (s.in_verdict) {
+      ln_ps.push_back(s.result.ln_p);
+      who.push_back(static_cast<std::ptrdiff_t>(i));
+    }
+  }
+  const auto adjusted = holm_adjust_ln(ln_ps);
+  r.tests_in_verdict = ln_ps.size();
   r.correction = ln_ps.size() > 1 ? "holm" : "none";
-  r.ln_p_primary_adjusted = adjusted[0];
-  std::size_t k = 1;
-  for (auto& s : r.secondary) s.ln_p_adjusted = s.in_verdict ? adjusted[k++] : s.result.ln_p;
-  const double min_adjusted = *std::min_element(adjusted.begin(), adjusted.end());
-  if (r.expected < 5 && !r.monte_carlo) {
+  r.ln_p_primary_adjusted = primary.ln_p;
+  for (auto& s : r.secondary) s.ln_p_adjusted = s.result.ln_p;
+  for (std::size_t k = 0; k < who.size(); ++k) {
+    if (who[k] < 0) {
+      r.ln_p_primary_adjusted = adjusted[k];
+    } else {
+      r.secondary[static_cast<std::size_t>(who[k])].ln_p_adjusted = adjusted[k];
+    }
+  }
+  if (adjusted.empty()) {
+    r.deciding_test = r.primary_name;
+    r.ln_p_deciding_adjusted = primary.ln_p;
+    r.deciding_bound = primary.bound;
     r.outcome = verdict::unreliable;
   } else {
-    r.outcome = min_adjusted < std::log(alpha) ? verdict::biased : verdict::no_evidence;
+    const auto j = static_cast<std::size_t>(std::min_element(adjusted.begin(), adjusted.end()) - adjusted.begin());
+    const bool is_primary = who[j] < 0;
+    const auto& s = is_primary ? r.secondary.front() : r.secondary[static_cast<std::size_t>(who[j])];
+    r.deciding_test = is_primary ? r.primary_name : s.name;
+    r.ln_p_deciding_adjusted = adjusted[j];
+    r.deciding_bound = is_primary ? primary.bound : s.result.bound;
+    if (adjusted[j] < std::log(alpha)) {
+      r.outcome = verdict::biased;
+    } else {
+      r.outcome = r.primary_valid ? verdict::no_evidence : verdict::unreliable;
+    }
   }
+
+  // Power of this rule: when the primary's own p is below alpha/m, Holm's first step rejects, so
+  // the primary test at alpha/m is a lower bound on the rule's power. The non-centrality of the
+  // least detectable law at a given TV δ: table, every cell off by 2δ/k (λ = 4Tδ²); position,
+  // every card's row off by 2δ/n in every cell (λ = 4(n−1)Tδ² after the (n−1)/n scaling).
+  const double power = 0.9;
+  const double m = static_cast<double>(std::max<std::size_t>(1, r.tests_in_verdict));
+  r.power_alpha = alpha / m;
+  const double trials = static_cast<double>(r.trials);
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const bool mc_too_few = mc && 1.0 / static_cast<double>(r.monte_carlo_tables + 1) > r.power_alpha;
+  if (!r.primary_valid || mc_too_few || trials <= 0) {
+    r.detectable_tv = nan;
+  } else if (r.test == "table") {
+    const double cells = static_cast<double>(r.counts.size());
+    r.detectable_tv = std::sqrt(detectable_noncentrality(cells - 1, r.power_alpha, power) / (4 * trials));
+  } else {
+    const double n1 = static_cast<double>(r.n - 1);
+    r.detectable_tv = std::sqrt(detectable_noncentrality(n1 * n1, r.power_alpha, power) / (4 * n1 * trials));
+  }
+  r.power_alternative = r.test == "table"
+      ? "any law of the n! orders at total variation distance >= detectable_total_variation from uniform"
+      : "any law in which every card's position law is at total variation distance >= "
+        "detectable_total_variation from uniform";
 }
 
 }  // namespace detail
@@ -107,7 +170,9 @@ bias_result evaluate_tallies(const bias_tallies& t, const bias_options& o, const
   const double trials = static_cast<double>(t.trials);
   r.position_counts = t.positions;
   r.sums = t.sums;
-  const double power = 0.9;
+  // No outcome of T uniform permutations has probability below (1/n!)^T, so no p-value is
+  // below it either: an approximation that says less is reported as this bound.
+  const double ln_floor = -trials * std::lgamma(static_cast<double>(n) + 1);
   if (test == "table") {
     r.counts = t.table;
     const double cells = static_cast<double>(t.table.size());
@@ -115,8 +180,6 @@ bias_result evaluate_tallies(const bias_tallies& t, const bias_options& o, const
     r.chi_squared = pearson_uniform(r.counts);
     r.g_test = g_test_uniform(r.counts);
     r.plug_in_tv = plug_in_tv_from_uniform(r.counts);
-    // Hardest case for a given TV δ: every cell off by 2δ/k, non-centrality 4Tδ².
-    r.detectable_tv = std::sqrt(detectable_noncentrality(cells - 1, o.alpha, power) / (4 * trials));
     if (r.expected < 5) {
       r.warnings.push_back(fmt::format(
           "expected count per permutation is {:.4g} (< 5): the chi-squared approximation is "
@@ -131,10 +194,9 @@ bias_result evaluate_tallies(const bias_tallies& t, const bias_options& o, const
     r.expected = trials / static_cast<double>(n);
     for (std::size_t e = 0; e < n; ++e) {
       r.row_tests.push_back(pearson_uniform(std::span<const std::uint64_t>(t.positions).subspan(e * n, n)));
+      // One card's row is multinomial(T, 1/n): no outcome is below (1/n)^T.
+      apply_floor(r.row_tests.back(), -trials * std::log(static_cast<double>(n)));
     }
-    // Every row off by the same per-card TV δ spread evenly: non-centrality 4(n−1)Tδ².
-    r.detectable_tv = std::sqrt(detectable_noncentrality(static_cast<double>((n - 1) * (n - 1)), o.alpha, power) /
-                                (4 * static_cast<double>(n - 1) * trials));
     if (r.expected < 5) {
       r.warnings.push_back(fmt::format(
           "expected count per cell of the position matrix is {:.4g} (< 5): the chi-squared "
@@ -143,13 +205,16 @@ bias_result evaluate_tallies(const bias_tallies& t, const bias_options& o, const
     }
   }
 
-  const bool family = test == "position";
+  apply_floor(r.chi_squared, ln_floor);
+  apply_floor(r.g_test, ln_floor);
+  r.monte_carlo_tables = o.monte_carlo;
+
   if (t.sums.trials > 0 && n >= 2) {
     const double nn = static_cast<double>(n);
     const double h1 = harmonic(n, 1), h2 = harmonic(n, 2);
     struct moment {
       const char* name;
-      std::uint64_t sum;
+      uint128 sum;
       double mean, variance;
     };
     const moment moments[] = {
@@ -159,27 +224,48 @@ bias_result evaluate_tallies(const bias_tallies& t, const bias_options& o, const
         {"rising sequences", t.sums.rising_sequences, (nn + 1) / 2, (nn + 1) / 12},
     };
     const double st = static_cast<double>(t.sums.trials);
+    const double z_floor = -st * std::lgamma(static_cast<double>(n) + 1);
     for (const auto& m : moments) {
       secondary_test s;
       s.name = m.name;
-      s.result = z_test_two_sided(static_cast<double>(m.sum), st, m.mean, m.variance);
-      s.in_verdict = family;
-      s.detail = fmt::format("mean {:.6g} (uniform: {:.6g})", static_cast<double>(m.sum) / st, m.mean);
+      s.approximation = "normal";
+      try {
+        s.result = z_test_two_sided(static_cast<double>(m.sum), st, m.mean, m.variance);
+        apply_floor(s.result, z_floor);
+        s.detail = fmt::format("mean {:.6g} (uniform: {:.6g})", static_cast<double>(m.sum) / st, m.mean);
+        if (t.sums.trials < bias_min_z_trials) {
+          s.valid = false;
+          s.validity = fmt::format("normal approximation of a sum of {} values; valid from {} trials",
+                                   t.sums.trials, bias_min_z_trials);
+        }
+      } catch (const std::exception& e) {
+        s.result = test_result{};
+        s.valid = false;
+        s.validity = fmt::format("could not be computed: {}", e.what());
+      }
       r.secondary.push_back(std::move(s));
     }
   }
   if (t.birthday_trials > 1) {
     const double d = static_cast<double>(t.birthday_trials);
-    double inverse_cells = std::exp(-std::lgamma(static_cast<double>(n) + 1));
-    if (n > max_rank_n) inverse_cells += std::ldexp(1.0, -64);  // 64-bit fingerprints
-    const double lambda = d * (d - 1) / 2 * inverse_cells;
-    if (lambda <= 1) {
+    // ln of the chance that two permutations match: 1/n!, plus 2^-64 for the 64-bit fingerprints
+    // that stand for permutations beyond max_rank_n (log-sum-exp: 1/n! underflows from n = 171).
+    const double ln_cells = std::lgamma(static_cast<double>(n) + 1);
+    double ln_match = -ln_cells;
+    if (n > max_rank_n) {
+      const double a = -ln_cells, b = -64 * std::log(2.0);
+      ln_match = std::max(a, b) + std::log1p(std::exp(std::min(a, b) - std::max(a, b)));
+    }
+    const double ln_lambda = std::log(d * (d - 1) / 2) + ln_match;
+    if (ln_lambda <= 0) {
       secondary_test s;
       s.name = "duplicates";
-      s.result = poisson_upper_tail(static_cast<double>(t.duplicates), lambda);
-      s.in_verdict = family;
+      s.approximation = "Poisson";
+      s.result = poisson_upper_tail_ln(static_cast<double>(t.duplicates), ln_lambda);
+      // k repeats are at least as likely as the first k + 1 permutations being equal: (1/n!)^k.
+      apply_floor(s.result, -static_cast<double>(t.duplicates) * ln_cells);
       s.detail = fmt::format("{} repeated permutations among the first {} (uniform: {:.3g} expected)",
-                             t.duplicates, t.birthday_trials, lambda);
+                             t.duplicates, t.birthday_trials, std::exp(ln_lambda));
       r.secondary.push_back(std::move(s));
     }
   }

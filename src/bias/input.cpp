@@ -1,77 +1,97 @@
-// `shufl bias --input`: permutations produced by any other program, as text.
+// `shufl bias --input`: permutations produced by any other program, as text (the input-text
+// convention of text_input.hpp: UTF-8, BOM, CRLF, last line without newline).
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <charconv>
 #include <map>
 
 #include "shufl/bias.hpp"
 #include "shufl/error.hpp"
+#include "shufl/text_input.hpp"
 
 namespace shufl {
 
 namespace {
 
+bool separator(char c) noexcept { return c == ' ' || c == '\t' || c == ',' || c == '\r' || c == '\v' || c == '\f'; }
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && separator(s.front())) s.remove_prefix(1);
+  while (!s.empty() && separator(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+// The items of one line. A line wrapped in [ ] or ( ) (Python's print of a list or tuple) is
+// read without them; an item wrapped in matching quotes ('a' or "a") without them. One token of
+// several characters and no separators is read one character (code point) per item ("bac").
 std::vector<std::string_view> split_items(std::string_view line) {
+  line = trim(line);
+  if (line.size() >= 2 && ((line.front() == '[' && line.back() == ']') || (line.front() == '(' && line.back() == ')'))) {
+    line = trim(line.substr(1, line.size() - 2));
+  }
   std::vector<std::string_view> items;
   std::size_t i = 0;
   while (i < line.size()) {
-    while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == ',' || line[i] == '\r')) ++i;
+    while (i < line.size() && separator(line[i])) ++i;
     const std::size_t start = i;
-    while (i < line.size() && line[i] != ' ' && line[i] != '\t' && line[i] != ',' && line[i] != '\r') ++i;
-    if (i > start) items.push_back(line.substr(start, i - start));
+    while (i < line.size() && !separator(line[i])) ++i;
+    if (i > start) {
+      std::string_view item = line.substr(start, i - start);
+      if (item.size() >= 2 && (item.front() == '\'' || item.front() == '"') && item.back() == item.front()) {
+        item = item.substr(1, item.size() - 2);
+      }
+      if (!item.empty()) items.push_back(item);
+    }
   }
-  if (items.size() == 1 && items[0].size() > 1 && line.find_first_of(" \t,") == std::string_view::npos) {
+  if (items.size() == 1 && items[0].size() > 1 && line.find_first_of(" \t,\v\f") == std::string_view::npos) {
     const std::string_view word = items[0];
     items.clear();
-    for (std::size_t k = 0; k < word.size(); ++k) items.push_back(word.substr(k, 1));
+    for (std::size_t k = 0; k < word.size();) {
+      const std::size_t len = std::min(utf8_sequence_length(word.substr(k)), word.size() - k);
+      items.push_back(word.substr(k, len));
+      k += len;
+    }
   }
   return items;
 }
 
-bool as_number(std::string_view s, std::uint64_t& value) {
-  const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), value, 10);
-  return ec == std::errc{} && ptr == s.data() + s.size();
+bool all_digits(std::string_view s) noexcept {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// A number's key: its digits without leading zeros ("007" and "7" are the same item).
+std::string_view number_key(std::string_view s) {
+  const std::size_t first = s.find_first_not_of('0');
+  return first == std::string_view::npos ? s.substr(s.size() - 1) : s.substr(first);
 }
 
 }  // namespace
 
-permutation_list parse_permutations(std::string_view text) {
+permutation_list parse_permutations(text_reader& reader) {
   permutation_list out;
   std::map<std::string, std::uint8_t, std::less<>> index;
-  std::size_t line_number = 0;
-  std::size_t pos = 0;
+  bool numeric = false;
   std::vector<bool> seen;
-  while (pos < text.size()) {
-    std::size_t end = text.find('\n', pos);
-    if (end == std::string_view::npos) end = text.size();
-    const std::string_view line = text.substr(pos, end - pos);
-    pos = end + 1;
-    ++line_number;
+  std::string_view line;
+  while (reader.next(line)) {
+    const std::uint64_t line_number = reader.line_number();
+    const auto where = [&] { return fmt::format("{}: line {}", reader.name(), line_number); };
     const auto items = split_items(line);
     if (items.empty() || items[0][0] == '#') continue;
     if (out.n == 0) {
       if (items.size() < 2 || items.size() > bias_max_n) {
-        throw error(fmt::format("input line {}: {} items; permutations of 2 to {} items are needed",
-                                line_number, items.size(), bias_max_n));
+        throw error(fmt::format("{}: {} items; permutations of 2 to {} items are needed", where(), items.size(),
+                                bias_max_n));
       }
-      std::vector<std::string_view> order(items.begin(), items.end());
-      const bool numeric = std::all_of(order.begin(), order.end(), [](auto s) {
-        std::uint64_t v;
-        return as_number(s, v);
-      });
+      numeric = std::all_of(items.begin(), items.end(), all_digits);
+      std::vector<std::string_view> order;
+      for (const auto item : items) order.push_back(numeric ? number_key(item) : item);
       std::sort(order.begin(), order.end(), [&](auto a, auto b) {
-        if (numeric) {
-          std::uint64_t x = 0, y = 0;
-          as_number(a, x);
-          as_number(b, y);
-          return x < y;
-        }
+        if (numeric && a.size() != b.size()) return a.size() < b.size();  // numbers by value
         return a < b;
       });
-      if (std::adjacent_find(order.begin(), order.end()) != order.end()) {
-        throw error(fmt::format("input line {}: an item appears twice", line_number));
-      }
+      const auto twice = std::adjacent_find(order.begin(), order.end());
+      if (twice != order.end()) throw error(fmt::format("{}: '{}' appears twice", where(), *twice));
       out.n = items.size();
       for (std::size_t k = 0; k < order.size(); ++k) {
         index.emplace(std::string(order[k]), static_cast<std::uint8_t>(k));
@@ -80,22 +100,26 @@ permutation_list parse_permutations(std::string_view text) {
       seen.assign(out.n, false);
     }
     if (items.size() != out.n) {
-      throw error(fmt::format("input line {}: {} items, expected {} like the first line",
-                              line_number, items.size(), out.n));
+      throw error(fmt::format("{}: {} items, expected {} like the first line", where(), items.size(), out.n));
     }
     std::fill(seen.begin(), seen.end(), false);
     for (const auto item : items) {
-      const auto it = index.find(item);
-      if (it == index.end()) {
-        throw error(fmt::format("input line {}: '{}' is not an item of the first line", line_number, item));
+      const auto it = index.find(numeric && all_digits(item) ? number_key(item) : item);
+      if (it == index.end() || (numeric && !all_digits(item))) {
+        throw error(fmt::format("{}: '{}' is not an item of the first line", where(), item));
       }
-      if (seen[it->second]) throw error(fmt::format("input line {}: '{}' appears twice", line_number, item));
+      if (seen[it->second]) throw error(fmt::format("{}: '{}' appears twice", where(), item));
       seen[it->second] = true;
       out.perms.push_back(it->second);
     }
   }
-  if (out.n == 0) throw error("no permutations in the input");
+  if (out.n == 0) throw error(fmt::format("no permutations in {}", reader.name()));
   return out;
+}
+
+permutation_list parse_permutations(std::string_view text) {
+  text_reader reader(text, "input");
+  return parse_permutations(reader);
 }
 
 }  // namespace shufl

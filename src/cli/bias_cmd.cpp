@@ -5,18 +5,23 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iterator>
 #include <memory>
+#include <optional>
 #include <numeric>
 #include <sstream>
+#include <csignal>
 #include <thread>
 
 #include "bias_report.hpp"
 #include "common.hpp"
+#include "html_pages.hpp"
+#include "side_file.hpp"
 #include "shufl/bias.hpp"
 #include "shufl/error.hpp"
 #include "shufl/exact.hpp"
@@ -39,8 +44,12 @@ struct bias_cli_options {
   std::string input;
   std::string monte_carlo;
   std::string plot;
+  std::string report;
   std::string save_counts;
   std::vector<std::string> merge;
+  std::string shard;
+  std::string resume;
+  bool allow_partial = false;
   bool check = false;
   bool exact = false;
   bool list = false;
@@ -48,13 +57,22 @@ struct bias_cli_options {
 };
 
 constexpr const char* kBiasFooter = R"(
-Each algorithm shuffles the deck 1..n TRIALS times. The primary test gives the verdict: the
-table of the n! orders (Pearson chi-squared, df = n! - 1, upper tail) when n! <= 10^6 and every
-expected count is at least 5, else the element x position matrix (X2 scaled by (n-1)/n,
-df = (n-1)^2), which the fixed point, cycle, inversion, rising-sequence and duplicate tests then
-join with Holm's correction. Verdicts: "no evidence of bias", "biased", or "unreliable" when an
-expected count is below 5. Exit status: 0 success, 1 error, 3 with --check when any algorithm is
-biased.
+Each algorithm shuffles the deck 1..n TRIALS times. The primary test: the table of the n! orders
+(Pearson chi-squared, df = n! - 1, upper tail) when n! <= 10^6 and every expected count is at
+least 5, else the element x position matrix (X2 scaled by (n-1)/n, df = (n-1)^2), which the fixed
+point, cycle, inversion, rising-sequence and duplicate tests then join with Holm's correction
+(they also join an invalid table). A test is valid at its sample size when its approximation
+holds: chi-squared tests when every expected count is >= 5 (or with --monte-carlo), z-tests from
+30 trials, duplicates whenever reported. Decision rule: "biased" when any valid test in the verdict
+rejects at alpha family-wise (Holm); else "unreliable" when the primary test is not valid; else
+"no evidence of bias". The verdict line names the test and the adjusted p that decided. No p is
+printed below the probability of the most extreme outcome under uniformity ((1/n!)^T): there it is
+a bound ("p <= ..."). Power: the stated TV is detected with probability >= 90% (asymptotically)
+by this rule, because the primary test alone at alpha / (number of tests in the verdict) reaches
+it. Exit status: 0 success, 1 error; with --check: 3 when any algorithm is biased, else 4 when
+any verdict is unreliable, else 0; 5 when --merge lacks shards of a seeded run (unless
+--allow-partial); 130/143 when SIGINT/SIGTERM stops a --save-counts run (its finished chunks
+are saved; --resume continues).
 
 Examples:
   shufl bias --n 3 --trials 60000                 the signature run: naive is biased
@@ -65,6 +83,9 @@ Examples:
   shufl bias --n 52 --exact --algo riffle:1..10   Bayer-Diaconis, closed form
   python3 my_shuffle.py | shufl bias --input -    test anyone's shuffle
   shufl bias --list                               every algorithm, one line each
+  shufl bias --n 4 --seed 1 --report r.html       the run as a page: pictures, tests, JSON
+  shufl bias --n 52 --trials 1000000000 --seed 7 --shard 0/4 --save-counts part-0.json
+  shufl bias --merge part-*.json                  the shards' report = the unsharded run's
 )";
 
 // A progress bar on stderr, redrawn at most ten times a second; erased when done.
@@ -86,6 +107,56 @@ class progress_bar {
   std::chrono::steady_clock::time_point last_{};
 };
 
+// SIGINT/SIGTERM during a run that saves its counts: stop starting chunks, save what is done.
+std::atomic<bool> g_stop{false};
+volatile std::sig_atomic_t g_signal = 0;
+
+extern "C" void on_stop_signal(int sig) {
+  g_signal = sig;
+  g_stop.store(true);
+}
+
+void catch_stop_signals() {
+  struct sigaction sa {};
+  sa.sa_handler = on_stop_signal;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+}
+
+// "I/N" with 0 <= I < N.
+std::pair<std::uint64_t, std::uint64_t> parse_shard(const std::string& text) {
+  const auto slash = text.find('/');
+  if (slash == std::string::npos) throw error(fmt::format("--shard: expected I/N (shard I of N, 0 <= I < N), got '{}'", text));
+  const auto i = parse_uint("--shard", text.substr(0, slash));
+  const auto n = parse_uint("--shard", text.substr(slash + 1));
+  if (n == 0 || i >= n) throw error(fmt::format("--shard {}: shards are numbered 0 to N-1 (0 <= I < N)", text));
+  return {i, n};
+}
+
+// --resume: the saved part must be the same experiment as this command.
+void check_resume(const bias_counts& saved, const bias_options& b, const std::string& file) {
+  const auto fail = [&](const std::string& what) {
+    throw error(fmt::format("--resume '{}': {}: run the same command that saved it", file, what));
+  };
+  if (saved.runs.size() != 1 || !saved.runs[0].seed) fail("not the counts of one seeded run");
+  const auto& run = saved.runs[0];
+  if (!b.seed || *run.seed != *b.seed) fail(fmt::format("saved with seed \"{}\"", *run.seed));
+  if (run.engine != b.engine) fail(fmt::format("saved with --rng {}", engine_name(run.engine)));
+  if (run.trials != b.trials) fail(fmt::format("saved with --trials {}", run.trials));
+  if (saved.n != b.n) fail(fmt::format("saved with --n {}", saved.n));
+  if (saved.secondary != b.secondary) fail("saved with a different --no-secondary");
+  const std::vector<std::pair<std::uint64_t, std::uint64_t>> shards =
+      b.shard.second ? std::vector<std::pair<std::uint64_t, std::uint64_t>>{b.shard} : std::vector<std::pair<std::uint64_t, std::uint64_t>>{};
+  if (run.shards != shards) fail("saved with a different --shard");
+  if (saved.results.size() != b.algorithms.size()) fail("saved with a different --algo");
+  for (std::size_t a = 0; a < b.algorithms.size(); ++a) {
+    const auto& r = saved.results[a];
+    if (r.label != b.algorithms[a].label() || r.definition != b.algorithms[a].info->definition) fail("saved with a different --algo");
+    if (r.test != choose_test(b.test, b.n, b.trials)) fail("saved with a different --test");
+  }
+}
+
 std::string list_text() {
   std::string out;
   for (const auto& a : algorithms()) {
@@ -105,7 +176,7 @@ subcommand bias_subcommand() {
             sub.footer(kBiasFooter);
             sub.add_option("--n", o->n, "Deck size: cards 1..N (2 to 255)")->capture_default_str();
             sub.add_option("--trials", o->trials, "Shuffles per algorithm")->capture_default_str();
-            sub.add_option("--seed", o->seed, "Any string; the same seed gives the same counts");
+            sub.add_option("--seed", o->seed, "Any string; the same seed gives the same counts")->type_name("SEED")->expected(0, 1);
             sub.add_option("--algo", o->algo, "Comma-separated algorithms (see --list; riffle:1..10 expands)")
                 ->capture_default_str();
             sub.add_flag("--list", o->list, "List every algorithm with its one-line definition");
@@ -120,14 +191,28 @@ subcommand bias_subcommand() {
             sub.add_option("--monte-carlo", o->monte_carlo, "Monte-Carlo p-value from B simulated tables")
                 ->option_text("B");
             sub.add_option("--plot", o->plot, "Write the position matrices as an SVG heatmap (colour: each cell's z-score, clipped at +-4)")->option_text("FILE.svg");
+            sub.add_option("--report", o->report,
+                           "Write a self-contained HTML page of the run (pictures, tests, the JSON document)")
+                ->option_text("FILE.html");
             sub.add_option("--save-counts", o->save_counts, "Save the counts (with engine, seed, version) to FILE")
                 ->option_text("FILE");
-            sub.add_option("--merge", o->merge, "Add up counts saved by --save-counts and test the sums")
+            sub.add_option("--merge", o->merge,
+                           "Add up counts saved by --save-counts (runs, shards) and test the sums; exit 5 when "
+                           "shards of a seeded run are missing")
                 ->option_text("FILE...");
+            sub.add_flag("--allow-partial", o->allow_partial,
+                         "With --merge: report on the shards present without exit status 5");
+            sub.add_option("--shard", o->shard,
+                           "Count only shard I of N (0 <= I < N: chunks floor(I*C/N) to floor((I+1)*C/N)-1 of the "
+                           "C chunks of 65536 trials) into --save-counts; needs --seed; merge the parts with --merge")
+                ->option_text("I/N");
+            sub.add_option("--resume", o->resume,
+                           "Continue an interrupted --save-counts run: count only the chunks FILE lacks (same command)")
+                ->option_text("FILE");
             sub.add_option("--threads", o->threads, "Worker threads (default: all cores); never changes the counts");
             sub.add_option("--rng", o->rng, "Engine: xoshiro256pp, chacha20, mt19937, minstd")
                 ->capture_default_str();
-            sub.add_flag("--check", o->check, "Exit with status 3 when any algorithm is biased");
+            sub.add_flag("--check", o->check, "Exit 3 when any algorithm is biased, else 4 when any verdict is unreliable");
             sub.add_option("--format", o->format, "Output format: text, json or csv")->capture_default_str();
             return [o, &sub]() -> int {
               if (o->list) {
@@ -137,7 +222,7 @@ subcommand bias_subcommand() {
               bias_options b;
               b.n = static_cast<std::size_t>(std::min<std::uint64_t>(parse_uint("--n", o->n), 1000));
               b.trials = parse_uint("--trials", o->trials);
-              if (!o->seed.empty()) b.seed = o->seed;
+              if (sub.count("--seed") > 0) b.seed = check_seed(o->seed);
               b.algorithms = parse_algorithm_list(o->algo);
               b.alpha = parse_double("--alpha", o->alpha);
               b.engine = parse_engine(o->rng);
@@ -169,35 +254,141 @@ subcommand bias_subcommand() {
                 }
               }
               if (!o->input.empty() && !o->merge.empty()) throw error("--input cannot be combined with --merge");
+              if (o->allow_partial && o->merge.empty()) throw error("--allow-partial applies to --merge only");
+              const bool sharded = !o->shard.empty();
+              if (sharded) {
+                for (const char* name : {"--check", "--exact", "--input", "--monte-carlo", "--merge", "--plot"}) {
+                  if (sub.count(name) > 0) {
+                    throw error(fmt::format("--shard counts one part of a run and tests nothing: drop {} (the merge of "
+                                            "the parts tests them)", name));
+                  }
+                }
+                if (!b.seed) throw error("--shard needs --seed: the shards of one run share its seed");
+                if (o->save_counts.empty()) throw error("--shard needs --save-counts FILE: the part's counts go there");
+                b.shard = parse_shard(o->shard);
+                b.evaluate = false;
+              }
+              if (!o->resume.empty()) {
+                if (!o->merge.empty() || !o->input.empty() || b.exact) throw error("--resume continues a run of trials: drop --merge, --input and --exact");
+                if (!b.seed) throw error("--resume needs the --seed of the interrupted run");
+              }
+              // Side files are created now, before the work, so a bad path fails at once (U05).
+              std::optional<side_file> counts_file, plot_file, report_file;
+              if (sub.count("--save-counts") > 0) counts_file.emplace("--save-counts", o->save_counts);
+              if (sub.count("--plot") > 0) plot_file.emplace("--plot", o->plot);
+              if (sub.count("--report") > 0) report_file.emplace("--report", o->report);
               bias_report report;
+              std::string counts_text;
               if (!o->merge.empty()) {
-                report = merge_saved(o->merge, b);
+                const bias_merge merge = merge_files(o->merge);
+                report = merge.report(b);
+                if (!o->save_counts.empty()) counts_text = write_counts_file(merge.merged());
               } else {
                 if (!o->input.empty()) {
                   if (sub.count("--algo") || sub.count("--n") || sub.count("--trials")) {
                     throw error("--input infers n and the trial count and tests no algorithm: drop --n, --trials and --algo");
                   }
-                  auto list = parse_permutations(read_all(o->input));
+                  // Streamed: memory holds the permutations (n bytes each), not the file.
+                  text_reader reader = text_reader::open(o->input);
+                  auto list = parse_permutations(reader);
                   b.n = list.n;
                   b.input = std::move(list.perms);
+                  b.input_symbols = std::move(list.symbols);
                   b.input_name = o->input == "-" ? "stdin" : o->input;
+                }
+                // Each thread of the table test keeps its own n! counts: cap the threads, and say so.
+                if (!b.exact && choose_test(b.test, b.n, b.input ? 1 : b.trials) == "table" &&
+                    b.threads > bias_max_table_threads(b.n) && !b.input) {
+                  const auto cap = static_cast<unsigned>(bias_max_table_threads(b.n));
+                  std::fprintf(stderr, "shufl: note: --threads %u capped to %u for n = %zu (each thread keeps its own "
+                               "table of n! counts; at most %llu MiB in all)\n", b.threads, cap, b.n,
+                               static_cast<unsigned long long>(bias_max_table_memory >> 20));
+                  b.threads = cap;
+                }
+                // The chunks to count: a shard's, less what a resumed file holds.
+                std::optional<bias_counts> resumed;
+                if (!b.input && !b.exact && (sharded || !o->resume.empty())) {
+                  const chunk_set target = sharded ? bias_shard_chunks(b.trials, b.shard.first, b.shard.second)
+                                                   : chunk_set::all_of(b.trials);
+                  b.chunks.assign(b.algorithms.size(), target);
+                  if (!o->resume.empty()) {
+                    resumed = read_counts_file(o->resume);
+                    check_resume(*resumed, b, o->resume);
+                    for (std::size_t a = 0; a < b.algorithms.size(); ++a) {
+                      for (const auto& part : resumed->results[a].parts) b.chunks[a] = b.chunks[a].minus(part.chunks);
+                    }
+                    b.evaluate = false;
+                  }
                 }
                 // A bar on a terminal for runs long enough to wait for (n · trials ≥ 10^9).
                 if (isatty(STDERR_FILENO) && !b.exact && !b.input &&
                     static_cast<double>(b.n) * static_cast<double>(b.trials) >= 1e9) {
                   b.progress = progress_bar{};
                 }
+                if (!o->save_counts.empty() && !b.exact && !b.input) {
+                  catch_stop_signals();
+                  b.stop = &g_stop;
+                }
                 report = run_bias(b);
+                bias_counts counts = counts_of_report(report);
+                if (resumed) {
+                  bias_merge both;
+                  both.add(*resumed, o->resume);
+                  both.add(counts, "this run");
+                  counts = both.merged();
+                  if (!report.interrupted && !sharded) {
+                    b.evaluate = true;
+                    report = both.report(b);
+                    report.merged_files.clear();  // one run, reported as if never interrupted
+                    report.missing.clear();
+                  }
+                }
+                if (!o->save_counts.empty()) counts_text = write_counts_file(counts);
+                if (report.interrupted || sharded) {
+                  write_file(o->save_counts, counts_text);
+                  std::uint64_t done = 0;
+                  for (const auto& part : counts.results.front().parts) done += part.chunks.count();
+                  const std::uint64_t chunks = sharded ? bias_shard_chunks(b.trials, b.shard.first, b.shard.second).count()
+                                                       : bias_chunk_count(b.trials);
+                  if (report.interrupted) {
+                    const int sig = g_signal;
+                    std::fprintf(stderr, "shufl: interrupted by %s: saved %llu of %llu chunks to '%s'; finish with the "
+                                 "same command and --resume %s\n", sig == SIGTERM ? "SIGTERM" : "SIGINT",
+                                 static_cast<unsigned long long>(done), static_cast<unsigned long long>(chunks),
+                                 o->save_counts.c_str(), o->save_counts.c_str());
+                    return 128 + (sig == 0 ? SIGINT : sig);
+                  }
+                  const chunk_set mine = bias_shard_chunks(b.trials, b.shard.first, b.shard.second);
+                  std::fprintf(stderr, "shufl bias: shard %llu/%llu: chunks %s of %llu, %llu trials per algorithm, saved to '%s'\n",
+                               static_cast<unsigned long long>(b.shard.first), static_cast<unsigned long long>(b.shard.second),
+                               mine.text().c_str(), static_cast<unsigned long long>(bias_chunk_count(b.trials)),
+                               static_cast<unsigned long long>(mine.trials_in(b.trials)), o->save_counts.c_str());
+                  return exit_ok;
+                }
               }
               const std::string seed_text = b.seed ? fmt::format("\"{}\"", *b.seed) : "none (from the OS)";
-              if (!o->save_counts.empty()) write_file(o->save_counts, saved_counts(report));
-              if (!o->plot.empty()) write_file(o->plot, svg_plot(report));
+              side_file_errors side_errors;
+              if (counts_file) side_errors.commit(*counts_file, counts_text);
+              if (plot_file) side_errors.commit(*plot_file, svg_plot(report));
+              if (report_file) {
+                side_errors.commit(*report_file,
+                                   report_page(nlohmann::ordered_json::parse(json_report(report, b.threads))));
+              }
               write_stdout(o->format == "json"  ? json_report(report, b.threads)
                            : o->format == "csv" ? csv_report(report)
                                                 : text_report(report, seed_text, b.threads));
-              const bool any_biased = std::any_of(report.results.begin(), report.results.end(),
-                                                  [](const auto& r) { return r.outcome == verdict::biased; });
-              return (o->check && any_biased) ? exit_bias_found : exit_ok;
+              if (!report.missing.empty() && !o->allow_partial) {
+                for (const auto& m : report.missing) std::fprintf(stderr, "shufl: partial merge: %s\n", m.c_str());
+                return side_errors.finish(exit_partial);
+              }
+              const auto any = [&](verdict v) {
+                return std::any_of(report.results.begin(), report.results.end(),
+                                   [v](const auto& r) { return r.outcome == v; });
+              };
+              if (!o->check) return side_errors.finish(exit_ok);
+              return side_errors.finish(any(verdict::biased)       ? exit_bias_found
+                                        : any(verdict::unreliable) ? exit_bias_unreliable
+                                                                   : exit_ok);
             };
           }};
 }

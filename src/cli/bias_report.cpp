@@ -13,37 +13,87 @@
 
 #include "bias_report.hpp"
 #include "heatmap.hpp"
+#include "shufl/json_text.hpp"
 #include "shufl/permutation.hpp"
+#include "shufl/text_input.hpp"
 
 namespace shufl::cli {
 
 namespace {
 
 // A p-value is never printed as 0: below 1e-308 (the double range) it is given by ln p and
-// log10 p, which stats.hpp keeps exact far below that.
-std::string format_p(const test_result& t) {
-  if (t.p_value < 1e-308) {
-    return fmt::format("p < 1e-308 (ln p = {:.2f}, log10 p = {:.2f})", t.ln_p, t.log10_p);
+// log10 p, which stats.hpp keeps exact far below that. A p that reached the floor of the most
+// extreme possible outcome is printed as a bound and says which approximation gave less.
+std::string format_ln_p(double ln_p, bool bound = false, const std::string& approximation = {}) {
+  if (bound) {
+    return fmt::format("p <= {} (ln p <= {:.2f}; a bound: the probability of the most extreme outcome under "
+                       "uniformity; the {} approximation is not meaningful below it)",
+                       ln_p < std::log(1e-308) ? fmt::format("10^{:.2f}", ln_p / std::log(10.0))
+                                               : fmt::format("{:.4g}", std::exp(ln_p)),
+                       ln_p, approximation.empty() ? "chi-squared" : approximation);
   }
-  return fmt::format("p = {:.4g} (ln p = {:.4g})", t.p_value, t.ln_p);
-}
-
-std::string format_ln_p(double ln_p) {
   if (ln_p < std::log(1e-308)) {
     return fmt::format("p < 1e-308 (ln p = {:.2f}, log10 p = {:.2f})", ln_p, ln_p / std::log(10.0));
   }
   return fmt::format("p = {:.4g} (ln p = {:.4g})", std::exp(ln_p), ln_p);
 }
 
-std::string labels_of(std::uint64_t rank, std::size_t n) { return deck_label(unrank_permutation(rank, n)); }
+std::string format_p(const test_result& t, const std::string& approximation = "chi-squared") {
+  return format_ln_p(t.ln_p, t.bound, approximation);
+}
+
+// The reason given on the verdict line: the test that decided and its (Holm-adjusted) p.
+std::string verdict_reason(const bias_result& r, double alpha) {
+  const bool holm = r.tests_in_verdict > 1;
+  const std::string p = format_ln_p(r.ln_p_deciding_adjusted, r.deciding_bound,
+                                    r.deciding_test.find("chi-squared") != std::string::npos ? "chi-squared"
+                                    : r.deciding_test == "duplicates"                       ? "Poisson"
+                                                                                            : "normal");
+  const std::string family =
+      holm ? fmt::format("{} tests with Holm's correction, family-wise alpha = {}; ", r.tests_in_verdict, alpha) : "";
+  const std::string adjusted = holm ? "smallest adjusted " : "";
+  switch (r.outcome) {
+    case verdict::biased:
+      return fmt::format("{}decided by {}: {}{} < alpha = {}", family, r.deciding_test, adjusted, p, alpha);
+    case verdict::no_evidence:
+      return fmt::format("{}decided by {}: {}{} >= alpha = {}", family, r.deciding_test, adjusted, p, alpha);
+    case verdict::unreliable:
+    default:
+      return fmt::format("the {} is not valid at this sample size (expected count {:.4g} < 5) and no valid test "
+                         "rejects{}; no verdict",
+                         r.primary_name, r.expected,
+                         r.tests_in_verdict ? fmt::format(" ({}{}: {}{})", family, r.deciding_test, adjusted, p) : "");
+  }
+}
+
+
+// A permutation as a row label: the cards 1..n ("231"; comma-separated from n = 10), or with
+// --input the user's own items (joined when each is one character, else comma-separated).
+std::string labels_of(std::uint64_t rank, std::size_t n, const std::vector<std::string>& symbols = {}) {
+  const auto p = unrank_permutation(rank, n);
+  if (symbols.size() != n) return deck_label(p);
+  const bool single = std::all_of(symbols.begin(), symbols.end(),
+                                  [](const std::string& s) { return !s.empty() && utf8_sequence_length(s) == s.size(); });
+  std::string out;
+  for (std::size_t k = 0; k < n; ++k) {
+    if (k > 0 && !single) out += ',';
+    out += symbols[p[k]];
+  }
+  return out;
+}
+
+// The label of item e (0-based) in a report: its --input symbol, else the card e + 1.
+std::string item_label(std::size_t e, const std::vector<std::string>& symbols) {
+  return symbols.size() > e ? symbols[e] : std::to_string(e + 1);
+}
 
 // Terminal heatmap of the position matrix: one row per card, one character per position,
 // by the cell's z-score (O − E) / sqrt(E (1 − 1/n)), the quantity of every picture (heatmap.hpp).
-std::string heatmap(const bias_result& r) {
+std::string heatmap(const bias_result& r, const std::vector<std::string>& symbols) {
   const std::size_t n = r.n;
   std::string out = "  position matrix (row: card, column: position; '.' |z| < 2, '+'/'-' z >= 2 / <= -2, '#'/'=' beyond 4):\n";
   for (std::size_t e = 0; e < n; ++e) {
-    out += fmt::format("  {:>4} ", e + 1);
+    out += fmt::format("  {:>4} ", item_label(e, symbols));
     for (std::size_t p = 0; p < n; ++p) {
       const double z = cell_z(static_cast<double>(r.position_counts[e * n + p]), static_cast<double>(r.trials),
                               1.0 / static_cast<double>(n));
@@ -80,17 +130,23 @@ std::string text_exact(const bias_result& r) {
 
 nlohmann::ordered_json test_json(const test_result& t) {
   return {{"statistic", t.statistic}, {"df", static_cast<std::uint64_t>(t.df)}, {"p_value", t.p_value}, {"ln_p", t.ln_p},
-          {"log10_p", t.log10_p}};
+          {"log10_p", t.log10_p}, {"bound", t.bound}};
+}
+
+// A double that may be NaN (not stated): JSON null.
+nlohmann::ordered_json number_or_null(double v) {
+  return std::isfinite(v) ? nlohmann::ordered_json(v) : nlohmann::ordered_json(nullptr);
 }
 
 // {"123": v0, "132": v1, ...} in rank order. ordered_json's operator[] searches its keys
 // linearly (quadratic for 9! rows); the labels are distinct, so append to the underlying vector.
 template <class T>
-nlohmann::ordered_json labelled_object(std::size_t n, const std::vector<T>& values) {
+nlohmann::ordered_json labelled_object(std::size_t n, const std::vector<T>& values,
+                                      const std::vector<std::string>& symbols = {}) {
   nlohmann::ordered_json object = nlohmann::ordered_json::object();
   auto& pairs = object.get_ref<nlohmann::ordered_json::object_t&>();
   pairs.reserve(values.size());
-  for (std::uint64_t rank = 0; rank < values.size(); ++rank) pairs.emplace_back(labels_of(rank, n), values[rank]);
+  for (std::uint64_t rank = 0; rank < values.size(); ++rank) pairs.emplace_back(labels_of(rank, n, symbols), values[rank]);
   return object;
 }
 
@@ -112,7 +168,7 @@ nlohmann::ordered_json exact_json(const bias_result& r) {
 
 nlohmann::ordered_json result_json(const bias_result& r, const bias_report& report) {
   nlohmann::ordered_json e;
-  e["algorithm"] = r.label;
+  e["algorithm"] = json_text(r.label);
   e["test"] = r.test;
   if (r.exact) {
     e["verdict"] = verdict_json(r.outcome);
@@ -121,7 +177,7 @@ nlohmann::ordered_json result_json(const bias_result& r, const bias_report& repo
     return e;
   }
   if (r.test == "table") {
-    e["counts"] = labelled_object(r.n, r.counts);
+    e["counts"] = labelled_object(r.n, r.counts, report.options.input_symbols);
   }
   auto matrix = nlohmann::ordered_json::array();
   for (std::size_t row = 0; row < r.n; ++row) {
@@ -137,20 +193,30 @@ nlohmann::ordered_json result_json(const bias_result& r, const bias_report& repo
     for (const auto& t : r.row_tests) rows.push_back(test_json(t));
     e["row_tests"] = std::move(rows);
   }
-  if (r.monte_carlo) e["monte_carlo"] = {{"tables", report.options.monte_carlo}, {"p_value", r.monte_carlo->p_value}};
+  if (r.monte_carlo) {
+    e["monte_carlo"] = {{"tables", report.options.monte_carlo}, {"p_value", r.monte_carlo->p_value},
+                        {"ln_p", r.monte_carlo->ln_p}};
+  }
+  e["primary"] = {{"name", r.primary_name}, {"valid", r.primary_valid}, {"in_verdict", r.primary_valid},
+                  {"ln_p_adjusted", r.ln_p_primary_adjusted}};
   auto secondary = nlohmann::ordered_json::array();
   for (const auto& s : r.secondary) {
     secondary.push_back({{"name", s.name}, {"statistic", s.result.statistic}, {"p_value", s.result.p_value},
-                         {"ln_p", s.result.ln_p}, {"log10_p", s.result.log10_p}, {"in_verdict", s.in_verdict},
+                         {"ln_p", s.result.ln_p}, {"log10_p", s.result.log10_p}, {"bound", s.result.bound},
+                         {"valid", s.valid}, {"validity", s.validity}, {"in_verdict", s.in_verdict},
                          {"ln_p_adjusted", s.ln_p_adjusted}, {"detail", s.detail}});
   }
   e["secondary"] = std::move(secondary);
   e["correction"] = r.correction;
-  e["ln_p_adjusted"] = r.ln_p_primary_adjusted;
+  e["tests_in_verdict"] = r.tests_in_verdict;
+  e["deciding_test"] = r.deciding_test;
+  e["ln_p_adjusted"] = r.ln_p_deciding_adjusted;
+  e["p_adjusted"] = std::exp(r.ln_p_deciding_adjusted);
+  e["p_adjusted_is_bound"] = r.deciding_bound;
   if (r.test == "table") e["plug_in_total_variation_distance"] = r.plug_in_tv;
-  e["power"] = {{"probability", 0.9}, {"detectable_total_variation", r.detectable_tv},
-                {"meaning", r.test == "table" ? "total variation distance of the permutation law"
-                                               : "total variation distance of each card's position law"}};
+  e["power"] = {{"probability", 0.9}, {"alpha", r.power_alpha}, {"tests", r.tests_in_verdict},
+                {"detectable_total_variation", number_or_null(r.detectable_tv)},
+                {"alternative", r.power_alternative}};
   e["verdict"] = verdict_json(r.outcome);
   e["warnings"] = r.warnings;
   return e;
@@ -158,15 +224,46 @@ nlohmann::ordered_json result_json(const bias_result& r, const bias_report& repo
 
 }  // namespace
 
+// The header of a --merge: what was merged (S08): every run's seed and engine, the files and
+// shards, and what is missing.
+std::string merge_header(const bias_report& report) {
+  const auto& o = report.options;
+  std::string out = fmt::format("shufl bias --merge: n = {}, {} trials per algorithm, merged from {} file{}\n", o.n,
+                                o.trials, report.merged_files.size(), report.merged_files.size() == 1 ? "" : "s");
+  const std::size_t shown = std::min<std::size_t>(report.runs.size(), 20);
+  out += fmt::format("{} run{}:", report.runs.size(), report.runs.size() == 1 ? "" : "s");
+  for (std::size_t i = 0; i < shown; ++i) {
+    const auto& run = report.runs[i];
+    out += fmt::format("{} {}, {} trials", i ? ";" : "", run.describe(), run.trials);
+    if (!run.shards.empty()) {
+      out += fmt::format(", {} shard{} of {}", run.shards.size(), run.shards.size() == 1 ? "" : "s",
+                         run.shards.front().second);
+    }
+  }
+  if (shown < report.runs.size()) out += fmt::format("; and {} more", report.runs.size() - shown);
+  out += report.runs.size() > 1 ? " (independent runs, counts added)\n" : "\n";
+  for (const auto& m : report.missing) out += fmt::format("PARTIAL: {}\n", m);
+  return out;
+}
+
 std::string text_report(const bias_report& report, const std::string& seed_text, unsigned threads) {
   const auto& o = report.options;
   std::string out;
   if (o.exact) {
     out += fmt::format("shufl bias --exact: n = {}, exact laws (no trials)\n", o.n);
+  } else if (o.input) {
+    // Read, not simulated: no engine, seed or threads took part.
+    out += fmt::format("shufl bias: n = {}, {} permutations read from {}\n", o.n, o.trials,
+                       o.input_name == "stdin" ? std::string("standard input") : fmt::format("'{}'", o.input_name));
+    out += fmt::format("Tested at alpha = {}{}.\n", o.alpha,
+                       report.correction == "holm" ? " (family-wise, with Holm's correction over the tests)" : "");
   } else {
-    out += fmt::format("shufl bias: n = {}, {} {}, engine {}, seed {}, {} thread{}\n", o.n, o.trials,
-                       o.input ? "permutations read" : "trials per algorithm", engine_name(o.engine),
-                       o.input ? "(not used)" : seed_text, threads, threads == 1 ? "" : "s");
+    if (!report.merged_files.empty()) {
+      out += merge_header(report);
+    } else {
+      out += fmt::format("shufl bias: n = {}, {} trials per algorithm, engine {}, seed {}, {} thread{}\n", o.n,
+                         o.trials, engine_name(o.engine), seed_text, threads, threads == 1 ? "" : "s");
+    }
     if (report.results.size() > 1) {
       out += fmt::format(
           "Each algorithm is a separate question, tested on its own at alpha = {} {}.\n", o.alpha,
@@ -197,14 +294,17 @@ std::string text_report(const bias_report& report, const std::string& seed_text,
         out += fmt::format("  the 10 of {} orders furthest from expectation:\n", cells);
       }
       const std::uint64_t max_count = std::max<std::uint64_t>(1, *std::max_element(r.counts.begin(), r.counts.end()));
-      const std::size_t width = std::max<std::size_t>(4, labels_of(0, r.n).size());
+      const std::string first = labels_of(0, r.n, o.input_symbols);
+      const auto columns = static_cast<std::size_t>(  // code points: fmt pads UTF-8 by them too
+          std::count_if(first.begin(), first.end(), [](char ch) { return (static_cast<unsigned char>(ch) & 0xC0) != 0x80; }));
+      const std::size_t width = std::max<std::size_t>(4, columns);
       out += fmt::format("  {:<{}}  {:>10}  {:>10}  {:>9}\n", "deck", width, "observed", "expected", "deviation");
       for (const auto rank : rows) {
         const double c = static_cast<double>(r.counts[rank]);
         const auto bar_len = static_cast<std::size_t>(std::lround(40.0 * c / static_cast<double>(max_count)));
         std::string bar;
         for (std::size_t i = 0; i < bar_len; ++i) bar += "\u2588";
-        out += fmt::format("  {:<{}}  {:>10}  {:>10.1f}  {:>+8.2f}%  {}\n", labels_of(rank, r.n), width,
+        out += fmt::format("  {:<{}}  {:>10}  {:>10.1f}  {:>+8.2f}%  {}\n", labels_of(rank, r.n, o.input_symbols), width,
                            r.counts[rank], r.expected, 100.0 * (c - r.expected) / r.expected, bar);
       }
       out += fmt::format("  chi-squared: X2 = {:.4f}, df = {}, {}\n", r.chi_squared.statistic,
@@ -214,7 +314,7 @@ std::string text_report(const bias_report& report, const std::string& seed_text,
       out += fmt::format("  plug-in estimate of the total variation distance from uniform (biased upward): {:.4f}\n",
                          r.plug_in_tv);
     } else {
-      if (r.n <= 64) out += heatmap(r);
+      if (r.n <= 64) out += heatmap(r, o.input_symbols);
       out += fmt::format("  position test: X2 x (n-1)/n = {:.4f}, df = {}, {}\n", r.chi_squared.statistic,
                          r.chi_squared.df, format_p(r.chi_squared));
       out += fmt::format("  G-test (scaled): G = {:.4f}, df = {}, {}\n", r.g_test.statistic, r.g_test.df,
@@ -223,7 +323,7 @@ std::string text_report(const bias_report& report, const std::string& seed_text,
         const auto worst = static_cast<std::size_t>(std::min_element(r.row_tests.begin(), r.row_tests.end(),
             [](const auto& a, const auto& b) { return a.ln_p < b.ln_p; }) - r.row_tests.begin());
         out += fmt::format("  per-card tests (not in the verdict): worst is card {}: X2 = {:.4f}, df = {}, {}\n",
-                           worst + 1, r.row_tests[worst].statistic, r.row_tests[worst].df,
+                           item_label(worst, o.input_symbols), r.row_tests[worst].statistic, r.row_tests[worst].df,
                            format_p(r.row_tests[worst]));
       }
     }
@@ -234,33 +334,29 @@ std::string text_report(const bias_report& report, const std::string& seed_text,
     for (const auto& s : r.secondary) {
       const std::string stat = s.name == "duplicates" ? fmt::format("{:g}", s.result.statistic)
                                                       : fmt::format("z = {:+.3f}", s.result.statistic);
-      out += fmt::format("  {:<17} {}, {}; {}{}\n", s.name + ":", stat, format_p(s.result), s.detail,
-                         s.in_verdict ? "" : " (not in the verdict)");
+      const std::string role = !s.valid ? fmt::format(" (not valid here: {}; not in the verdict)", s.validity)
+                               : s.in_verdict ? std::string()
+                                              : std::string(" (not in the verdict)");
+      out += fmt::format("  {:<17} {}, {}; {}{}\n", s.name + ":", stat, format_p(s.result, s.approximation), s.detail,
+                         role);
     }
-    if (r.detectable_tv > 1) {
-      out += fmt::format("  power: at alpha = {}, these trials are too few to detect even the largest possible bias "
-                         "with 90% probability\n", o.alpha);
+    if (!std::isfinite(r.detectable_tv)) {
+      out += fmt::format("  power: not stated (the {} {})\n", r.primary_name,
+                         r.primary_valid ? "cannot reach the level alpha / tests with these tables"
+                                         : "is not valid at this sample size");
+    } else if (r.detectable_tv > 1) {
+      out += fmt::format("  power: at alpha = {} ({} / {} tests, the level at which the {} alone decides), these "
+                         "trials are too few to detect even the largest possible bias with 90% probability\n",
+                         r.power_alpha, o.alpha, r.tests_in_verdict, r.primary_name);
     } else if (r.detectable_tv > 0) {
-      out += fmt::format("  power: at alpha = {}, these trials detect with 90% probability a {} of {:.4g}\n",
-                         o.alpha, r.test == "table" ? "total variation distance" : "per-card position TV",
-                         r.detectable_tv);
+      out += fmt::format("  power: the verdict is \"biased\" with probability >= 90% (asymptotically) for {} at total "
+                         "variation distance >= {:.4g} from uniform (the {} alone at alpha / {} = {:.4g} rejects "
+                         "that often)\n",
+                         r.test == "table" ? "any law of the n! orders" : "any law in which every card's position law is",
+                         r.detectable_tv, r.primary_name, r.tests_in_verdict, r.power_alpha);
     }
     for (const auto& w : r.warnings) out += fmt::format("  warning: {}\n", w);
-    const std::string basis = r.correction == "holm"
-        ? fmt::format("{} tests with Holm's correction, family-wise alpha = {}; smallest adjusted {}",
-                      1 + std::count_if(r.secondary.begin(), r.secondary.end(), [](const auto& s) { return s.in_verdict; }),
-                      o.alpha, format_ln_p(std::min(r.ln_p_primary_adjusted, std::accumulate(
-                          r.secondary.begin(), r.secondary.end(), 0.0, [](double m, const auto& s) {
-                            return s.in_verdict ? std::min(m, s.ln_p_adjusted) : m; }))))
-        : fmt::format("{} p {} alpha = {}", r.test == "table" ? "chi-squared" : "position test",
-                      r.outcome == verdict::biased ? "<" : ">=", o.alpha);
-    switch (r.outcome) {
-      case verdict::biased: out += fmt::format("  verdict: biased ({})\n", basis); break;
-      case verdict::no_evidence: out += fmt::format("  verdict: no evidence of bias ({})\n", basis); break;
-      case verdict::unreliable:
-        out += "  verdict: unreliable (too few trials for the chi-squared approximation; no verdict)\n";
-        break;
-    }
+    out += fmt::format("  verdict: {} ({})\n", verdict_text(r.outcome), verdict_reason(r, o.alpha));
   }
   return out;
 }
@@ -272,10 +368,35 @@ std::string json_report(const bias_report& report, unsigned threads) {
   j["command"] = "bias";
   j["n"] = o.n;
   j["trials"] = o.exact ? 0 : o.trials;
-  j["seed"] = o.seed ? nlohmann::ordered_json(*o.seed) : nlohmann::ordered_json(nullptr);
-  j["engine"] = engine_name(o.engine);
+  j["seed"] = o.seed ? json_text(*o.seed) : nlohmann::ordered_json(nullptr);
+  // --input: read, not simulated: no engine or threads took part (null), and the file is named.
+  if (o.input) j["input"] = json_text(o.input_name);
+  j["engine"] = o.input ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(engine_name(o.engine));
   j["alpha"] = o.alpha;
-  j["threads"] = threads;
+  j["threads"] = o.input ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(threads);
+  if (o.input) j["items"] = json_texts(o.input_symbols);
+  if (!report.merged_files.empty()) {
+    // Provenance of a merge (documented: the only fields besides threads that differ from the
+    // unsharded run's JSON).
+    nlohmann::ordered_json m;
+    m["files"] = report.merged_files;
+    auto runs = nlohmann::ordered_json::array();
+    for (const auto& run : report.runs) {
+      nlohmann::ordered_json e;
+      e["seed"] = run.seed ? nlohmann::ordered_json(*run.seed) : nlohmann::ordered_json(nullptr);
+      e["run_id"] = run.run_id.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(run.run_id);
+      e["input"] = run.input.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(run.input);
+      e["engine"] = engine_name(run.engine);
+      e["trials"] = run.trials;
+      auto shards = nlohmann::ordered_json::array();
+      for (const auto& [i, n] : run.shards) shards.push_back({i, n});
+      e["shards"] = std::move(shards);
+      runs.push_back(std::move(e));
+    }
+    m["runs"] = std::move(runs);
+    m["missing"] = report.missing;
+    j["merged"] = std::move(m);
+  }
   j["correction"] = report.correction;
   auto results = nlohmann::ordered_json::array();
   for (const auto& r : report.results) results.push_back(result_json(r, report));
@@ -284,21 +405,33 @@ std::string json_report(const bias_report& report, unsigned threads) {
 }
 
 std::string csv_report(const bias_report& report) {
-  std::string out = "algorithm,test,statistic,df,p_value,ln_p,ln_p_adjusted,verdict\n";
+  std::string out =
+      "algorithm,test,statistic,df,p_value,ln_p,ln_p_adjusted,verdict,bound,valid,in_verdict,deciding_test,"
+      "deciding_ln_p_adjusted\n";
+  const auto flag = [](bool b) { return b ? "true" : "false"; };
   for (const auto& r : report.results) {
     const std::string v(verdict_json(r.outcome));
     if (r.exact) {
-      out += fmt::format("{},exact TV,{:.12g},,,,,{}\n", r.label, r.exact->total_variation_value, v);
+      out += fmt::format("{},exact TV,{:.12g},,,,,{},,,,,\n", r.label, r.exact->total_variation_value, v);
       continue;
     }
-    out += fmt::format("{},{},{:.10g},{:g},{:.10g},{:.10g},{:.10g},{}\n", r.label, r.test, r.chi_squared.statistic,
-                       r.chi_squared.df, r.chi_squared.p_value, r.chi_squared.ln_p, r.ln_p_primary_adjusted, v);
-    out += fmt::format("{},G,{:.10g},{:g},{:.10g},{:.10g},,\n", r.label, r.g_test.statistic, r.g_test.df,
-                       r.g_test.p_value, r.g_test.ln_p);
+    const std::string decided = fmt::format("{},{:.10g}", r.deciding_test, r.ln_p_deciding_adjusted);
+    const test_result& primary = r.monte_carlo ? *r.monte_carlo : r.chi_squared;
+    out += fmt::format("{},{},{:.10g},{:g},{:.10g},{:.10g},{:.10g},{},{},{},{},{}\n", r.label, r.primary_name,
+                       primary.statistic, primary.df, primary.p_value, primary.ln_p, r.ln_p_primary_adjusted, v,
+                       flag(primary.bound), flag(r.primary_valid), flag(r.primary_valid), decided);
+    if (r.monte_carlo) {
+      out += fmt::format("{},{} chi-squared,{:.10g},{:g},{:.10g},{:.10g},,{},{},true,false,{}\n", r.label, r.test,
+                         r.chi_squared.statistic, r.chi_squared.df, r.chi_squared.p_value, r.chi_squared.ln_p, v,
+                         flag(r.chi_squared.bound), decided);
+    }
+    out += fmt::format("{},G,{:.10g},{:g},{:.10g},{:.10g},,{},{},true,false,{}\n", r.label, r.g_test.statistic,
+                       r.g_test.df, r.g_test.p_value, r.g_test.ln_p, v, flag(r.g_test.bound), decided);
     for (const auto& s : r.secondary) {
-      out += fmt::format("{},{},{:.10g},,{:.10g},{:.10g},{},\n", r.label, s.name, s.result.statistic,
+      out += fmt::format("{},{},{:.10g},,{:.10g},{:.10g},{},{},{},{},{},{}\n", r.label, s.name, s.result.statistic,
                          s.result.p_value, s.result.ln_p,
-                         s.in_verdict ? fmt::format("{:.10g}", s.ln_p_adjusted) : std::string());
+                         s.in_verdict ? fmt::format("{:.10g}", s.ln_p_adjusted) : std::string(), v,
+                         flag(s.result.bound), flag(s.valid), flag(s.in_verdict), decided);
     }
   }
   return out;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "shufl/bias.hpp"
+#include "shufl/bias_counts.hpp"
 
 namespace shufl::cli {
 
@@ -19,14 +20,13 @@ std::string csv_report(const bias_report& report);
 /// An SVG heatmap of every result's position matrix (heatmap.hpp: z-score colours, axes, colour bar).
 std::string svg_plot(const bias_report& report);
 
-/// Writes a whole file; throws shufl::error when it cannot.
-void write_file(const std::string& path, const std::string& data);
 /// Reads a whole file ("-": standard input); throws shufl::error when it cannot.
 std::string read_all(const std::string& path);
 /// The --save-counts file: tallies per algorithm with engine, seed and version.
+/// Writes a whole file through a temporary file renamed into place; throws shufl::error when it cannot.
+void write_file(const std::string& path, const std::string& data);
 std::string saved_counts(const bias_report& report);
-/// --merge: adds saved tallies per algorithm and tests the sums; refuses two files with the same
-/// engine and seed (their trials would be the same trials).
-bias_report merge_saved(const std::vector<std::string>& files, bias_options o);
+/// --merge: reads and validates every file (read_counts_file) and adds it to one merge.
+bias_merge merge_files(const std::vector<std::string>& files);
 
 }  // namespace shufl::cli

@@ -24,12 +24,12 @@ std::string primary_name(const nlohmann::json& result, std::size_t n) {
 
 deciding_test find_deciding_test(const nlohmann::json& result, std::size_t n) {
   deciding_test d;
-  if (result.contains("deciding_test") && result["deciding_test"].is_object()) {
-    const auto& t = result["deciding_test"];
-    d.name = t.value("name", "");
-    if (d.name == "table" || d.name == "position") d.name = primary_name(result, n);
-    d.ln_p = t.contains("ln_p_adjusted") ? t["ln_p_adjusted"].get<double>() : t.value("ln_p", 0.0);
-    d.adjusted = t.contains("ln_p_adjusted") && result.value("correction", "none") == "holm";
+  // The document names the deciding test itself (and its adjusted ln p) when it can.
+  if (result.contains("deciding_test") && result["deciding_test"].is_string()) {
+    d.name = result["deciding_test"].get<std::string>();
+    d.ln_p = result.value("ln_p_adjusted", 0.0);
+    d.adjusted = result.value("tests_in_verdict", 1) > 1;
+    d.bound = result.value("p_adjusted_is_bound", false);
     return d;
   }
   d.name = primary_name(result, n);
@@ -49,7 +49,23 @@ deciding_test find_deciding_test(const nlohmann::json& result, std::size_t n) {
   return d;
 }
 
-std::string format_ln_p_short(double ln_p) {
+std::string primary_test_name(const nlohmann::json& result, std::size_t n) {
+  if (result.contains("primary") && result["primary"].is_object()) return result["primary"].value("name", "");
+  return primary_name(result, n);
+}
+
+std::string primary_adjusted_path(const nlohmann::json& result) {
+  if (result.contains("primary") && result["primary"].is_object() && result["primary"].contains("ln_p_adjusted")) {
+    return "primary.ln_p_adjusted";
+  }
+  return "ln_p_adjusted";
+}
+
+std::string format_ln_p_short(double ln_p, bool bound) {
+  if (bound) {
+    return ln_p < std::log(1e-308) ? fmt::format("p <= 10^{:.2f} (a bound)", ln_p / std::log(10.0))
+                                   : fmt::format("p <= {:.4g} (a bound)", std::exp(ln_p));
+  }
   if (ln_p < std::log(1e-308)) return fmt::format("p < 1e-308 (ln p = {:.2f})", ln_p);
   return fmt::format("p = {:.4g}", std::exp(ln_p));
 }
@@ -59,7 +75,7 @@ std::vector<std::string> deciding_lines(const nlohmann::json& result, std::size_
   if (result.contains("exact")) return {"decided by: the exact law"};
   const auto d = find_deciding_test(result, n);
   return {fmt::format("decided by: {}", d.name),
-          fmt::format("{}{}", d.adjusted ? "Holm-adjusted " : "", format_ln_p_short(d.ln_p))};
+          fmt::format("{}{}", d.adjusted ? "Holm-adjusted " : "", format_ln_p_short(d.ln_p, d.bound))};
 }
 
 std::string run_header(const nlohmann::json& doc) {

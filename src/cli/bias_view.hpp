@@ -17,16 +17,25 @@ struct deciding_test {
   std::string name;     ///< "chi-squared (table of 6 orders)", "position test", "duplicates", ...
   double ln_p = 0;      ///< ln p (Holm-adjusted when `adjusted`).
   bool adjusted = false;///< Whether ln_p is Holm-adjusted.
+  bool bound = false;   ///< Whether ln_p is only an upper bound (the most extreme outcome's).
 };
 
 /// The deciding test of one element of the document's "results": the document's own
-/// "deciding_test" when it has one; otherwise the primary test alone (correction "none"), or,
+/// "deciding_test" (with "ln_p_adjusted", "tests_in_verdict", "p_adjusted_is_bound") when it has
+/// one; otherwise the primary test alone (correction "none"), or,
 /// with Holm's correction, the test with the smallest adjusted p among those in the verdict.
 deciding_test find_deciding_test(const nlohmann::json& result, std::size_t n);
 
 /// A p-value given by ln p as the text report shows it: "p = 0.0123", or below the double range
-/// "p < 1e-308 (ln p = -350.44)".
-std::string format_ln_p_short(double ln_p);
+/// "p < 1e-308 (ln p = -350.44)"; a bound reads "p <= 1.2e-05 (a bound)".
+std::string format_ln_p_short(double ln_p, bool bound = false);
+
+/// The primary test's name: the document's "primary"."name" when present, else derived from "test".
+std::string primary_test_name(const nlohmann::json& result, std::size_t n);
+
+/// Path (below the result) of the primary test's Holm-adjusted ln p: "primary.ln_p_adjusted" when
+/// the document has it, else "ln_p_adjusted".
+std::string primary_adjusted_path(const nlohmann::json& result);
 
 /// {"decided by: position test", "Holm-adjusted p = 0.0123"} (or {"no verdict: too few trials
 /// per cell"}).

@@ -35,6 +35,15 @@ double parse_double(std::string_view option, std::string_view text) {
   return value;
 }
 
+const std::string& check_seed(const std::string& seed) {
+  if (seed.empty()) {
+    throw error(
+        "empty --seed: probably an unset shell variable (as in --seed \"$SEED\"); give a non-empty "
+        "string, or omit --seed for a run seeded by the operating system");
+  }
+  return seed;
+}
+
 std::size_t parse_choice(std::string_view option, std::string_view value,
                          std::initializer_list<std::string_view> choices) {
   std::size_t i = 0;

@@ -16,6 +16,8 @@ namespace shufl::cli {
 inline constexpr int exit_ok = 0;
 inline constexpr int exit_error = 1;
 inline constexpr int exit_bias_found = 3;  ///< `shufl bias --check` found bias.
+inline constexpr int exit_bias_unreliable = 4;  ///< `shufl bias --check`: no bias found, some verdict unreliable.
+inline constexpr int exit_partial = 5;      ///< `shufl bias --merge` lacks shards of a seeded run.
 
 /// Parses a whole decimal unsigned integer for option `option` (no sign, no octal, no suffix,
 /// no overflow); throws shufl::error "invalid value 'X' for OPTION: ..." otherwise.
@@ -23,6 +25,11 @@ std::uint64_t parse_uint(std::string_view option, std::string_view text);
 
 /// Parses a decimal floating-point number in the C locale (whole string); throws shufl::error.
 double parse_double(std::string_view option, std::string_view text);
+
+/// Checks a `--seed` value: an empty seed is an error in every subcommand (DESIGN.md), since it
+/// is almost always an unset shell variable (`--seed "$SEED"`). Throws shufl::error
+/// "empty --seed: ..." naming that likely cause; returns `seed` otherwise.
+const std::string& check_seed(const std::string& seed);
 
 /// Returns the index of `value` in `choices`; otherwise throws shufl::error
 /// "invalid value 'X' for OPTION: expected a, b or c".

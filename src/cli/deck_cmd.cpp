@@ -11,6 +11,7 @@
 
 #include "common.hpp"
 #include "shufl/deck.hpp"
+#include "shufl/json_text.hpp"
 #include "shufl/permutation.hpp"
 #include "shufl/error.hpp"
 
@@ -38,6 +39,7 @@ struct deck_cli_options {
   bool commit = false;
   CLI::Option* seed_option = nullptr;
   CLI::Option* rng_option = nullptr;
+  CLI::Option* verify_option = nullptr;
 };
 
 constexpr const char* kDeckFooter = R"(
@@ -70,20 +72,6 @@ std::pair<std::uint64_t, std::uint64_t> parse_dims(std::string_view option, std:
   } catch (const error&) {
     throw bad();
   }
-}
-
-std::string read_whole_file(const std::string& path) {
-  std::FILE* f = path == "-" ? stdin : std::fopen(path.c_str(), "rb");
-  if (!f) throw error(fmt::format("cannot open '{}': {}", path, std::strerror(errno)));
-  std::string data;
-  char buffer[65536];
-  std::size_t got = 0;
-  while ((got = std::fread(buffer, 1, sizeof buffer, f)) > 0) data.append(buffer, got);
-  const bool failed = std::ferror(f) != 0;
-  const int e = errno;
-  if (f != stdin) std::fclose(f);
-  if (failed) throw error(fmt::format("cannot read '{}': {}", path, std::strerror(e)));
-  return data;
 }
 
 // Powers of two far outside the double range, written as "1.2e-418".
@@ -161,7 +149,7 @@ nlohmann::ordered_json explain_json(const deck& d, const deck_randomness& r) {
   nlohmann::ordered_json j;
   j["shufl_version"] = SHUFL_VERSION;
   j["command"] = "deck";
-  j["description"] = d.description;
+  j["description"] = json_text(d.description);
   j["cards"] = d.cards.size();
   j["possible_orders_formula"] = e.formula;
   // Rounded so the JSON does not depend on the last bits of the platform's lgamma.
@@ -204,7 +192,8 @@ deck build_deck(const deck_cli_options& o) {
   }
   if (!o.cards.empty()) return make_custom(split_card_list(o.cards, ','), decks);
   if (!o.cards_file.empty()) {
-    const auto labels = split_card_list(read_whole_file(o.cards_file), '\n');
+    text_reader reader = text_reader::open(o.cards_file, 2 * max_custom_label_bytes);
+    const auto labels = read_card_labels(reader);
     if (labels.empty()) throw error(fmt::format("no cards in '{}'", o.cards_file));
     return make_custom(labels, decks);
   }
@@ -222,7 +211,7 @@ std::string join_cards(const deck& d, std::span<const std::uint32_t> ids, card_s
 
 nlohmann::ordered_json json_cards(const deck& d, std::span<const std::uint32_t> ids, card_style style) {
   auto a = nlohmann::ordered_json::array();
-  for (const auto id : ids) a.push_back(format_card(d.cards[id], style));
+  for (const auto id : ids) a.push_back(json_text(format_card(d.cards[id], style)));
   return a;
 }
 
@@ -231,7 +220,16 @@ int run_deck(const deck_cli_options& o) {
   const card_style style = parse_card_style(o.style);
   parse_choice("--format", o.format, {"text", "json"});
   const bool seeded = o.seed_option->count() > 0;
-  const bool verifying = !o.verify_commit.empty();
+  if (seeded) check_seed(o.seed);
+  const bool verifying = o.verify_option->count() > 0;
+  if (verifying) {
+    const bool hex = o.verify_commit.size() == 64 &&
+                     o.verify_commit.find_first_not_of("0123456789abcdefABCDEF") == std::string::npos;
+    if (!hex) {
+      throw error(fmt::format("invalid value '{}' for --verify-commit: expected the 64 hex digits printed by --commit",
+                              o.verify_commit));
+    }
+  }
   if (o.commit && verifying) throw error("--commit and --verify-commit cannot be combined");
   if (o.explain && (o.commit || verifying)) {
     throw error("--explain describes a run; use it without --commit or --verify-commit");
@@ -266,15 +264,35 @@ int run_deck(const deck_cli_options& o) {
     return exit_ok;
   }
 
+  // Version 2 binds the engine, the deck (its cards in order) and the deal besides the seed.
+  const engine_kind engine = r.engine.value_or(engine_kind::chacha20);
+  const std::string layout = spec ? fmt::format("deal={}x{} burn={}", spec->hands, spec->cards_per_hand, spec->burn)
+                             : grid ? fmt::format("grid={}x{}", grid->first, grid->second)
+                                    : std::string("deck");
+  const std::string parameters = commitment_parameters(d, engine, layout);
   std::string commitment;
   bool reveal_seed = false;
   if (verifying) {
-    commitment = seed_commitment(o.seed);
     std::string claimed = o.verify_commit;
     for (auto& ch : claimed) ch = (ch >= 'A' && ch <= 'F') ? static_cast<char>(ch - 'A' + 'a') : ch;
+    commitment = deal_commitment(parameters, o.seed);
     if (claimed != commitment) {
-      throw error(fmt::format("commitment {} does not match seed '{}' (its commitment is {})",
-                              o.verify_commit, o.seed, commitment));
+      // A version-1 commitment binds the seed alone; it was only ever made with chacha20.
+      if (claimed == seed_commitment(o.seed)) {
+        if (engine != engine_kind::chacha20) {
+          throw error(fmt::format("commitment {} is a version-1 commitment, made with chacha20: it cannot "
+                                  "verify a deal with --rng {}",
+                                  o.verify_commit, engine_name(engine)));
+        }
+        commitment = claimed;
+        std::fprintf(stderr,
+                     "shufl: warning: a version-1 commitment binds the seed only, not the deck or deal options; "
+                     "check them with the other players\n");
+      } else {
+        throw error(fmt::format("commitment {} does not match seed '{}' with these options ({}); "
+                                "the same seed, engine, deck and deal give {}",
+                                o.verify_commit, o.seed, parameters, commitment));
+      }
     }
   } else if (o.commit) {
     if (!seeded) {
@@ -285,7 +303,7 @@ int run_deck(const deck_cli_options& o) {
                    "shufl: warning: a short seed can be found from its commitment by trying seeds; "
                    "omit --seed to use a random 256-bit one\n");
     }
-    commitment = seed_commitment(*r.seed);
+    commitment = deal_commitment(parameters, *r.seed);
   }
 
   const std::vector<std::uint32_t> order = shuffle_indices(d.cards.size(), r);
@@ -294,11 +312,12 @@ int run_deck(const deck_cli_options& o) {
     nlohmann::ordered_json j;
     if (!commitment.empty()) j["commitment"] = commitment;
     if (verifying) j["commitment_verified"] = true;
+    if (!commitment.empty()) j["commitment_parameters"] = parameters;
     j["shufl_version"] = SHUFL_VERSION;
     j["command"] = "deck";
-    j["description"] = d.description;
+    j["description"] = json_text(d.description);
     j["cards"] = d.cards.size();
-    j["seed"] = r.seed ? nlohmann::ordered_json(*r.seed) : nlohmann::ordered_json(nullptr);
+    j["seed"] = r.seed ? json_text(*r.seed) : nlohmann::ordered_json(nullptr);
     j["engine"] = (r.seed || r.engine) ? std::string(engine_name(r.engine.value_or(engine_kind::chacha20)))
                                        : std::string("os");
     j["style"] = o.style;
@@ -325,7 +344,11 @@ int run_deck(const deck_cli_options& o) {
 
   std::string out;
   if (!commitment.empty()) {
-    out += fmt::format("commitment: {}{}\n", commitment, verifying ? " (verified: matches the seed)" : "");
+    const bool version1 = verifying && commitment == seed_commitment(o.seed);
+    out += fmt::format("commitment: {}{}\n", commitment,
+                       !verifying ? "" : version1 ? " (verified: matches the seed)"
+                                                  : " (verified: matches the seed, engine, deck and deal)");
+    if (!verifying) out += fmt::format("committed to: {}\n", parameters);
   }
   if (spec) {
     const deal_result dealt = deal(order, *spec);
@@ -384,11 +407,11 @@ subcommand deck_subcommand() {
             sub.add_option("--burn", o->burn, "Burn N cards once before dealing")->type_name("N");
             sub.add_option("--style", o->style, "Card style: code, unicode, glyph, name")->capture_default_str()->type_name("STYLE");
             sub.add_option("--format", o->format, "Output format: text or json")->capture_default_str()->type_name("FORMAT");
-            o->seed_option = sub.add_option("--seed", o->seed, "Any string; the same seed gives the same deck everywhere")->type_name("STRING");
+            o->seed_option = sub.add_option("--seed", o->seed, "Any string; the same seed gives the same deck everywhere")->type_name("SEED")->expected(0, 1);
             o->rng_option = sub.add_option("--rng", o->rng, "Engine: chacha20 (default with --seed), xoshiro256pp, mt19937, minstd")->type_name("NAME");
             sub.add_flag("--explain", o->explain, "Instead of dealing, print how many orders the deck has and how many the randomness can reach");
             sub.add_flag("--commit", o->commit, "Print a commitment to the seed before the deal (provably fair play)");
-            sub.add_option("--verify-commit", o->verify_commit, "Check a commitment against the revealed --seed, then deal")->type_name("HEX");
+            o->verify_option = sub.add_option("--verify-commit", o->verify_commit, "Check a commitment against the revealed --seed, then deal")->type_name("HEX");
             return [o]() -> int { return run_deck(*o); };
           }};
 }

@@ -8,6 +8,9 @@
 
 #include <cerrno>
 #include <clocale>
+#include <cwchar>
+#include <cwctype>
+#include <locale.h>
 #include <cstdio>
 #include <cstring>
 #include <stdexcept>
@@ -19,6 +22,7 @@
 
 #include "common.hpp"
 #include "shufl/error.hpp"
+#include "shufl/size.hpp"
 
 namespace shufl::cli {
 
@@ -108,9 +112,13 @@ Extensions (shufl):
       --delimiter=C         line delimiter is the byte C: one character, or \0 \t
                               \n \r \v \f \\ \xHH (-z is --delimiter='\0')
       --header=N            output the first N lines first, in place; shuffle (or
-                              sample, with -n COUNT) the lines after them
-      --memory=SIZE         shuffle in RAM up to SIZE (e.g. 512M, 2G; K M G T are
-                              powers of 1024; at least 16M), beyond it through
+                              sample, with -n COUNT) the lines after them. Given
+                              twice, the smallest N wins; the header lines may
+                              take at most half of --memory
+      --memory=SIZE         shuffle in RAM up to SIZE (bytes, or with one of GNU
+                              sort -S's suffixes: b K M G T P E, powers of 1024,
+                              or % of physical memory: 512M, 2G, 50%; at least
+                              16M), beyond it through
                               temporary files; default: half the available memory.
                               The output for a --seed never depends on it
       --temp-dir=DIR        temporary files go to DIR (default $TMPDIR, else /tmp);
@@ -163,35 +171,13 @@ const option kLongOptions[] = {
 }  // namespace
 
 std::uint64_t parse_memory(std::string_view text) {
-  std::size_t i = 0;
-  std::uint64_t v = 0;
-  bool overflow = false;
-  while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
-    const auto d = static_cast<std::uint64_t>(text[i] - '0');
-    if (v > (UINT64_MAX - d) / 10) overflow = true;
-    v = v * 10 + d;
-    ++i;
-  }
-  std::string_view suffix = text.substr(i);
-  int shift = 0;
-  if (!suffix.empty()) {
-    const char* units = "KMGT";
-    const char* u = std::strchr(units, suffix[0] & ~0x20);  // k and K alike
-    if (suffix[0] != '\0' && u != nullptr) {
-      shift = 10 * static_cast<int>(u - units + 1);
-      suffix.remove_prefix(1);
-    }
-  }
-  if (i == 0 || !(suffix.empty() || suffix == "B" || (shift != 0 && suffix == "iB"))) {
-    throw error("invalid memory size: " + quote(text));
-  }
-  if (overflow || (shift != 0 && v > (UINT64_MAX >> shift))) return UINT64_MAX;
-  v <<= shift;
-  if (v < min_memory) {
+  const auto v = parse_size(text, physical_memory_bytes());
+  if (!v) throw error("invalid memory size: " + quote(text) + "; expected " + std::string(size_forms));
+  if (*v < min_memory) {
     throw error("--memory " + std::string(text) + " is too small: the smallest workable amount is " +
                 std::to_string(min_memory >> 20) + "M");
   }
-  return v;
+  return *v;
 }
 
 char parse_delimiter(std::string_view text) {
@@ -221,23 +207,129 @@ std::string quote(std::string_view text) {
   return utf8_locale() ? "\u2018" + std::string(text) + "\u2019" : "'" + std::string(text) + "'";
 }
 
-std::string quotef(std::string_view name) {
-  bool safe = !name.empty();
-  for (const char c : name) {
-    const auto u = static_cast<unsigned char>(c);
-    if (!((u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9') ||
-          std::strchr("%+,-./=@_", c) != nullptr || u >= 0x80) || c == '\0') {
-      safe = false;
-    }
+namespace {
+
+// One character of a file name for quotef: its bytes, and whether it prints (a printable ASCII
+// byte, or a printable multibyte character in a UTF-8 locale). An invalid byte is a unit of its
+// own; an incomplete sequence at the end is one unit of all its bytes.
+struct name_unit {
+  std::size_t size;
+  bool printable;
+};
+
+name_unit next_unit(std::string_view name, std::size_t i) {
+  const auto b = static_cast<unsigned char>(name[i]);
+  if (b < 0x80) return {1, b >= 0x20 && b < 0x7f};
+  if (!utf8_locale()) return {1, false};
+  static const locale_t utf8 = newlocale(LC_CTYPE_MASK, "C.UTF-8", locale_t{});
+  if (utf8 == locale_t{}) return {1, false};
+  const locale_t old = uselocale(utf8);
+  std::mbstate_t state{};
+  wchar_t w = 0;
+  const std::size_t n = std::mbrtowc(&w, name.data() + i, name.size() - i, &state);
+  name_unit u{1, false};
+  if (n == static_cast<std::size_t>(-2)) {
+    u = {name.size() - i, false};
+  } else if (n != static_cast<std::size_t>(-1) && n != 0) {
+    u = {n, std::iswprint(static_cast<wint_t>(w)) != 0};
   }
-  if (safe) return std::string(name);
-  std::string out = "'";
-  for (const char c : name) {
-    if (c == '\'') {
-      out += "'\\''";
-    } else {
-      out += c;
+  uselocale(old);
+  return u;
+}
+
+// The C escape letter of \a \b \f \n \r \t \v, else 0.
+char escape_letter(char c) noexcept {
+  switch (c) {
+    case '\a': return 'a';
+    case '\b': return 'b';
+    case '\f': return 'f';
+    case '\n': return 'n';
+    case '\r': return 'r';
+    case '\t': return 't';
+    case '\v': return 'v';
+    default: return 0;
+  }
+}
+
+bool quotef_plain(char c) noexcept {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+         (c != '\0' && std::strchr("%+,-./]_", c) != nullptr);
+}
+
+}  // namespace
+
+// GNU quotef = gnulib's shell-escape quoting style with ':' quoted too (coreutils' quotef):
+// 1. bare when every character is safe for the shell: letters, digits, % + , - . / ] _ @,
+//    printable multibyte characters, '#' and '~' except first, '{' and '}' except alone;
+// 2. else, when the name has a single quote and otherwise only characters that need no
+//    escape ("compatible": letters, digits, % + , - . / : ] _, space, the quote, '#'/'~' first,
+//    '{'/'}' alone, printable multibyte characters and '@'), in double quotes: "it's";
+// 3. else in single quotes, a single quote as '\'', and each unprintable character as
+//    $'\n' (\a \b \f \n \r \t \v) or $'\ooo' per byte, the $'...' closed by '' before the next
+//    printable character.
+// (GNU coreutils 9.1's gnulib misquotes a name that has a single quote and ends with an
+// escape; this follows the corrected rule of gnulib 2024-04.)
+std::string quotef(std::string_view name) {
+  bool bare = !name.empty();
+  bool single_quote = false, compatible = true;
+  for (std::size_t i = 0; i < name.size();) {
+    const char c = name[i];
+    const name_unit u = next_unit(name, i);
+    bool safe = false, compat = false;
+    if (quotef_plain(c)) {
+      safe = compat = true;
+    } else if (c == ':') {
+      compat = true;
+    } else if (c == '#' || c == '~') {
+      safe = i != 0;
+      compat = !safe;
+    } else if (c == '{' || c == '}') {
+      safe = name.size() != 1;
+      compat = !safe;
+    } else if (c == ' ') {
+      compat = true;
+    } else if (c == '\'') {
+      compat = single_quote = true;
+    } else if (c == '@' || u.size > 1) {
+      safe = compat = u.printable;
     }
+    bare = bare && safe;
+    compatible = compatible && compat;
+    i += u.size;
+  }
+  if (bare) return std::string(name);
+  if (single_quote && compatible) return "\"" + std::string(name) + "\"";
+  std::string out = "'";
+  bool in_escape = false;  // inside $'...'
+  for (std::size_t i = 0; i < name.size();) {
+    const char c = name[i];
+    const name_unit u = next_unit(name, i);
+    if (u.printable) {
+      if (c == '\'') {
+        out += "'\\''";
+        in_escape = false;
+      } else {
+        if (in_escape) out += "''";
+        in_escape = false;
+        out.append(name.substr(i, u.size));
+      }
+    } else {
+      if (!in_escape) out += "'$'";
+      in_escape = true;
+      if (const char letter = escape_letter(c); letter != 0) {
+        out += '\\';
+        out += letter;
+      } else {
+        for (std::size_t k = 0; k < u.size; ++k) {
+          const auto b = static_cast<unsigned char>(name[i + k]);
+          out += '\\';
+          out += static_cast<char>('0' + (b >> 6));
+          out += static_cast<char>('0' + ((b >> 3) & 7));
+          out += static_cast<char>('0' + (b & 7));
+        }
+      }
+    }
+    i += u.size;
   }
   out += "'";
   return out;
@@ -250,6 +342,7 @@ int run_lines(int argc, char** argv, const char* program_name) {
   // The name for "Try '... --help'" and the usage text.
   const std::string usage_name = program == "shuf" ? "shuf" : "shufl lines";
   lines::options opts;
+  bool header_given = false;
 
   // getopt_long prints its diagnostics with argv[0]: give it the program name.
   std::vector<char*> args(argv, argv + argc);
@@ -315,7 +408,7 @@ int run_lines(int argc, char** argv, const char* program_name) {
           break;
         case lines::kSeedOption:
           if (opts.seed && *opts.seed != optarg) throw error("multiple seeds specified");
-          opts.seed = optarg;
+          opts.seed = check_seed(optarg);
           break;
         case 'r':
           opts.repeat = true;
@@ -334,8 +427,10 @@ int run_lines(int argc, char** argv, const char* program_name) {
           if (status == lines::number_status::invalid) {
             throw error("invalid header line count: " + lines::quote(optarg));
           }
-          if (opts.header != 0 && opts.header != v) throw error("multiple header counts specified");
-          opts.header = v;
+          // Given more than once, the smallest wins (GNU's rule for -n); a value too large to
+          // store means every line.
+          opts.header = header_given ? std::min(opts.header, v) : v;
+          header_given = true;
           break;
         }
         case lines::kMemoryOption:

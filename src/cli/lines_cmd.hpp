@@ -40,9 +40,9 @@ std::string quotef(std::string_view name);
 /// buffer, plus a few MiB of records.
 inline constexpr std::uint64_t min_memory = std::uint64_t{16} << 20;
 
-/// Parses --memory SIZE: a decimal number of bytes with an optional binary suffix K, M, G or T
-/// (optionally followed by B or iB: 512M = 512MiB = 536870912). Throws shufl::error
-/// "invalid memory size: ‘X’" (UTF-8 quotes as GNU) or "--memory X is too small: the smallest
+/// Parses --memory SIZE with shufl::parse_size (size.hpp: GNU sort -S's suffixes b K M G T P E
+/// and %, a bare number in bytes). Throws shufl::error "invalid memory size: ‘X’; expected ..."
+/// (UTF-8 quotes as GNU; the accepted forms listed) or "--memory X is too small: the smallest
 /// workable amount is 16M".
 std::uint64_t parse_memory(std::string_view text);
 

@@ -12,49 +12,58 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <memory>
 #include <string>
 
 #include "shufl/error.hpp"
 
 namespace shufl::cli::lines {
 
-// Reads the first `count` records of `fd` (a missing last delimiter is added) and leaves `fd`
-// right after them: a regular file is read in blocks and repositioned, anything else a byte at
-// a time so that nothing after the header is consumed.
-std::string read_header(int fd, std::uint64_t count, char delimiter) {
-  std::string header;
+// Reads the first `count` records of `fd` in blocks. A regular file is repositioned right after
+// them; from anything else the bytes read past them are returned as `pending`.
+header_input read_header(int fd, std::uint64_t count, char delimiter, std::uint64_t limit) {
+  header_input h;
+  std::string& header = h.text;
   std::uint64_t got = 0;
   struct stat st {};
   const off_t start = ::lseek(fd, 0, SEEK_CUR);
   const bool seekable = start >= 0 && ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
-  char block[65536];
-  const std::size_t want = seekable ? sizeof block : 1;
+  constexpr std::size_t kBlock = std::size_t{256} << 10;
+  const std::unique_ptr<char[]> block(new char[kBlock]);
   while (got < count) {
-    const ssize_t n = ::read(fd, block, want);
+    const ssize_t n = ::read(fd, block.get(), kBlock);
     if (n < 0) {
       if (errno == EINTR) continue;
       throw error(std::string("read error: ") + std::strerror(errno));
     }
     if (n == 0) {
       if (!header.empty() && header.back() != delimiter) header += delimiter;
-      return header;
+      return h;
     }
-    std::size_t used = 0;
-    while (used < static_cast<std::size_t>(n) && got < count) {
-      const void* hit = std::memchr(block + used, delimiter, static_cast<std::size_t>(n) - used);
-      const std::size_t stop = hit ? static_cast<std::size_t>(static_cast<const char*>(hit) - block) + 1
-                                   : static_cast<std::size_t>(n);
-      header.append(block + used, stop - used);
+    const char* p = block.get();
+    const char* const end = p + n;
+    while (p < end && got < count) {
+      const void* hit = std::memchr(p, delimiter, static_cast<std::size_t>(end - p));
+      const char* stop = hit ? static_cast<const char*>(hit) + 1 : end;
+      header.append(p, stop);
       if (hit) ++got;
-      used = stop;
+      p = stop;
     }
-    if (seekable && used < static_cast<std::size_t>(n)) {
-      if (::lseek(fd, start + static_cast<off_t>(header.size()), SEEK_SET) < 0) {
-        throw error(std::string("read error: ") + std::strerror(errno));
+    if (header.size() > limit) {
+      throw error("--header " + std::to_string(count) + ": the header lines take more than half of --memory (" +
+                  std::to_string(limit) + " bytes)");
+    }
+    if (p < end) {
+      if (seekable) {
+        if (::lseek(fd, start + static_cast<off_t>(header.size()), SEEK_SET) < 0) {
+          throw error(std::string("read error: ") + std::strerror(errno));
+        }
+      } else {
+        h.pending.assign(p, end);
       }
     }
   }
-  return header;
+  return h;
 }
 
 // Half the memory available now (MemAvailable, capped by a cgroup v2 limit), at least the

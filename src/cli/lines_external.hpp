@@ -11,10 +11,18 @@
 
 namespace shufl::cli::lines {
 
-/// Reads the first `count` records of `fd` (a missing last delimiter is added) and leaves `fd`
-/// right after them: a regular file is read in 64 KiB blocks and repositioned, anything else one
-/// byte at a time so that nothing after the header is consumed. Throws "read error: ...".
-std::string read_header(int fd, std::uint64_t count, char delimiter);
+/// The --header lines and, from a pipe, the bytes read past them.
+struct header_input {
+  std::string text;     ///< the first records, each ending with the delimiter
+  std::string pending;  ///< bytes after them already taken from a non-seekable input (< 256 KiB)
+};
+
+/// Reads the first `count` records of `fd` (a missing last delimiter is added) in 256 KiB blocks:
+/// a regular file is then repositioned right after them; from a pipe (or anything else that
+/// cannot seek) the bytes read past them come back in `pending`, to be read before the rest of
+/// `fd`. Throws "read error: ..." and, when the header grows past `limit` bytes, "--header N: the
+/// header lines take more than half of --memory (LIMIT bytes)".
+header_input read_header(int fd, std::uint64_t count, char delimiter, std::uint64_t limit);
 
 /// The default --memory: half of MemAvailable (capped by a cgroup v2 memory.max), at least
 /// min_memory.

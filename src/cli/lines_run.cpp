@@ -80,7 +80,7 @@ class output_sink {
   fd_writer& open() {
     if (!writer_) {
       if (opts_.output) file_ = std::make_unique<fd_guard>(open_or_throw(*opts_.output, O_WRONLY | O_CREAT | O_TRUNC));
-      writer_.emplace(file_ ? file_->get() : STDOUT_FILENO);
+      writer_.emplace(file_ ? file_->get() : STDOUT_FILENO, /*background=*/true);
       if (header_) header_(*writer_);
     }
     return *writer_;
@@ -102,10 +102,13 @@ class output_sink {
 };
 
 // What run() prepared before the mode runs: the --header output and an input already opened
-// (and positioned after the header) for FILE or stdin.
+// (and positioned after the header) for FILE or stdin, with the bytes a pipe gave past the
+// header (`pending`, read before the rest of the input).
 struct prepared {
   std::function<void(fd_writer&)> header;
+  std::uint64_t header_bytes = 0;  // held in memory until the output opens: counts against --memory
   std::unique_ptr<fd_guard> input;
+  std::string pending;
 };
 
 // Writes the record that starts at `offset` in `data` (which ends with the delimiter).
@@ -253,16 +256,6 @@ std::unique_ptr<fd_guard> open_input(const options& opts, prepared& pre) {
   return std::make_unique<fd_guard>(open_or_throw(opts.operands[0], O_RDONLY));
 }
 
-// The input may be mapped instead of read unless -o names the same file: truncating a mapped
-// file would fault (`-o F F`, `-o F < F`).
-bool may_map(const options& opts, int input_fd) {
-  if (!opts.output) return true;
-  struct stat in_st {}, out_st {};
-  if (::fstat(input_fd, &in_st) != 0) return false;
-  if (::stat(opts.output->c_str(), &out_st) != 0) return errno == ENOENT;
-  return !(in_st.st_dev == out_st.st_dev && in_st.st_ino == out_st.st_ino);
-}
-
 byte_buffer join_operands(const options& opts) {
   byte_buffer data;
   for (const auto& op : opts.operands) {
@@ -299,7 +292,7 @@ int run_gnu(const options& opts, prepared& pre) {
     if (!opts.repeat && opts.head != UINT64_MAX &&
         shufl::lines::remaining_input_size(input->get()) > kGnuReservoirMinInput) {
       open_source();
-      record_reader reader(input->get(), opts.delimiter);
+      record_reader reader(input->get(), opts.delimiter, pre.pending);
       std::vector<std::string> kept = shufl::lines::gnu_reservoir_sample(reader, opts.head, *source);
       input.reset();
       const auto order = shufl::lines::range_permutation(kept.size(), kept.size(), draw);
@@ -308,13 +301,16 @@ int run_gnu(const options& opts, prepared& pre) {
       sink.finish();
       return 0;
     }
-    in.data = shufl::lines::input_data::load(input->get(), opts.delimiter, may_map(opts, input->get()));
+    in.data = shufl::lines::input_data::load(input->get(), opts.delimiter, pre.pending);
     in.n = shufl::lines::count_records(in.data.view(), opts.delimiter);
   }
   const std::uint64_t h = opts.repeat ? opts.head : std::min(opts.head, in.n);
   if (opts.repeat || h > 0) open_source();
   if (opts.repeat) {
-    if (in.n == 0) throw error("no lines to repeat");
+    if (in.n == 0) {
+      sink.open();  // GNU creates the -o file before it reports the empty input
+      throw error("no lines to repeat");
+    }
     write_repeated(sink, opts, in, draw);
   } else if (opts.input_range) {
     check_range_fits(opts, in.n);  // after opening the source, as GNU fails in that order
@@ -352,7 +348,7 @@ int run_chacha(const options& opts, prepared& pre) {
       }
     } else {
       auto input = open_input(opts, pre);
-      record_reader reader(input->get(), opts.delimiter);
+      record_reader reader(input->get(), opts.delimiter, pre.pending);
       reader.for_each([&sampler](std::string_view r) { sampler.offer(r); });
     }
     const auto kept = sampler.take_shuffled();
@@ -368,17 +364,18 @@ int run_chacha(const options& opts, prepared& pre) {
     in.n = opts.operands.size();
   } else if (opts.repeat) {
     auto input = open_input(opts, pre);
-    in.data = shufl::lines::input_data::load(input->get(), opts.delimiter, may_map(opts, input->get()));
+    in.data = shufl::lines::input_data::load(input->get(), opts.delimiter, pre.pending);
     in.n = shufl::lines::count_records(in.data.view(), opts.delimiter);
   } else {
     // The full shuffle of FILE or stdin: in memory when it fits --memory, else external; the
     // same bytes either way (THE RULE of scatter.hpp).
     auto input = open_input(opts, pre);
     const int fd = input->get();
-    const shufl::lines::external_settings settings = external_settings_for(opts);
+    shufl::lines::external_settings settings = external_settings_for(opts);
+    settings.memory_budget -= std::min(settings.memory_budget, pre.header_bytes);
     if (shufl::lines::remaining_input_size(fd) <= settings.memory_budget) {
       const off_t start = ::lseek(fd, 0, SEEK_CUR);
-      in.data = shufl::lines::input_data::load(fd, opts.delimiter, may_map(opts, fd));
+      in.data = shufl::lines::input_data::load(fd, opts.delimiter);  // a file: nothing pending
       in.n = shufl::lines::count_records(in.data.view(), opts.delimiter);
       if (shufl::lines::in_memory_cost(in.data.size(), in.n) > settings.memory_budget) {
         in.data = shufl::lines::input_data();  // short records: their offsets do not fit
@@ -394,7 +391,7 @@ int run_chacha(const options& opts, prepared& pre) {
       if (display.enabled()) with_display.progress = std::ref(display);
       std::optional<shufl::lines::external_shuffle> ext;
       {
-        record_reader reader(fd, opts.delimiter);
+        record_reader reader(fd, opts.delimiter, pre.pending);
         ext.emplace(reader, opts.delimiter, shufl::lines::scatter_root_key(key), std::move(with_display));
       }
       input.reset();  // all input read before -o is opened (-o F F)
@@ -407,7 +404,10 @@ int run_chacha(const options& opts, prepared& pre) {
   }
 
   if (opts.repeat) {
-    if (in.n == 0) throw error("no lines to repeat");
+    if (in.n == 0) {
+      sink.open();  // GNU creates the -o file before it reports the empty input
+      throw error("no lines to repeat");
+    }
     chacha20_engine engine(derive_key(key, "lines/repeat", 0), 0);
     write_repeated(sink, opts, in, [&engine](std::uint64_t s) { return uniform_below(engine, s); });
   } else if (sample) {
@@ -453,8 +453,12 @@ int run(const options& given) {
       pre.header = [text = std::move(text)](fd_writer& out) { out.write(text); };
     } else {
       pre.input = open_input(opts, pre);
-      std::string text = read_header(pre.input->get(), opts.header, opts.delimiter);
-      pre.header = [text = std::move(text)](fd_writer& out) { out.write(text); };
+      // The header waits in memory until the output opens: at most half of --memory.
+      const std::uint64_t limit = (opts.memory ? *opts.memory : default_memory()) / 2;
+      header_input h = read_header(pre.input->get(), opts.header, opts.delimiter, limit);
+      pre.header_bytes = h.text.size();
+      pre.pending = std::move(h.pending);
+      pre.header = [text = std::move(h.text)](fd_writer& out) { out.write(text); };
     }
   }
   return opts.random_source ? run_gnu(opts, pre) : run_chacha(opts, pre);

@@ -1,4 +1,5 @@
-// `shufl trace`: options → shufl::run_trace → text (colour only on a terminal) or JSON.
+// `shufl trace`: options → shufl::run_trace → text (colour only on a terminal), JSON, or the
+// HTML page of html_trace.cpp built from the JSON.
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <unistd.h>
@@ -8,7 +9,9 @@
 #include <memory>
 
 #include "common.hpp"
+#include "html_pages.hpp"
 #include "shufl/error.hpp"
+#include "shufl/json_text.hpp"
 #include "shufl/trace.hpp"
 
 namespace shufl::cli {
@@ -42,20 +45,11 @@ Examples:
   shufl trace A B C D E --draws 2,0,2,0       the classic worked example: result: B D E A C
   shufl trace --algo naive --n 4 --seed 1     watch the naive shuffle, and why it is biased
   shufl trace --n 6 --seed 2 --format json    the steps as data
+  shufl trace --algo naive --n 5 --seed 1 --format html > trace.html
+                                              step through it in a browser (works offline)
   (a run without --draws prints "replay: --draws LIST": edit one value and watch what changes)
 )";
 
-std::vector<std::uint64_t> parse_draws(const std::string& text) {
-  std::vector<std::uint64_t> out;
-  if (text.empty()) return out;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    const std::size_t comma = std::min(text.find(',', start), text.size());
-    out.push_back(parse_uint("--draws", std::string_view(text).substr(start, comma - start)));
-    start = comma + 1;
-  }
-  return out;
-}
 
 // Display width of UTF-8 text: one column per code point (enough for item labels).
 std::size_t display_width(std::string_view s) {
@@ -158,11 +152,11 @@ std::string_view kind_json(path_kind k) {
 
 nlohmann::ordered_json labels_json(const std::vector<std::uint8_t>& deck, const std::vector<std::string>& labels) {
   auto a = nlohmann::ordered_json::array();
-  for (const auto d : deck) a.push_back(labels[d]);
+  for (const auto d : deck) a.push_back(json_text(labels[d]));
   return a;
 }
 
-std::string json_report(const trace_options& o, const trace_result& t, const std::vector<std::string>& labels) {
+nlohmann::ordered_json trace_json(const trace_options& o, const trace_result& t, const std::vector<std::string>& labels) {
   constexpr std::size_t none = shuffle_step::none;
   nlohmann::ordered_json j;
   j["shufl_version"] = SHUFL_VERSION;
@@ -170,9 +164,9 @@ std::string json_report(const trace_options& o, const trace_result& t, const std
   j["algorithm"] = o.algorithm.label();
   j["definition"] = o.algorithm.info->definition;
   j["n"] = o.n;
-  j["items"] = labels;
+  j["items"] = json_texts(labels);
   j["source"] = o.draws ? "draws" : (o.seed ? "seed" : "os");
-  j["seed"] = o.seed ? nlohmann::ordered_json(*o.seed) : nlohmann::ordered_json(nullptr);
+  j["seed"] = o.seed ? json_text(*o.seed) : nlohmann::ordered_json(nullptr);
   if (o.draws) j["draws_given"] = *o.draws;
   j["marks_final"] = t.marks_final;
   auto steps = nlohmann::ordered_json::array();
@@ -197,7 +191,7 @@ std::string json_report(const trace_options& o, const trace_result& t, const std
       e["outcome"] = s.outcome;
     }
     if (r.has_final_region()) e["final"] = {s.final_begin, s.final_end};
-    e["description"] = describe_step(r, labels);
+    e["description"] = json_text(describe_step(r, labels));
     e["order"] = labels_json(r.after, labels);
     steps.push_back(std::move(e));
   }
@@ -214,7 +208,7 @@ std::string json_report(const trace_options& o, const trace_result& t, const std
   c["statement"] = t.counting.statement;
   j["counting"] = std::move(c);
   j["result"] = labels_json(t.result, labels);
-  return j.dump(2) + "\n";
+  return j;
 }
 
 }  // namespace
@@ -229,10 +223,11 @@ subcommand trace_subcommand() {
                 ->capture_default_str();
             sub.add_option("--n", o->n, "Trace the items 1..N (default 5; instead of ITEM...)")->type_name("N");
             o->seed_option = sub.add_option("--seed", o->seed, "Any string; the same seed gives the same trace")
-                                 ->type_name("S");
+                                 ->type_name("SEED")->expected(0, 1);
             o->draws_option = sub.add_option("--draws", o->draws, "Comma-separated draws to replay, e.g. 2,0,2,0")
                                   ->type_name("LIST");
-            sub.add_option("--format", o->format, "Output format: text or json")
+            sub.add_option("--format", o->format,
+                           "Output format: text, json, or html (a self-contained page to step through in a browser)")
                 ->type_name("FORMAT")
                 ->capture_default_str();
             sub.add_option("items", o->items, "The items to shuffle (instead of --n; after -- if one starts with -)")
@@ -244,7 +239,7 @@ subcommand trace_subcommand() {
                 throw error(fmt::format("--algo takes one algorithm for trace (got {})", specs.size()));
               }
               t.algorithm = specs.front();
-              parse_choice("--format", o->format, {"text", "json"});
+              const auto format = parse_choice("--format", o->format, {"text", "json", "html"});
               std::vector<std::string> labels;
               if (!o->items.empty()) {
                 if (!o->n.empty()) throw error("give either --n or ITEM..., not both");
@@ -266,11 +261,16 @@ subcommand trace_subcommand() {
               if (o->draws_option->count() > 0 && o->seed_option->count() > 0) {
                 throw error("--draws and --seed cannot be used together");
               }
-              if (o->draws_option->count() > 0) t.draws = parse_draws(o->draws);
-              if (o->seed_option->count() > 0) t.seed = o->seed;
+              if (o->draws_option->count() > 0) t.draws = parse_draw_list(o->draws);
+              if (o->seed_option->count() > 0) t.seed = check_seed(o->seed);
               const trace_result result = run_trace(t);
-              write_stdout(o->format == "json" ? json_report(t, result, labels)
-                                               : text_report(t, result, labels, use_colour()));
+              if (format == 0) {
+                write_stdout(text_report(t, result, labels, use_colour()));
+              } else if (format == 1) {
+                write_stdout(trace_json(t, result, labels).dump(2) + "\n");
+              } else {
+                write_stdout(trace_page(trace_json(t, result, labels)));
+              }
               return exit_ok;
             };
           }};

@@ -1,8 +1,13 @@
 #include "shufl/lines/records.hpp"
 
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <condition_variable>
+#include <mutex>
+#include <thread>
 
 #include <algorithm>
 #include <cerrno>
@@ -19,7 +24,9 @@ namespace shufl::lines {
 namespace {
 
 constexpr std::size_t kReadSize = std::size_t{1} << 20;
-constexpr std::uint64_t kMapWindow = std::uint64_t{4} << 20;
+constexpr std::uintptr_t kHugePage = std::uintptr_t{2} << 20;
+constexpr std::size_t kHugeAdvise = std::size_t{8} << 20;  // buffers from this size on
+constexpr std::uint64_t kParallelRead = std::uint64_t{64} << 20;  // files read by two threads
 
 [[noreturn]] void throw_read_error(int e) {
   throw error(std::string("read error: ") + std::strerror(e));
@@ -34,7 +41,35 @@ std::size_t read_some(int fd, char* p, std::size_t n) {
   }
 }
 
+struct pread_result {
+  std::size_t got = 0;
+  int error = 0;
+};
+
+// pread(2) until `n` bytes or end of file, restarted on EINTR.
+pread_result pread_fully(int fd, char* p, std::size_t n, off_t offset) noexcept {
+  pread_result r;
+  while (r.got < n) {
+    const ssize_t got = ::pread(fd, p + r.got, std::min(n - r.got, std::size_t{1} << 30),
+                                offset + static_cast<off_t>(r.got));
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      r.error = errno;
+      break;
+    }
+    if (got == 0) break;
+    r.got += static_cast<std::size_t>(got);
+  }
+  return r;
+}
+
 }  // namespace
+
+void advise_huge_pages(void* p, std::size_t size) noexcept {
+  const auto begin = (reinterpret_cast<std::uintptr_t>(p) + kHugePage - 1) / kHugePage * kHugePage;
+  const auto end = (reinterpret_cast<std::uintptr_t>(p) + size) / kHugePage * kHugePage;
+  if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+}
 
 byte_buffer::~byte_buffer() { std::free(data_); }
 
@@ -59,9 +94,11 @@ void byte_buffer::reserve(std::size_t capacity) {
   if (!p) throw std::bad_alloc();
   data_ = static_cast<char*>(p);
   capacity_ = capacity;
+  if (capacity >= kHugeAdvise) advise_huge_pages(data_, capacity_);
 }
 
 void byte_buffer::append(std::string_view bytes) {
+  if (bytes.empty()) return;  // memcpy from a null pointer is undefined even for 0 bytes (fuzz_records)
   if (bytes.size() > capacity_ - size_) {
     reserve(std::max(size_ + bytes.size(), capacity_ + capacity_ / 2 + 4096));
   }
@@ -77,14 +114,33 @@ std::uint64_t remaining_input_size(int fd) noexcept {
   return st.st_size > offset ? static_cast<std::uint64_t>(st.st_size - offset) : 0;
 }
 
-byte_buffer read_all(int fd) {
+byte_buffer read_all(int fd, std::string_view pending) {
   byte_buffer buffer;
   const std::uint64_t remaining = remaining_input_size(fd);
   // One spare byte for a missing last delimiter, one more to see end of file without growing.
   if (remaining != std::numeric_limits<std::uint64_t>::max()) {
-    buffer.reserve(static_cast<std::size_t>(remaining) + 2);
+    buffer.reserve(pending.size() + static_cast<std::size_t>(remaining) + 2);
   } else {
-    buffer.reserve(kReadSize);
+    buffer.reserve(std::max(kReadSize, pending.size() + 2));
+  }
+  buffer.append(pending);
+  if (remaining != std::numeric_limits<std::uint64_t>::max() && remaining >= kParallelRead) {
+    // A large file: two threads read a half each (the page faults, zeroing and copying of the
+    // kernel then take two cores). A file that shrinks meanwhile gives what the halves got up
+    // to the first short one; the loop below reads anything appended since.
+    const off_t start = ::lseek(fd, 0, SEEK_CUR);
+    const auto half = static_cast<std::size_t>(remaining / 2);
+    const auto rest = static_cast<std::size_t>(remaining) - half;
+    char* const base = buffer.data() + buffer.size();
+    pread_result second;
+    std::thread other([&] { second = pread_fully(fd, base + half, rest, start + static_cast<off_t>(half)); });
+    const pread_result first = pread_fully(fd, base, half, start);
+    other.join();
+    if (first.error != 0) throw_read_error(first.error);
+    if (first.got == half && second.error != 0) throw_read_error(second.error);
+    const std::size_t total = first.got < half ? first.got : half + second.got;
+    buffer.set_size(buffer.size() + total);
+    if (::lseek(fd, start + static_cast<off_t>(total), SEEK_SET) < 0) throw_read_error(errno);
   }
   for (;;) {
     if (buffer.capacity() - buffer.size() < 2) {
@@ -98,56 +154,9 @@ byte_buffer read_all(int fd) {
   return buffer;
 }
 
-input_data::~input_data() {
-  if (map_) ::munmap(map_, map_size_);
-}
-
-input_data::input_data(input_data&& other) noexcept
-    : buffer_(std::move(other.buffer_)),
-      map_(std::exchange(other.map_, nullptr)),
-      map_size_(std::exchange(other.map_size_, 0)),
-      skip_(std::exchange(other.skip_, 0)),
-      size_(std::exchange(other.size_, 0)) {}
-
-input_data& input_data::operator=(input_data&& other) noexcept {
-  if (this != &other) {
-    if (map_) ::munmap(map_, map_size_);
-    buffer_ = std::move(other.buffer_);
-    map_ = std::exchange(other.map_, nullptr);
-    map_size_ = std::exchange(other.map_size_, 0);
-    skip_ = std::exchange(other.skip_, 0);
-    size_ = std::exchange(other.size_, 0);
-  }
-  return *this;
-}
-
-input_data input_data::load(int fd, char delimiter, bool allow_map) {
+input_data input_data::load(int fd, char delimiter, std::string_view pending) {
   input_data in;
-  struct stat st {};
-  const off_t offset = ::lseek(fd, 0, SEEK_CUR);
-  if (allow_map && offset >= 0 && ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-      st.st_size > offset) {
-    const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
-    const std::uint64_t start = static_cast<std::uint64_t>(offset) / page * page;
-    const auto map_size = static_cast<std::size_t>(static_cast<std::uint64_t>(st.st_size) - start);
-    void* p = ::mmap(nullptr, map_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd,
-                     static_cast<off_t>(start));
-    if (p != MAP_FAILED) {
-      const char* bytes = static_cast<const char*>(p);
-      if (bytes[map_size - 1] == delimiter) {
-        ::madvise(p, map_size, MADV_WILLNEED);
-        in.map_ = static_cast<char*>(p);
-        in.map_size_ = map_size;
-        in.skip_ = static_cast<std::size_t>(static_cast<std::uint64_t>(offset) - start);
-        in.size_ = map_size - in.skip_;
-        // Leave the offset where reading would have left it.
-        ::lseek(fd, st.st_size, SEEK_SET);
-        return in;
-      }
-      ::munmap(p, map_size);  // the last record needs a delimiter appended: read instead
-    }
-  }
-  in.buffer_ = read_all(fd);
+  in.buffer_ = read_all(fd, pending);
   terminate_last_record(in.buffer_, delimiter);
   return in;
 }
@@ -178,56 +187,20 @@ std::uint64_t count_records(std::string_view data, char delimiter) noexcept {
   return n;
 }
 
-record_reader::record_reader(int fd, char delimiter) : fd_(fd), delimiter_(delimiter) {
-  // A regular file is read through a sliding read-only mapping (no copy into a buffer); the
-  // window is unmapped as soon as it is passed, so memory stays O(window + longest record).
-  struct stat st {};
-  const off_t offset = ::lseek(fd, 0, SEEK_CUR);
-  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && offset >= 0 && st.st_size > offset) {
-    map_offset_ = static_cast<std::uint64_t>(offset);
-    map_end_ = static_cast<std::uint64_t>(st.st_size);
-    mapped_ = true;
-  } else {
-    buffer_ = new char[kReadSize];
-  }
+record_reader::record_reader(int fd, char delimiter, std::string_view pending)
+    : fd_(fd), delimiter_(delimiter), buffer_(new char[std::max(kReadSize, pending.size())]) {
+  if (!pending.empty()) std::memcpy(buffer_, pending.data(), pending.size());
+  pos_ = buffer_;
+  end_ = buffer_ + pending.size();
 }
 
 record_reader::record_reader(std::string_view data, char delimiter) noexcept
     : delimiter_(delimiter), pos_(data.data()), end_(data.data() + data.size()), eof_(true) {}
 
-record_reader::~record_reader() {
-  delete[] buffer_;
-  if (map_) ::munmap(map_, map_size_);
-}
+record_reader::~record_reader() { delete[] buffer_; }
 
 bool record_reader::fill() {
   if (eof_) return false;
-  if (mapped_) {
-    if (map_) ::munmap(map_, map_size_);
-    map_ = nullptr;
-    if (map_offset_ >= map_end_) {
-      eof_ = true;
-      return false;
-    }
-    const std::uint64_t page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
-    const std::uint64_t start = map_offset_ / page * page;
-    const std::uint64_t stop = std::min(map_end_, start + kMapWindow);
-    map_size_ = static_cast<std::size_t>(stop - start);
-    void* p = ::mmap(nullptr, map_size_, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd_,
-                     static_cast<off_t>(start));
-    if (p == MAP_FAILED) {
-      // Fall back to read(2) from where the mapping stopped.
-      if (::lseek(fd_, static_cast<off_t>(map_offset_), SEEK_SET) < 0) throw_read_error(errno);
-      mapped_ = false;
-      buffer_ = new char[kReadSize];
-      return fill();
-    }
-    map_ = static_cast<char*>(p);
-    pos_ = map_ + (map_offset_ - start);
-    end_ = map_ + map_size_;
-    map_offset_ = stop;
-    return true;
-  }
   const std::size_t got = read_some(fd_, buffer_, kReadSize);
   if (got == 0) {
     eof_ = true;
@@ -266,28 +239,111 @@ bool record_reader::next(std::string_view& record) {
   }
 }
 
-fd_writer::fd_writer(int fd) : fd_(fd), buffer_(new char[kCapacity]) {}
+namespace {
 
-fd_writer::~fd_writer() { delete[] buffer_; }
-
-void fd_writer::write_fully(const char* p, std::size_t n) {
+// write(2) of everything, restarted on EINTR; returns 0 or the errno of the failure.
+int write_all(int fd, const char* p, std::size_t n) noexcept {
   while (n > 0) {
-    const ssize_t put = ::write(fd_, p, std::min(n, std::size_t{1} << 30));
+    const ssize_t put = ::write(fd, p, std::min(n, std::size_t{1} << 30));
     if (put < 0) {
       if (errno == EINTR) continue;
-      throw error(std::string("write error: ") + std::strerror(errno));
+      return errno;
     }
     p += put;
     n -= static_cast<std::size_t>(put);
   }
+  return 0;
+}
+
+}  // namespace
+
+// The second thread of a background fd_writer and the buffer it is writing.
+struct fd_writer::background_state {
+  std::mutex mutex;
+  std::condition_variable cv;
+  char* spare = nullptr;       // the buffer not being filled (owned)
+  std::size_t pending = 0;     // bytes of `spare` to write; 0 = idle
+  bool stop = false;
+  int error = 0;               // errno of the first failed write
+  std::thread thread;
+
+  explicit background_state(int fd) : spare(new char[kCapacity]) {
+    thread = std::thread([this, fd] {
+      std::unique_lock lock(mutex);
+      for (;;) {
+        cv.wait(lock, [this] { return stop || pending != 0; });
+        if (pending == 0) return;
+        const std::size_t n = pending;
+        const bool failed = error != 0;  // after a failure, nothing more is written
+        lock.unlock();
+        const int e = failed ? 0 : write_all(fd, spare, n);
+        lock.lock();
+        if (e != 0 && error == 0) error = e;
+        pending = 0;
+        cv.notify_all();
+      }
+    });
+  }
+  ~background_state() {
+    {
+      std::lock_guard lock(mutex);
+      stop = true;
+    }
+    cv.notify_all();
+    thread.join();
+    delete[] spare;
+  }
+};
+
+fd_writer::fd_writer(int fd, bool background)
+    : fd_(fd), buffer_(new char[kCapacity]), background_(background) {}
+
+fd_writer::~fd_writer() {
+  delete bg_;
+  delete[] buffer_;
+}
+
+void fd_writer::write_fully(const char* p, std::size_t n) {
+  if (const int e = write_all(fd_, p, n); e != 0) throw error(std::string("write error: ") + std::strerror(e));
+}
+
+void fd_writer::drain() {
+  if (!bg_) return;
+  std::unique_lock lock(bg_->mutex);
+  bg_->cv.wait(lock, [this] { return bg_->pending == 0; });
+  if (bg_->error != 0) throw error(std::string("write error: ") + std::strerror(bg_->error));
+}
+
+void fd_writer::hand_over() {
+  if (!bg_) {
+    struct stat st {};
+    if (::fstat(fd_, &st) == 0 && S_ISFIFO(st.st_mode)) {
+      (void)::fcntl(fd_, F_SETPIPE_SZ, static_cast<int>(kCapacity));  // where allowed; else as is
+    }
+    bg_ = new background_state(fd_);
+  }
+  std::unique_lock lock(bg_->mutex);
+  bg_->cv.wait(lock, [this] { return bg_->pending == 0; });
+  if (bg_->error != 0) throw error(std::string("write error: ") + std::strerror(bg_->error));
+  std::swap(buffer_, bg_->spare);
+  bg_->pending = std::exchange(used_, 0);
+  lock.unlock();
+  bg_->cv.notify_all();
 }
 
 void fd_writer::flush() {
+  drain();
   const std::size_t n = std::exchange(used_, 0);
   write_fully(buffer_, n);
 }
 
 void fd_writer::write_slow(std::string_view bytes) {
+  if (background_ && used_ != 0 && bytes.size() < kCapacity) {
+    hand_over();
+    std::memcpy(buffer_, bytes.data(), bytes.size());
+    used_ = bytes.size();
+    return;
+  }
   flush();
   if (bytes.size() >= kCapacity) {
     write_fully(bytes.data(), bytes.size());

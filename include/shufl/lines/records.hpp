@@ -11,7 +11,12 @@
 
 namespace shufl::lines {
 
-/// A growable byte buffer on malloc/realloc (realloc of large blocks moves pages without copying
+/// Asks for transparent huge pages (madvise MADV_HUGEPAGE) on the 2 MiB-aligned part of
+/// [p, p + size): gathering records at random from a large buffer then misses the TLB far
+/// less often. A hint only; nothing changes where THP is off.
+void advise_huge_pages(void* p, std::size_t size) noexcept;
+
+/// A growable byte buffer (buffers of 8 MiB and more are advised to use huge pages) on malloc/realloc (realloc of large blocks moves pages without copying
 /// and, unlike std::string/std::vector, does not zero-fill what it is about to overwrite).
 class byte_buffer {
  public:
@@ -45,42 +50,34 @@ class byte_buffer {
   std::size_t capacity_ = 0;
 };
 
-/// Reads everything from `fd` (until end of file) into memory. For a regular file the buffer is
-/// sized once from fstat (size minus the current offset). Throws shufl::error
-/// "read error: STRERROR" (e.g. "read error: Is a directory"); std::bad_alloc when out of memory.
-byte_buffer read_all(int fd);
+/// Reads everything from `fd` (until end of file) into memory, after the bytes `pending` (bytes
+/// already taken from `fd`, e.g. by the --header reader of a pipe). For a regular file the buffer
+/// is sized once from fstat (size minus the current offset); a file that shrinks or grows while
+/// it is read gives the bytes read() returned (never a fault: nothing is mapped). Throws
+/// shufl::error "read error: STRERROR" (e.g. "read error: Is a directory"); std::bad_alloc when
+/// out of memory.
+byte_buffer read_all(int fd, std::string_view pending = {});
 
-/// A whole input in memory, records ending with the delimiter: a read-only mapping of a regular
-/// file when allowed and possible (no copy; the file must not shrink while it is mapped), else a
-/// buffer filled by read_all with a missing last delimiter appended.
+/// A whole input in memory, records ending with the delimiter: a private copy read with read(2),
+/// never a mapping, so the input file may shrink (logrotate's copytruncate) or be overwritten by
+/// our own output (`shufl lines f 1<>f`) without changing or faulting what was read.
 class input_data {
  public:
-  input_data() noexcept = default;
-  ~input_data();
-  input_data(input_data&& other) noexcept;
-  input_data& operator=(input_data&& other) noexcept;
-  input_data(const input_data&) = delete;
-  input_data& operator=(const input_data&) = delete;
-
-  /// Reads (or maps, when `allow_map`, `fd` is a regular file with bytes left and its last byte is
-  /// the delimiter) everything from `fd`. Throws as read_all.
-  static input_data load(int fd, char delimiter, bool allow_map);
+  /// Reads everything from `fd` after the bytes `pending` (see read_all) and appends a missing
+  /// last delimiter. Throws as read_all.
+  static input_data load(int fd, char delimiter, std::string_view pending = {});
   /// Wraps a buffer (e.g. the joined -e operands), appending a missing last delimiter.
   static input_data from_buffer(byte_buffer buffer, char delimiter);
 
   /// The input bytes; empty, or ending with the delimiter.
-  const char* data() const noexcept { return map_ ? map_ + skip_ : buffer_.data(); }
+  const char* data() const noexcept { return buffer_.data(); }
   /// Number of input bytes.
-  std::size_t size() const noexcept { return map_ ? size_ : buffer_.size(); }
+  std::size_t size() const noexcept { return buffer_.size(); }
   /// The input bytes as a view.
-  std::string_view view() const noexcept { return {data(), size()}; }
+  std::string_view view() const noexcept { return buffer_.view(); }
 
  private:
   byte_buffer buffer_;
-  char* map_ = nullptr;       // the mapping, from a page boundary
-  std::size_t map_size_ = 0;  // bytes mapped
-  std::size_t skip_ = 0;      // from the page boundary to the current file offset
-  std::size_t size_ = 0;      // bytes of input in the mapping
 };
 
 /// Appends `delimiter` when the data is non-empty and does not end with it: GNU shuf adds the
@@ -95,15 +92,15 @@ std::uint64_t count_records(std::string_view data, char delimiter) noexcept;
 std::uint64_t remaining_input_size(int fd) noexcept;
 
 /// Reads records one at a time from a file descriptor or from memory, each returned with its
-/// delimiter (added to a last record that lacks one). Pipes are read 1 MiB at a time; regular
-/// files through a sliding 4 MiB read-only mapping (MAP_POPULATE, unmapped once passed; falls
-/// back to read(2) if mapping fails). A record spanning two reads or windows is assembled in a
-/// side buffer, so memory is O(window + longest record). A regular file must not shrink while
-/// it is being read (its mapping would fault).
+/// delimiter (added to a last record that lacks one). Files and pipes alike are read 1 MiB at a
+/// time with read(2) (never mapped: a file that shrinks while it is read just ends early). A
+/// record spanning two reads is assembled in a side buffer, so memory is O(1 MiB + longest
+/// record).
 class record_reader {
  public:
-  /// Reads from `fd` (not owned).
-  record_reader(int fd, char delimiter);
+  /// Reads from `fd` (not owned), after the bytes `pending` (already taken from `fd`, e.g. by
+  /// the --header reader of a pipe; copied).
+  record_reader(int fd, char delimiter, std::string_view pending = {});
   /// Reads from `data` (not copied; must outlive the reader).
   record_reader(std::string_view data, char delimiter) noexcept;
   ~record_reader();
@@ -144,19 +141,22 @@ class record_reader {
   const char* end_ = nullptr;
   bool eof_ = false;
   std::string carry_;
-  bool mapped_ = false;  // a regular file read through a sliding mapping
-  char* map_ = nullptr;
-  std::size_t map_size_ = 0;
-  std::uint64_t map_offset_ = 0, map_end_ = 0;
 };
 
 /// Buffered output to a file descriptor with write(2): large writes, no stdio, no locale.
 /// Errors throw shufl::error "write error: STRERROR" (e.g. "No space left on device"); a
 /// closed pipe raises SIGPIPE, which `main` leaves at its default so `| head` ends quietly.
+///
+/// With `background`, once the output passes one buffer (1 MiB) a second thread does the
+/// write(2) calls while the caller fills the next buffer (two buffers, so gathering records
+/// and the pipe or disk overlap on two cores), and a pipe is enlarged to 1 MiB with
+/// F_SETPIPE_SZ where the system allows it. The bytes and their order are the same; a write
+/// error is thrown by the next write() that hands over a buffer, or by flush().
 class fd_writer {
  public:
-  /// Writes to `fd` (not owned, not closed).
-  explicit fd_writer(int fd);
+  /// Writes to `fd` (not owned, not closed); `background`: see above.
+  explicit fd_writer(int fd, bool background = false);
+  /// Lets a write in progress finish; bytes not yet flushed are dropped.
   ~fd_writer();
   fd_writer(const fd_writer&) = delete;
   fd_writer& operator=(const fd_writer&) = delete;
@@ -172,16 +172,22 @@ class fd_writer {
   }
   /// Writes `value` in decimal followed by `delimiter`.
   void write_number(std::uint64_t value, char delimiter);
-  /// Writes out everything buffered; throws on a write error.
+  /// Writes out everything buffered (and waits for the background thread); throws on a
+  /// write error.
   void flush();
 
  private:
+  struct background_state;
   static constexpr std::size_t kCapacity = std::size_t{1} << 20;
   void write_slow(std::string_view bytes);
   void write_fully(const char* p, std::size_t n);
+  void hand_over();  // gives the full buffer to the background thread, takes the other one
+  void drain();      // waits until the background thread has written everything handed over
   int fd_;
   char* buffer_;
   std::size_t used_ = 0;
+  bool background_;
+  background_state* bg_ = nullptr;
 };
 
 }  // namespace shufl::lines

@@ -1,0 +1,89 @@
+// The one input-text convention for every structured text file shufl reads (`bias --input`,
+// `deck --cards-file`, `bias --merge`): UTF-8, an optional byte-order mark at the start (dropped),
+// lines ending in LF or CRLF (the CR is dropped), a last line with or without its newline. Bytes
+// that are not UTF-8 are an error naming the file, the line and the byte. Every read error
+// carries the system's reason ("cannot read 'dir': Is a directory").
+//
+// Not for `shufl lines` input or `--random-source`: those are bytes, passed through untouched as
+// GNU shuf does.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace shufl {
+
+/// Longest line a text_reader accepts (bytes, without the line end): 1 MiB. A longer line is an
+/// error, so a file without newlines cannot make a reader hold more than this.
+inline constexpr std::size_t text_max_line_bytes = std::size_t{1} << 20;
+
+/// True when `bytes` is well-formed UTF-8 (RFC 3629: no overlong forms, no surrogates
+/// U+D800–U+DFFF, nothing above U+10FFFF). The empty string is valid.
+bool is_valid_utf8(std::string_view bytes) noexcept;
+
+/// Offset of the first byte of `bytes` that does not start a well-formed UTF-8 sequence (or
+/// starts a truncated one); bytes.size() when all of it is valid.
+std::size_t first_invalid_utf8(std::string_view bytes) noexcept;
+
+/// Length in bytes of the UTF-8 sequence starting at `bytes[0]` (1 to 4), for text already
+/// checked by is_valid_utf8. Precondition: !bytes.empty().
+std::size_t utf8_sequence_length(std::string_view bytes) noexcept;
+
+/// The name a file is shown by in messages: "standard input" for "-", else 'PATH'.
+std::string input_display_name(std::string_view path);
+
+/// Reads a structured text file line by line under the convention above, either from memory or
+/// streaming from a file (then at most one line plus 64 KiB is held). Not copyable.
+class text_reader {
+ public:
+  /// Reads `text` (already in memory); `name` is used in messages ("'counts.json'").
+  text_reader(std::string_view text, std::string name);
+  /// Opens `path` ("-" = standard input) for streaming. Throws shufl::error
+  /// "cannot open 'PATH': REASON" (strerror). Read errors ("Is a directory") come from next().
+  /// `max_bytes` bounds the whole file (0 = no bound): a larger file is an error.
+  static text_reader open(const std::string& path, std::uint64_t max_bytes = 0);
+  text_reader(text_reader&& other) noexcept;
+  text_reader(const text_reader&) = delete;
+  text_reader& operator=(const text_reader&) = delete;
+  text_reader& operator=(text_reader&&) = delete;
+  ~text_reader();
+
+  /// The next line without its line end (and without the BOM on line 1); false at the end.
+  /// The view stays valid until the next call. Throws shufl::error
+  /// "NAME: line N: invalid UTF-8 (byte 0xFF at column C)", "NAME: line N is longer than 1 MiB",
+  /// "NAME is larger than the limit of X bytes" or "cannot read NAME: REASON".
+  bool next(std::string_view& line);
+  /// Number of the line last returned by next() (1-based).
+  std::uint64_t line_number() const noexcept { return line_number_; }
+  /// The name used in messages: 'PATH', "standard input", or the name given.
+  const std::string& name() const noexcept { return name_; }
+
+ private:
+  text_reader(int fd, bool owns_fd, std::string name, std::uint64_t max_bytes);
+  bool fill();  // reads more into buffer_; false at end of file
+
+  int fd_ = -1;          // -1: in memory
+  bool owns_fd_ = false;
+  std::string name_;
+  std::uint64_t max_bytes_ = 0;
+  std::uint64_t total_read_ = 0;
+  std::string buffer_;    // streaming: unconsumed bytes start at pos_
+  std::string_view text_; // in memory, or a view of buffer_
+  std::size_t pos_ = 0;
+  bool eof_ = false;
+  std::uint64_t line_number_ = 0;
+};
+
+/// Reads a whole structured text file ("-" = standard input) under the convention: the BOM
+/// dropped, the rest checked to be UTF-8 (CR LF is left as it is: JSON treats CR as space).
+/// Throws shufl::error "cannot open 'PATH': REASON", "cannot read 'PATH': REASON",
+/// "'PATH' is larger than the limit of X bytes" (when max_bytes > 0), or
+/// "'PATH': line N: invalid UTF-8 (byte 0xFF at column C)".
+std::string read_text_file(const std::string& path, std::uint64_t max_bytes = 0);
+
+/// Same checks on text already in memory (`name` in messages): returns it without its BOM.
+std::string_view check_text(std::string_view text, std::string_view name);
+
+}  // namespace shufl

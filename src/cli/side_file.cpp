@@ -1,0 +1,125 @@
+#include "side_file.hpp"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <climits>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <utility>
+
+#include "common.hpp"
+#include "shufl/error.hpp"
+
+namespace shufl::cli {
+
+namespace {
+
+std::string directory_of(const std::string& path) {
+  const auto slash = path.rfind('/');
+  if (slash == std::string::npos) return ".";
+  if (slash == 0) return "/";
+  return path.substr(0, slash);
+}
+
+std::string base_of(const std::string& path) {
+  const auto slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+mode_t file_mode() {
+  // umask can only be read by setting it; we are single-threaded while options are checked.
+  const mode_t mask = ::umask(022);
+  ::umask(mask);
+  return static_cast<mode_t>(0666 & ~mask);
+}
+
+bool write_all(int fd, std::string_view data) {
+  while (!data.empty()) {
+    const ssize_t wrote = ::write(fd, data.data(), data.size());
+    if (wrote < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    data.remove_prefix(static_cast<std::size_t>(wrote));
+  }
+  return true;
+}
+
+}  // namespace
+
+side_file::side_file(std::string option, std::string path) : option_(std::move(option)), path_(std::move(path)) {
+  const auto fail = [&](int e) {
+    return error(fmt::format("cannot write '{}' ({}): {}", path_, option_, std::strerror(e)));
+  };
+  if (path_.empty()) throw error(fmt::format("{} needs a file name", option_));
+  target_ = path_;
+  struct stat st {};
+  if (::stat(path_.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) throw fail(EISDIR);
+    if (!S_ISREG(st.st_mode)) {
+      fd_ = ::open(path_.c_str(), O_WRONLY | O_CLOEXEC);
+      if (fd_ < 0) throw fail(errno);
+      return;
+    }
+    char resolved[PATH_MAX];
+    if (::realpath(path_.c_str(), resolved) != nullptr) target_ = resolved;
+    // Replacing a file we may not write would succeed through the directory: refuse it as
+    // writing it in place would.
+    if (::access(target_.c_str(), W_OK) != 0) throw fail(errno);
+  }
+  std::string pattern = directory_of(target_) + "/." + base_of(target_) + ".XXXXXX";
+  fd_ = ::mkostemp(pattern.data(), O_CLOEXEC);
+  if (fd_ < 0) throw fail(errno);
+  temp_ = std::move(pattern);
+  ::fchmod(fd_, file_mode());
+}
+
+side_file::side_file(side_file&& other) noexcept
+    : option_(std::move(other.option_)),
+      path_(std::move(other.path_)),
+      target_(std::move(other.target_)),
+      temp_(std::exchange(other.temp_, {})),
+      fd_(std::exchange(other.fd_, -1)) {}
+
+side_file::~side_file() {
+  if (fd_ >= 0) ::close(fd_);
+  if (!temp_.empty()) ::unlink(temp_.c_str());
+}
+
+std::string side_file::commit(std::string_view data) noexcept {
+  try {
+    if (fd_ < 0) return fmt::format("cannot write '{}' ({}): already written", path_, option_);
+    int e = 0;
+    if (!write_all(fd_, data)) e = errno;
+    if (::close(fd_) != 0 && e == 0) e = errno;
+    fd_ = -1;
+    if (e == 0 && !temp_.empty()) {
+      if (::rename(temp_.c_str(), target_.c_str()) != 0) {
+        e = errno;
+      } else {
+        temp_.clear();
+      }
+    }
+    if (e != 0) return fmt::format("cannot write '{}' ({}): {}", path_, option_, std::strerror(e));
+    return {};
+  } catch (...) {
+    return "out of memory";
+  }
+}
+
+void side_file_errors::commit(side_file& file, std::string_view data) {
+  std::string message = file.commit(data);
+  if (!message.empty()) messages_.push_back(std::move(message));
+}
+
+int side_file_errors::finish(int status) const {
+  for (const auto& m : messages_) std::fprintf(stderr, "shufl: %s\n", m.c_str());
+  return messages_.empty() ? status : exit_error;
+}
+
+}  // namespace shufl::cli

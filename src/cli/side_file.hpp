@@ -1,0 +1,69 @@
+// Side files: files a subcommand writes beside its report (`bias --plot`, `--save-counts`,
+// `--report`, ...). NOT for `lines -o`, which keeps GNU shuf's late open.
+//
+// Use it for EVERY such option of bias, deck and trace (DESIGN.md, "Command line"):
+//
+//   std::optional<side_file> plot;
+//   if (!o.plot.empty()) plot.emplace("--plot", o.plot);   // before the work: fails at once
+//   ... the long work ...
+//   side_file_errors errors;
+//   if (plot) errors.commit(*plot, svg_plot(report));      // temp file → rename into place
+//   write_stdout(report_text);                              // the report is printed all the same
+//   return errors.finish(exit_ok);                          // "shufl: ..." per failure, exit 1
+//
+// The target is never truncated by a failed run: the data goes to a temporary file in the target's
+// directory, renamed over the target only once completely written.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace shufl::cli {
+
+/// One side file being prepared. The constructor creates a temporary file in the target's
+/// directory (so the final rename stays within one file system) and throws shufl::error
+/// "cannot write 'PATH' (OPTION): REASON" (REASON from strerror) when that is impossible: call it
+/// before the work starts. A target that exists and is not a regular file (/dev/null, a FIFO, a
+/// terminal) is opened for writing instead and written in place at commit; a symbolic link is
+/// followed (the file it names is replaced, the link stays). The destructor removes an
+/// uncommitted temporary file. Not copyable; movable.
+class side_file {
+ public:
+  side_file(std::string option, std::string path);
+  ~side_file();
+  side_file(side_file&& other) noexcept;
+  side_file& operator=(side_file&&) = delete;
+  side_file(const side_file&) = delete;
+  side_file& operator=(const side_file&) = delete;
+
+  /// Writes `data` to the temporary file and renames it into place (or writes it to the
+  /// non-regular target). Never throws: returns "" on success, else the message
+  /// "cannot write 'PATH' (OPTION): REASON". The permissions are 0666 minus the umask.
+  std::string commit(std::string_view data) noexcept;
+
+  /// The path the user gave.
+  const std::string& path() const noexcept { return path_; }
+
+ private:
+  std::string option_;
+  std::string path_;    // as given
+  std::string target_;  // what is finally replaced (symbolic links resolved)
+  std::string temp_;    // the temporary file's path; empty when writing in place
+  int fd_ = -1;
+};
+
+/// Collects the failures of side-file commits at the end of a run.
+class side_file_errors {
+ public:
+  /// Commits `file` with `data`; remembers the message if it fails.
+  void commit(side_file& file, std::string_view data);
+  /// Prints "shufl: MESSAGE" on stderr for each failure (call after the report was written);
+  /// returns `status` when none failed, else 1 (exit_error).
+  int finish(int status) const;
+
+ private:
+  std::vector<std::string> messages_;
+};
+
+}  // namespace shufl::cli
