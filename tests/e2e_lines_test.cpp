@@ -317,6 +317,15 @@ TEST(E2eLinesGolden, SeededOutputsArePinned) {
       EXPECT_EQ(lines(piped, read_file(in)).out, r.out) << file << " from a pipe";
     }
   }
+  // -n 10 of 100000 lines: most records are skipped over (skip-based reservoir), from a pipe and
+  // from a file; tests/golden/lines/independent_sample.py recomputes this golden in Python.
+  {
+    const std::string golden = read_file(kGolden + "seed_n10_seq100000.out");
+    EXPECT_EQ(lines({"--seed", "golden", "-n", "10"}, seq(1, 100000)).out, golden);
+    shufl::test::temp_dir dir;
+    const std::string f = dir.write("seq", seq(1, 100000));
+    EXPECT_EQ(lines({"--seed", "golden", "-n", "10", f}).out, golden);
+  }
   // Above the scatter leaf size (two levels of the rule): pinned by SHA-256.
   const auto big = lines({"--seed", "golden", "-i", "1-200000"});
   unsigned char digest[crypto_hash_sha256_BYTES];

@@ -256,14 +256,6 @@ std::unique_ptr<fd_guard> open_input(const options& opts, prepared& pre) {
   return std::make_unique<fd_guard>(open_or_throw(opts.operands[0], O_RDONLY));
 }
 
-byte_buffer join_operands(const options& opts) {
-  byte_buffer data;
-  for (const auto& op : opts.operands) {
-    data.append(op);
-    data.append(std::string_view(&opts.delimiter, 1));
-  }
-  return data;
-}
 
 int run_gnu(const options& opts, prepared& pre) {
   output_sink sink(opts, pre.header);
@@ -340,16 +332,15 @@ int run_chacha(const options& opts, prepared& pre) {
     // -n K: reservoir sampling whatever the input is, so a file and a pipe give the same output.
     shufl::lines::reservoir_sampler sampler(opts.head, key);
     if (opts.echo) {
-      const byte_buffer data = join_operands(opts);
-      std::size_t offset = 0;
-      for (const auto& op : opts.operands) {
-        sampler.offer(std::string_view(data.data() + offset, op.size() + 1));
-        offset += op.size() + 1;
-      }
+      std::string record;
+      sampler.sample_indexed(opts.operands.size(), [&](std::uint64_t i) -> std::string_view {
+        (record = opts.operands[static_cast<std::size_t>(i)]) += opts.delimiter;
+        return record;
+      });
     } else {
       auto input = open_input(opts, pre);
       record_reader reader(input->get(), opts.delimiter, pre.pending);
-      reader.for_each([&sampler](std::string_view r) { sampler.offer(r); });
+      sampler.sample(reader);
     }
     const auto kept = sampler.take_shuffled();
     write_strings(sink, kept);

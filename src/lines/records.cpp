@@ -19,6 +19,10 @@
 
 #include "shufl/error.hpp"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace shufl::lines {
 
 namespace {
@@ -359,6 +363,65 @@ void fd_writer::write_number(std::uint64_t value, char delimiter) {
   (void)ec;
   *end++ = delimiter;
   write(std::string_view(text, static_cast<std::size_t>(end - text)));
+}
+
+}  // namespace shufl::lines
+
+// ---------------------------------------------------------------------------------------------
+// Skipping records (skip-based sampling): count delimiters instead of finding records.
+// ---------------------------------------------------------------------------------------------
+
+namespace shufl::lines {
+
+const char* skip_delimiters(const char* p, const char* end, char delimiter,
+                            std::uint64_t& count) noexcept {
+#if defined(__SSE2__)
+  const __m128i needle = _mm_set1_epi8(delimiter);
+  while (end - p >= 64) {
+    const auto mask16 = [&](int at) {
+      const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + at));
+      return static_cast<std::uint64_t>(static_cast<std::uint32_t>(
+          _mm_movemask_epi8(_mm_cmpeq_epi8(bytes, needle))));
+    };
+    std::uint64_t mask = mask16(0) | (mask16(16) << 16) | (mask16(32) << 32) | (mask16(48) << 48);
+    const auto found = static_cast<std::uint64_t>(__builtin_popcountll(mask));
+    if (found >= count) {
+      for (std::uint64_t i = 1; i < count; ++i) mask &= mask - 1;  // drop the first count - 1
+      count = 0;
+      return p + __builtin_ctzll(mask) + 1;
+    }
+    count -= found;
+    p += 64;
+  }
+#endif
+  while (p != end) {
+    const void* hit = std::memchr(p, delimiter, static_cast<std::size_t>(end - p));
+    if (!hit) return nullptr;
+    p = static_cast<const char*>(hit) + 1;
+    if (--count == 0) return p;
+  }
+  return nullptr;
+}
+
+std::uint64_t record_reader::skip(std::uint64_t count) {
+  const std::uint64_t wanted = count;
+  bool partial = false;  // bytes of a record whose delimiter has not been seen yet
+  while (count > 0) {
+    if (pos_ != end_) {
+      const char* stop = skip_delimiters(pos_, end_, delimiter_, count);
+      if (stop) {
+        pos_ = stop;
+        return wanted;
+      }
+      partial = end_[-1] != delimiter_;
+      pos_ = end_;
+    }
+    if (!fill()) {
+      if (partial) --count;  // a last record without its delimiter is a record too
+      break;
+    }
+  }
+  return wanted - count;
 }
 
 }  // namespace shufl::lines

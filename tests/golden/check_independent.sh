@@ -14,5 +14,8 @@ for c in "fisher-yates 6 7 fisher_yates_seed7" "naive 5 7 naive_seed7"; do
   want=$(grep -o 'i = [0-9]*, j = [0-9]*' "$here/trace/$4.out"; tail -1 "$here/trace/$4.out")
   [ "$got" = "$want" ] || { echo "FAIL: trace $4"; diff <(echo "$got") <(echo "$want"); failed=1; }
 done
-[ $failed -eq 0 ] && echo "independent checks: 3 passed, 0 failed"
+# seeded -n K (skip-based reservoir): a small and a large input
+"$python" "$here/lines/independent_sample.py" golden 5 < "$here/lines/input.txt" | cmp -s - "$here/lines/seed_n5.out" || { echo "FAIL: lines seed_n5"; failed=1; }
+seq 100000 | "$python" "$here/lines/independent_sample.py" golden 10 | cmp -s - "$here/lines/seed_n10_seq100000.out" || { echo "FAIL: lines seed_n10_seq100000"; failed=1; }
+[ $failed -eq 0 ] && echo "independent checks: 5 passed, 0 failed"
 exit $failed

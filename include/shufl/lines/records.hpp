@@ -91,6 +91,14 @@ std::uint64_t count_records(std::string_view data, char delimiter) noexcept;
 /// UINT64_MAX for anything else (pipes, terminals, errors): GNU shuf's `input_size`.
 std::uint64_t remaining_input_size(int fd) noexcept;
 
+/// Skipping records without looking at them one by one (for skip-based sampling): in
+/// [p, end), finds the `count`-th occurrence of `delimiter` (count >= 1) and returns the
+/// position just past it, setting count to 0; when there are fewer, returns nullptr and lowers
+/// `count` by the number found. Counts 64 bytes at a time (SSE2 compare masks and popcount on
+/// x86-64; memchr elsewhere), so the cost is a pass over the bytes, not a call per record.
+const char* skip_delimiters(const char* p, const char* end, char delimiter,
+                            std::uint64_t& count) noexcept;
+
 /// Reads records one at a time from a file descriptor or from memory, each returned with its
 /// delimiter (added to a last record that lacks one). Files and pipes alike are read 1 MiB at a
 /// time with read(2) (never mapped: a file that shrinks while it is read just ends early). A
@@ -110,6 +118,11 @@ class record_reader {
   /// The next record including its delimiter, valid until the next call; false at end of input.
   /// Throws shufl::error "read error: STRERROR".
   bool next(std::string_view& record);
+
+  /// Passes over the next `count` records without returning them (delimiters are counted by
+  /// skip_delimiters; a record crossing a read or window is not assembled). Returns how many
+  /// were skipped: fewer than `count` only at end of input. Throws as `next`.
+  std::uint64_t skip(std::uint64_t count);
 
   /// Calls `f(record)` for every remaining record, in order (the same records as `next`), with
   /// a tight loop over each read or window; records crossing a boundary go through `next`.

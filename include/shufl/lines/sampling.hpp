@@ -17,40 +17,113 @@
 
 namespace shufl::lines {
 
-/// Seeded reservoir sampling, Algorithm R (J. S. Vitter, "Random sampling with a reservoir",
-/// ACM TOMS 11(1), 1985): the first k records are kept; record number m (0-based, m >= k)
-/// replaces slot j = uniform_below(e, m + 1) when j < k. Draws come from
-/// chacha20_engine(derive_key(key, "lines/reservoir", 0), stream 0). Memory is O(k + longest
-/// record), whatever the input size. Every k-subset is equally likely.
+/// Arithmetic that decides seeded output where a logarithm is needed (skip lengths of sampling).
+/// libm's log differs between C libraries in the last bit, so these use only the correctly
+/// rounded IEEE-754 binary64 operations + − × ÷ in a fixed order (src/lines/detmath.cpp is
+/// compiled with -ffp-contract=off and requires FLT_EVAL_METHOD == 0): the same bits on every
+/// platform, compiler and library.
+namespace detmath {
+
+/// ln x for finite x > 0: x = m·2^e with m in [√½, √2) (exact, from the bits), then
+/// ln m = 2·atanh(s), s = (m − 1)/(m + 1), |s| ≤ 0.1716, by its odd series to s^25 (truncation
+/// below 2^-60 relative), plus e·ln 2 in two parts. Relative error below 2^-50 (tested against
+/// libm over many values). Returns −inf for 0 (not used).
+double log(double x) noexcept;
+
+/// ln(1 − p) for 0 ≤ p < 1, accurate also for tiny p (Goldberg's log1p form:
+/// u = 1 − p; ln(u)·(−p)/(u − 1) when u ≠ 1, else −p). Relative error below 2^-49.
+double log1m(double p) noexcept;
+
+/// A uniform double in the open interval (0, 1) from a 64-bit word: (2j + 1)·2^-53 with j its
+/// top 52 bits (exact; never 0 or 1).
+inline double open_unit(std::uint64_t word) noexcept {
+  return static_cast<double>((word >> 12) * 2 + 1) * 0x1p-53;
+}
+
+/// The number of failures before the first success in independent Bernoulli(p) trials
+/// (a geometric variate, P(S ≥ s) = (1 − p)^s) from u uniform in (0, 1):
+/// floor(ln u / ln(1 − p)), saturating at UINT64_MAX; 0 when p ≥ 1. Precondition p > 0.
+/// Why this is (nearly) exactly right: S ≥ s ⇔ u ≤ (1 − p)^s, so with exact logarithms S has
+/// exactly the geometric law. Here the quotient carries a relative error |η| < 2^-47 (two
+/// logarithms and a division), so the computed S differs from the exact floor only when
+/// ln u / ln(1 − p) lies within a relative 2^-47 of an integer, which has probability below
+/// about 2^-46·(E[S] + 1); u's grid of 2^-52 adds at most 2^-52 per possible value. Over a
+/// whole run the total variation distance from the exact law is below about 2^-45 times the
+/// number of records passed over.
+std::uint64_t geometric_skip(double u, double p) noexcept;
+
+}  // namespace detmath
+
+/// Seeded reservoir sampling of K records that touches only the records that enter the
+/// reservoir: bottom-K keys with geometric skips (K.-H. Li, "Reservoir-sampling algorithms of
+/// time complexity O(n(1 + log(N/n)))", ACM TOMS 20(4), 1994, Algorithm L; with the keys kept
+/// explicitly so that no rounding accumulates). Every record carries a uniform key in (0, 1);
+/// the sample is the K records with the smallest keys, which is a uniform K-subset. The first K
+/// records draw their keys; then, with W the largest key kept, each later record enters
+/// independently with probability W, so the number passed over before the next one enters is
+/// geometric (detmath::geometric_skip) and the one that enters gets a key uniform in (0, W)
+/// (W·u) and evicts the record with key W. Expected work: K·(1 + ln(N/K)) entries; the records
+/// between are skipped by counting delimiters (record_reader::skip). Draws come from
+/// chacha20_engine(derive_key(key, "lines/sample", 0), stream 0) in this order: K keys, then
+/// per entry one word for the skip and one for the key. Memory O(K + longest record).
 class reservoir_sampler {
  public:
   /// k >= 1 records to keep.
   reservoir_sampler(std::uint64_t k, const seed_key& key);
 
-  /// Offers the next record (with its delimiter).
-  void offer(std::string_view record) {
-    if (seen_ < k_) {
-      slots_.emplace_back(record);
-    } else {
-      const std::uint64_t j = uniform_below(engine_, seen_ + 1);
-      if (j < k_) slots_[j].assign(record);
+  /// Offers the next record (with its delimiter): the same result as `sample` on the same
+  /// records, one at a time.
+  void offer(std::string_view record);
+
+  /// Offers every remaining record of `reader`, skipping over those that cannot enter.
+  void sample(record_reader& reader);
+
+  /// Offers records 0 .. n − 1 given by `get(i)` (e.g. the -e operands), skipping.
+  template <class Get>
+  void sample_indexed(std::uint64_t n, Get&& get) {
+    std::uint64_t i = 0;
+    while (seen_ < k_ && i < n) fill(get(i++));
+    while (i < n) {
+      if (!have_skip_) next_skip();
+      const std::uint64_t step = std::min(remaining_, n - i);
+      i += step;
+      seen_ += step;
+      remaining_ -= step;
+      if (i == n) break;
+      replace(get(i++));
     }
-    ++seen_;
   }
 
   /// Records offered so far.
   std::uint64_t seen() const noexcept { return seen_; }
 
   /// The kept records (min(k, seen) of them) in a uniformly random order: Fisher–Yates over the
-  /// slots with chacha20_engine(derive_key(key, "lines/reservoir", 0), stream 1).
+  /// slots with chacha20_engine(derive_key(key, "lines/sample", 0), stream 1).
   std::vector<std::string> take_shuffled();
 
+  /// The kept records in input order (--keep-order): the same records as take_shuffled.
+  std::vector<std::string> take_in_input_order();
+
  private:
+  void fill(std::string_view record);
+  void next_skip();
+  void replace(std::string_view record);
+  struct entry {
+    double key;
+    std::size_t slot;
+    friend bool operator<(const entry& a, const entry& b) noexcept {
+      return a.key < b.key || (a.key == b.key && a.slot < b.slot);  // a strict total order
+    }
+  };
   std::uint64_t k_;
   std::uint64_t seen_ = 0;
+  bool have_skip_ = false;
+  std::uint64_t remaining_ = 0;  // records still to pass over before the next one enters
   seed_key key_;
   chacha20_engine engine_;
   std::vector<std::string> slots_;
+  std::vector<std::uint64_t> positions_;  // input index of each slot's record
+  std::vector<entry> heap_;               // max-heap of (key, slot)
 };
 
 /// GNU shuf's reservoir sampling with a GNU random source, draw for draw (coreutils

@@ -23,5 +23,6 @@ seed seed_r7.out --seed golden -r -n 7 input.txt
 seed seed_z.out --seed golden -z input.txt
 seed seed_e.out --seed golden -e a b c d e
 seed seed_i.out --seed golden -i 10-40
+seq 100000 | "$shufl" lines --seed golden -n 10 > seed_n10_seq100000.out
 seed seed_i_n.out --seed golden -i 1-18446744073709551615 -n 3
 "$shufl" lines --seed golden -i 1-200000 | sha256sum | cut -d' ' -f1 > seed_i_200000.sha256
