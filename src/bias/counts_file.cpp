@@ -948,9 +948,16 @@ bias_report bias_merge::report(bias_options o) const {
   if (all.runs.size() == 1 && seeded.size() == 1) o.seed = seeded[0]->seed;
   const seed_key key = o.seed ? key_from_seed(*o.seed) : key_from_os();
   o.trials = 0;
+  rep.missing = missing();
   for (const auto& c : all.results) {
     const auto& t = totals_.at(c.label);
-    if (c.trials == 0) throw error(fmt::format("the merged files hold no trials of {}", c.label));
+    if (c.trials == 0) {
+      // A partial merge (a run stopped before this algorithm, its shards not all there) reports
+      // on the algorithms it has and names this one among what is missing.
+      if (rep.missing.empty()) throw error(fmt::format("the merged files hold no trials of {}", c.label));
+      rep.missing.push_back(fmt::format("{}: no trials in the merged files (not reported)", c.label));
+      continue;
+    }
     bias_tallies tallies;
     tallies.n = n_;
     tallies.trials = c.trials;
@@ -978,7 +985,7 @@ bias_report bias_merge::report(bias_options o) const {
   rep.options = o;
   rep.runs = all.runs;
   rep.merged_files = names_;
-  rep.missing = missing();
+  if (rep.results.empty()) throw error("the merged files hold no trials");
   for (const auto& r : rep.results) {
     if (r.correction == "holm") rep.correction = "holm";
   }

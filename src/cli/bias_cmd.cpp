@@ -352,11 +352,15 @@ subcommand bias_subcommand() {
                 if (!o->save_counts.empty()) counts_text = write_counts_file(counts);
                 if (report.interrupted || sharded) {
                   write_file(o->save_counts, counts_text);
-                  std::uint64_t done = 0;
-                  for (const auto& part : counts.results.front().parts) done += part.chunks.count();
-                  const std::uint64_t chunks = sharded ? bias_shard_chunks(b.trials, b.shard.first, b.shard.second).count()
-                                                       : bias_chunk_count(b.trials);
                   if (report.interrupted) {
+                    // Chunks of every algorithm: the stop may fall in any of them.
+                    std::uint64_t done = 0;
+                    for (const auto& result : counts.results) {
+                      for (const auto& part : result.parts) done += part.chunks.count();
+                    }
+                    const std::uint64_t chunks =
+                        counts.results.size() * (sharded ? bias_shard_chunks(b.trials, b.shard.first, b.shard.second).count()
+                                                         : bias_chunk_count(b.trials));
                     const int sig = g_signal;
                     std::fprintf(stderr, "shufl: interrupted by %s: saved %llu of %llu chunks to '%s'; finish with the "
                                  "same command and --resume %s\n", sig == SIGTERM ? "SIGTERM" : "SIGINT",
