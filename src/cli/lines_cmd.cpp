@@ -156,8 +156,9 @@ Inputs larger than --memory are shuffled through temporary files (full shuffle o
 -n COUNT keeps COUNT lines, -r keeps every line in memory, -e and -i are in memory).
 --random-source (GNU mode) holds the input in memory as GNU shuf does and cannot be
 combined with --memory nor with the sampler modes.
-The sampler modes stream and hold at most COUNT lines, except a weighted shuffle
-(--weight-field without -n) and --with-replacement, which hold every line in memory.
+The sampler modes stream and hold at most COUNT lines, except a weighted
+shuffle (--weight-field without -n) and --with-replacement: they hold every
+line in memory.
 )";
   write_stdout(text);
 }
