@@ -129,6 +129,17 @@ TEST(LinesWeighted, ZeroWeightsComeAfterEveryPositiveOneUniformly) {
   }
 }
 
+TEST(LinesWeighted, SingleDrawThroughSeveralJumpsFollowsTheWeights) {
+  // K = 1: each later record enters with probability 1 − e^(−w·tau), tau the key of the one
+  // kept, so the law of the draw depends on the exact law of every entering key (w·tau is
+  // often near 1 here, the Poisson-points path). A key drawn uniformly below tau instead of
+  // from the truncated exponential shifts these frequencies by several standard errors.
+  const std::vector<double> w = {1, 0.9, 1, 0.9, 1};
+  const std::uint64_t trials = 60000;
+  const auto counts = weighted_counts(w, 1, trials, "single-");
+  EXPECT_GT(chi_squared_p(counts, reference_law("single"), trials), kAlpha);
+}
+
 TEST(LinesWeighted, SubsetsOfALongerStreamMatchExactInclusion) {
   const std::vector<double> w = {0.5, 1, 1.5, 2, 2.5, 3, 0.1, 7, 4, 0.75, 5, 1.25};
   const std::uint64_t trials = 40000;
