@@ -345,6 +345,32 @@ TEST(LinesModesParsing, FastWeightPathGivesTheCorrectlyRoundedDouble) {
   }
 }
 
+TEST(LinesModesParsing, OnePassFieldWeightAgreesWithTheTwoSteps) {
+  // fast_field_weight either declines (−1) or gives exactly find_field + weight_or_negative.
+  const std::vector<std::string> records = {"7", "7\tx", "x\t7", "x\t7\ty", "x\t\ty", "1.5\t2", "x\t1e3",
+                                            "x\t-1", "x\t12a", "x\t.5", "x\t5.", "x\t.", "", "x",
+                                            "x\t1234567890123456", "x\t0.000001\t9", "\t3"};
+  int fast_hits = 0;
+  for (const auto& r : records) {
+    for (std::size_t f = 1; f <= 3; ++f) {
+      const double fast = sl::fast_field_weight(r, f, '\t');
+      std::string_view text;
+      const bool found = sl::find_field(r, f, '\t', text);
+      const double slow = found ? sl::weight_or_negative(text) : -1;
+      if (fast >= 0) {
+        ++fast_hits;
+        EXPECT_EQ(fast, slow) << r << " field " << f;
+      } else {
+        EXPECT_TRUE(slow < 0 || !found || text.find_first_of("eE") != std::string_view::npos ||
+                    text.size() > 15)
+            << r << " field " << f;
+      }
+    }
+  }
+  EXPECT_GE(fast_hits, 10);
+  EXPECT_EQ(sl::fast_field_weight("x\t0.25\ty", 2, '\t'), 0.25);
+}
+
 TEST(LinesModesParsing, FieldListsAndFields) {
   EXPECT_EQ(sl::parse_field_list("2"), (std::vector<std::size_t>{2}));
   EXPECT_EQ(sl::parse_field_list("1,3-5"), (std::vector<std::size_t>{1, 3, 4, 5}));
