@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <array>
 #include <cmath>
 
 #include "shufl/error.hpp"
@@ -34,26 +35,79 @@ std::vector<std::uint8_t> unrank_permutation(std::uint64_t rank, std::size_t n) 
 #define SHUFL_POPCNT_CLONES
 #endif
 
+namespace {
+
+// above[v]: the bits of the values greater than v (inversions: earlier cards above this one).
+constexpr std::array<std::uint64_t, 64> kAbove = [] {
+  std::array<std::uint64_t, 64> a{};
+  for (unsigned v = 0; v < 64; ++v) a[v] = v == 63 ? 0 : ~std::uint64_t{0} << (v + 1);
+  return a;
+}();
+
+// Up to 4 permutations of 0..n-1 (n ≤ 64), perms[k * n ...]: adds their fixed points,
+// inversions, rising sequences and cycles. One pass per permutation gives the fixed points, the
+// inversions (earlier cards above this one: one popcount per card) and the inverse; the rising
+// sequences come from the inverse. The cycle walks, whose loads form one dependency chain per
+// permutation, run branch-free and interleaved, so the four chains overlap: each step marks the
+// current card seen; when the next card is already seen (the cycle's start) the cycle closes and
+// the walk jumps to the lowest unseen card (n steps visit every card once).
+template <std::size_t Lanes>
+[[gnu::always_inline]] inline void add_small(permutation_sums& sums, const std::uint8_t* perms, std::size_t n) noexcept {
+  std::uint64_t fixed = 0, inv = 0, rising = 0, cycles = 0;
+  for (std::size_t k = 0; k < Lanes; ++k) {
+    const std::uint8_t* perm = perms + k * n;
+    std::array<std::uint8_t, 64> where;  // every entry read is written first
+    std::uint64_t seen = 0;
+    for (std::size_t p = 0; p < n; ++p) {
+      const unsigned v = perm[p];
+      fixed += v == p;
+      inv += static_cast<std::uint64_t>(__builtin_popcountll(seen & kAbove[v]));
+      seen |= std::uint64_t{1} << v;
+      where[v] = static_cast<std::uint8_t>(p);
+    }
+    std::uint64_t r = 1;
+    for (std::size_t v = 0; v + 1 < n; ++v) r += where[v + 1] < where[v];
+    rising += r;
+  }
+  // Bit 63 stays set when n < 64, so the lowest unseen card is found without a test for none
+  // (after the last step it is never used).
+  std::array<std::uint64_t, Lanes> unseen;
+  std::array<unsigned, Lanes> cur{};
+  unseen.fill(n == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1 + (std::uint64_t{1} << 63));
+  for (std::size_t step = 0; step < n; ++step) {
+    for (std::size_t k = 0; k < Lanes; ++k) {
+      unseen[k] &= ~(std::uint64_t{1} << cur[k]);
+      const unsigned next = perms[k * n + cur[k]];
+      // Along a cycle every card is unseen but its start: a seen next card closes the cycle.
+      const bool closed = ((unseen[k] >> next) & 1) == 0;
+      cycles += closed;
+      const auto fresh = static_cast<unsigned>(__builtin_ctzll(unseen[k] | (std::uint64_t{1} << 63)));
+      cur[k] = closed ? fresh : next;
+    }
+  }
+  sums.trials += Lanes;
+  sums.fixed_points += fixed;
+  sums.inversions += inv;
+  sums.rising_sequences += rising;
+  sums.cycles += cycles;
+}
+
+}  // namespace
+
 SHUFL_POPCNT_CLONES
-void add_permutation_sums(permutation_sums& sums, std::span<const std::uint8_t> perm) noexcept {
-  const std::size_t n = perm.size();
-  ++sums.trials;
-  sums.fixed_points += fixed_points(perm);
-  sums.cycles += cycle_count(perm);
-  sums.rising_sequences += rising_sequences(perm);
+void add_permutation_sums(permutation_sums& sums, const std::uint8_t* perms, std::size_t count,
+                          std::size_t n) noexcept {
   if (n > 64) {
-    sums.inversions += inversions(perm);
+    for (std::size_t t = 0; t < count; ++t) sums.add(std::span<const std::uint8_t>(perms + t * n, n));
     return;
   }
-  // __builtin_popcountll is the popcnt instruction in the popcnt clone.
-  std::uint64_t mask = 0;
-  std::uint64_t total = 0;
-  for (const auto value : perm) {
-    const unsigned v = value;
-    total += static_cast<std::uint64_t>(__builtin_popcountll(v == 63 ? 0 : mask >> (v + 1)));
-    mask |= std::uint64_t{1} << v;
-  }
-  sums.inversions += total;
+  std::size_t t = 0;
+  for (; t + 4 <= count; t += 4) add_small<4>(sums, perms + t * n, n);
+  for (; t < count; ++t) add_small<1>(sums, perms + t * n, n);
+}
+
+void add_permutation_sums(permutation_sums& sums, std::span<const std::uint8_t> perm) noexcept {
+  add_permutation_sums(sums, perm.data(), 1, perm.size());
 }
 
 std::string scientific_from_log10(double log10_value) {

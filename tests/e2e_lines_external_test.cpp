@@ -161,11 +161,16 @@ TEST(E2eLinesExternal, TemporaryFilesHaveNoNameEvenWhileRunningOrKilled) {
   const std::string in = dir.write("in", big_input());
   const std::string tmp = dir.file("tmp");
   ::mkdir(tmp.c_str(), 0700);
-  // The input never ends (cat waits), so shufl is mid-scatter when it is stopped.
-  const auto r = run_shell("{ cat " + sh_quote(in) + "; sleep 3; } 2>/dev/null | " + shufl_cmd() +
-                           " --memory 16M --temp-dir " + sh_quote(tmp) + " > /dev/null 2>&1 & pid=$!; sleep 1; " +
+  // The input never ends (the shell holds the FIFO's write end open), so shufl is mid-scatter
+  // when it is stopped. Polls for the 256 unnamed bucket files instead of sleeping a fixed time,
+  // so a loaded machine only makes the test slower, never wrong.
+  const std::string fifo = dir.file("fifo");
+  const auto r = run_shell("mkfifo " + sh_quote(fifo) + "; exec 3<>" + sh_quote(fifo) + "; " + shufl_cmd() +
+                           " --memory 16M --temp-dir " + sh_quote(tmp) + " < " + sh_quote(fifo) +
+                           " > /dev/null 2>&1 & pid=$!; cat " + sh_quote(in) + " >&3; " +
+                           "for i in $(seq 1200); do [ \"$(ls -l /proc/$pid/fd | grep -c '(deleted)')\" -ge 256 ] && break; sleep 0.05; done; " +
                            "ls -A " + sh_quote(tmp) + " | wc -l; ls -l /proc/$pid/fd | grep -c '(deleted)'; " +
-                           "kill -TERM $pid; wait $pid; echo $?; ls -A " + sh_quote(tmp) + " | wc -l");
+                           "kill -TERM $pid; wait $pid; echo $?; exec 3>&-; ls -A " + sh_quote(tmp) + " | wc -l");
   EXPECT_EQ(r.out.substr(0, 2), "0\n") << r.out;
   const auto lines_out = record_multiset(r.out);
   EXPECT_TRUE(lines_out.count("143")) << r.out;

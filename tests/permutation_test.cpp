@@ -110,5 +110,49 @@ TEST(PermutationStatistics, MatchBruteForceOnLargeDecks) {
   }
 }
 
+// The batched one-pass sums of the bias trial loop (four decks with interleaved cycle walks, and
+// the remainder one by one) against brute force by definition, deck by deck: every n from 2 to 66
+// (one 64-bit word and past it), 2 to 9 decks per call, the identity and the reversal included.
+TEST(PermutationStatistics, BatchedSumsMatchBruteForce) {
+  xoshiro256pp_engine e(key_from_seed("batched"));
+  for (std::size_t n = 2; n <= 66; ++n) {
+    const std::size_t count = 2 + n % 8;
+    std::vector<std::uint8_t> perms(count * n);
+    permutation_sums expect;
+    for (std::size_t k = 0; k < count; ++k) {
+      const std::span<std::uint8_t> p(perms.data() + k * n, n);
+      std::iota(p.begin(), p.end(), std::uint8_t{0});
+      if (k == 1) std::reverse(p.begin(), p.end());
+      if (k >= 2) fisher_yates(p, e);
+      std::uint64_t fixed = 0, inv = 0, cycles = 0, rising = 1;
+      std::vector<std::size_t> where(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        fixed += p[i] == i;
+        where[p[i]] = i;
+        for (std::size_t j = i + 1; j < n; ++j) inv += p[i] > p[j];
+      }
+      for (std::size_t v = 0; v + 1 < n; ++v) rising += where[v + 1] < where[v];
+      std::vector<bool> seen(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        if (seen[i]) continue;
+        ++cycles;
+        for (std::size_t j = i; !seen[j]; j = p[j]) seen[j] = true;
+      }
+      ++expect.trials;
+      expect.fixed_points += fixed;
+      expect.inversions += inv;
+      expect.cycles += cycles;
+      expect.rising_sequences += rising;
+    }
+    permutation_sums got;
+    add_permutation_sums(got, perms.data(), count, n);
+    EXPECT_EQ(got.trials, expect.trials) << n;
+    EXPECT_EQ(got.fixed_points, expect.fixed_points) << n;
+    EXPECT_EQ(got.inversions, expect.inversions) << n;
+    EXPECT_EQ(got.cycles, expect.cycles) << n;
+    EXPECT_EQ(got.rising_sequences, expect.rising_sequences) << n;
+  }
+}
+
 }  // namespace
 }  // namespace shufl

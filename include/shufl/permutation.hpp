@@ -149,9 +149,17 @@ struct permutation_sums {
   }
 };
 
-/// permutation_sums::add for byte decks, compiled twice (GCC target_clones, chosen once at load
-/// time): with the popcnt instruction where the CPU has it (every x86-64 since about 2008), else
-/// generic. The trial loops call this: inversions are a popcount per card.
+/// permutation_sums::add for `count` byte decks of n ≤ 256 cards stored one after another in
+/// perms[0, count · n): the same sums, computed in one pass per deck (fixed points, inversions by
+/// a popcount per card, the inverse for the rising sequences) with the cycle walks of four decks
+/// interleaved branch-free (n ≤ 64; larger decks use permutation_sums::add). Compiled twice (GCC
+/// target_clones, chosen once at load time): with the popcnt instruction where the CPU has it
+/// (every x86-64 since about 2008), else generic. The bias trial loops call it every few trials.
+/// Allocation-free.
+void add_permutation_sums(permutation_sums& sums, const std::uint8_t* perms, std::size_t count,
+                          std::size_t n) noexcept;
+
+/// add_permutation_sums for one deck.
 void add_permutation_sums(permutation_sums& sums, std::span<const std::uint8_t> perm) noexcept;
 
 /// A 64-bit fingerprint of a permutation: its rank when n ≤ 20 (exact), else a hash (distinct

@@ -186,16 +186,23 @@ struct trial_loops {
                              std::uint64_t trials, std::uint32_t* matrix, permutation_sums* stats,
                              std::uint64_t* hashes, std::uint64_t hash_count) noexcept {
     const std::size_t size = N ? N : n;
-    std::array<std::uint8_t, 256> deck{};
-    const std::span<std::uint8_t> d(deck.data(), size);
-    const std::span<const std::uint8_t> cd(deck.data(), size);
+    // With the secondary statistics, decks are kept in batches of kBatch for
+    // add_permutation_sums, which walks the cycles of a batch together.
+    constexpr std::size_t kBatch = 4;
+    std::array<std::uint8_t, kBatch * 256> decks{};
+    std::size_t filled = 0;
     for (std::uint64_t t = 0; t < trials; ++t) {
+      std::uint8_t* deck = decks.data() + filled * size;
       for (std::size_t i = 0; i < size; ++i) deck[i] = static_cast<std::uint8_t>(i);
-      Algorithm{}(d, engine, parameter);
+      Algorithm{}(std::span<std::uint8_t>(deck, size), engine, parameter);
       for (std::size_t p = 0; p < size; ++p) ++matrix[deck[p] * size + p];
-      if (stats != nullptr) add_permutation_sums(*stats, cd);
-      if (t < hash_count) hashes[t] = permutation_fingerprint(cd);
+      if (t < hash_count) hashes[t] = permutation_fingerprint(std::span<const std::uint8_t>(deck, size));
+      if (stats != nullptr && ++filled == kBatch) {
+        add_permutation_sums(*stats, decks.data(), kBatch, size);
+        filled = 0;
+      }
     }
+    if (stats != nullptr && filled != 0) add_permutation_sums(*stats, decks.data(), filled, size);
   }
 };
 
