@@ -174,22 +174,27 @@ subcommand bias_subcommand() {
           [](CLI::App& sub) -> std::function<int()> {
             auto o = std::make_shared<bias_cli_options>();
             sub.footer(kBiasFooter);
-            sub.add_option("--n", o->n, "Deck size: cards 1..N (2 to 255)")->capture_default_str();
-            sub.add_option("--trials", o->trials, "Shuffles per algorithm")->capture_default_str();
+            sub.add_option("-n,--n", o->n, "Deck size: cards 1..N (2 to 255)")->type_name("N")->capture_default_str();
+            sub.add_option("--trials", o->trials, "Shuffles per algorithm (an integer; 1e6 or 2.5e6 also do)")
+                ->type_name("N")
+                ->capture_default_str();
             sub.add_option("--seed", o->seed, "Any string; the same seed gives the same counts")->type_name("SEED")->expected(0, 1);
             sub.add_option("--algo", o->algo, "Comma-separated algorithms (see --list; riffle:1..10 expands)")
+                ->type_name("LIST")
                 ->capture_default_str();
             sub.add_flag("--list", o->list, "List every algorithm with its one-line definition");
             sub.add_option("--alpha", o->alpha, "Significance level per algorithm (family-wise), in (0, 1)")
+                ->type_name("FLOAT")
                 ->capture_default_str();
-            sub.add_option("--test", o->test, "Primary test: auto, table or position")->capture_default_str();
+            sub.add_option("--test", o->test, "Primary test: auto, table or position")->type_name("NAME")->capture_default_str();
             sub.add_flag("--no-secondary", o->no_secondary,
                          "Skip the fixed point, cycle, inversion and rising-sequence tests (about 2.5x faster at n = 52)");
             sub.add_flag("--exact", o->exact, "Exact laws (enumeration; riffle closed form); no trials");
             sub.add_option("--input", o->input, "Test permutations read from FILE ('-': stdin), one per line")
                 ->option_text("FILE");
-            sub.add_option("--monte-carlo", o->monte_carlo, "Monte-Carlo p-value from B simulated tables")
-                ->option_text("B");
+            sub.add_option("--monte-carlo", o->monte_carlo,
+                           "Monte-Carlo p-value from N simulated tables (1 to 1000000; 1e5 also does)")
+                ->type_name("N");
             sub.add_option("--plot", o->plot, "Write the position matrices as an SVG heatmap (colour: each cell's z-score, clipped at +-4)")->option_text("FILE.svg");
             sub.add_option("--report", o->report,
                            "Write a self-contained HTML page of the run (pictures, tests, the JSON document)")
@@ -209,11 +214,12 @@ subcommand bias_subcommand() {
             sub.add_option("--resume", o->resume,
                            "Continue an interrupted --save-counts run: count only the chunks FILE lacks (same command)")
                 ->option_text("FILE");
-            sub.add_option("--threads", o->threads, "Worker threads (default: all cores); never changes the counts");
+            sub.add_option("--threads", o->threads, "Worker threads (default: all cores); never changes the counts")->type_name("N");
             sub.add_option("--rng", o->rng, "Engine: xoshiro256pp, chacha20, mt19937, minstd")
+                ->type_name("NAME")
                 ->capture_default_str();
             sub.add_flag("--check", o->check, "Exit 3 when any algorithm is biased, else 4 when any verdict is unreliable");
-            sub.add_option("--format", o->format, "Output format: text, json or csv")->capture_default_str();
+            sub.add_option("--format", o->format, "Output format: text, json or csv")->type_name("FORMAT")->capture_default_str();
             return [o, &sub]() -> int {
               if (o->list) {
                 write_stdout(list_text());
@@ -221,7 +227,7 @@ subcommand bias_subcommand() {
               }
               bias_options b;
               b.n = static_cast<std::size_t>(std::min<std::uint64_t>(parse_uint("--n", o->n), 1000));
-              b.trials = parse_uint("--trials", o->trials);
+              b.trials = parse_count("--trials", o->trials);
               if (sub.count("--seed") > 0) b.seed = check_seed(o->seed);
               b.algorithms = parse_algorithm_list(o->algo);
               b.alpha = parse_double("--alpha", o->alpha);
@@ -232,7 +238,7 @@ subcommand bias_subcommand() {
               constexpr bias_test tests[] = {bias_test::automatic, bias_test::table, bias_test::position};
               b.test = tests[parse_choice("--test", o->test, {"auto", "table", "position"})];
               if (!o->monte_carlo.empty()) {
-                b.monte_carlo = parse_uint("--monte-carlo", o->monte_carlo);
+                b.monte_carlo = parse_count("--monte-carlo", o->monte_carlo);
                 if (b.monte_carlo < 1 || b.monte_carlo > 1'000'000) throw error("--monte-carlo must be between 1 and 1000000");
               }
               if (o->threads.empty()) {

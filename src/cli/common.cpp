@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <charconv>
 #include <cstdio>
 #include <cstring>
@@ -21,6 +22,50 @@ std::uint64_t parse_uint(std::string_view option, std::string_view text) {
   }
   if (ec == std::errc::result_out_of_range) {
     throw error(fmt::format("invalid value '{}' for {}: too large", text, option));
+  }
+  return value;
+}
+
+std::uint64_t parse_count(std::string_view option, std::string_view text) {
+  const std::size_t e = text.find_first_of("eE");
+  if (e == std::string_view::npos) return parse_uint(option, text);
+  const auto invalid = [&]() {
+    return error(fmt::format("invalid value '{}' for {}: expected a non-negative integer such as 60000 or 6e4",
+                             text, option));
+  };
+  // MANTISSA = DIGITS [. DIGITS], EXPONENT = [+] DIGITS.
+  std::string_view mantissa = text.substr(0, e);
+  std::string_view exponent_text = text.substr(e + 1);
+  if (!exponent_text.empty() && exponent_text.front() == '+') exponent_text.remove_prefix(1);
+  const auto all_digits = [](std::string_view s) {
+    return !s.empty() && s.find_first_not_of("0123456789") == std::string_view::npos;
+  };
+  const std::size_t dot = mantissa.find('.');
+  std::string digits(mantissa.substr(0, dot));
+  std::string fraction(dot == std::string_view::npos ? std::string_view() : mantissa.substr(dot + 1));
+  if (!all_digits(digits) || (!fraction.empty() && !all_digits(fraction)) || !all_digits(exponent_text)) {
+    throw invalid();
+  }
+  if (exponent_text.size() > 4) throw error(fmt::format("invalid value '{}' for {}: too large", text, option));
+  std::int64_t exponent = 0;
+  for (const char c : exponent_text) exponent = exponent * 10 + (c - '0');
+  // value = DIGITS FRACTION × 10^(exponent − |FRACTION|); trailing zeros of the fraction carry nothing.
+  while (!fraction.empty() && fraction.back() == '0') fraction.pop_back();
+  exponent -= static_cast<std::int64_t>(fraction.size());
+  digits += fraction;
+  if (exponent < 0) {
+    throw error(fmt::format("invalid value '{}' for {}: not a whole number", text, option));
+  }
+  const auto too_large = [&]() { return error(fmt::format("invalid value '{}' for {}: too large", text, option)); };
+  std::uint64_t value = 0;
+  for (const char c : digits) {
+    const auto d = static_cast<std::uint64_t>(c - '0');
+    if (value > (UINT64_MAX - d) / 10) throw too_large();
+    value = value * 10 + d;
+  }
+  for (std::int64_t k = 0; k < exponent && value != 0; ++k) {
+    if (value > UINT64_MAX / 10) throw too_large();
+    value *= 10;
   }
   return value;
 }

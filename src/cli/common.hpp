@@ -23,6 +23,12 @@ inline constexpr int exit_partial = 5;      ///< `shufl bias --merge` lacks shar
 /// no overflow); throws shufl::error "invalid value 'X' for OPTION: ..." otherwise.
 std::uint64_t parse_uint(std::string_view option, std::string_view text);
 
+/// Parses a count such as `--trials`: a whole decimal unsigned integer as parse_uint does, or
+/// scientific notation that denotes an exact integer (`1e6`, `2.5E6`, `1e+3`; the README writes
+/// "1e9 trials"). Computed in integers, never through a double: `1.5e0` and `1e-3` are refused
+/// as not whole, values above 2^64 - 1 as too large. Throws shufl::error naming `option`.
+std::uint64_t parse_count(std::string_view option, std::string_view text);
+
 /// Parses a decimal floating-point number in the C locale (whole string); throws shufl::error.
 double parse_double(std::string_view option, std::string_view text);
 

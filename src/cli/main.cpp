@@ -8,12 +8,15 @@
 
 #include <csignal>
 #include <cstdio>
+#include <algorithm>
 #include <cstring>
 #include <exception>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common.hpp"
+#include "help.hpp"
 #include "shufl/error.hpp"
 
 namespace {
@@ -35,8 +38,15 @@ std::string version_text() {
       NLOHMANN_JSON_VERSION_PATCH);
 }
 
+// Prints a usage error (`shufl: MESSAGE` and a pointer to the help of `command`); returns 1.
+int usage_error(const std::string& message, std::string_view command) {
+  std::fprintf(stderr, "shufl: %s\n%s\n", message.c_str(), shufl::cli::try_help_line(command).c_str());
+  return shufl::cli::exit_error;
+}
+
 int run_cli11(int argc, char** argv) {
   CLI::App app{"shufl: shuffle lines and decks, and measure whether a shuffle is fair", "shufl"};
+  app.formatter(std::make_shared<shufl::cli::help_formatter>());
   app.footer(kExamples);
   app.set_version_flag("--version", version_text());
   app.require_subcommand(1);
@@ -50,8 +60,40 @@ int run_cli11(int argc, char** argv) {
   std::vector<std::pair<CLI::App*, std::function<int()>>> runners;
   for (auto& c : commands) {
     CLI::App* sub = app.add_subcommand(std::string(c.name), std::string(c.description));
+    // Unknown arguments are collected, not thrown, so the error can suggest the closest option.
+    sub->allow_extras();
     runners.emplace_back(sub, c.add(*sub));
   }
+  // `shufl help [COMMAND]` is answered before parsing (below); listed here only for --help.
+  app.add_subcommand("help", "Show the help of a command: 'shufl help bias' is 'shufl bias --help'");
+
+  // The command word: one of the commands, or a top-level option (U03: a typo gets the
+  // closest command, as git does).
+  std::vector<std::string_view> names = {"lines"};
+  for (const auto& c : commands) names.push_back(c.name);
+  names.emplace_back("help");
+  const std::string_view word = argc > 1 ? std::string_view(argv[1]) : std::string_view();
+  if (argc < 2) return usage_error("missing command (lines, bias, deck, trace or help)", "");
+  if (word == "help") {
+    if (argc > 3) return usage_error("'help' takes at most one command", "");
+    char* top_help[] = {argv[0], const_cast<char*>("--help")};
+    if (argc == 2 || std::string_view(argv[2]) == "help") return run_cli11(2, top_help);
+    const std::string_view target = argv[2];
+    if (std::find(names.begin(), names.end(), target) == names.end()) {
+      return usage_error(shufl::unknown_name_error("command", target, names).what(), "");
+    }
+    char* help_args[] = {argv[0], argv[2], const_cast<char*>("--help")};
+    if (target == "lines") return shufl::cli::run_lines(2, help_args + 1, "shufl");
+    return run_cli11(3, help_args);
+  }
+  if (std::find(names.begin(), names.end(), word) == names.end()) {
+    if (word.starts_with("-") && word != "-h" && word != "--help" && word != "--version") {
+      return usage_error(shufl::cli::unexpected_argument_message(app, word), "");
+    }
+    if (!word.starts_with("-")) return usage_error(shufl::unknown_name_error("command", word, names).what(), "");
+  }
+  const bool is_command = std::find(names.begin(), names.end(), word) != names.end();
+  const std::string_view command = is_command ? word : std::string_view();
 
   try {
     app.parse(argc, argv);
@@ -62,13 +104,25 @@ int run_cli11(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "shufl: %s\nRun 'shufl --help' for more information.\n", e.what());
-    return shufl::cli::exit_error;
+    // CLI11's "--n: 1 required N missing" in GNU's words.
+    const std::string what = e.what();
+    if (const auto colon = what.find(": 1 required "); colon != std::string::npos && what.ends_with(" missing")) {
+      return usage_error(fmt::format("option '{}' requires an argument", what.substr(0, colon)), command);
+    }
+    return usage_error(what, command);
   }
   for (auto& [sub, run] : runners) {
-    if (sub->parsed()) return run();
+    if (!sub->parsed()) continue;
+    if (const auto extras = sub->remaining(); !extras.empty()) {
+      // The first unknown option, else the first unexpected operand.
+      const auto option = std::find_if(extras.begin(), extras.end(),
+                                       [](const std::string& a) { return a.size() > 1 && a[0] == '-'; });
+      return usage_error(shufl::cli::unexpected_argument_message(*sub, option != extras.end() ? *option : extras.front()),
+                         sub->get_name());
+    }
+    return run();
   }
-  return shufl::cli::exit_error;
+  return usage_error("missing command (lines, bias, deck, trace or help)", "");
 }
 
 const char* base_name(const char* path) {

@@ -221,7 +221,7 @@ subcommand trace_subcommand() {
             sub.add_option("--algo", o->algo, "One algorithm, as 'shufl bias --list' shows them")
                 ->type_name("NAME")
                 ->capture_default_str();
-            sub.add_option("--n", o->n, "Trace the items 1..N (default 5; instead of ITEM...)")->type_name("N");
+            sub.add_option("-n,--n", o->n, "Trace the items 1..N (default 5; instead of ITEM...)")->type_name("N");
             o->seed_option = sub.add_option("--seed", o->seed, "Any string; the same seed gives the same trace")
                                  ->type_name("SEED")->expected(0, 1);
             o->draws_option = sub.add_option("--draws", o->draws, "Comma-separated draws to replay, e.g. 2,0,2,0")
