@@ -3,11 +3,13 @@
 //   scatter.hpp   the seeded full shuffle (scatter into buckets; the rule is documented there)
 //   sampling.hpp  reservoir sampling (seeded and GNU), partial Fisher–Yates, sparse ranges
 //   external.hpp  the same shuffle with buckets in temporary files (larger than memory)
+//   modes.hpp     the sampler modes: Bernoulli, distinct by key, weighted, with replacement
 // The GNU random-source reader (byte-exact with GNU shuf) is `shufl::gnu_random_source` in
 // random.hpp. The command line (option parsing, mode selection, files) is src/cli/lines_*.cpp.
 #pragma once
 
 #include "shufl/lines/external.hpp"
+#include "shufl/lines/modes.hpp"
 #include "shufl/lines/records.hpp"
 #include "shufl/lines/sampling.hpp"
 #include "shufl/lines/scatter.hpp"

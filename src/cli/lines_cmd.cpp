@@ -7,6 +7,7 @@
 #include <langinfo.h>
 
 #include <cerrno>
+#include <charconv>
 #include <clocale>
 #include <cwchar>
 #include <cwctype>
@@ -23,6 +24,7 @@
 #include "common.hpp"
 #include "shufl/error.hpp"
 #include "shufl/size.hpp"
+#include "shufl/lines/modes.hpp"
 
 namespace shufl::cli {
 
@@ -123,6 +125,29 @@ Extensions (shufl):
                               The output for a --seed never depends on it
       --temp-dir=DIR        temporary files go to DIR (default $TMPDIR, else /tmp);
                               they have no name, so nothing is ever left behind
+
+Sampler modes (shufl; see "which mode when" in the README):
+      --keep-order          with -n COUNT: the sampled lines come out in input
+                              order (the same lines as without it, for a seed)
+      --prob=P              Bernoulli sampling: keep each line independently
+                              with probability P (0 < P <= 1), in input order,
+                              streaming; with -n COUNT at most COUNT lines
+      --key-fields=LIST     with --prob: distinct sampling; keep the lines whose
+                              key (the fields LIST, as in cut -f: 1,3-4) hashes
+                              below P, so all lines of a key are kept or dropped
+                              together, the same keys for a seed in any file
+      --field-delimiter=C   fields are separated by the byte C (default TAB;
+                              escapes as --delimiter)
+      --weight-field=F      weighted sampling without replacement: field F of
+                              each line is its weight (a non-negative decimal);
+                              -n COUNT picks COUNT lines, heavier ones likelier,
+                              in weighted random order; without -n, a weighted
+                              shuffle. Zero weights come after all positive ones
+      --bad-weights=ACTION  a negative, invalid or missing weight is an error
+                              naming the line (ACTION error, the default), or
+                              the line is skipped with a warning (skip)
+      --with-replacement    with -n COUNT: COUNT independent draws, uniform or
+                              (with --weight-field) proportional to the weights
       --help        display this help and exit
       --version     output version information and exit
 
@@ -130,7 +155,10 @@ Without --seed or --random-source the ChaCha20 key comes from the operating syst
 Inputs larger than --memory are shuffled through temporary files (full shuffle only:
 -n COUNT keeps COUNT lines, -r keeps every line in memory, -e and -i are in memory).
 --random-source (GNU mode) holds the input in memory as GNU shuf does and cannot be
-combined with --memory.
+combined with --memory nor with the sampler modes.
+The sampler modes stream and hold at most COUNT lines, except a weighted
+shuffle (--weight-field without -n) and --with-replacement: they hold every
+line in memory.
 )";
   write_stdout(text);
 }
@@ -143,6 +171,13 @@ constexpr int kMemoryOption = 260;
 constexpr int kTempDirOption = 261;
 constexpr int kDelimiterOption = 262;
 constexpr int kHeaderOption = 263;  // reported by getopt_long as 'n' with index kHeaderIndex
+constexpr int kKeepOrderOption = 264;
+constexpr int kProbOption = 265;
+constexpr int kKeyFieldsOption = 266;
+constexpr int kFieldDelimiterOption = 267;
+constexpr int kWeightFieldOption = 268;
+constexpr int kWithReplacementOption = 269;
+constexpr int kBadWeightsOption = 270;
 
 // GNU shuf's table (same order, so ambiguity messages list the same possibilities), plus our
 // extensions. --header has the same (has_arg, flag, val) as --head-count and comes right after
@@ -163,6 +198,16 @@ const option kLongOptions[] = {
     {"delimiter", required_argument, nullptr, kDelimiterOption},
     {"memory", required_argument, nullptr, kMemoryOption},
     {"temp-dir", required_argument, nullptr, kTempDirOption},
+    // The sampler modes (issue 17). Their names share no prefix with a GNU option, so every
+    // unambiguous GNU prefix (--e, --i, --hea, --o, --ra, --re, --z, --v, --hel) stays so
+    // (tests/e2e_lines_modes_test.cpp checks all of them).
+    {"keep-order", no_argument, nullptr, kKeepOrderOption},
+    {"prob", required_argument, nullptr, kProbOption},
+    {"key-fields", required_argument, nullptr, kKeyFieldsOption},
+    {"field-delimiter", required_argument, nullptr, kFieldDelimiterOption},
+    {"weight-field", required_argument, nullptr, kWeightFieldOption},
+    {"with-replacement", no_argument, nullptr, kWithReplacementOption},
+    {"bad-weights", required_argument, nullptr, kBadWeightsOption},
     {"help", no_argument, nullptr, kHelpOption},
     {"version", no_argument, nullptr, kVersionOption},
     {nullptr, 0, nullptr, 0},
@@ -201,6 +246,56 @@ char parse_delimiter(std::string_view text) {
     return static_cast<char>(hex(text[2]) * 16 + hex(text[3]));
   }
   throw error("invalid delimiter: " + quote(text) + " (one byte, or \\0 \\t \\n \\r \\v \\f \\\\ \\xHH)");
+}
+
+double parse_probability(std::string_view text) {
+  // A decimal (correctly rounded by from_chars, so the same double everywhere), 0 < P <= 1.
+  double p = 0;
+  const char* end = text.data() + text.size();
+  const auto r = text.empty() || !((text[0] >= '0' && text[0] <= '9') || text[0] == '.')
+                     ? std::from_chars_result{text.data(), std::errc::invalid_argument}
+                     : std::from_chars(text.data(), end, p, std::chars_format::general);
+  if (r.ec != std::errc() || r.ptr != end || !(p > 0 && p <= 1)) {
+    throw error("invalid probability: " + quote(text) + " (a decimal number P, 0 < P <= 1)");
+  }
+  return p;
+}
+
+void check_modes(const options& o) {
+  const auto combine = [](const char* a, const char* b) {
+    throw usage_error(std::string("cannot combine ") + a + " and " + b + " options");
+  };
+  const auto needs = [](const char* a, const char* b) {
+    throw usage_error(std::string("option ") + a + " needs " + b);
+  };
+  const bool any = o.keep_order || o.prob || !o.key_fields.empty() || o.field_delimiter ||
+                   o.weight_field || o.with_replacement || o.skip_bad_weights;
+  if (!any) return;
+  // GNU's byte-compatible mode reproduces GNU shuf; the sampler modes do not exist there.
+  if (o.random_source) {
+    combine(o.keep_order ? "--keep-order" : o.prob ? "--prob" : !o.key_fields.empty() ? "--key-fields"
+            : o.field_delimiter ? "--field-delimiter" : o.weight_field ? "--weight-field"
+            : o.with_replacement ? "--with-replacement" : "--bad-weights", "--random-source");
+  }
+  if (o.repeat) {  // -r repeats forever, GNU's; -r -n K stays GNU's
+    combine("-r", o.keep_order ? "--keep-order" : o.prob ? "--prob" : o.with_replacement ? "--with-replacement"
+                  : o.weight_field ? "--weight-field" : !o.key_fields.empty() ? "--key-fields"
+                  : o.field_delimiter ? "--field-delimiter" : "--bad-weights");
+  }
+  if (o.prob && o.weight_field) combine("--prob", "--weight-field");
+  if (o.prob && o.with_replacement) combine("--prob", "--with-replacement");
+  if (!o.key_fields.empty() && !o.prob) needs("--key-fields", "--prob P (distinct sampling)");
+  if (o.field_delimiter && o.key_fields.empty() && !o.weight_field) {
+    needs("--field-delimiter", "--key-fields or --weight-field");
+  }
+  if ((!o.key_fields.empty() || o.weight_field) && o.fields_by() == o.delimiter) {
+    throw usage_error("the field delimiter cannot be the line delimiter");
+  }
+  if (o.skip_bad_weights && !o.weight_field) needs("--bad-weights", "--weight-field");
+  if (o.with_replacement && (!o.head_given || o.head == UINT64_MAX)) {
+    needs("--with-replacement", "-n COUNT (-r repeats without end)");
+  }
+  if (o.keep_order && !o.head_given && !o.prob) needs("--keep-order", "-n COUNT");
 }
 
 std::string quote(std::string_view text) {
@@ -439,6 +534,44 @@ int run_lines(int argc, char** argv, const char* program_name) {
         case lines::kTempDirOption:
           opts.temp_dir = optarg;
           break;
+        case lines::kKeepOrderOption:
+          opts.keep_order = true;
+          break;
+        case lines::kProbOption: {
+          const auto p = lines::parse_probability(optarg);
+          if (opts.prob && *opts.prob != p) throw error("multiple probabilities specified");
+          opts.prob = p;
+          break;
+        }
+        case lines::kKeyFieldsOption: {
+          const auto list = shufl::lines::parse_field_list(optarg);
+          if (!list) throw error("invalid field list: " + lines::quote(optarg) + " (e.g. 2, 1,3 or 2-4)");
+          if (!opts.key_fields.empty() && opts.key_fields != *list) throw error("multiple key field lists specified");
+          opts.key_fields = *list;
+          break;
+        }
+        case lines::kFieldDelimiterOption: {
+          const char d = lines::parse_delimiter(optarg);
+          if (opts.field_delimiter && *opts.field_delimiter != d) throw error("multiple field delimiters specified");
+          opts.field_delimiter = d;
+          break;
+        }
+        case lines::kWeightFieldOption: {
+          const auto list = shufl::lines::parse_field_list(optarg);
+          if (!list || list->size() != 1) throw error("invalid weight field: " + lines::quote(optarg) + " (a field number: 1, 2, ...)");
+          if (opts.weight_field && *opts.weight_field != list->front()) throw error("multiple weight fields specified");
+          opts.weight_field = list->front();
+          break;
+        }
+        case lines::kWithReplacementOption:
+          opts.with_replacement = true;
+          break;
+        case lines::kBadWeightsOption: {
+          const std::string_view a = optarg;
+          if (a != "error" && a != "skip") throw error("invalid --bad-weights action: " + lines::quote(a) + " (error or skip)");
+          opts.skip_bad_weights = a == "skip";
+          break;
+        }
         case lines::kHelpOption:
           lines::print_help(usage_name);
           return exit_ok;
@@ -462,6 +595,7 @@ int run_lines(int argc, char** argv, const char* program_name) {
     if (opts.memory && opts.random_source) {
       throw lines::usage_error("cannot combine --memory and --random-source options");
     }
+    lines::check_modes(opts);
   } catch (const lines::usage_error& e) {
     std::fprintf(stderr, "%s: %s\n", program.c_str(), e.what());
     return try_help();

@@ -2,6 +2,7 @@
 // and run by lines_run.cpp.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -29,6 +30,16 @@ struct options {
   std::optional<std::string> temp_dir;       ///< --temp-dir DIR (default $TMPDIR, else /tmp)
   std::uint64_t header = 0;                  ///< --header N: the first N records stay in place
   std::vector<std::string> operands;         ///< FILE, or the -e lines
+  // The sampler modes (issue 17; none exists in GNU shuf, none is accepted with --random-source).
+  bool keep_order = false;                   ///< --keep-order: a sample comes out in input order
+  std::optional<double> prob;                ///< --prob P: Bernoulli sampling, 0 < P <= 1
+  std::vector<std::size_t> key_fields;       ///< --key-fields LIST: distinct sampling (with --prob)
+  std::optional<char> field_delimiter;       ///< --field-delimiter C (default TAB)
+  std::optional<std::size_t> weight_field;   ///< --weight-field F: weighted sampling / shuffle
+  bool with_replacement = false;             ///< --with-replacement (with -n COUNT)
+  bool skip_bad_weights = false;             ///< --bad-weights=skip (default: error)
+  /// The field delimiter in effect.
+  char fields_by() const noexcept { return field_delimiter.value_or('\t'); }
 };
 
 /// ‘text’ in a UTF-8 locale, 'text' otherwise (GNU `quote`).
@@ -49,6 +60,15 @@ std::uint64_t parse_memory(std::string_view text);
 /// Parses --delimiter C: one byte, or one of the escapes \0 \t \n \r \v \f \\ \xHH. Throws
 /// shufl::error "invalid delimiter: ‘X’ (one byte, or \0 \t \n \r \v \f \\ \xHH)".
 char parse_delimiter(std::string_view text);
+
+/// Parses --prob P: a decimal (std::from_chars, correctly rounded), 0 < P <= 1. Throws
+/// shufl::error "invalid probability: ‘X’ (a decimal number P, 0 < P <= 1)".
+double parse_probability(std::string_view text);
+
+/// Checks the combinations of the sampler-mode options (issue 17) after parsing; throws a
+/// usage error ("cannot combine A and B options", "option A needs B") for one that makes no
+/// sense. Does nothing when no sampler option was given, so GNU command lines are untouched.
+void check_modes(const options& opts);
 
 /// Runs a parsed command; returns the exit status. Throws shufl::error for runtime errors.
 int run(const options& opts);

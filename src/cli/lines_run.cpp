@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <fmt/format.h>
 #include <functional>
 #include <memory>
 #include <utility>
@@ -317,6 +318,171 @@ int run_gnu(const options& opts, prepared& pre) {
   return 0;
 }
 
+// ---- the sampler modes (issue 17): --prob, --key-fields, --weight-field, --with-replacement ----
+
+// The record without its delimiter.
+std::string_view body(std::string_view record) { return record.substr(0, record.size() - 1); }
+
+// Where kept records go: straight to stdout as they come (streaming), or, with -o, held until
+// all input is read, so that -o F F stays safe as in every other mode.
+class kept_writer {
+ public:
+  kept_writer(const options& opts, output_sink& sink) : sink_(sink), hold_(opts.output.has_value()) {}
+  void operator()(std::string_view record) {
+    if (hold_) {
+      held_.append(record);
+    } else {
+      sink_.open().write(record);
+    }
+  }
+  void finish() {
+    fd_writer& out = sink_.open();
+    if (hold_) out.write(held_);
+    sink_.finish();
+  }
+
+ private:
+  output_sink& sink_;
+  bool hold_;
+  std::string held_;
+};
+
+// Reads weights for --weight-field: a bad one is an error naming the line, or (--bad-weights=skip)
+// the line is skipped and counted, with one warning at the end.
+class weight_reader {
+ public:
+  weight_reader(const options& opts, std::uint64_t first_line)
+      : field_(*opts.weight_field), by_(opts.fields_by()), skip_(opts.skip_bad_weights), first_line_(first_line) {}
+  // The weight of the record at 0-based position `position`, or −1 to skip it.
+  double operator()(std::string_view record, std::uint64_t position) {
+    std::string_view text;
+    const bool found = shufl::lines::find_field(body(record), field_, by_, text);
+    if (found) {
+      const double w = shufl::lines::weight_or_negative(text);
+      if (w >= 0) return w;
+    }
+    bad(found, text, position);
+    return -1;
+  }
+  // A bad weight: an error, or counted for the warning.
+  void bad(bool found, std::string_view text, std::uint64_t position) {
+    const std::uint64_t line = first_line_ + position;
+    const std::string what = found ? "invalid weight " + quote(text) + " (a non-negative decimal number)"
+                                   : "no field " + std::to_string(field_) + " for the weight";
+    if (!skip_) throw error(fmt::format("line {}: {}", line, what));
+    if (skipped_++ == 0) first_ = fmt::format("line {}: {}", line, what);
+  }
+  // The warning for skipped lines, printed at the end.
+  void warn() const {
+    if (skipped_ == 0) return;
+    std::fprintf(stderr, "shufl: warning: skipped %llu line%s with a bad weight (first: %s)\n",
+                 static_cast<unsigned long long>(skipped_), skipped_ == 1 ? "" : "s", first_.c_str());
+  }
+
+ private:
+  std::size_t field_;
+  char by_;
+  bool skip_;
+  std::uint64_t first_line_;
+  std::uint64_t skipped_ = 0;
+  std::string first_;
+};
+
+int run_modes(const options& opts, prepared& pre, output_sink& sink, const seed_key& key) {
+  // The source of records, and the input line number of record 0 (after --header lines).
+  std::unique_ptr<fd_guard> input;
+  std::optional<record_reader> reader;
+  std::optional<shufl::lines::record_source> source;
+  const char d = opts.delimiter;
+  if (opts.input_range) {
+    source.emplace(opts.lo, opts.hi - opts.lo + 1, d);
+  } else if (opts.echo) {
+    source.emplace(std::span<const std::string>(opts.operands), d);
+  } else {
+    input = open_input(opts, pre);
+    reader.emplace(input->get(), d, pre.pending);
+    source.emplace(*reader);
+  }
+  const std::uint64_t first_line = opts.header + 1;  // records exist only after a whole header
+  std::string_view record;
+
+  if (opts.prob) {
+    kept_writer out(opts, sink);
+    if (opts.key_fields.empty()) {
+      shufl::lines::bernoulli_sample(*source, *opts.prob, key, opts.head, out);
+    } else {
+      shufl::lines::distinct_filter filter(*opts.prob, opts.key_fields, opts.fields_by(), key);
+      std::uint64_t kept = 0;
+      while (kept < opts.head && source->next(record)) {
+        const auto keep = filter.keep(body(record));
+        if (!keep) {
+          throw error(fmt::format("line {}: fewer fields than --key-fields needs",
+                                  first_line + source->position() - 1));
+        }
+        if (*keep) {
+          out(record);
+          ++kept;
+        }
+      }
+    }
+    input.reset();
+    out.finish();
+    return 0;
+  }
+
+  std::optional<weight_reader> weights;
+  if (opts.weight_field) weights.emplace(opts, first_line);
+
+  if (opts.with_replacement) {
+    // Every line (and weight) in memory; then COUNT independent draws.
+    std::string data;
+    std::vector<std::size_t> starts;
+    std::vector<double> w;
+    while (source->next(record)) {
+      if (weights) {
+        const double weight = (*weights)(record, source->position() - 1);
+        if (weight < 0) continue;
+        w.push_back(weight);
+      }
+      starts.push_back(data.size());
+      data.append(record);
+    }
+    input.reset();
+    if (weights) weights->warn();
+    if (starts.empty()) {
+      sink.open();  // as -r: the -o file is created before the error
+      throw error("no lines to draw from");
+    }
+    starts.push_back(data.size());
+    auto drawn = shufl::lines::draw_with_replacement(starts.size() - 1, w, opts.head, key);
+    if (opts.keep_order) std::sort(drawn.begin(), drawn.end());
+    fd_writer& out = sink.open();
+    for (const auto i : drawn) out.write(std::string_view(data).substr(starts[i], starts[i + 1] - starts[i]));
+    sink.finish();
+    return 0;
+  }
+
+  // --weight-field: weighted sample of -n COUNT lines (A-ExpJ), or a weighted shuffle.
+  shufl::lines::weighted_sampler sampler(opts.head, key);
+  std::uint64_t position = 0;
+  const auto offer = [&](std::string_view r) {
+    const double weight = (*weights)(r, position);
+    if (weight >= 0 && !sampler.pass(weight)) sampler.offer(r, weight, position);
+    ++position;
+  };
+  if (reader) {
+    reader->for_each(offer);  // the tight loop over each read
+  } else {
+    while (source->next(record)) offer(record);
+  }
+  input.reset();
+  weights->warn();
+  const auto kept = opts.keep_order ? sampler.take_in_input_order() : sampler.take_in_key_order();
+  write_strings(sink, kept);
+  sink.finish();
+  return 0;
+}
+
 int run_chacha(const options& opts, prepared& pre) {
   output_sink sink(opts, pre.header);
   if (opts.head == 0) {
@@ -326,7 +492,9 @@ int run_chacha(const options& opts, prepared& pre) {
   const seed_key key = opts.seed ? key_from_seed(*opts.seed) : key_from_os();
   in_memory_input in;
   in.operands = &opts.operands;
-  const bool sample = !opts.repeat && opts.head != UINT64_MAX;
+  if (opts.prob || opts.weight_field || opts.with_replacement) return run_modes(opts, pre, sink, key);
+  // --keep-order with an unlimited -n: a "sample" of every line, in input order.
+  const bool sample = !opts.repeat && (opts.head != UINT64_MAX || opts.keep_order);
 
   if (sample && !opts.input_range) {
     // -n K: reservoir sampling whatever the input is, so a file and a pipe give the same output.
@@ -342,7 +510,7 @@ int run_chacha(const options& opts, prepared& pre) {
       record_reader reader(input->get(), opts.delimiter, pre.pending);
       sampler.sample(reader);
     }
-    const auto kept = sampler.take_shuffled();
+    const auto kept = opts.keep_order ? sampler.take_in_input_order() : sampler.take_shuffled();
     write_strings(sink, kept);
     sink.finish();
     return 0;
@@ -404,8 +572,9 @@ int run_chacha(const options& opts, prepared& pre) {
   } else if (sample) {
     // -i LO-HI -n K: partial Fisher–Yates, sparse for huge ranges.
     chacha20_engine engine(derive_key(key, "lines/range-sample", 0), 0);
-    const auto values = shufl::lines::range_permutation(
+    auto values = shufl::lines::range_permutation(
         in.n, opts.head, [&engine](std::uint64_t s) { return uniform_below(engine, s); });
+    if (opts.keep_order) std::sort(values.begin(), values.end());
     write_items(sink.open(), opts, in, std::span<const std::uint64_t>(values));
   } else {
     const std::uint64_t size = opts.input_range || opts.echo ? in.n : in.data.size();

@@ -62,4 +62,5 @@ def main():
         r = below(order, j + 1); slots[j], slots[r] = slots[r], slots[j]
     sys.stdout.buffer.write(b''.join(s + b'\n' for s in slots))
 
-main()
+if __name__ == '__main__':
+    main()

@@ -26,3 +26,12 @@ seed seed_i.out --seed golden -i 10-40
 seq 100000 | "$shufl" lines --seed golden -n 10 > seed_n10_seq100000.out
 seed seed_i_n.out --seed golden -i 1-18446744073709551615 -n 3
 "$shufl" lines --seed golden -i 1-200000 | sha256sum | cut -d' ' -f1 > seed_i_200000.sha256
+# The sampler modes (issue 17); tests/golden/lines/independent_modes.py recomputes them.
+seed seed_keep_order_n5.out --seed golden -n 5 --keep-order input.txt
+seed seed_prob.out --seed golden --prob 0.3 input.txt
+seq 100000 | "$shufl" lines --seed golden --prob 0.001 > seed_prob_seq100000.out
+seed seed_distinct.out --seed golden --prob 0.3 --key-fields 3 weighted.tsv
+seed seed_weighted_n5.out --seed golden --weight-field 2 -n 5 weighted.tsv
+seed seed_weighted_all.out --seed golden --weight-field 2 weighted.tsv
+seed seed_replace_n8.out --seed golden --with-replacement -n 8 input.txt
+seed seed_replace_weighted_n8.out --seed golden --with-replacement -n 8 --weight-field 2 weighted.tsv

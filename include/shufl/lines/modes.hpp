@@ -1,0 +1,266 @@
+// The sampler modes of `shufl lines` beyond GNU shuf (issue 17): Bernoulli sampling with
+// geometric skips (--prob), distinct sampling by key (--prob with --key-fields), weighted
+// sampling without replacement (--weight-field: Efraimidis–Spirakis keys, A-ExpJ jumps) and
+// sampling with replacement (--with-replacement), over any record source (a stream, the -e
+// operands, an -i range). Everything that decides seeded output uses integers or correctly
+// rounded + − × ÷ (detmath), never libm.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "shufl/lines/records.hpp"
+#include "shufl/lines/sampling.hpp"
+#include "shufl/random.hpp"
+
+namespace shufl::lines {
+
+/// The records of any `lines` input behind one interface: a record_reader (FILE or stdin), the
+/// -e operands (each gets the delimiter appended) or an -i range LO .. LO + n − 1 (decimal text
+/// plus the delimiter). Counts the records it has passed (returned or skipped).
+class record_source {
+ public:
+  /// Records of a stream (the reader is not owned).
+  explicit record_source(record_reader& reader) noexcept : reader_(&reader) {}
+  /// The -e operands as records ending with `delimiter` (the span is not copied).
+  record_source(std::span<const std::string> operands, char delimiter) noexcept
+      : operands_(operands), n_(operands.size()), delimiter_(delimiter), kind_(kind::operands) {}
+  /// The numbers lo .. lo + n − 1 as records ending with `delimiter`.
+  record_source(std::uint64_t lo, std::uint64_t n, char delimiter) noexcept
+      : lo_(lo), n_(n), delimiter_(delimiter), kind_(kind::range) {}
+
+  /// The next record with its delimiter, valid until the next call; false at the end. Throws
+  /// shufl::error "read error: ..." for a stream.
+  bool next(std::string_view& record);
+  /// Passes over up to `count` records; returns how many (fewer only at the end).
+  std::uint64_t skip(std::uint64_t count);
+  /// Records passed so far (returned by next or skipped): the 0-based index of the next one.
+  std::uint64_t position() const noexcept { return position_; }
+
+ private:
+  enum class kind { reader, operands, range };
+  record_reader* reader_ = nullptr;
+  std::span<const std::string> operands_;
+  std::uint64_t lo_ = 0;
+  std::uint64_t n_ = 0;
+  char delimiter_ = '\n';
+  kind kind_ = kind::reader;
+  std::uint64_t position_ = 0;
+  std::string scratch_;
+};
+
+/// A list of 1-based field numbers as `cut -f` writes it: "2", "1,3", "2-4", "1,3-5"; in the
+/// given order, repeats allowed. Returns nothing for an empty list, a 0, a reversed or open
+/// range, or anything else.
+std::optional<std::vector<std::size_t>> parse_field_list(std::string_view text);
+
+/// Field `number` (1-based) of `record` (without its record delimiter), fields separated by
+/// the byte `delimiter`; nothing when the record has fewer fields.
+inline bool find_field(std::string_view record, std::size_t number, char delimiter,
+                       std::string_view& out) noexcept {
+  std::size_t start = 0;
+  for (std::size_t i = 1; i < number; ++i) {
+    const auto hit = record.find(delimiter, start);
+    if (hit == std::string_view::npos) return false;
+    start = hit + 1;
+  }
+  const auto stop = record.find(delimiter, start);
+  out = record.substr(start, stop == std::string_view::npos ? std::string_view::npos : stop - start);
+  return true;
+}
+/// find_field as an optional (the same field).
+inline std::optional<std::string_view> field(std::string_view record, std::size_t number,
+                                             char delimiter) noexcept {
+  std::string_view out;
+  if (!find_field(record, number, delimiter, out)) return std::nullopt;
+  return out;
+}
+
+/// A weight as --weight-field reads it: a non-negative finite decimal ("3", "0.25", "1e-3",
+/// "2.5E+2"; no sign, no spaces, no inf/nan, no hex), converted with correct rounding
+/// (std::from_chars, so the same double everywhere). Returns nothing for anything else,
+/// negative numbers included.
+/// parse_weight as a plain double, −1 for an invalid weight (no std::optional in the hot loop:
+/// GCC moves it through memory).
+double weight_or_negative_slow(std::string_view text) noexcept;
+/// (weight_or_negative_slow: the same without the fast path: std::from_chars and the checks.)
+inline double weight_or_negative(std::string_view text) noexcept {
+  // Fast path (Clinger's): at most 15 digits in all, an optional fraction, no exponent: the
+  // digits make an integer v < 2^53 and the value is v / 10^k with both exact doubles, so one
+  // correctly rounded division gives the correctly rounded value, the same double as
+  // from_chars.
+  static constexpr double kPow10[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                      1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+  std::uint64_t v = 0;
+  std::size_t i = 0;
+  const std::size_t n = text.size();
+  while (i < n && static_cast<unsigned char>(text[i] - '0') < 10) {
+    v = v * 10 + static_cast<std::uint64_t>(text[i] - '0');
+    ++i;
+  }
+  std::size_t digits = i, frac = 0;
+  if (i < n && text[i] == '.') {
+    const std::size_t dot = ++i;
+    while (i < n && static_cast<unsigned char>(text[i] - '0') < 10) {
+      v = v * 10 + static_cast<std::uint64_t>(text[i] - '0');
+      ++i;
+    }
+    frac = i - dot;
+    digits += frac;
+  }
+  if (i == n && digits > 0 && digits <= 15) {
+    return frac == 0 ? static_cast<double>(v) : static_cast<double>(v) / kPow10[frac];
+  }
+  return weight_or_negative_slow(text);
+}
+inline std::optional<double> parse_weight(std::string_view text) noexcept {
+  const double w = weight_or_negative(text);
+  if (w < 0) return std::nullopt;
+  return w;
+}
+
+/// The 64-bit threshold T of a probability p in (0, 1]: a uniform 64-bit word w passes with
+/// probability T/2^64 when w < T. T = floor(p·2^64) (exact: a power-of-two scaling), and
+/// p = 1 gives UINT64_MAX with `all` set (every word passes).
+struct probability_threshold {
+  std::uint64_t threshold = 0;  ///< words below it pass
+  bool all = false;             ///< p = 1: everything passes
+  /// Whether a word passes.
+  bool passes(std::uint64_t word) const noexcept { return all || word < threshold; }
+};
+/// The threshold of p; precondition 0 < p ≤ 1.
+probability_threshold threshold_of(double p) noexcept;
+
+/// Bernoulli sampling (--prob P): every record is kept independently with probability p, in
+/// input order, by geometric skips (detmath::geometric_skip: the records between two kept ones
+/// are passed over by counting delimiters). Draws: one word per kept record (plus one at the
+/// end), from chacha20_engine(derive_key(key, "lines/bernoulli", 0), 0). Calls
+/// `keep(record)` for each kept record, at most `limit` times. Precondition 0 < p ≤ 1.
+template <class Keep>
+void bernoulli_sample(record_source& source, double p, const seed_key& key, std::uint64_t limit,
+                      Keep&& keep);
+
+/// Distinct sampling (--prob P --key-fields LIST): a record is kept when the keyed hash of its
+/// key is below p's threshold, so every record of a key is kept or dropped together and the
+/// decision for a key depends only on the key bytes and the seed (as PostgreSQL's Bernoulli
+/// TABLESAMPLE, history-independent). Hash: SipHash-2-4 (libsodium crypto_shorthash) keyed
+/// with the first 16 bytes of derive_key(key, "lines/distinct", 0), over the key fields joined
+/// by the field delimiter (unambiguous: fields cannot contain it).
+class distinct_filter {
+ public:
+  /// `fields`: 1-based field numbers (non-empty); `field_delimiter` separates fields.
+  distinct_filter(double p, std::vector<std::size_t> fields, char field_delimiter, const seed_key& key);
+  /// Whether `record` (without its record delimiter) is kept; nothing when it lacks a field.
+  std::optional<bool> keep(std::string_view record);
+  /// The 64-bit keyed hash of a key (the joined key fields).
+  std::uint64_t hash(std::string_view key_bytes) const noexcept;
+
+ private:
+  probability_threshold threshold_;
+  std::vector<std::size_t> fields_;
+  char field_delimiter_;
+  unsigned char hash_key_[16];
+  std::string joined_;
+};
+
+/// Weighted sampling without replacement of K records (--weight-field F -n K; K = UINT64_MAX
+/// for a weighted shuffle of everything). Efraimidis–Spirakis ("Weighted random sampling with a
+/// reservoir", IPL 97(5), 2006) in the exponential form: record i gets the key E_i/w_i with E_i
+/// standard exponential (E = −ln u by detmath::log); the K smallest keys are the sample, and in
+/// ascending key order they are the order of successive weighted draws without replacement
+/// (P(first = i) = w_i/W, and so on). A zero weight gets a key after every positive one (a
+/// uniform tie-breaker among zeros), so zero-weight records are chosen only when fewer than K
+/// records have positive weight, uniformly among themselves.
+///
+/// Streams use A-ExpJ's exponential jumps: once K positive keys are kept, with τ the largest,
+/// a record enters iff its key is below τ, which for weights w has probability 1 − e^(−wτ); the
+/// weight passed over before the next entry is exponential with rate τ (X = E/τ), so records
+/// are only parsed and their weights subtracted, with one draw per entry. The key of the
+/// entering record is then drawn from the exponential law of rate w truncated to [0, τ)
+/// exactly: for wτ ≥ 1 by rejection (redraw E/w until below τ), else as the least of the
+/// uniform times U·τ of the Poisson points falling in the rest of the record's weight
+/// (further jumps E/τ). Ties of keys go to the earlier record. Draws come from
+/// chacha20_engine(derive_key(key, "lines/weighted", 0), 0) in the order of the calls.
+/// Memory: K records.
+class weighted_sampler {
+ public:
+  /// k >= 1 records to keep.
+  weighted_sampler(std::uint64_t k, const seed_key& key);
+  /// Whether the next offer may be passed over without its record: true when `weight` can
+  /// not enter. Call with every record's weight, then `offer` when it returns false.
+  /// Precondition: weight is finite and >= 0.
+  bool pass(double weight) noexcept {
+    if (have_jump_ && weight > 0 && jump_ >= weight) {  // the common case, inline
+      jump_ -= weight;
+      return true;
+    }
+    return pass_slow(weight);
+  }
+  /// Offers the record whose weight was just given to `pass` (which returned false), with its
+  /// 0-based input position.
+  void offer(std::string_view record, double weight, std::uint64_t position);
+  /// Records kept so far.
+  std::size_t size() const noexcept { return heap_.size(); }
+  /// The kept records in ascending key order (the weighted random order).
+  std::vector<std::string> take_in_key_order();
+  /// The kept records in input order (--keep-order).
+  std::vector<std::string> take_in_input_order();
+
+ private:
+  struct entry {
+    bool zero;             // a zero weight: after every positive key
+    double key;            // E/w, or a uniform tie-breaker for zeros
+    std::uint64_t position;
+    std::size_t slot;
+    friend bool operator<(const entry& a, const entry& b) noexcept {
+      if (a.zero != b.zero) return b.zero;
+      if (a.key != b.key) return a.key < b.key;
+      return a.position < b.position;
+    }
+  };
+  bool pass_slow(double weight) noexcept;
+  double exponential() noexcept;
+  double uniform() noexcept;
+  entry key_for(double weight, std::uint64_t position) noexcept;
+  double truncated_key(double weight, double offset) noexcept;
+  std::uint64_t k_;
+  chacha20_engine engine_;
+  std::vector<entry> heap_;  // max-heap
+  std::vector<std::string> slots_;
+  bool have_jump_ = false;
+  double jump_ = 0;     // weight still to pass over before the next entry
+  double pending_ = -1; // the offset within the record that enters (set by pass)
+};
+
+/// Sampling with replacement (--with-replacement -n K): K independent draws among n records,
+/// uniform (Lemire, uniform_below(n)) when `weights` is empty, else proportional to the
+/// weights: t = u·W with u uniform in (0, 1) (detmath::open_unit) and W the sum of the weights
+/// added in input order; the record drawn is the first whose running sum exceeds t (a zero
+/// weight is never drawn; when every weight is zero the draws are uniform). Returns the drawn
+/// indices in draw order. Draws from chacha20_engine(derive_key(key,
+/// "lines/with-replacement", 0), 0). Precondition n >= 1 (and weights.size() == n if given).
+std::vector<std::uint64_t> draw_with_replacement(std::uint64_t n, std::span<const double> weights,
+                                                 std::uint64_t k, const seed_key& key);
+
+// ---- implementation of the template ----
+
+template <class Keep>
+void bernoulli_sample(record_source& source, double p, const seed_key& key, std::uint64_t limit,
+                      Keep&& keep) {
+  chacha20_engine engine(derive_key(key, "lines/bernoulli", 0), 0);
+  std::string_view record;
+  for (std::uint64_t kept = 0; kept < limit; ++kept) {
+    const auto word = engine();
+    const std::uint64_t skip = detmath::geometric_skip(detmath::open_unit(word), p);
+    if (skip > 0 && source.skip(skip) < skip) return;
+    if (!source.next(record)) return;
+    keep(record);
+  }
+}
+
+}  // namespace shufl::lines

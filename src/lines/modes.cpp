@@ -1,0 +1,273 @@
+// The sampler modes of `shufl lines` (modes.hpp). Compiled, as the whole library, without
+// floating-point contraction: the doubles that decide seeded output are correctly rounded.
+#include "shufl/lines/modes.hpp"
+
+#include <sodium.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "shufl/error.hpp"
+
+namespace shufl::lines {
+
+// ---- record_source ----
+
+bool record_source::next(std::string_view& record) {
+  switch (kind_) {
+    case kind::reader:
+      if (!reader_->next(record)) return false;
+      break;
+    case kind::operands:
+      if (position_ >= n_) return false;
+      (scratch_ = operands_[static_cast<std::size_t>(position_)]) += delimiter_;
+      record = scratch_;
+      break;
+    case kind::range: {
+      if (position_ >= n_) return false;
+      char text[24];
+      const auto end = std::to_chars(text, text + sizeof text, lo_ + position_).ptr;
+      scratch_.assign(text, end);
+      scratch_ += delimiter_;
+      record = scratch_;
+      break;
+    }
+  }
+  ++position_;
+  return true;
+}
+
+std::uint64_t record_source::skip(std::uint64_t count) {
+  std::uint64_t got = 0;
+  if (kind_ == kind::reader) {
+    got = reader_->skip(count);
+  } else {
+    got = std::min(count, n_ - std::min(n_, position_));
+  }
+  position_ += got;
+  return got;
+}
+
+// ---- fields and weights ----
+
+namespace {
+
+// A positive decimal field number, digits only.
+std::optional<std::size_t> field_number(std::string_view text) {
+  if (text.empty() || text.size() > 9) return std::nullopt;
+  std::size_t v = 0;
+  for (const char c : text) {
+    if (c < '0' || c > '9') return std::nullopt;
+    v = v * 10 + static_cast<std::size_t>(c - '0');
+  }
+  if (v == 0) return std::nullopt;
+  return v;
+}
+
+}  // namespace
+
+std::optional<std::vector<std::size_t>> parse_field_list(std::string_view text) {
+  std::vector<std::size_t> out;
+  if (text.empty()) return std::nullopt;
+  for (;;) {
+    const auto comma = text.find(',');
+    const std::string_view item = text.substr(0, comma);
+    const auto dash = item.find('-');
+    if (dash == std::string_view::npos) {
+      const auto v = field_number(item);
+      if (!v) return std::nullopt;
+      out.push_back(*v);
+    } else {
+      const auto a = field_number(item.substr(0, dash));
+      const auto b = field_number(item.substr(dash + 1));
+      if (!a || !b || *b < *a || *b - *a > 4096) return std::nullopt;
+      for (std::size_t i = *a; i <= *b; ++i) out.push_back(i);
+    }
+    if (comma == std::string_view::npos) break;
+    text.remove_prefix(comma + 1);
+  }
+  return out;
+}
+
+double weight_or_negative_slow(std::string_view text) noexcept {
+  if (text.empty()) return -1;
+  const char c = text.front();
+  if (!((c >= '0' && c <= '9') || c == '.')) return -1;  // no sign, space, inf, nan
+  double v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v,
+                                         std::chars_format::general);
+  if (ec != std::errc() || end != text.data() + text.size()) return -1;
+  if (!std::isfinite(v) || v < 0) return -1;
+  return v;
+}
+
+probability_threshold threshold_of(double p) noexcept {
+  if (p >= 1.0) return {std::numeric_limits<std::uint64_t>::max(), true};
+  return {static_cast<std::uint64_t>(p * 0x1p64), false};  // exact: p < 1 so p·2^64 < 2^64
+}
+
+// ---- distinct sampling ----
+
+distinct_filter::distinct_filter(double p, std::vector<std::size_t> fields, char field_delimiter,
+                                 const seed_key& key)
+    : threshold_(threshold_of(p)), fields_(std::move(fields)), field_delimiter_(field_delimiter) {
+  static_assert(crypto_shorthash_KEYBYTES == 16 && crypto_shorthash_BYTES == 8);
+  if (sodium_init() < 0) throw error("libsodium could not be initialised");
+  const seed_key derived = derive_key(key, "lines/distinct", 0);
+  std::memcpy(hash_key_, derived.bytes.data(), sizeof hash_key_);
+}
+
+std::uint64_t distinct_filter::hash(std::string_view key_bytes) const noexcept {
+  unsigned char out[8];
+  crypto_shorthash(out, reinterpret_cast<const unsigned char*>(key_bytes.data()), key_bytes.size(),
+                   hash_key_);
+  std::uint64_t v = 0;
+  for (int i = 7; i >= 0; --i) v = (v << 8) | out[i];  // little-endian, as SipHash defines it
+  return v;
+}
+
+std::optional<bool> distinct_filter::keep(std::string_view record) {
+  joined_.clear();
+  for (std::size_t i = 0; i < fields_.size(); ++i) {
+    const auto f = field(record, fields_[i], field_delimiter_);
+    if (!f) return std::nullopt;
+    if (i > 0) joined_ += field_delimiter_;
+    joined_ += *f;
+  }
+  return threshold_.passes(hash(joined_));
+}
+
+// ---- weighted sampling without replacement ----
+
+weighted_sampler::weighted_sampler(std::uint64_t k, const seed_key& key)
+    : k_(k), engine_(derive_key(key, "lines/weighted", 0), 0) {
+  const auto expect = static_cast<std::size_t>(std::min<std::uint64_t>(k, 1024));
+  heap_.reserve(expect);
+  slots_.reserve(expect);
+}
+
+double weighted_sampler::uniform() noexcept { return detmath::open_unit(engine_()); }
+
+double weighted_sampler::exponential() noexcept { return -detmath::log(uniform()); }
+
+weighted_sampler::entry weighted_sampler::key_for(double weight, std::uint64_t position) noexcept {
+  if (weight > 0) return {false, exponential() / weight, position, 0};
+  return {true, uniform(), position, 0};
+}
+
+bool weighted_sampler::pass_slow(double weight) noexcept {
+  if (heap_.size() < k_) return false;
+  const entry& top = heap_.front();
+  if (top.zero) return false;  // a positive weight enters surely; a zero one needs its draw
+  if (!(weight > 0)) return true;
+  if (!have_jump_) {
+    jump_ = exponential() / top.key;  // weight passed over before the next entry: Exp(rate τ)
+    have_jump_ = true;
+  }
+  if (jump_ >= weight) {
+    jump_ -= weight;
+    return true;
+  }
+  pending_ = jump_;
+  have_jump_ = false;
+  return false;
+}
+
+double weighted_sampler::truncated_key(double weight, double offset) noexcept {
+  // Exp(rate weight) conditioned on being below τ.
+  const double tau = heap_.front().key;
+  if (weight * tau >= 1.0) {
+    for (;;) {  // accepted with probability 1 − e^(−wτ) ≥ 0.63
+      const double key = exponential() / weight;
+      if (key < tau) return key;
+    }
+  }
+  // The Poisson points (position, time) of rate 1 with time below τ fall on the weight line
+  // at rate τ; the first in this record is at `offset`; its time is uniform in [0, τ), and
+  // the record's key is the least time of its points.
+  double key = uniform() * tau;
+  double rest = weight - offset;
+  for (;;) {
+    const double gap = exponential() / tau;
+    if (gap >= rest) break;
+    rest -= gap;
+    key = std::min(key, uniform() * tau);
+  }
+  return key;
+}
+
+void weighted_sampler::offer(std::string_view record, double weight, std::uint64_t position) {
+  if (heap_.size() < k_) {
+    entry e = key_for(weight, position);
+    e.slot = slots_.size();
+    slots_.emplace_back(record);
+    heap_.push_back(e);
+    std::push_heap(heap_.begin(), heap_.end());
+    return;
+  }
+  entry e{};
+  if (heap_.front().zero) {
+    e = key_for(weight, position);
+    if (!(e < heap_.front())) return;
+  } else {
+    e = {false, truncated_key(weight, pending_), position, 0};
+  }
+  std::pop_heap(heap_.begin(), heap_.end());
+  e.slot = heap_.back().slot;
+  heap_.back() = e;
+  std::push_heap(heap_.begin(), heap_.end());
+  slots_[e.slot].assign(record);
+  have_jump_ = false;
+}
+
+std::vector<std::string> weighted_sampler::take_in_key_order() {
+  std::sort(heap_.begin(), heap_.end());
+  std::vector<std::string> out;
+  out.reserve(heap_.size());
+  for (const entry& e : heap_) out.push_back(std::move(slots_[e.slot]));
+  heap_.clear();
+  return out;
+}
+
+std::vector<std::string> weighted_sampler::take_in_input_order() {
+  std::sort(heap_.begin(), heap_.end(),
+            [](const entry& a, const entry& b) { return a.position < b.position; });
+  std::vector<std::string> out;
+  out.reserve(heap_.size());
+  for (const entry& e : heap_) out.push_back(std::move(slots_[e.slot]));
+  heap_.clear();
+  return out;
+}
+
+// ---- with replacement ----
+
+std::vector<std::uint64_t> draw_with_replacement(std::uint64_t n, std::span<const double> weights,
+                                                 std::uint64_t k, const seed_key& key) {
+  chacha20_engine engine(derive_key(key, "lines/with-replacement", 0), 0);
+  std::vector<std::uint64_t> out;
+  out.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(k, std::uint64_t{1} << 24)));
+  std::vector<double> running;
+  double total = 0;
+  if (!weights.empty()) {
+    running.reserve(weights.size());
+    for (const double w : weights) running.push_back(total += w);
+  }
+  if (!(total > 0)) {
+    for (std::uint64_t i = 0; i < k; ++i) out.push_back(uniform_below(engine, n));
+    return out;
+  }
+  // The last record with a positive weight: the answer when u·W rounds up to W.
+  std::size_t last = running.size() - 1;
+  while (last > 0 && weights[last] == 0) --last;
+  for (std::uint64_t i = 0; i < k; ++i) {
+    const double t = detmath::open_unit(engine()) * total;
+    const auto it = std::upper_bound(running.begin(), running.end(), t);
+    out.push_back(it == running.end() ? last : static_cast<std::uint64_t>(it - running.begin()));
+  }
+  return out;
+}
+
+}  // namespace shufl::lines

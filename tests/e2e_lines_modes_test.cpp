@@ -1,0 +1,393 @@
+// End-to-end tests of the sampler modes of `shufl lines` (issue 17): --keep-order, --prob,
+// --key-fields, --weight-field, --with-replacement and their refusals; that GNU's unambiguous
+// option prefixes stay unambiguous with the new long options (checked against GNU shuf where
+// present); golden seeded outputs (tests/golden/lines/, recomputed independently in Python by
+// independent_modes.py in ctest golden.independent).
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "support/run.hpp"
+
+namespace {
+
+using shufl::test::read_file;
+using shufl::test::run_program;
+using shufl::test::run_result;
+using shufl::test::run_shufl;
+using shufl::test::split;
+using shufl::test::temp_dir;
+
+const std::string kGnuShuf = "/usr/bin/shuf";
+const std::string kGolden = std::string(SHUFL_SOURCE_DIR) + "/tests/golden/lines/";
+
+run_result lines(std::vector<std::string> args, const std::string& input = {}) {
+  args.insert(args.begin(), "lines");
+  return run_shufl(args, input);
+}
+
+std::string seq(int lo, int hi) {
+  std::string s;
+  for (int i = lo; i <= hi; ++i) s += std::to_string(i) + "\n";
+  return s;
+}
+
+std::vector<int> numbers(const std::string& text) {
+  std::vector<int> v;
+  for (const auto& l : split(text, '\n')) v.push_back(std::stoi(l));
+  return v;
+}
+
+bool strictly_increasing(const std::vector<int>& v) { return std::adjacent_find(v.begin(), v.end(), std::greater_equal<>()) == v.end(); }
+
+// Whether `sub`'s lines appear in `all` in the same order (a subsequence).
+bool subsequence(const std::string& sub, const std::string& all) {
+  const auto s = split(sub, '\n'), a = split(all, '\n');
+  std::size_t j = 0;
+  for (const auto& line : a) {
+    if (j < s.size() && s[j] == line) ++j;
+  }
+  return j == s.size();
+}
+
+// ---- --keep-order ----
+
+TEST(E2eLinesKeepOrder, SameLinesAsWithoutItInInputOrder) {
+  temp_dir dir;
+  const std::string f = dir.write("in", seq(1, 50));
+  for (int s = 0; s < 20; ++s) {
+    const std::string seed = "ko" + std::to_string(s);
+    const auto plain = lines({"--seed", seed, "-n", "5", f});
+    const auto kept = lines({"--seed", seed, "-n", "5", "--keep-order", f});
+    ASSERT_EQ(kept.status, 0) << kept.err;
+    auto a = numbers(plain.out), b = numbers(kept.out);
+    EXPECT_TRUE(strictly_increasing(b)) << kept.out;
+    std::sort(a.begin(), a.end());
+    EXPECT_EQ(a, b);
+    // A pipe gives the same lines.
+    EXPECT_EQ(lines({"--seed", seed, "-n", "5", "--keep-order"}, seq(1, 50)).out, kept.out);
+  }
+}
+
+TEST(E2eLinesKeepOrder, EchoRangeZeroTerminatedAndHeader) {
+  const auto e = lines({"--seed", "k", "-n", "3", "--keep-order", "-e", "a", "b", "c", "d", "e", "f"});
+  const auto e_plain = lines({"--seed", "k", "-n", "3", "-e", "a", "b", "c", "d", "e", "f"});
+  auto sorted = split(e_plain.out, '\n');
+  std::sort(sorted.begin(), sorted.end());
+  EXPECT_EQ(split(e.out, '\n'), sorted);
+  // -i: the huge range of the sparse sampler, in input (= numeric) order.
+  const auto i = lines({"--seed", "k", "-i", "1-18446744073709551615", "-n", "4", "--keep-order"});
+  ASSERT_EQ(i.status, 0) << i.err;
+  std::vector<unsigned long long> v;
+  for (const auto& l : split(i.out, '\n')) v.push_back(std::stoull(l));
+  ASSERT_EQ(v.size(), 4u);
+  EXPECT_TRUE(std::is_sorted(v.begin(), v.end()));
+  const auto z = lines({"--seed", "k", "-z", "-n", "2", "--keep-order"}, std::string("x\0y\0z\0w\0", 8));
+  EXPECT_EQ(z.out.size(), 4u);
+  EXPECT_TRUE(subsequence(split(z.out, '\0')[0] + "\n" + split(z.out, '\0')[1] + "\n", "x\ny\nz\nw\n"));
+  // --header 2: the header first, then the sample in input order.
+  const auto h = lines({"--seed", "k", "--header", "2", "-n", "3", "--keep-order"}, seq(1, 30));
+  const auto hv = numbers(h.out);
+  ASSERT_EQ(hv.size(), 5u);
+  EXPECT_EQ(hv[0], 1);
+  EXPECT_EQ(hv[1], 2);
+  EXPECT_TRUE(strictly_increasing(hv));
+  // -n larger than the input: everything, in input order.
+  EXPECT_EQ(lines({"--seed", "k", "-n", "100", "--keep-order"}, seq(1, 7)).out, seq(1, 7));
+}
+
+// ---- --prob ----
+
+TEST(E2eLinesProb, KeepsASubsequenceTheSameFromFilePipeEchoAndRange) {
+  temp_dir dir;
+  const std::string f = dir.write("in", seq(1, 2000));
+  const auto file = lines({"--seed", "p", "--prob", "0.1", f});
+  ASSERT_EQ(file.status, 0) << file.err;
+  EXPECT_TRUE(subsequence(file.out, seq(1, 2000)));
+  const auto n = split(file.out, '\n').size();
+  EXPECT_GT(n, 120u);  // Binomial(2000, 0.1): mean 200, sd 13.4
+  EXPECT_LT(n, 280u);
+  EXPECT_EQ(lines({"--seed", "p", "--prob", "0.1"}, seq(1, 2000)).out, file.out);
+  EXPECT_EQ(lines({"--seed", "p", "--prob", "0.1", "-i", "1-2000"}).out, file.out);
+  std::vector<std::string> echo = {"--seed", "p", "--prob", "0.1", "-e"};
+  for (int i = 1; i <= 2000; ++i) echo.push_back(std::to_string(i));
+  EXPECT_EQ(lines(echo).out, file.out);
+  // At most -n COUNT: the first COUNT kept lines.
+  const auto head = lines({"--seed", "p", "--prob", "0.1", "-n", "5", f});
+  EXPECT_EQ(head.out, [&] {
+    std::string s;
+    const auto all = split(file.out, '\n');
+    for (std::size_t i = 0; i < 5; ++i) s += all[i] + "\n";
+    return s;
+  }());
+  // P = 1 keeps everything; unseeded runs work too.
+  EXPECT_EQ(lines({"--prob", "1"}, seq(1, 100)).out, seq(1, 100));
+  const auto unseeded = lines({"--prob", "0.5"}, seq(1, 100));
+  EXPECT_EQ(unseeded.status, 0);
+  EXPECT_TRUE(subsequence(unseeded.out, seq(1, 100)));
+}
+
+TEST(E2eLinesProb, OutputFileOnTheInputIsSafeAndHeaderStays) {
+  temp_dir dir;
+  const std::string f = dir.write("in", seq(1, 500));
+  const auto r = lines({"--seed", "p", "--prob", "0.2", "-o", f, f});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto expected = lines({"--seed", "p", "--prob", "0.2"}, seq(1, 500)).out;
+  EXPECT_EQ(read_file(f), expected);
+  EXPECT_FALSE(expected.empty());
+  const auto h = lines({"--seed", "p", "--prob", "0.2", "--header", "1"}, "name\n" + seq(1, 500));
+  EXPECT_EQ(h.out.substr(0, 5), "name\n");
+  EXPECT_TRUE(subsequence(h.out.substr(5), seq(1, 500)));
+}
+
+TEST(E2eLinesProb, InvalidProbabilities) {
+  for (const std::string bad : {"0", "1.5", "-0.1", "abc", "", "nan", "inf", "0.5x", " 0.5", "+0.5"}) {
+    const auto r = lines({"--prob", bad}, "a\n");
+    EXPECT_EQ(r.status, 1) << bad;
+    EXPECT_EQ(r.out, "");
+    EXPECT_NE(r.err.find("shufl: invalid probability: "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("(a decimal number P, 0 < P <= 1)"), std::string::npos) << r.err;
+  }
+  EXPECT_EQ(lines({"--prob", "1e-3", "--seed", "x"}, "a\n").status, 0);
+}
+
+// ---- distinct sampling ----
+
+TEST(E2eLinesDistinct, KeysAreKeptWholeAndTheSameInAnyFile) {
+  // 200 keys × 4 lines in a scrambled order ("key,n").
+  std::string input;
+  for (int r = 0; r < 4; ++r) {
+    for (int k = 0; k < 200; ++k) input += "v" + std::to_string(r) + ",k" + std::to_string((k * 37 + r * 11) % 200) + "\n";
+  }
+  const auto out = lines({"--seed", "d", "--prob", "0.5", "--key-fields", "2", "--field-delimiter", ","}, input);
+  ASSERT_EQ(out.status, 0) << out.err;
+  EXPECT_TRUE(subsequence(out.out, input));
+  std::map<std::string, int> per_key;
+  for (const auto& l : split(out.out, '\n')) ++per_key[l.substr(l.find(',') + 1)];
+  for (const auto& [k, c] : per_key) EXPECT_EQ(c, 4) << k;
+  EXPECT_GT(per_key.size(), 60u);  // Binomial(200, 0.5): mean 100, sd 7.1
+  EXPECT_LT(per_key.size(), 140u);
+  // Another file with the same keys among others, other field layout: the same keys kept.
+  std::string other;
+  for (int k = 0; k < 400; ++k) other += "k" + std::to_string(k) + "\tzzz\n";
+  const auto o = lines({"--seed", "d", "--prob", "0.5", "--key-fields", "1"}, other);
+  std::set<std::string> kept_other;
+  for (const auto& l : split(o.out, '\n')) kept_other.insert(l.substr(0, l.find('\t')));
+  for (int k = 0; k < 200; ++k) {
+    const std::string key = "k" + std::to_string(k);
+    EXPECT_EQ(per_key.count(key) == 1, kept_other.count(key) == 1) << key;
+  }
+}
+
+TEST(E2eLinesDistinct, MissingKeyFieldNamesTheLine) {
+  const auto r = lines({"--seed", "d", "--prob", "0.5", "--key-fields", "2", "--header", "1"},
+                       "h\ta\nx\t1\ny\n");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err, "shufl: line 3: fewer fields than --key-fields needs\n");
+  EXPECT_EQ(r.out, "");
+}
+
+// ---- weighted ----
+
+TEST(E2eLinesWeighted, ZeroWeightsComeLastAndKeepOrderKeepsInputOrder) {
+  const std::string input = "a\t0\nb\t0\nc\t1\nd\t2\ne\t0\nf\t3\n";
+  for (int s = 0; s < 15; ++s) {
+    const auto r = lines({"--seed", "w" + std::to_string(s), "--weight-field", "2"}, input);
+    ASSERT_EQ(r.status, 0) << r.err;
+    const auto l = split(r.out, '\n');
+    ASSERT_EQ(l.size(), 6u);
+    std::set<std::string> first3 = {l[0], l[1], l[2]};
+    EXPECT_EQ(first3, (std::set<std::string>{"c\t1", "d\t2", "f\t3"})) << r.out;
+    const auto k = lines({"--seed", "w" + std::to_string(s), "--weight-field", "2", "-n", "2", "--keep-order"}, input);
+    EXPECT_TRUE(subsequence(k.out, input)) << k.out;
+    EXPECT_EQ(split(k.out, '\n').size(), 2u);
+  }
+}
+
+TEST(E2eLinesWeighted, BadWeightsNameTheLineOrAreSkippedWithAWarning) {
+  const std::string input = "h\tw\na\t1\nb\t-2\nc\n";
+  const auto r = lines({"--weight-field", "2", "--header", "1", "-n", "1"}, input);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("shufl: line 3: invalid weight "), std::string::npos) << r.err;
+  for (const std::string bad : {"nan", "inf", "x", "", "-0"}) {
+    const auto b = lines({"--weight-field", "2"}, "a\t1\nb\t" + bad + "\n");
+    EXPECT_EQ(b.status, 1) << bad;
+    EXPECT_NE(b.err.find("shufl: line 2: invalid weight "), std::string::npos) << bad << b.err;
+  }
+  const auto missing = lines({"--weight-field", "3"}, "a\t1\n");
+  EXPECT_EQ(missing.err, "shufl: line 1: no field 3 for the weight\n");
+  const auto skipped = lines({"--seed", "s", "--weight-field", "2", "--header", "1", "--bad-weights=skip"}, input);
+  EXPECT_EQ(skipped.status, 0);
+  EXPECT_EQ(skipped.out, "h\tw\na\t1\n");
+  EXPECT_NE(skipped.err.find("shufl: warning: skipped 2 lines with a bad weight (first: line 3: invalid weight "),
+            std::string::npos)
+      << skipped.err;
+}
+
+// ---- with replacement ----
+
+TEST(E2eLinesWithReplacement, DrawsWithRepeatsNeverAZeroWeight) {
+  const auto u = lines({"--seed", "r", "--with-replacement", "-n", "30"}, "a\nb\nc\n");
+  ASSERT_EQ(u.status, 0) << u.err;
+  const auto l = split(u.out, '\n');
+  EXPECT_EQ(l.size(), 30u);
+  EXPECT_EQ(std::set<std::string>(l.begin(), l.end()), (std::set<std::string>{"a", "b", "c"}));
+  const auto w = lines({"--seed", "r", "--with-replacement", "-n", "200", "--weight-field", "2", "--keep-order"},
+                       "a\t1\nb\t0\nc\t2\n");
+  const auto wl = split(w.out, '\n');
+  EXPECT_EQ(wl.size(), 200u);
+  EXPECT_EQ(std::count(wl.begin(), wl.end(), "b\t0"), 0);
+  EXPECT_TRUE(std::is_sorted(wl.begin(), wl.end()));  // input order: a before c
+  const auto empty = lines({"--with-replacement", "-n", "3"}, "");
+  EXPECT_EQ(empty.status, 1);
+  EXPECT_EQ(empty.err, "shufl: no lines to draw from\n");
+  EXPECT_EQ(lines({"--with-replacement", "-n", "0"}, "").status, 0);
+}
+
+// ---- refusals ----
+
+TEST(E2eLinesModes, CombinationsThatMakeNoSenseAreRefused) {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--prob", "0.5", "--random-source", "/dev/zero"}, "cannot combine --prob and --random-source options"},
+      {{"--keep-order", "-n", "2", "--random-source", "/dev/zero"}, "cannot combine --keep-order and --random-source options"},
+      {{"--weight-field", "1", "--random-source", "/dev/zero"}, "cannot combine --weight-field and --random-source options"},
+      {{"--keep-order", "-r", "-n", "2"}, "cannot combine -r and --keep-order options"},
+      {{"--with-replacement", "-r", "-n", "2"}, "cannot combine -r and --with-replacement options"},
+      {{"--prob", "0.5", "-r"}, "cannot combine -r and --prob options"},
+      {{"--prob", "0.5", "--weight-field", "1"}, "cannot combine --prob and --weight-field options"},
+      {{"--prob", "0.5", "--with-replacement", "-n", "1"}, "cannot combine --prob and --with-replacement options"},
+      {{"--keep-order"}, "option --keep-order needs -n COUNT"},
+      {{"--with-replacement"}, "option --with-replacement needs -n COUNT (-r repeats without end)"},
+      {{"--key-fields", "1"}, "option --key-fields needs --prob P (distinct sampling)"},
+      {{"--field-delimiter", ","}, "option --field-delimiter needs --key-fields or --weight-field"},
+      {{"--bad-weights", "skip"}, "option --bad-weights needs --weight-field"},
+      {{"--weight-field", "1", "--delimiter", "\\t"}, "the field delimiter cannot be the line delimiter"},
+  };
+  for (const auto& [args, message] : cases) {
+    const auto r = lines(args, "a\n");
+    EXPECT_EQ(r.status, 1) << message;
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(r.err, "shufl: " + message + "\nTry 'shufl lines --help' for more information.\n");
+  }
+  for (const auto& [args, fragment] : std::vector<std::pair<std::vector<std::string>, std::string>>{
+           {{"--key-fields", "0", "--prob", "1"}, "invalid field list"},
+           {{"--weight-field", "1,2"}, "invalid weight field"},
+           {{"--bad-weights", "ignore", "--weight-field", "1"}, "invalid --bad-weights action"},
+           {{"--field-delimiter", "ab", "--weight-field", "1"}, "invalid delimiter"}}) {
+    const auto r = lines(args, "a\n");
+    EXPECT_EQ(r.status, 1) << fragment;
+    EXPECT_NE(r.err.find("shufl: " + fragment), std::string::npos) << r.err;
+  }
+}
+
+TEST(E2eLinesModes, HelpListsEveryNewOption) {
+  const auto h = lines({"--help"});
+  for (const char* o : {"--keep-order", "--prob=P", "--key-fields=LIST", "--field-delimiter=C",
+                        "--weight-field=F", "--bad-weights=ACTION", "--with-replacement"}) {
+    EXPECT_NE(h.out.find(o), std::string::npos) << o;
+  }
+}
+
+// ---- GNU option prefixes ----
+
+// GNU shuf 9.1's long options. A prefix that names exactly one of them is accepted by GNU; it
+// must name the same option in shufl, whatever options shufl adds.
+const std::vector<std::string> kGnuLongOptions = {"echo", "input-range", "head-count", "output", "random-source",
+                                                  "repeat", "zero-terminated", "help", "version"};
+
+std::vector<std::string> gnu_unambiguous_prefixes(const std::string& name) {
+  std::vector<std::string> out;
+  for (std::size_t len = 1; len <= name.size(); ++len) {
+    const std::string p = name.substr(0, len);
+    int hits = 0;
+    for (const auto& o : kGnuLongOptions) hits += o.rfind(p, 0) == 0 ? 1 : 0;
+    if (hits == 1 || p == name) out.push_back(p);
+  }
+  return out;
+}
+
+TEST(E2eLinesModes, EveryUnambiguousGnuPrefixStillNamesItsOption) {
+  temp_dir dir;
+  const std::string src = dir.write("src", std::string(64, '\x5a'));
+  const std::string outfile = dir.file("out");
+  // For each GNU option: arguments around it (X is the option as written).
+  const auto context = [&](const std::string& name, const std::string& x) -> std::vector<std::string> {
+    if (name == "echo") return {"--seed=s", x, "a", "b", "c"};
+    if (name == "input-range") return {"--seed=s", x + "=1-5"};
+    if (name == "head-count") return {"--seed=s", "-i", "1-9", x + "=3"};
+    if (name == "output") return {"--seed=s", "-i", "1-3", x + "=" + outfile};
+    if (name == "random-source") return {"-i", "1-5", x + "=" + src};
+    if (name == "repeat") return {"--seed=s", "-i", "1-3", "-n", "4", x};
+    if (name == "zero-terminated") return {"--seed=s", "-e", "a", "b", x};
+    return {x};  // help, version
+  };
+  const bool have_gnu = ::access(kGnuShuf.c_str(), X_OK) == 0;
+  int checked = 0;
+  for (const auto& name : kGnuLongOptions) {
+    const auto full = lines(context(name, "--" + name));
+    ASSERT_EQ(full.status, 0) << name << full.err;
+    const std::string full_file = name == "output" ? read_file(outfile) : "";
+    for (const auto& p : gnu_unambiguous_prefixes(name)) {
+      const auto r = lines(context(name, "--" + p));
+      EXPECT_EQ(r.status, 0) << "--" << p << ": " << r.err;
+      EXPECT_EQ(r.err, "") << "--" << p;
+      EXPECT_EQ(r.out, full.out) << "--" << p;
+      if (name == "output") {
+        EXPECT_EQ(read_file(outfile), full_file) << "--" << p;
+      }
+      if (have_gnu && name != "help" && name != "version") {
+        // The oracle: GNU accepts the same prefix (seeds are ours: give GNU a random source).
+        auto args = context(name, "--" + p);
+        args.erase(std::remove(args.begin(), args.end(), std::string("--seed=s")), args.end());
+        if (name != "random-source") args.push_back("--random-source=" + src);
+        EXPECT_EQ(run_program(kGnuShuf, args, "", "shuf").status, 0) << "GNU rejects --" << p;
+      }
+      ++checked;
+    }
+  }
+  EXPECT_GE(checked, 60);
+  // GNU's ambiguous prefixes stay ambiguous, and so do the new options' shared ones.
+  for (const std::string p : {"--r", "--h", "--he", "--k", "--w"}) {
+    const auto r = lines({p, "-e", "a"});
+    EXPECT_EQ(r.status, 1) << p;
+    EXPECT_NE(r.err.find("is ambiguous"), std::string::npos) << p << r.err;
+  }
+  // The new options by their own unambiguous prefixes.
+  EXPECT_EQ(lines({"--seed=s", "--kee", "--hea=2", "-i", "1-9"}).out, lines({"--seed=s", "--keep-order", "-n", "2", "-i", "1-9"}).out);
+  EXPECT_EQ(lines({"--seed=s", "--p=0.5", "-i", "1-99"}).out, lines({"--seed=s", "--prob=0.5", "-i", "1-99"}).out);
+  EXPECT_EQ(lines({"--seed=s", "--we=1", "--wi", "-n", "3"}, "1\n2\n").out,
+            lines({"--seed=s", "--weight-field=1", "--with-replacement", "-n", "3"}, "1\n2\n").out);
+}
+
+// ---- goldens ----
+
+TEST(E2eLinesModes, GoldenSeededOutputs) {
+  const std::string in = kGolden + "input.txt", w = kGolden + "weighted.tsv";
+  const std::vector<std::pair<std::string, std::vector<std::string>>> cases = {
+      {"seed_keep_order_n5.out", {"--seed", "golden", "-n", "5", "--keep-order", in}},
+      {"seed_prob.out", {"--seed", "golden", "--prob", "0.3", in}},
+      {"seed_distinct.out", {"--seed", "golden", "--prob", "0.3", "--key-fields", "3", w}},
+      {"seed_weighted_n5.out", {"--seed", "golden", "--weight-field", "2", "-n", "5", w}},
+      {"seed_weighted_all.out", {"--seed", "golden", "--weight-field", "2", w}},
+      {"seed_replace_n8.out", {"--seed", "golden", "--with-replacement", "-n", "8", in}},
+      {"seed_replace_weighted_n8.out", {"--seed", "golden", "--with-replacement", "-n", "8", "--weight-field", "2", w}},
+  };
+  for (const auto& [file, args] : cases) {
+    const auto r = lines(args);
+    EXPECT_EQ(r.status, 0) << file << r.err;
+    EXPECT_EQ(r.out, read_file(kGolden + file)) << file;
+    auto piped = args;
+    piped.pop_back();
+    EXPECT_EQ(lines(piped, read_file(args.back())).out, r.out) << file << " from a pipe";
+  }
+  EXPECT_EQ(lines({"--seed", "golden", "--prob", "0.001"}, seq(1, 100000)).out,
+            read_file(kGolden + "seed_prob_seq100000.out"));
+}
+
+}  // namespace

@@ -1,0 +1,375 @@
+// Unit and statistical tests of lines/modes.hpp (issue 17): Bernoulli sampling, distinct
+// sampling, weighted sampling without replacement (A-ExpJ), sampling with replacement.
+// Statistical tests run the library over many fixed seeds and compare frequencies with exact
+// laws computed independently in Python (tests/reference/lines_modes/reference.py, output in
+// reference.txt) by chi-squared tests (Boost.Math, not shufl's own statistics) at alpha 1e-6.
+#include <gtest/gtest.h>
+
+#include <boost/math/distributions/chi_squared.hpp>
+#include <boost/math/distributions/normal.hpp>
+
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "shufl/lines.hpp"
+
+namespace {
+
+using shufl::seed_key;
+namespace sl = shufl::lines;
+
+constexpr double kAlpha = 1e-6;
+
+// The law `name` of reference.txt: outcome text ("0,3") -> probability.
+std::map<std::string, double> reference_law(const std::string& name) {
+  std::ifstream in(std::string(SHUFL_REFERENCE_DIR) + "/lines_modes/reference.txt");
+  std::map<std::string, double> law;
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream fields(line);
+    std::string n, outcome;
+    double p = 0;
+    fields >> n >> outcome >> p;
+    if (n == name) law[outcome] = p;
+  }
+  return law;
+}
+
+// Pearson's chi-squared p-value of `counts` against `law` (cells with expected count below 5
+// pooled into one); an outcome outside the law fails at once.
+double chi_squared_p(const std::map<std::string, std::uint64_t>& counts,
+                     const std::map<std::string, double>& law, std::uint64_t trials) {
+  for (const auto& [outcome, c] : counts) {
+    EXPECT_TRUE(law.count(outcome)) << "impossible outcome " << outcome << " seen " << c << " times";
+  }
+  double stat = 0, pooled_e = 0, pooled_o = 0;
+  int cells = 0;
+  for (const auto& [outcome, p] : law) {
+    const double e = p * static_cast<double>(trials);
+    const auto it = counts.find(outcome);
+    const double o = it == counts.end() ? 0.0 : static_cast<double>(it->second);
+    if (e < 5) {
+      pooled_e += e;
+      pooled_o += o;
+      continue;
+    }
+    stat += (o - e) * (o - e) / e;
+    ++cells;
+  }
+  if (pooled_e > 0) {
+    stat += (pooled_o - pooled_e) * (pooled_o - pooled_e) / pooled_e;
+    ++cells;
+  }
+  const boost::math::chi_squared dist(cells - 1);
+  return boost::math::cdf(boost::math::complement(dist, stat));
+}
+
+std::string join(const std::vector<std::string>& records) {
+  std::string s;
+  for (const auto& r : records) {
+    if (!s.empty()) s += ',';
+    s += r.substr(0, r.size() - 1);  // drop the delimiter
+  }
+  return s;
+}
+
+// One weighted sample of records "0\n", "1\n", ... with the given weights.
+std::vector<std::string> weighted_run(const std::vector<double>& weights, std::uint64_t k,
+                                      const seed_key& key, bool input_order = false) {
+  sl::weighted_sampler s(k, key);
+  for (std::size_t i = 0; i < weights.size(); ++i) {
+    if (!s.pass(weights[i])) s.offer(std::to_string(i) + "\n", weights[i], i);
+  }
+  return input_order ? s.take_in_input_order() : s.take_in_key_order();
+}
+
+std::map<std::string, std::uint64_t> weighted_counts(const std::vector<double>& weights,
+                                                     std::uint64_t k, std::uint64_t trials,
+                                                     const std::string& tag, bool sorted_set = false) {
+  std::map<std::string, std::uint64_t> counts;
+  for (std::uint64_t t = 0; t < trials; ++t) {
+    auto out = weighted_run(weights, k, shufl::key_from_seed(tag + std::to_string(t)), sorted_set);
+    ++counts[join(out)];
+  }
+  return counts;
+}
+
+// ---- weighted sampling without replacement ----
+
+TEST(LinesWeighted, OrderedSampleFollowsSuccessiveDrawsMixedWeights) {
+  const std::vector<double> w = {1, 0.25, 3, 6, 2};
+  const std::uint64_t trials = 20000;
+  const auto counts = weighted_counts(w, 2, trials, "ordered-a-");
+  EXPECT_GT(chi_squared_p(counts, reference_law("ordered_a"), trials), kAlpha);
+}
+
+TEST(LinesWeighted, OrderedSampleWhenHeavyRecordsComeLate) {
+  // The first two keys are large, so a heavy record enters with w·tau >> 1 (rejection path).
+  const std::vector<double> w = {0.01, 0.02, 50, 0.03, 100};
+  const std::uint64_t trials = 20000;
+  const auto counts = weighted_counts(w, 2, trials, "ordered-b-");
+  EXPECT_GT(chi_squared_p(counts, reference_law("ordered_b"), trials), kAlpha);
+}
+
+TEST(LinesWeighted, ZeroWeightsComeAfterEveryPositiveOneUniformly) {
+  const std::vector<double> w = {0, 2, 0, 1};
+  const std::uint64_t trials = 12000;
+  const auto counts = weighted_counts(w, 3, trials, "zero-");
+  EXPECT_GT(chi_squared_p(counts, reference_law("ordered_zero"), trials), kAlpha);
+  // Never a zero before a positive weight, in any run.
+  for (const auto& [outcome, c] : counts) {
+    EXPECT_TRUE(outcome.rfind("1,3,", 0) == 0 || outcome.rfind("3,1,", 0) == 0) << outcome;
+  }
+}
+
+TEST(LinesWeighted, SubsetsOfALongerStreamMatchExactInclusion) {
+  const std::vector<double> w = {0.5, 1, 1.5, 2, 2.5, 3, 0.1, 7, 4, 0.75, 5, 1.25};
+  const std::uint64_t trials = 40000;
+  std::map<std::string, std::uint64_t> counts;
+  for (std::uint64_t t = 0; t < trials; ++t) {
+    const auto out = weighted_run(w, 3, shufl::key_from_seed("subset-" + std::to_string(t)), true);
+    std::vector<int> idx;
+    for (const auto& r : out) idx.push_back(std::stoi(r));
+    ASSERT_EQ(idx.size(), 3u);
+    ASSERT_TRUE(idx[0] < idx[1] && idx[1] < idx[2]);  // input order
+    ++counts[std::to_string(idx[0]) + "," + std::to_string(idx[1]) + "," + std::to_string(idx[2])];
+  }
+  EXPECT_GT(chi_squared_p(counts, reference_law("subset12"), trials), kAlpha);
+}
+
+TEST(LinesWeighted, WeightedShuffleStartsWithTheSuccessiveDrawLaw) {
+  // Without -n (k unlimited) every record gets a key; the first two of the order have the
+  // law of two successive weighted draws (ordered_a).
+  const std::vector<double> w = {1, 0.25, 3, 6, 2};
+  const std::uint64_t trials = 20000;
+  std::map<std::string, std::uint64_t> counts;
+  for (std::uint64_t t = 0; t < trials; ++t) {
+    auto out = weighted_run(w, UINT64_MAX, shufl::key_from_seed("shuffle-" + std::to_string(t)));
+    ASSERT_EQ(out.size(), w.size());
+    out.resize(2);
+    ++counts[join(out)];
+  }
+  EXPECT_GT(chi_squared_p(counts, reference_law("ordered_a"), trials), kAlpha);
+}
+
+TEST(LinesWeighted, KeepsMinOfKAndRecordsAndNoDuplicates) {
+  for (const std::uint64_t k : {1u, 3u, 10u, 50u}) {
+    std::vector<double> w(20);
+    for (std::size_t i = 0; i < w.size(); ++i) w[i] = static_cast<double>(i % 4);  // some zeros
+    const auto out = weighted_run(w, k, shufl::key_from_seed("count"));
+    const std::set<std::string> distinct(out.begin(), out.end());
+    EXPECT_EQ(out.size(), std::min<std::uint64_t>(k, 20));
+    EXPECT_EQ(distinct.size(), out.size());
+  }
+}
+
+// ---- Bernoulli ----
+
+TEST(LinesBernoulli, CountsFollowTheBinomialAndPositionsAreFair) {
+  // 40 records, p = 1/5, over 20000 seeds: the number kept ~ Binomial(40, 1/5) (reference.txt);
+  // each position is kept in Binomial(20000, 1/5) runs, independently: Σ z² ~ χ²(40).
+  const std::uint64_t trials = 20000;
+  std::map<std::string, std::uint64_t> counts;
+  std::vector<std::uint64_t> at(40, 0);
+  for (std::uint64_t t = 0; t < trials; ++t) {
+    sl::record_source src(0, 40, '\n');
+    std::uint64_t kept = 0;
+    std::int64_t last = -1;
+    sl::bernoulli_sample(src, 0.2, shufl::key_from_seed("bern-" + std::to_string(t)), UINT64_MAX,
+                         [&](std::string_view r) {
+                           const int i = std::stoi(std::string(r));
+                           ASSERT_GT(i, last);  // input order, no repeats
+                           last = i;
+                           ++at[static_cast<std::size_t>(i)];
+                           ++kept;
+                         });
+    ++counts[std::to_string(kept)];
+  }
+  EXPECT_GT(chi_squared_p(counts, reference_law("binom40"), trials), kAlpha);
+  double z2 = 0;
+  const double mean = 0.2 * trials, var = trials * 0.2 * 0.8;
+  for (const auto c : at) z2 += (static_cast<double>(c) - mean) * (static_cast<double>(c) - mean) / var;
+  const boost::math::chi_squared dist(40);
+  EXPECT_GT(boost::math::cdf(boost::math::complement(dist, z2)), kAlpha);
+}
+
+TEST(LinesBernoulli, LongSkipsOverAStreamKeepTheRightFraction) {
+  // p = 0.001 over 10^6 records from a stream (skips count delimiters): the total over 20 seeds
+  // is Binomial(2·10^7, 0.001): mean 20000, sd 141.4; |z| < 5.3 (two-sided alpha ~1e-7).
+  std::string text;
+  for (int i = 0; i < 1000000; ++i) text += std::to_string(i) + "\n";
+  std::uint64_t total = 0;
+  for (int t = 0; t < 20; ++t) {
+    sl::record_reader reader(std::string_view(text), '\n');
+    sl::record_source src(reader);
+    sl::bernoulli_sample(src, 0.001, shufl::key_from_seed("long-" + std::to_string(t)), UINT64_MAX,
+                         [&](std::string_view) { ++total; });
+    EXPECT_EQ(src.position(), 1000000u);  // the whole input passed
+  }
+  const double z = (static_cast<double>(total) - 20000.0) / std::sqrt(2e7 * 0.001 * 0.999);
+  EXPECT_LT(std::abs(z), 5.3) << total;
+}
+
+TEST(LinesBernoulli, ProbabilityOneKeepsEverythingAndLimitStops) {
+  sl::record_source src(5, 10, '\n');
+  std::string got;
+  sl::bernoulli_sample(src, 1.0, shufl::key_from_seed("one"), UINT64_MAX, [&](std::string_view r) { got += r; });
+  EXPECT_EQ(got, "5\n6\n7\n8\n9\n10\n11\n12\n13\n14\n");
+  sl::record_source src2(5, 10, '\n');
+  got.clear();
+  sl::bernoulli_sample(src2, 1.0, shufl::key_from_seed("one"), 3, [&](std::string_view r) { got += r; });
+  EXPECT_EQ(got, "5\n6\n7\n");
+}
+
+// ---- distinct sampling ----
+
+TEST(LinesDistinct, DecisionDependsOnlyOnKeyAndSeedAndFractionIsBinomial) {
+  const seed_key key = shufl::key_from_seed("distinct");
+  sl::distinct_filter f(0.3, {2}, ',', key);
+  sl::distinct_filter g(0.3, {1}, '\t', key);  // another layout, same key bytes
+  std::uint64_t kept = 0;
+  const int keys = 20000;
+  for (int i = 0; i < keys; ++i) {
+    const std::string k = "user" + std::to_string(i);
+    const auto a = f.keep("x," + k + ",1");
+    const auto b = g.keep(k + "\tother\tfields");
+    ASSERT_TRUE(a && b);
+    EXPECT_EQ(*a, *b) << k;
+    kept += *a ? 1 : 0;
+  }
+  // Binomial(20000, 0.3): sd 64.8; |z| < 5.3.
+  const double z = (static_cast<double>(kept) - 6000.0) / std::sqrt(20000 * 0.3 * 0.7);
+  EXPECT_LT(std::abs(z), 5.3) << kept;
+  // Another seed keeps other keys (the overlap of two independent 30% samples is ~9%).
+  sl::distinct_filter h(0.3, {1}, '\t', shufl::key_from_seed("other"));
+  std::uint64_t both = 0;
+  for (int i = 0; i < keys; ++i) {
+    const std::string k = "user" + std::to_string(i);
+    both += (*g.keep(k) && *h.keep(k)) ? 1 : 0;
+  }
+  EXPECT_LT(std::abs((static_cast<double>(both) - 1800.0) / std::sqrt(20000 * 0.09 * 0.91)), 5.3) << both;
+  // A record without the key field.
+  EXPECT_FALSE(f.keep("only-one-field").has_value());
+}
+
+TEST(LinesDistinct, MultiFieldKeysAreJoinedUnambiguously) {
+  const seed_key key = shufl::key_from_seed("join");
+  sl::distinct_filter f(0.5, {1, 3}, '\t', key);
+  // The key of "a\tX\tb" is "a\tb": the same as the hash of those bytes.
+  EXPECT_EQ(*f.keep("a\tX\tb"), f.hash("a\tb") < (std::uint64_t{1} << 63));
+}
+
+// ---- with replacement ----
+
+TEST(LinesWithReplacement, WeightedDrawsAreProportionalAndZeroNeverDrawn) {
+  const std::vector<double> w = {1, 0, 3, 6};
+  const std::uint64_t k = 100000;
+  const auto drawn = sl::draw_with_replacement(4, w, k, shufl::key_from_seed("wr"));
+  ASSERT_EQ(drawn.size(), k);
+  std::map<std::string, std::uint64_t> counts;
+  for (const auto i : drawn) ++counts[std::to_string(i)];
+  EXPECT_EQ(counts.count("1"), 0u);
+  const std::map<std::string, double> law = {{"0", 0.1}, {"2", 0.3}, {"3", 0.6}};
+  EXPECT_GT(chi_squared_p(counts, law, k), kAlpha);
+}
+
+TEST(LinesWithReplacement, UniformDrawsAndAllZeroWeightsAreUniform) {
+  for (const bool zeros : {false, true}) {
+    const std::vector<double> w(7, 0.0);
+    const std::uint64_t k = 70000;
+    const auto drawn = sl::draw_with_replacement(7, zeros ? std::span<const double>(w) : std::span<const double>(),
+                                                 k, shufl::key_from_seed("wu"));
+    std::map<std::string, std::uint64_t> counts;
+    for (const auto i : drawn) ++counts[std::to_string(i)];
+    std::map<std::string, double> law;
+    for (int i = 0; i < 7; ++i) law[std::to_string(i)] = 1.0 / 7;
+    EXPECT_GT(chi_squared_p(counts, law, k), kAlpha);
+  }
+}
+
+// ---- parsing ----
+
+TEST(LinesModesParsing, Weights) {
+  EXPECT_EQ(sl::parse_weight("3"), 3.0);
+  EXPECT_EQ(sl::parse_weight("0.25"), 0.25);
+  EXPECT_EQ(sl::parse_weight(".5"), 0.5);
+  EXPECT_EQ(sl::parse_weight("1e-3"), 0.001);
+  EXPECT_EQ(sl::parse_weight("2.5E+2"), 250.0);
+  EXPECT_EQ(sl::parse_weight("0"), 0.0);
+  EXPECT_EQ(sl::parse_weight("0.1"), 0.1);  // correctly rounded
+  for (const char* bad : {"", "-1", "+1", " 1", "1 ", "nan", "inf", "NaN", "1e999", "0x10", "1,5", "abc", "-0"}) {
+    EXPECT_FALSE(sl::parse_weight(bad).has_value()) << bad;
+  }
+}
+
+TEST(LinesModesParsing, FastWeightPathGivesTheCorrectlyRoundedDouble) {
+  // The fast path (digits, optional fraction, at most 15 digits) must give exactly what
+  // std::from_chars gives (correct rounding), for many decimal strings of every length.
+  shufl::xoshiro256pp_engine e(shufl::key_from_seed("weights"));
+  for (int t = 0; t < 200000; ++t) {
+    const auto word = e();
+    const int int_digits = static_cast<int>(word % 9);
+    const int frac_digits = static_cast<int>((word >> 8) % 10);
+    std::string text;
+    std::uint64_t bits = e();
+    for (int i = 0; i < int_digits; ++i, bits /= 10) text += static_cast<char>('0' + bits % 10);
+    if (frac_digits > 0 || int_digits == 0) {
+      text += '.';
+      bits = e();
+      for (int i = 0; i < std::max(frac_digits, 1); ++i, bits /= 10) text += static_cast<char>('0' + bits % 10);
+    }
+    double expected = 0;
+    const auto r = std::from_chars(text.data(), text.data() + text.size(), expected);
+    ASSERT_EQ(r.ptr, text.data() + text.size()) << text;
+    const auto got = sl::parse_weight(text);
+    ASSERT_TRUE(got.has_value()) << text;
+    ASSERT_EQ(*got, expected) << text;
+  }
+}
+
+TEST(LinesModesParsing, FieldListsAndFields) {
+  EXPECT_EQ(sl::parse_field_list("2"), (std::vector<std::size_t>{2}));
+  EXPECT_EQ(sl::parse_field_list("1,3-5"), (std::vector<std::size_t>{1, 3, 4, 5}));
+  for (const char* bad : {"", "0", "1,", ",1", "3-2", "-2", "2-", "a", "1.5", "1,,2"}) {
+    EXPECT_FALSE(sl::parse_field_list(bad).has_value()) << bad;
+  }
+  EXPECT_EQ(sl::field("a\tb\tc", 1, '\t'), "a");
+  EXPECT_EQ(sl::field("a\tb\tc", 3, '\t'), "c");
+  EXPECT_EQ(sl::field("a\t\tc", 2, '\t'), "");
+  EXPECT_FALSE(sl::field("a\tb", 3, '\t').has_value());
+  EXPECT_EQ(sl::field("", 1, '\t'), "");
+}
+
+TEST(LinesModesParsing, Thresholds) {
+  EXPECT_EQ(sl::threshold_of(0.5).threshold, std::uint64_t{1} << 63);
+  EXPECT_EQ(sl::threshold_of(0.25).threshold, std::uint64_t{1} << 62);
+  EXPECT_TRUE(sl::threshold_of(1.0).passes(UINT64_MAX));
+  EXPECT_FALSE(sl::threshold_of(0.5).passes(std::uint64_t{1} << 63));
+  EXPECT_TRUE(sl::threshold_of(0.5).passes((std::uint64_t{1} << 63) - 1));
+}
+
+TEST(LinesModesSource, OperandsRangesAndSkips) {
+  const std::vector<std::string> ops = {"a", "b", "c"};
+  sl::record_source s(std::span<const std::string>(ops), '\0');
+  std::string_view r;
+  ASSERT_TRUE(s.next(r));
+  EXPECT_EQ(r, std::string_view("a\0", 2));
+  EXPECT_EQ(s.skip(5), 2u);
+  EXPECT_FALSE(s.next(r));
+  EXPECT_EQ(s.position(), 3u);
+  sl::record_source g(UINT64_MAX - 1, 2, '\n');
+  ASSERT_TRUE(g.next(r));
+  EXPECT_EQ(r, "18446744073709551614\n");
+  ASSERT_TRUE(g.next(r));
+  EXPECT_EQ(r, "18446744073709551615\n");
+  EXPECT_FALSE(g.next(r));
+}
+
+}  // namespace

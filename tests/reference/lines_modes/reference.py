@@ -1,0 +1,60 @@
+#!/usr/bin/env python3
+# Exact laws for the statistical tests of the sampler modes (tests/lines_modes_test.cpp),
+# computed from first principles with exact rationals (fractions), not from shufl:
+#  * weighted sampling without replacement = successive draws, each record chosen with
+#    probability w / (weights not yet drawn); once no positive weight is left, uniformly among
+#    the zero-weight records (the documented rule for zeros). The law of the ordered sample is
+#    the product of the draw probabilities; unordered subsets sum their orderings.
+#  * Bernoulli(p) counts: the binomial law C(n, c) p^c (1 - p)^(n - c).
+#  * weighted with replacement: w / W per draw.
+# Usage: python3 reference.py > reference.txt   (the test reads reference.txt)
+from fractions import Fraction as F
+from itertools import permutations, combinations
+from math import comb
+
+def ordered_law(weights, k):
+    n = len(weights)
+    out = {}
+    for seq in permutations(range(n), k):
+        p = F(1)
+        left = set(range(n))
+        for i in seq:
+            pos = [j for j in left if weights[j] > 0]
+            if pos:
+                tot = sum(weights[j] for j in pos)
+                p *= weights[i] / tot if weights[i] > 0 else 0
+            else:
+                p *= F(1, len(left))
+            left.remove(i)
+        if p:
+            out[seq] = p
+    assert sum(out.values()) == 1
+    return out
+
+def emit(name, law):
+    for seq, p in sorted(law.items()):
+        print(name, ','.join(map(str, seq)), float(p))
+
+cases = {
+    # positive weights of mixed sizes: the entering key is drawn by both exact methods
+    'ordered_a': ([F(1), F(1, 4), F(3), F(6), F(2)], 2),
+    # light records first, then heavy ones: w·tau >> 1 (rejection path)
+    'ordered_b': ([F(1, 100), F(2, 100), F(50), F(3, 100), F(100)], 2),
+    # zero weights: chosen only after every positive one, uniformly among themselves
+    'ordered_zero': ([F(0), F(2), F(0), F(1)], 3),
+}
+for name, (w, k) in cases.items():
+    emit(name, ordered_law(w, k))
+
+# Unordered 3-subsets of 12 weighted records (a longer stream: 9 records after the fill).
+w12 = [F(1, 2), F(1), F(3, 2), F(2), F(5, 2), F(3), F(1, 10), F(7), F(4), F(3, 4), F(5), F(5, 4)]
+subsets = {}
+for seq, p in ordered_law(w12, 3).items():
+    key = tuple(sorted(seq))
+    subsets[key] = subsets.get(key, 0) + p
+emit('subset12', subsets)
+
+# Binomial(40, 1/5) for the Bernoulli counts.
+p = F(1, 5)
+for c in range(41):
+    print('binom40', c, float(comb(40, c) * p**c * (1 - p)**(40 - c)))
