@@ -184,17 +184,19 @@ void expect_valid_partial(const std::string& file, const std::string& seed) {
 TEST(E2eBiasShards, SigintThenResumeEqualsTheUninterruptedRun) {
   test::temp_dir dir;
   const std::string part = dir.file("part.json");
-  // Trials grow until the signal lands mid-run (a fast machine could finish first).
+  // Trials and the CPU time before the signal grow until the signal lands mid-run (a fast
+  // machine could finish first; a slow build, e.g. with sanitizers, could have no chunk done).
   std::uint64_t trials = 1'000'000;
+  double cpu = 0.15;
   interrupted stop;
   std::vector<std::string> base;
-  for (int attempt = 0; attempt < 4; ++attempt, trials *= 4) {
+  for (int attempt = 0; attempt < 4; ++attempt, trials *= 4, cpu *= 3) {
     base = {"bias", "--n", "12", "--trials", std::to_string(trials), "--seed", "resume", "--algo",
             "fisher-yates,naive", "--format", "json"};
     auto args = base;
     args.insert(args.end(), {"--threads", "2", "--save-counts", part});
     const std::uint64_t chunks = 2 * ((trials + 65535) / 65536);
-    stop = interrupt_run(args, part, SIGINT, 0.15, dir);
+    stop = interrupt_run(args, part, SIGINT, cpu, dir);
     stop.total = chunks;
     if (stop.status == 130 && stop.saved > 0 && stop.saved < chunks) break;
   }
@@ -243,14 +245,15 @@ TEST(E2eBiasShards, SigtermOnAShardThenResumeMergesToTheSingleRun) {
   test::temp_dir dir;
   const std::string part = dir.file("part-1.json");
   std::uint64_t trials = 2'000'000;
+  double cpu = 0.1;
   interrupted stop;
   std::vector<std::string> base;
-  for (int attempt = 0; attempt < 4; ++attempt, trials *= 4) {
+  for (int attempt = 0; attempt < 4; ++attempt, trials *= 4, cpu *= 3) {
     base = {"bias", "--n", "12", "--trials", std::to_string(trials), "--seed", "term", "--algo", "fisher-yates"};
     auto args = base;
     args.insert(args.end(), {"--shard", "1/2", "--threads", "2", "--save-counts", part});
     const std::uint64_t chunks = (trials + 65535) / 65536;
-    stop = interrupt_run(args, part, SIGTERM, 0.1, dir);
+    stop = interrupt_run(args, part, SIGTERM, cpu, dir);
     stop.total = chunks - chunks / 2;  // shard 1/2: chunks floor(C/2) .. C-1
     if (stop.status == 143 && stop.saved > 0 && stop.saved < stop.total) break;
   }

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <fstream>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -89,6 +91,31 @@ TEST(HtmlE2E, ReportPageEmbedsTheRunAndShowsItsNumbers) {
   EXPECT_NE(page.find(">no evidence of bias</span>"), std::string::npos);
   EXPECT_NE(page.find("n = 4, 48000 trials per algorithm, seed &quot;1&quot;, engine xoshiro256pp"), std::string::npos);
   EXPECT_NE(page.find("class=\"bar\""), std::string::npos);  // the order histogram (n <= 6)
+  // Element ids are unique in the page: each picture's colour-bar gradient has its own.
+  std::multiset<std::string> ids;
+  for (std::size_t at = 0; (at = page.find(" id=\"", at)) != std::string::npos; at += 5) {
+    ids.insert(page.substr(at + 5, page.find('"', at + 5) - at - 5));
+  }
+  EXPECT_EQ(ids.count("heat-scale-0"), 1u);
+  EXPECT_EQ(ids.count("heat-scale-1"), 1u);
+  for (const auto& id : ids) EXPECT_EQ(ids.count(id), 1u) << id;
+  // The power statement shown is the JSON's power.statement, as the text report words it.
+  for (const auto& result : doc["results"]) {
+    const std::string statement = result["power"]["statement"].get<std::string>();
+    EXPECT_NE(text.out.find("  power: " + statement + "\n"), std::string::npos) << statement;
+  }
+  EXPECT_NE(page.find("power: the verdict is &quot;biased&quot; with probability &gt;= 90%"), std::string::npos);
+}
+
+// A report is a run of trials: with --exact (no trials) it is refused at once, no file written.
+TEST(HtmlE2E, ExactRunsRefuseReport) {
+  temp_dir dir;
+  const run_result r = run_shufl({"bias", "--n", "4", "--exact", "--report", dir.file("r.html")});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "shufl: --report draws a run of trials (counts, heatmaps, tests) and --exact runs none: drop --report "
+                   "(the exact laws are in --format json)\n");
+  EXPECT_FALSE(std::ifstream(dir.file("r.html")).good());
 }
 
 }  // namespace

@@ -237,6 +237,10 @@ subcommand bias_subcommand() {
               if (b.exact && (!o->input.empty() || !o->merge.empty())) {
                 throw error("--exact cannot be combined with --input or --merge");
               }
+              if (b.exact && sub.count("--report") > 0) {
+                throw error("--report draws a run of trials (counts, heatmaps, tests) and --exact runs none: drop "
+                            "--report (the exact laws are in --format json)");
+              }
               if (b.exact) {
                 // --exact runs no trials: refuse what only trials use instead of ignoring it.
                 for (const char* name : {"--trials", "--seed", "--monte-carlo", "--plot", "--save-counts", "--test", "--threads", "--rng"}) {

@@ -166,6 +166,28 @@ nlohmann::ordered_json exact_json(const bias_result& r) {
   return e;
 }
 
+// The power statement of a tested result, as the text report prints it after "power: " and the
+// JSON carries it (power.statement, which the HTML report shows); "" when there is none.
+std::string power_statement(const bias_result& r, double alpha) {
+  if (!std::isfinite(r.detectable_tv)) {
+    return fmt::format("not stated (the {} {})", r.primary_name,
+                       r.primary_valid ? "cannot reach the level alpha / tests with these tables"
+                                       : "is not valid at this sample size");
+  }
+  if (r.detectable_tv > 1) {
+    return fmt::format("at alpha = {} ({} / {} tests, the level at which the {} alone decides), these trials are too "
+                       "few to detect even the largest possible bias with 90% probability",
+                       r.power_alpha, alpha, r.tests_in_verdict, r.primary_name);
+  }
+  if (r.detectable_tv > 0) {
+    return fmt::format("the verdict is \"biased\" with probability >= 90% (asymptotically) for {} at total variation "
+                       "distance >= {:.4g} from uniform (the {} alone at alpha / {} = {:.4g} rejects that often)",
+                       r.test == "table" ? "any law of the n! orders" : "any law in which every card's position law is",
+                       r.detectable_tv, r.primary_name, r.tests_in_verdict, r.power_alpha);
+  }
+  return {};
+}
+
 nlohmann::ordered_json result_json(const bias_result& r, const bias_report& report) {
   nlohmann::ordered_json e;
   e["algorithm"] = json_text(r.label);
@@ -217,6 +239,8 @@ nlohmann::ordered_json result_json(const bias_result& r, const bias_report& repo
   e["power"] = {{"probability", 0.9}, {"alpha", r.power_alpha}, {"tests", r.tests_in_verdict},
                 {"detectable_total_variation", number_or_null(r.detectable_tv)},
                 {"alternative", r.power_alternative}};
+  const std::string power = power_statement(r, report.options.alpha);
+  e["power"]["statement"] = power.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(power);
   e["verdict"] = verdict_json(r.outcome);
   e["warnings"] = r.warnings;
   return e;
@@ -340,21 +364,7 @@ std::string text_report(const bias_report& report, const std::string& seed_text,
       out += fmt::format("  {:<17} {}, {}; {}{}\n", s.name + ":", stat, format_p(s.result, s.approximation), s.detail,
                          role);
     }
-    if (!std::isfinite(r.detectable_tv)) {
-      out += fmt::format("  power: not stated (the {} {})\n", r.primary_name,
-                         r.primary_valid ? "cannot reach the level alpha / tests with these tables"
-                                         : "is not valid at this sample size");
-    } else if (r.detectable_tv > 1) {
-      out += fmt::format("  power: at alpha = {} ({} / {} tests, the level at which the {} alone decides), these "
-                         "trials are too few to detect even the largest possible bias with 90% probability\n",
-                         r.power_alpha, o.alpha, r.tests_in_verdict, r.primary_name);
-    } else if (r.detectable_tv > 0) {
-      out += fmt::format("  power: the verdict is \"biased\" with probability >= 90% (asymptotically) for {} at total "
-                         "variation distance >= {:.4g} from uniform (the {} alone at alpha / {} = {:.4g} rejects "
-                         "that often)\n",
-                         r.test == "table" ? "any law of the n! orders" : "any law in which every card's position law is",
-                         r.detectable_tv, r.primary_name, r.tests_in_verdict, r.power_alpha);
-    }
+    if (const std::string power = power_statement(r, o.alpha); !power.empty()) out += "  power: " + power + "\n";
     for (const auto& w : r.warnings) out += fmt::format("  warning: {}\n", w);
     out += fmt::format("  verdict: {} ({})\n", verdict_text(r.outcome), verdict_reason(r, o.alpha));
   }

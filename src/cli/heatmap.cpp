@@ -32,17 +32,17 @@ std::size_t tick_step(std::size_t n, double cell) {
   return 100;
 }
 
-std::string colour_bar_at(double x, double y, double height) {
+std::string colour_bar_at(double x, double y, double height, const std::string& id) {
   std::string out;
-  out += fmt::format(R"(<defs><linearGradient id="heat-scale" x1="0" y1="1" x2="0" y2="0">)");
+  out += fmt::format(R"(<defs><linearGradient id="{}" x1="0" y1="1" x2="0" y2="0">)", id);
   for (const auto& s : heat_stops) {
     out += fmt::format(R"(<stop offset="{:.4f}" stop-color="#{:02x}{:02x}{:02x}"/>)",
                        (s.z + heat_z_clip) / (2 * heat_z_clip), s.r, s.g, s.b);
   }
   out += "</linearGradient></defs>\n";
   out += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" {} font-size="12" font-weight="bold">z</text>)" "\n", x, y - 8, kFont);
-  out += fmt::format(R"~(<rect class="colour-bar" x="{:.1f}" y="{:.1f}" width="16" height="{:.1f}" fill="url(#heat-scale)" stroke="#444" stroke-width="0.5"/>)~" "\n",
-                     x, y, height);
+  out += fmt::format(R"~(<rect class="colour-bar" x="{:.1f}" y="{:.1f}" width="16" height="{:.1f}" fill="url(#{})" stroke="#444" stroke-width="0.5"/>)~" "\n",
+                     x, y, height, id);
   for (int z = -4; z <= 4; z += 2) {
     const double ty = y + height * (heat_z_clip - z) / (2 * heat_z_clip);
     out += fmt::format(R"(<line x1="{:.1f}" y1="{:.1f}" x2="{:.1f}" y2="{:.1f}" stroke="#444" stroke-width="1"/>)", x + 16, ty, x + 20, ty);
@@ -96,12 +96,12 @@ std::string xml_escape(std::string_view text) {
   return out;
 }
 
-std::string colour_bar_svg(double height) {
+std::string colour_bar_svg(double height, const std::string& id) {
   return fmt::format(R"(<svg xmlns="http://www.w3.org/2000/svg" width="100" height="{:.0f}">)" "\n{}</svg>\n",
-                     height + 60, colour_bar_at(4, 24, height));
+                     height + 60, colour_bar_at(4, 24, height, id));
 }
 
-std::string heatmap_svg(const std::string& header, const std::vector<heat_panel>& panels) {
+std::string heatmap_svg(const std::string& header, const std::vector<heat_panel>& panels, const std::string& id) {
   std::string body;
   const double top = header.empty() ? 8 : 34;
   double x = 12;
@@ -159,7 +159,7 @@ std::string heatmap_svg(const std::string& header, const std::vector<heat_panel>
     bottom = std::max(bottom, gy + grid + 34);
   }
   const double bar_height = std::max(max_grid, 140.0);
-  body += colour_bar_at(x, grid_top, bar_height);
+  body += colour_bar_at(x, grid_top, bar_height, id);
   x += 100;
   bottom = std::max(bottom, grid_top + bar_height + 30);
   const std::string caption = heat_caption(panels.empty() ? 0 : panels.front().n);

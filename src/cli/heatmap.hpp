@@ -64,9 +64,13 @@ struct heat_panel {
 /// ticks), a colour bar with its numbers on the right and the caption below. Every cell is a
 /// `<rect class="cell" data-panel="k" data-card="c" data-position="p">` (1-based card and
 /// position) so that tests can find it. Sized so that titles fit for any n in 2..255.
-std::string heatmap_svg(const std::string& header, const std::vector<heat_panel>& panels);
+/// `id` is the colour bar gradient's element id: ids must be unique within a page, so a page
+/// holding several pictures gives each its own (`heat-scale-0`, `heat-scale-1`, ...).
+std::string heatmap_svg(const std::string& header, const std::vector<heat_panel>& panels,
+                        const std::string& id = "heat-scale");
 
-/// The colour bar alone (an SVG of the given height in pixels), as drawn beside heatmap_svg.
-std::string colour_bar_svg(double height);
+/// The colour bar alone (an SVG of the given height in pixels), as drawn beside heatmap_svg;
+/// `id` as for heatmap_svg.
+std::string colour_bar_svg(double height, const std::string& id = "heat-scale");
 
 }  // namespace shufl::cli

@@ -147,7 +147,7 @@ std::string render_result(const nlohmann::ordered_json& doc, const nlohmann::ord
     out += "<div class=\"picture\">\n";
     if (r.value("test", "") == "table" && n <= 6 && r.contains("counts")) {
       out += histogram_svg(r["counts"], k);
-      out += colour_bar_svg(160);
+      out += colour_bar_svg(160, fmt::format("heat-scale-{}", k));
     } else if (r.contains("position_counts")) {
       heat_panel p;
       p.title = r.value("algorithm", "");
@@ -156,7 +156,7 @@ std::string render_result(const nlohmann::ordered_json& doc, const nlohmann::ord
         for (const auto& c : row) p.counts.push_back(c.get<std::uint64_t>());
       }
       for (std::size_t q = 0; q < n && q < p.counts.size(); ++q) p.trials += static_cast<double>(p.counts[q]);
-      if (p.counts.size() == n * n) out += heatmap_svg("", {p});
+      if (p.counts.size() == n * n) out += heatmap_svg("", {p}, fmt::format("heat-scale-{}", k));
     }
     out += "</div>\n";
     if (r.value("test", "") == "table" && n <= 6) {  // the heatmap's SVG has its own caption
@@ -234,25 +234,11 @@ std::string render_result(const nlohmann::ordered_json& doc, const nlohmann::ord
                          num(base + ".plug_in_total_variation_distance", ".4f",
                              fmt::format("{:.4f}", r.value("plug_in_total_variation_distance", 0.0))));
     }
-    if (r.contains("power")) {
-      const auto& pw = r["power"];
-      std::string statement;
-      if (pw.contains("statement") && pw["statement"].is_string()) {
-        statement = xml_escape(pw["statement"].get<std::string>());
-      } else {
-        // null in documents that state no power (the primary test is not valid, or cannot reach alpha).
-        const auto& tv_json = pw.contains("detectable_total_variation") ? pw["detectable_total_variation"] : nlohmann::ordered_json();
-        const double tv = tv_json.is_number() ? tv_json.get<double>() : 0.0;
-        if (tv > 1) {
-          statement = fmt::format("at alpha = {}, these trials are too few to detect even the largest possible bias "
-                                  "with 90% probability", doc.value("alpha", 0.0));
-        } else if (tv > 0) {
-          statement = fmt::format("at alpha = {}, these trials detect with 90% probability a {} of {}", doc.value("alpha", 0.0),
-                                  table ? "total variation distance" : "per-card position TV",
-                                  num(base + ".power.detectable_total_variation", ".4g", fmt::format("{:.4g}", tv)));
-        }
-      }
-      if (!statement.empty()) out += fmt::format("<p class=\"power\">power: {}</p>\n", statement);
+    // The power statement is the JSON's (power.statement, the text report's wording); null when
+    // no power is stated.
+    if (r.contains("power") && r["power"].contains("statement") && r["power"]["statement"].is_string()) {
+      out += fmt::format(R"(<p class="power" data-json="{}">power: {}</p>)" "\n", xml_escape(base + ".power.statement"),
+                         xml_escape(r["power"]["statement"].get<std::string>()));
     }
   }
   if (r.contains("warnings")) {

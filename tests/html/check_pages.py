@@ -84,6 +84,14 @@ def check_quiet(d, url, name):
     csp = d.execute_script(
         "const m = document.querySelector('meta[http-equiv=\"Content-Security-Policy\"]'); return m ? m.content : ''")
     check("default-src 'none'" in csp, f"{name}: CSP default-src 'none' (got {csp!r})")
+    # Element ids are unique within the page (an SVG gradient id repeated per picture made every
+    # colour bar paint with the first one), and every url(#id) the pictures use exists.
+    ids = d.execute_script("return [...document.querySelectorAll('[id]')].map(e => e.id)")
+    repeated = sorted({i for i in ids if ids.count(i) > 1})
+    check(not repeated, f"{name}: element ids used more than once: {repeated}")
+    refs = d.execute_script("return [...document.querySelectorAll('[fill^=\"url(#\"]')].map(e => e.getAttribute('fill'))")
+    missing = sorted({r for r in refs if r[5:-1] not in ids})
+    check(not missing, f"{name}: fills naming no element: {missing}")
 
 
 STATE_JS = """
@@ -279,6 +287,15 @@ def check_report(d, binary, out_dir, args, name):
     for part in (f"n = {doc['n']}", f"{doc['trials']} trials", f"seed \"{doc['seed']}\"", doc["engine"]):
         check(part in header, f"report {name}: header {header!r} lacks {part!r}")
     check("power: " in body, f"report {name}: no power statement")
+    # The power statement is the JSON's power.statement, worded as in the text report (issue 16).
+    powers = d.execute_script("return [...document.querySelectorAll('.result')].map(s => "
+                              "{ const p = s.querySelector('.power'); return p ? p.textContent : null; })")
+    for r, shown_power in zip(doc["results"], powers):
+        statement = r.get("power", {}).get("statement")
+        check(shown_power == (None if statement is None else "power: " + statement),
+              f"report {name}: {r['algorithm']} power shown {shown_power!r}, JSON power.statement {statement!r}")
+        if statement is not None:
+            check(f"  power: {statement}\n" in text, f"report {name}: {r['algorithm']} power not as in the text report")
     pictures = d.execute_script("return document.querySelectorAll('svg rect.cell, svg rect.bar').length")
     check(pictures > 0, f"report {name}: no heatmap or histogram")
     check_quiet(d, url, f"report {name}")

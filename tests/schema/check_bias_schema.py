@@ -70,6 +70,22 @@ def main():
             errors = sorted(validator.iter_errors(doc), key=lambda e: list(e.path))
             for e in errors[:3]:
                 failures.append(f"{where}: {'/'.join(map(str, e.path))}: {e.message}")
+            # "correction" reflects the valid tests: each result's m = the primary (when valid) plus
+            # the secondary tests in the verdict; Holm exactly when m > 1; the top level is "holm"
+            # exactly when some result's is.
+            results = doc.get("results", []) if isinstance(doc, dict) else []
+            for res in results:
+                if "primary" not in res:
+                    continue
+                m = int(res["primary"]["in_verdict"]) + sum(1 for t in res["secondary"] if t["in_verdict"])
+                valid = all(t["valid"] for t in res["secondary"] if t["in_verdict"])
+                if res["primary"]["in_verdict"] != res["primary"]["valid"] or not valid:
+                    failures.append(f"{where}: {res['algorithm']}: a test that is not valid is in the verdict")
+                if res["tests_in_verdict"] != m or res["correction"] != ("holm" if m > 1 else "none"):
+                    failures.append(f"{where}: {res['algorithm']}: correction {res['correction']!r} with "
+                                    f"{res['tests_in_verdict']} tests in the verdict, {m} valid ones")
+            if results and doc["correction"] != ("holm" if any(r.get("correction") == "holm" for r in results) else "none"):
+                failures.append(f"{where}: top-level correction {doc['correction']!r} disagrees with the results")
 
     for algo, n, t, test, mc in runs:
         args = ["bias", "--algo", algo, "--n", str(n), "--trials", str(t), "--test", test, "--seed", "sweep",

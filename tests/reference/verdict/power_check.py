@@ -9,6 +9,13 @@ in every cell (TV = w/2 = delta), the pattern of smallest non-centrality for tha
 of 2000 such permutations go through `shufl bias --input -`; the fraction flagged "biased" must
 reach the claimed 90% (less a binomial margin of 2.5 standard errors).
 
+Before simulating, an exact check that tells the statements apart (scipy, independent of shufl's
+Boost code): the decision rule's level is alpha / m, with m counted from the JSON's own list of
+tests in the verdict (never from power.alpha); the non-centrality of that law is computed from its
+cell probabilities; the primary test's power at that level (Holm's first step, a lower bound on
+the rule's power) must be at least 90%. The old statement (delta solved at alpha itself, m = 1:
+power 0.76 measured in S04) fails this check, and the script asserts that it would.
+
 usage: power_check.py SHUFL RUNS SEED   (exit 0: claim holds; 1: it does not)
 """
 import json
@@ -20,12 +27,48 @@ import sys
 N, TRIALS = 8, 2000
 
 
+def noncentrality(delta):
+    """T (n-1)/n sum (p - 1/n)^2 / (1/n) over the n x n cells of the least detectable law."""
+    w = 2 * delta
+    total = 0.0
+    for card in range(N):
+        for pos in range(N):
+            p = (1 - w) / N + (w / (N // 2) if card % 2 == pos % 2 else 0.0)
+            total += (p - 1 / N) ** 2 * N
+    return TRIALS * (N - 1) / N * total
+
+
+def rule_power(delta, level):
+    from scipy.stats import chi2, ncx2
+    df = (N - 1) ** 2
+    return ncx2.sf(chi2.isf(level, df), df, noncentrality(delta))
+
+
+def exact_check(result, alpha):
+    """The stated delta against the rule actually used; exits 1 when the claim fails."""
+    from scipy.optimize import brentq
+    m = int(result["primary"]["in_verdict"]) + sum(1 for s in result["secondary"] if s["in_verdict"])
+    delta = result["power"]["detectable_total_variation"]
+    power = rule_power(delta, alpha / m)
+    old = brentq(lambda d: rule_power(d, alpha) - 0.9, 1e-6, 0.5)  # the pre-fix statement (level alpha)
+    old_power = rule_power(old, alpha / m)
+    print(f"exact: {m} tests in the verdict, level {alpha / m:.6g}; stated delta {delta:.6g} -> power {power:.4f}; "
+          f"the old statement's delta {old:.6g} -> power {old_power:.4f}")
+    if not old_power < 0.85:
+        print("the check cannot tell the old statement from the new one")
+        sys.exit(1)
+    if power < 0.9 - 1e-6:
+        print("the stated delta is not detected with 90% probability by the rule actually used")
+        sys.exit(1)
+
+
 def main():
     shufl, runs, seed = sys.argv[1], int(sys.argv[2]), sys.argv[3]
     claim = json.loads(subprocess.run([shufl, "bias", "--n", str(N), "--trials", str(TRIALS), "--algo",
                                        "fisher-yates", "--seed", "1", "--format", "json"],
                                       check=True, capture_output=True, text=True).stdout)
     power = claim["results"][0]["power"]
+    exact_check(claim["results"][0], claim["alpha"])
     delta = power["detectable_total_variation"]
     w = 2 * delta
     rng = random.Random(seed)
