@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -133,6 +134,33 @@ bool poll_until(F ready, double seconds) {
   return ready();
 }
 
+// CPU seconds (user + system) used by one finished run of `args` (the children's rusage).
+double run_cpu_seconds(const std::vector<std::string>& args) {
+  const auto cpu = [] {
+    rusage u{};
+    getrusage(RUSAGE_CHILDREN, &u);
+    return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+           static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+  };
+  const double before = cpu();
+  const auto r = run_shufl(args);
+  EXPECT_EQ(r.status, 0) << r.err;
+  return cpu() - before;
+}
+
+// When to signal a run of `args`: after the CPU seconds of its start-up plus `chunks` chunks,
+// measured on this build from runs of one and of three chunks (a sanitizer build is tens of
+// times slower than Release; CPU time, unlike wall time, does not grow with the machine's load).
+double cpu_after_chunks(std::vector<std::string> args, double chunks) {
+  args.insert(args.end(), {"--threads", "1", "--format", "json", "--trials", "65536"});
+  const double one = run_cpu_seconds(args);
+  args.back() = "196608";
+  const double three = run_cpu_seconds(args);
+  const double per_chunk = std::max((three - one) / 2, 1e-3);
+  const double startup = std::max(one - per_chunk, 0.0);
+  return startup + chunks * per_chunk;
+}
+
 struct interrupted {
   int status = -1;
   std::string out, err;
@@ -184,25 +212,26 @@ void expect_valid_partial(const std::string& file, const std::string& seed) {
 TEST(E2eBiasShards, SigintThenResumeEqualsTheUninterruptedRun) {
   test::temp_dir dir;
   const std::string part = dir.file("part.json");
-  // Trials and the CPU time before the signal grow until the signal lands mid-run (a fast
-  // machine could finish first; a slow build, e.g. with sanitizers, could have no chunk done).
-  std::uint64_t trials = 1'000'000;
-  double cpu = 0.15;
+  // 16 chunks per algorithm; the signal comes after about 3 chunks' CPU time (calibrated on this
+  // build), so it lands mid-run whatever the build and the load. Should a run still finish
+  // first, or save nothing, the next attempt signals sooner or later.
+  double cpu = cpu_after_chunks({"bias", "--n", "12", "--seed", "resume", "--algo", "fisher-yates"}, 3);
+  const std::uint64_t trials = 16 * 65536;
+  const std::vector<std::string> base{"bias", "--n", "12", "--trials", std::to_string(trials), "--seed", "resume",
+                                      "--algo", "fisher-yates,naive", "--format", "json"};
+  const std::uint64_t chunks = 2 * ((trials + 65535) / 65536);
   interrupted stop;
-  std::vector<std::string> base;
-  for (int attempt = 0; attempt < 4; ++attempt, trials *= 4, cpu *= 3) {
-    base = {"bias", "--n", "12", "--trials", std::to_string(trials), "--seed", "resume", "--algo",
-            "fisher-yates,naive", "--format", "json"};
+  for (int attempt = 0; attempt < 4; ++attempt) {
     auto args = base;
     args.insert(args.end(), {"--threads", "2", "--save-counts", part});
-    const std::uint64_t chunks = 2 * ((trials + 65535) / 65536);
     stop = interrupt_run(args, part, SIGINT, cpu, dir);
     stop.total = chunks;
     if (stop.status == 130 && stop.saved > 0 && stop.saved < chunks) break;
+    cpu = (stop.status == 130 && stop.saved == 0) ? cpu * 2 : cpu / 2;
   }
   ASSERT_EQ(stop.status, 130) << stop.err;
   ASSERT_GT(stop.saved, 0u);
-  ASSERT_LT(stop.saved, stop.total) << "the run finished before the signal, even with " << trials << " trials";
+  ASSERT_LT(stop.saved, stop.total) << "the run finished before the signal, even at " << cpu << " s of CPU";
   EXPECT_EQ(stop.out, "");
   EXPECT_EQ(stop.err, "shufl: interrupted by SIGINT: saved " + std::to_string(stop.saved) + " of " +
                           std::to_string(stop.total) + " chunks to '" + part + "'; finish with the same command and --resume " +
@@ -244,18 +273,19 @@ TEST(E2eBiasShards, SigintThenResumeEqualsTheUninterruptedRun) {
 TEST(E2eBiasShards, SigtermOnAShardThenResumeMergesToTheSingleRun) {
   test::temp_dir dir;
   const std::string part = dir.file("part-1.json");
-  std::uint64_t trials = 2'000'000;
-  double cpu = 0.1;
+  const std::uint64_t trials = 32 * 65536;  // shard 1/2: chunks 16..31
+  double cpu = cpu_after_chunks({"bias", "--n", "12", "--seed", "term", "--algo", "fisher-yates"}, 3);
+  const std::vector<std::string> base{"bias", "--n", "12", "--trials", std::to_string(trials), "--seed", "term",
+                                      "--algo", "fisher-yates"};
   interrupted stop;
-  std::vector<std::string> base;
-  for (int attempt = 0; attempt < 4; ++attempt, trials *= 4, cpu *= 3) {
-    base = {"bias", "--n", "12", "--trials", std::to_string(trials), "--seed", "term", "--algo", "fisher-yates"};
+  for (int attempt = 0; attempt < 4; ++attempt) {
     auto args = base;
     args.insert(args.end(), {"--shard", "1/2", "--threads", "2", "--save-counts", part});
     const std::uint64_t chunks = (trials + 65535) / 65536;
     stop = interrupt_run(args, part, SIGTERM, cpu, dir);
     stop.total = chunks - chunks / 2;  // shard 1/2: chunks floor(C/2) .. C-1
     if (stop.status == 143 && stop.saved > 0 && stop.saved < stop.total) break;
+    cpu = (stop.status == 143 && stop.saved == 0) ? cpu * 2 : cpu / 2;
   }
   ASSERT_EQ(stop.status, 143) << stop.err;
   ASSERT_GT(stop.saved, 0u);
@@ -293,7 +323,7 @@ TEST(E2eBiasShards, GnuParallelFourShardsEqualTheSingleRun) {
   }
   test::temp_dir dir;
   const std::string bin = test::shufl_binary();
-  const std::string run = quoted(bin) + " bias --n 8 --trials 1000000 --seed 7 --algo fisher-yates,sort-coin:merge";
+  const std::string run = quoted(bin) + " bias --n 8 --trials 262144 --seed 7 --algo fisher-yates,sort-coin:merge";  // one chunk per shard
   const auto shards = run_shell("cd " + quoted(dir.path()) + " && parallel --will-cite -j 4 " + run +
                                 " --shard {}/4 --threads 1 --save-counts part-{}.json ::: 0 1 2 3");
   ASSERT_EQ(shards.status, 0) << shards.err;
