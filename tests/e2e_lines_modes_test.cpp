@@ -250,6 +250,26 @@ TEST(E2eLinesWithReplacement, DrawsWithRepeatsNeverAZeroWeight) {
   EXPECT_EQ(lines({"--with-replacement", "-n", "0"}, "").status, 0);
 }
 
+TEST(E2eLinesModes, ModesThatHoldEveryLineRespectMemory) {
+  // 2.5 million short lines (about 19 MB with bookkeeping more than 16M): refused before any
+  // output; the streaming modes do not hold them and run.
+  const std::string big = seq(1, 2500000);
+  for (const auto& args : std::vector<std::vector<std::string>>{{"--weight-field", "1"},
+                                                               {"--with-replacement", "-n", "3"}}) {
+    auto a = args;
+    a.insert(a.end(), {"--memory", "16M", "--seed", "m"});
+    const auto r = lines(a, big);
+    EXPECT_EQ(r.status, 1) << args[0];
+    EXPECT_EQ(r.out, "");
+    EXPECT_NE(r.err.find("holds every line in memory, and the input needs more than 16777216 bytes"),
+              std::string::npos)
+        << r.err;
+  }
+  const auto ok = lines({"--weight-field", "1", "-n", "3", "--memory", "16M", "--seed", "m"}, big);
+  EXPECT_EQ(ok.status, 0) << ok.err;
+  EXPECT_EQ(split(ok.out, '\n').size(), 3u);
+}
+
 // ---- refusals ----
 
 TEST(E2eLinesModes, CombinationsThatMakeNoSenseAreRefused) {

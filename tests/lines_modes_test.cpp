@@ -129,6 +129,17 @@ TEST(LinesWeighted, ZeroWeightsComeAfterEveryPositiveOneUniformly) {
   }
 }
 
+TEST(LinesWeighted, SingleDrawThroughSeveralJumpsFollowsTheWeights) {
+  // K = 1: each later record enters with probability 1 − e^(−w·tau), tau the key of the one
+  // kept, so the law of the draw depends on the exact law of every entering key (w·tau is
+  // often near 1 here, the Poisson-points path). A key drawn uniformly below tau instead of
+  // from the truncated exponential shifts these frequencies by several standard errors.
+  const std::vector<double> w = {1, 0.9, 1, 0.9, 1};
+  const std::uint64_t trials = 60000;
+  const auto counts = weighted_counts(w, 1, trials, "single-");
+  EXPECT_GT(chi_squared_p(counts, reference_law("single"), trials), kAlpha);
+}
+
 TEST(LinesWeighted, SubsetsOfALongerStreamMatchExactInclusion) {
   const std::vector<double> w = {0.5, 1, 1.5, 2, 2.5, 3, 0.1, 7, 4, 0.75, 5, 1.25};
   const std::uint64_t trials = 40000;
@@ -332,6 +343,32 @@ TEST(LinesModesParsing, FastWeightPathGivesTheCorrectlyRoundedDouble) {
     ASSERT_TRUE(got.has_value()) << text;
     ASSERT_EQ(*got, expected) << text;
   }
+}
+
+TEST(LinesModesParsing, OnePassFieldWeightAgreesWithTheTwoSteps) {
+  // fast_field_weight either declines (−1) or gives exactly find_field + weight_or_negative.
+  const std::vector<std::string> records = {"7", "7\tx", "x\t7", "x\t7\ty", "x\t\ty", "1.5\t2", "x\t1e3",
+                                            "x\t-1", "x\t12a", "x\t.5", "x\t5.", "x\t.", "", "x",
+                                            "x\t1234567890123456", "x\t0.000001\t9", "\t3"};
+  int fast_hits = 0;
+  for (const auto& r : records) {
+    for (std::size_t f = 1; f <= 3; ++f) {
+      const double fast = sl::fast_field_weight(r, f, '\t');
+      std::string_view text;
+      const bool found = sl::find_field(r, f, '\t', text);
+      const double slow = found ? sl::weight_or_negative(text) : -1;
+      if (fast >= 0) {
+        ++fast_hits;
+        EXPECT_EQ(fast, slow) << r << " field " << f;
+      } else {
+        EXPECT_TRUE(slow < 0 || !found || text.find_first_of("eE") != std::string_view::npos ||
+                    text.size() > 15)
+            << r << " field " << f;
+      }
+    }
+  }
+  EXPECT_GE(fast_hits, 10);
+  EXPECT_EQ(sl::fast_field_weight("x\t0.25\ty", 2, '\t'), 0.25);
 }
 
 TEST(LinesModesParsing, FieldListsAndFields) {

@@ -132,8 +132,10 @@ struct chunk_plan {
 /// Which primary test gives the verdict.
 enum class bias_test { automatic, table, position };
 
-/// Progress of a long run: called now and then (from one thread) with the trials done so far of
-/// the current algorithm, its total, and its label.
+/// Progress of a run of trials: called with done = 0 when an algorithm starts, then after each
+/// chunk with the trials done so far of the current algorithm, its total, and its label. Called
+/// from every worker thread, concurrently (so it must be thread-safe and cheap: it stores
+/// numbers, it never draws); `done` values of one algorithm may arrive out of order.
 using bias_progress = std::function<void(std::uint64_t done, std::uint64_t total, const std::string& label)>;
 
 /// Options of one `shufl bias` run (validated by the caller; run_bias re-checks and throws).

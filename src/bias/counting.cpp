@@ -93,9 +93,10 @@ void run_chunks(std::uint64_t trials, const chunk_set& todo, unsigned threads, F
       const std::uint64_t size = std::min(bias_chunk_trials, trials - begin);
       chunk(t, c, begin, size);
       const std::uint64_t so_far = done.fetch_add(size, std::memory_order_relaxed) + size;
-      if (t == 0 && progress) progress(so_far, total, label);
+      if (progress) progress(so_far, total, label);
     }
   };
+  if (progress) progress(0, total, label);  // this algorithm starts (a bar shows "k of m" at once)
   std::vector<std::thread> pool;
   for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker, t);
   worker(0);

@@ -21,6 +21,7 @@
 #include "bias_report.hpp"
 #include "common.hpp"
 #include "html_pages.hpp"
+#include "progress.hpp"
 #include "side_file.hpp"
 #include "shufl/bias.hpp"
 #include "shufl/error.hpp"
@@ -54,6 +55,7 @@ struct bias_cli_options {
   bool exact = false;
   bool list = false;
   bool no_secondary = false;
+  bool progress = false;
 };
 
 constexpr const char* kBiasFooter = R"(
@@ -87,25 +89,6 @@ Examples:
   shufl bias --n 52 --trials 1000000000 --seed 7 --shard 0/4 --save-counts part-0.json
   shufl bias --merge part-*.json                  the shards' report = the unsharded run's
 )";
-
-// A progress bar on stderr, redrawn at most ten times a second; erased when done.
-class progress_bar {
- public:
-  void operator()(std::uint64_t done, std::uint64_t total, const std::string& label) {
-    const auto now = std::chrono::steady_clock::now();
-    if (done < total && now - last_ < std::chrono::milliseconds(100)) return;
-    last_ = now;
-    const double fraction = static_cast<double>(done) / static_cast<double>(total);
-    const auto filled = static_cast<std::size_t>(fraction * 30);
-    std::fprintf(stderr, "\r%s [%s%s] %3.0f%%\033[K", label.c_str(), std::string(filled, '#').c_str(),
-                 std::string(30 - filled, ' ').c_str(), 100 * fraction);
-    if (done >= total) std::fputs("\r\033[K", stderr);
-    std::fflush(stderr);
-  }
-
- private:
-  std::chrono::steady_clock::time_point last_{};
-};
 
 // SIGINT/SIGTERM during a run that saves its counts: stop starting chunks, save what is done.
 std::atomic<bool> g_stop{false};
@@ -218,6 +201,9 @@ subcommand bias_subcommand() {
             sub.add_option("--rng", o->rng, "Engine: xoshiro256pp, chacha20, mt19937, minstd")
                 ->type_name("NAME")
                 ->capture_default_str();
+            sub.add_flag("--progress", o->progress,
+                         "Show the progress bar on stderr even when stderr is not a terminal, from the "
+                         "start (as pv -f); on a terminal it appears by itself after 0.5 s");
             sub.add_flag("--check", o->check, "Exit 3 when any algorithm is biased, else 4 when any verdict is unreliable");
             sub.add_option("--format", o->format, "Output format: text, json or csv")->type_name("FORMAT")->capture_default_str();
             return [o, &sub]() -> int {
@@ -330,16 +316,20 @@ subcommand bias_subcommand() {
                     b.evaluate = false;
                   }
                 }
-                // A bar on a terminal for runs long enough to wait for (n · trials ≥ 10^9).
-                if (isatty(STDERR_FILENO) && !b.exact && !b.input &&
-                    static_cast<double>(b.n) * static_cast<double>(b.trials) >= 1e9) {
-                  b.progress = progress_bar{};
+                // A bar on a terminal (or forced) for runs of trials; erased before any output (U02).
+                std::optional<progress_bar> bar;
+                if ((o->progress || isatty(STDERR_FILENO) == 1) && !b.exact && !b.input) {
+                  std::vector<std::string> labels;
+                  for (const auto& a : b.algorithms) labels.push_back(a.label());
+                  bar.emplace(std::move(labels), o->progress);
+                  b.progress = bar->callback();
                 }
                 if (!o->save_counts.empty() && !b.exact && !b.input) {
                   catch_stop_signals();
                   b.stop = &g_stop;
                 }
                 report = run_bias(b);
+                if (bar) bar->stop();
                 bias_counts counts = counts_of_report(report);
                 if (resumed) {
                   bias_merge both;

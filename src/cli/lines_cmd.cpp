@@ -158,7 +158,7 @@ Inputs larger than --memory are shuffled through temporary files (full shuffle o
 combined with --memory nor with the sampler modes.
 The sampler modes stream and hold at most COUNT lines, except a weighted
 shuffle (--weight-field without -n) and --with-replacement: they hold every
-line in memory.
+line in memory, at most --memory.
 )";
   write_stdout(text);
 }

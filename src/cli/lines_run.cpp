@@ -355,6 +355,8 @@ class weight_reader {
       : field_(*opts.weight_field), by_(opts.fields_by()), skip_(opts.skip_bad_weights), first_line_(first_line) {}
   // The weight of the record at 0-based position `position`, or −1 to skip it.
   double operator()(std::string_view record, std::uint64_t position) {
+    const double fast = shufl::lines::fast_field_weight(body(record), field_, by_);
+    if (fast >= 0) return fast;
     std::string_view text;
     const bool found = shufl::lines::find_field(body(record), field_, by_, text);
     if (found) {
@@ -432,6 +434,17 @@ int run_modes(const options& opts, prepared& pre, output_sink& sink, const seed_
 
   std::optional<weight_reader> weights;
   if (opts.weight_field) weights.emplace(opts, first_line);
+  // The weighted shuffle and --with-replacement hold every line: at most --memory (default:
+  // half the available memory), else an error before any output.
+  const std::uint64_t budget = opts.memory ? *opts.memory : default_memory();
+  std::uint64_t held = 0;
+  const auto hold = [&](std::string_view r, const char* what) {
+    held += r.size() + 48;  // the record and its bookkeeping
+    if (held > budget) {
+      throw error(fmt::format("{} holds every line in memory, and the input needs more than {} "
+                              "bytes (--memory SIZE raises the limit)", what, budget));
+    }
+  };
 
   if (opts.with_replacement) {
     // Every line (and weight) in memory; then COUNT independent draws.
@@ -444,6 +457,7 @@ int run_modes(const options& opts, prepared& pre, output_sink& sink, const seed_
         if (weight < 0) continue;
         w.push_back(weight);
       }
+      hold(record, "--with-replacement");
       starts.push_back(data.size());
       data.append(record);
     }
@@ -464,9 +478,11 @@ int run_modes(const options& opts, prepared& pre, output_sink& sink, const seed_
 
   // --weight-field: weighted sample of -n COUNT lines (A-ExpJ), or a weighted shuffle.
   shufl::lines::weighted_sampler sampler(opts.head, key);
+  const bool all = opts.head == UINT64_MAX;
   std::uint64_t position = 0;
   const auto offer = [&](std::string_view r) {
     const double weight = (*weights)(r, position);
+    if (all && weight >= 0) hold(r, "a weighted shuffle (--weight-field without -n)");
     if (weight >= 0 && !sampler.pass(weight)) sampler.offer(r, weight, position);
     ++position;
   };

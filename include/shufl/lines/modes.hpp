@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <span>
 #include <string>
@@ -118,6 +119,34 @@ inline double weight_or_negative(std::string_view text) noexcept {
   }
   return weight_or_negative_slow(text);
 }
+/// The weight in field `number` of `body` (a record without its delimiter) when that field is
+/// a plain decimal of at most 15 digits: the same double as weight_or_negative of the field,
+/// found in one pass (no search for the field's end). −1 when the fast form does not apply
+/// (then use find_field and weight_or_negative, which also tell what is wrong).
+inline double fast_field_weight(std::string_view body, std::size_t number, char delimiter) noexcept {
+  static constexpr double kPow10[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                      1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+  const char* p = body.data();
+  const char* const end = p + body.size();
+  for (std::size_t i = 1; i < number; ++i) {
+    const void* hit = std::memchr(p, delimiter, static_cast<std::size_t>(end - p));
+    if (!hit) return -1;
+    p = static_cast<const char*>(hit) + 1;
+  }
+  const char* const start = p;
+  std::uint64_t v = 0;
+  while (p != end && static_cast<unsigned char>(*p - '0') < 10) v = v * 10 + static_cast<std::uint64_t>(*p++ - '0');
+  std::size_t digits = static_cast<std::size_t>(p - start), frac = 0;
+  if (p != end && *p == '.') {
+    const char* const dot = ++p;
+    while (p != end && static_cast<unsigned char>(*p - '0') < 10) v = v * 10 + static_cast<std::uint64_t>(*p++ - '0');
+    frac = static_cast<std::size_t>(p - dot);
+    digits += frac;
+  }
+  if ((p != end && *p != delimiter) || digits == 0 || digits > 15) return -1;
+  return frac == 0 ? static_cast<double>(v) : static_cast<double>(v) / kPow10[frac];
+}
+
 inline std::optional<double> parse_weight(std::string_view text) noexcept {
   const double w = weight_or_negative(text);
   if (w < 0) return std::nullopt;

@@ -46,6 +46,10 @@ cases = {
 for name, (w, k) in cases.items():
     emit(name, ordered_law(w, k))
 
+# One draw (K = 1) among weights chosen so that the entering record's key is drawn by the
+# Poisson-points method with w·tau near 1, where a wrong key law shows most.
+emit('single', ordered_law([F(1), F(9, 10), F(1), F(9, 10), F(1)], 1))
+
 # Unordered 3-subsets of 12 weighted records (a longer stream: 9 records after the fill).
 w12 = [F(1, 2), F(1), F(3, 2), F(2), F(5, 2), F(3), F(1, 10), F(7), F(4), F(3, 4), F(5), F(5, 4)]
 subsets = {}

@@ -1,0 +1,136 @@
+#include "progress.hpp"
+
+#include <fmt/format.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace shufl::cli {
+
+namespace {
+
+using clock = std::chrono::steady_clock;
+
+std::size_t terminal_columns(int fd) {
+  winsize ws{};
+  if (ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20) return ws.ws_col;
+  return 80;
+}
+
+void write_all(int fd, const std::string& s) {
+  const char* p = s.data();
+  std::size_t left = s.size();
+  while (left > 0) {
+    const ssize_t w = ::write(fd, p, left);
+    if (w <= 0) return;  // a closed or full stderr only loses the bar
+    p += w;
+    left -= static_cast<std::size_t>(w);
+  }
+}
+
+// 12.3M, 950K, 4.20G: three significant digits.
+std::string rate_text(double per_second) {
+  const char* unit = "";
+  for (const char* u : {"K", "M", "G"}) {
+    if (per_second < 1000) break;
+    per_second /= 1000;
+    unit = u;
+  }
+  return fmt::format("{:.{}f}{}", per_second, per_second < 10 ? 2 : per_second < 100 ? 1 : 0, unit);
+}
+
+// 0:07, 12:34, 1:02:03.
+std::string duration_text(double seconds) {
+  const auto s = static_cast<std::uint64_t>(std::llround(std::max(seconds, 0.0)));
+  if (s >= 3600) return fmt::format("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60);
+  return fmt::format("{}:{:02}", s / 60, s % 60);
+}
+
+}  // namespace
+
+progress_bar::progress_bar(std::vector<std::string> labels, bool forced, int fd)
+    : labels_(std::move(labels)), forced_(forced), fd_(fd), start_(clock::now()) {
+  thread_ = std::thread([this] { draw_loop(); });
+}
+
+progress_bar::~progress_bar() { stop(); }
+
+bias_progress progress_bar::callback() {
+  return [this](std::uint64_t done, std::uint64_t total, const std::string& label) { update(done, total, label); };
+}
+
+void progress_bar::update(std::uint64_t done, std::uint64_t total, const std::string& label) {
+  const std::lock_guard lock(mutex_);
+  const bool same = index_ < labels_.size() && labels_[index_] == label;
+  // The next algorithm: a new label, or the same label starting over (an algorithm listed twice).
+  if (!same || done < done_) {
+    for (std::size_t k = index_ + (same ? 1 : 0); k < labels_.size(); ++k) {
+      if (labels_[k] == label) {
+        index_ = k;
+        done_ = 0;
+        break;
+      }
+    }
+  }
+  done_ = std::max(done_, done);
+  total_ = total;
+}
+
+std::string progress_bar::line(const std::string& label, std::size_t k, std::size_t m, std::uint64_t done,
+                               std::uint64_t total, double seconds, std::size_t columns) {
+  const double part = total > 0 ? std::min(1.0, static_cast<double>(done) / static_cast<double>(total)) : 0.0;
+  const double overall = m > 0 ? (static_cast<double>(k) + part) / static_cast<double>(m) : part;
+  const std::string head = fmt::format("{} ({} of {}) ", label, k + 1, m);
+  std::string tail = fmt::format(" {:3.0f}%", 100 * part);
+  // The rate over the whole run (each algorithm runs `total` trials).
+  const double trials_done = static_cast<double>(k) * static_cast<double>(total) + static_cast<double>(done);
+  if (trials_done > 0 && seconds > 0.2) tail += fmt::format("  {:>5} trials/s", rate_text(trials_done / seconds));
+  tail += overall > 0.001 && seconds > 0.2 ? fmt::format("  {} left", duration_text(seconds * (1 - overall) / overall))
+                                           : std::string("  --:-- left");
+  const std::size_t room = columns - 1;
+  std::string out;
+  if (head.size() + tail.size() + 12 <= room) {
+    const std::size_t width = std::min<std::size_t>(40, room - head.size() - tail.size() - 2);
+    const auto filled = static_cast<std::size_t>(part * static_cast<double>(width));
+    out = head + "[" + std::string(filled, '#') + std::string(width - filled, ' ') + "]" + tail;
+  } else {
+    out = head + tail.substr(1);
+  }
+  if (out.size() > room) out.resize(room);  // a very long label on a narrow terminal
+  return out;
+}
+
+void progress_bar::draw_loop() {
+  std::unique_lock lock(mutex_);
+  if (!forced_ && wake_.wait_for(lock, std::chrono::milliseconds(500), [this] { return stopping_; })) return;
+  while (!stopping_) {
+    const auto now = clock::now();
+    std::string text = "\r";
+    text += line(index_ < labels_.size() ? labels_[index_] : std::string(), index_, labels_.size(), done_, total_,
+                 std::chrono::duration<double>(now - start_).count(), terminal_columns(fd_));
+    text += "\033[K";
+    drawn_ = true;
+    lock.unlock();  // a stalled terminal must not stall the workers' callback
+    write_all(fd_, text);
+    lock.lock();
+    wake_.wait_for(lock, std::chrono::milliseconds(200), [this] { return stopping_; });
+  }
+}
+
+void progress_bar::stop() {
+  {
+    const std::lock_guard lock(mutex_);
+    if (stopping_ && !thread_.joinable()) return;
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  if (thread_.joinable()) thread_.join();
+  if (drawn_) {
+    write_all(fd_, "\r\033[K");
+    drawn_ = false;
+  }
+}
+
+}  // namespace shufl::cli

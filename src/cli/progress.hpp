@@ -1,0 +1,63 @@
+// The progress bar of `shufl bias` on stderr (U02): drawn by one thread of its own, erased before
+// anything else is written.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "shufl/bias.hpp"
+
+namespace shufl::cli {
+
+/// A pv-like bar on file descriptor `fd` (stderr): "naive (2 of 3) [####    ]  45%
+/// 12.3M trials/s  0:07 left". The library reports progress through `callback()` (any thread;
+/// it only stores numbers); a drawing thread of this object redraws the line every 200 ms, with
+/// "\r", the line, and "\033[K", never wider than the terminal (TIOCGWINSZ; 80 columns when
+/// unknown), so a line never wraps. `stop()` (also the destructor, so an exception unwinding past
+/// it erases the bar before main prints the error) ends the thread and erases the line with
+/// "\r\033[K" when anything was drawn: the caller writes its report only after that.
+/// Unless `forced`, the first frame waits 0.5 s, so short runs draw nothing. Time left: the
+/// elapsed time × (1 − f) / f, with f = (finished algorithms + done / total) / algorithms.
+class progress_bar {
+ public:
+  /// `labels`: the algorithms' labels in run order (k of m is found by label).
+  progress_bar(std::vector<std::string> labels, bool forced, int fd = 2);
+  ~progress_bar();
+  progress_bar(const progress_bar&) = delete;
+  progress_bar& operator=(const progress_bar&) = delete;
+
+  /// The callback for bias_options::progress; keeps a pointer to this object.
+  bias_progress callback();
+
+  /// Stops the drawing thread and erases the bar (idempotent).
+  void stop();
+
+  /// The bar line for algorithm `k` (0-based) of `m` at `done` of `total` trials, `seconds` after
+  /// the run started (no "\r" or erase), at most `columns` - 1 wide.
+  static std::string line(const std::string& label, std::size_t k, std::size_t m, std::uint64_t done,
+                          std::uint64_t total, double seconds, std::size_t columns);
+
+ private:
+  void update(std::uint64_t done, std::uint64_t total, const std::string& label);
+  void draw_loop();
+
+  std::vector<std::string> labels_;
+  bool forced_;
+  int fd_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool stopping_ = false;
+  bool drawn_ = false;
+  std::size_t index_ = 0;
+  std::uint64_t done_ = 0;
+  std::uint64_t total_ = 0;
+  std::chrono::steady_clock::time_point start_;
+  std::thread thread_;
+};
+
+}  // namespace shufl::cli
