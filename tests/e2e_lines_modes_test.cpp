@@ -244,6 +244,13 @@ TEST(E2eLinesWithReplacement, DrawsWithRepeatsNeverAZeroWeight) {
   EXPECT_EQ(wl.size(), 200u);
   EXPECT_EQ(std::count(wl.begin(), wl.end(), "b\t0"), 0);
   EXPECT_TRUE(std::is_sorted(wl.begin(), wl.end()));  // input order: a before c
+  // -i: the same draws as the numbers given as lines, and instant for a huge range.
+  EXPECT_EQ(lines({"--seed", "r", "--with-replacement", "-n", "9", "-i", "5-14"}).out,
+            lines({"--seed", "r", "--with-replacement", "-n", "9"}, seq(5, 14)).out);
+  const auto huge = lines({"--seed", "r", "--with-replacement", "-n", "3", "-i", "1-18446744073709551615"});
+  EXPECT_EQ(huge.status, 0) << huge.err;
+  EXPECT_EQ(split(huge.out, '\n').size(), 3u);
+  EXPECT_EQ(lines({"--with-replacement", "-n", "3", "-i", "5-4"}).err, "shufl: no lines to draw from\n");
   const auto empty = lines({"--with-replacement", "-n", "3"}, "");
   EXPECT_EQ(empty.status, 1);
   EXPECT_EQ(empty.err, "shufl: no lines to draw from\n");

@@ -356,7 +356,11 @@ class weight_reader {
   // The weight of the record at 0-based position `position`, or −1 to skip it.
   double operator()(std::string_view record, std::uint64_t position) {
     const double fast = shufl::lines::fast_field_weight(body(record), field_, by_);
-    if (fast >= 0) return fast;
+    if (fast >= 0) [[likely]] return fast;
+    return general(record, position);
+  }
+  // Any other field: exponents, long digit strings, or a bad weight.
+  [[gnu::noinline]] double general(std::string_view record, std::uint64_t position) {
     std::string_view text;
     const bool found = shufl::lines::find_field(body(record), field_, by_, text);
     if (found) {
@@ -446,6 +450,20 @@ int run_modes(const options& opts, prepared& pre, output_sink& sink, const seed_
     }
   };
 
+  if (opts.with_replacement && opts.input_range && !weights) {
+    // -i LO-HI: the draws are the numbers themselves, whatever the size of the range.
+    const std::uint64_t n = opts.hi - opts.lo + 1;
+    if (n == 0) {
+      sink.open();
+      throw error("no lines to draw from");
+    }
+    auto drawn = shufl::lines::draw_with_replacement(n, {}, opts.head, key);
+    if (opts.keep_order) std::sort(drawn.begin(), drawn.end());
+    fd_writer& out = sink.open();
+    for (const auto i : drawn) out.write_number(opts.lo + i, d);
+    sink.finish();
+    return 0;
+  }
   if (opts.with_replacement) {
     // Every line (and weight) in memory; then COUNT independent draws.
     std::string data;
