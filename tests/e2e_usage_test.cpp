@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <numeric>
 #include <regex>
+#include <cstdint>
 #include <set>
 
 #include "support/run.hpp"
@@ -259,6 +260,98 @@ TEST(E2eUsage, U04HelpPlaceholders) {
   }
   EXPECT_TRUE(contains(run_shufl({"trace", "--help"}).out, "-n, --n N "));
   EXPECT_TRUE(contains(run_shufl({"deck", "--help"}).out, "--cards-file FILE "));
+}
+
+}  // namespace
+}  // namespace shufl
+
+namespace shufl {
+namespace {
+
+// Display columns of the test strings below, computed here without utf8proc: CJK ideographs
+// (U+4E00..U+9FFF) take 2 columns, every other code point 1.
+std::size_t columns_of(const std::string& s) {
+  std::size_t w = 0;
+  for (std::size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    const std::size_t len = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+    std::uint32_t cp = len == 1 ? c : (c & (0x7F >> len));
+    for (std::size_t k = 1; k < len; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
+    w += cp >= 0x4E00 && cp <= 0x9FFF ? 2 : 1;
+    i += len;
+  }
+  return w;
+}
+
+// U06: `deck --deal 4x5 --style name`: each card's name is delimited (", "), so every hand splits
+// into exactly 5 names of the form "RANK of SUIT", 52 distinct cards in all.
+TEST(E2eUsage, U06NameStyleCardsAreDelimited) {
+  const auto r = run_shufl({"deck", "--deal", "4x5", "--style", "name", "--seed", "1"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::regex name("(Ace|Two|Three|Four|Five|Six|Seven|Eight|Nine|Ten|Jack|Queen|King) of (Spades|Hearts|Diamonds|Clubs)");
+  std::set<std::string> seen;
+  std::size_t dealt = 0;
+  for (const auto& line : test::lines(r.out)) {
+    const auto colon = line.find(": ");
+    ASSERT_NE(colon, std::string::npos) << line;
+    std::vector<std::string> cards;
+    std::string rest = line.substr(colon + 2);
+    for (std::size_t at; (at = rest.find(", ")) != std::string::npos; rest = rest.substr(at + 2)) cards.push_back(rest.substr(0, at));
+    cards.push_back(rest);
+    if (line.starts_with("hand ")) {
+      EXPECT_EQ(cards.size(), 5u) << line;
+      dealt += cards.size();
+    } else {
+      EXPECT_TRUE(line.starts_with("stock: ")) << line;
+      EXPECT_EQ(cards.size(), 32u) << line;
+    }
+    for (const auto& c : cards) {
+      EXPECT_TRUE(std::regex_match(c, name)) << "'" << c << "' in " << line;
+      seen.insert(c);
+    }
+  }
+  EXPECT_EQ(dealt, 20u);
+  EXPECT_EQ(seen.size(), 52u);
+  // The default code style keeps one space between cards.
+  const auto code = run_shufl({"deck", "--deal", "4x5", "--seed", "1"});
+  EXPECT_EQ(test::lines(code.out).front().size(), std::string("hand 1: ").size() + 5 * 2 + 4);
+}
+
+// U06: a memory grid with a two-word symbol, a wide (CJK) one and an accented one: cells are
+// separated by " | " and every column starts at the same display column in every row.
+TEST(E2eUsage, U06GridColumnsAlignByDisplayWidth) {
+  const auto r = run_shufl({"deck", "--grid", "3x4", "--symbols", "big cat,dog,\xc3\xa9t\xc3\xa9,\xe6\x97\xa5\xe6\x9c\xac,x,yy", "--seed", "1"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto rows = test::lines(r.out);
+  ASSERT_EQ(rows.size(), 3u) << r.out;
+  std::vector<std::vector<std::size_t>> starts;
+  for (const auto& row : rows) {
+    std::vector<std::size_t> s;
+    for (std::size_t at = row.find(" | "); at != std::string::npos; at = row.find(" | ", at + 3)) {
+      s.push_back(columns_of(row.substr(0, at)));
+    }
+    EXPECT_EQ(s.size(), 3u) << row;
+    EXPECT_FALSE(row.ends_with(" ")) << row;
+    starts.push_back(s);
+  }
+  EXPECT_EQ(starts[0], starts[1]) << r.out;
+  EXPECT_EQ(starts[1], starts[2]) << r.out;
+}
+
+// U06: trace rows stay columns for n >= 20: numbers are right-aligned to a common width, so
+// every row of the naive shuffle (no finalized region) has the same width and each item of the
+// start row is right-aligned under the same column.
+TEST(E2eUsage, U06TraceColumnsForLargeN) {
+  const auto r = run_shufl({"trace", "-n", "24", "--algo", "naive", "--seed", "1"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::vector<std::string> rows;
+  for (const auto& line : test::lines(r.out)) {
+    if (line.starts_with("start ") || line.starts_with("step ")) rows.push_back(line);
+  }
+  ASSERT_EQ(rows.size(), 25u);
+  for (const auto& row : rows) EXPECT_EQ(row.size(), rows.front().size()) << row;
+  // The start row ends with "... 9 10 11 ... 24" right-aligned in 3-column cells.
+  EXPECT_TRUE(rows.front().ends_with("  8  9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24")) << rows.front();
 }
 
 }  // namespace

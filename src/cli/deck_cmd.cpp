@@ -10,6 +10,7 @@
 #include <memory>
 
 #include "common.hpp"
+#include "text_width.hpp"
 #include "shufl/deck.hpp"
 #include "shufl/json_text.hpp"
 #include "shufl/permutation.hpp"
@@ -200,11 +201,42 @@ deck build_deck(const deck_cli_options& o) {
   return make_pack(o.pack.empty() ? pack_kind::standard : parse_pack(o.pack), decks, jokers);
 }
 
+// Cards on one line: separated by one space, or by ", " when a label of the deck has a space in
+// it ("Five of Diamonds, Three of Spades"), so a reader can tell where each card's name ends
+// (U06). The default code style never has spaces: its output is unchanged.
+bool multi_word(const deck& d, card_style style) {
+  return std::any_of(d.cards.begin(), d.cards.end(),
+                     [&](const auto& c) { return format_card(c, style).find(' ') != std::string::npos; });
+}
+
 std::string join_cards(const deck& d, std::span<const std::uint32_t> ids, card_style style) {
+  const char* separator = multi_word(d, style) ? ", " : " ";
   std::string out;
   for (std::size_t i = 0; i < ids.size(); ++i) {
-    if (i) out += ' ';
+    if (i) out += separator;
     out += format_card(d.cards[ids[i]], style);
+  }
+  return out;
+}
+
+// A grid's rows with every column padded to its widest cell by display width (utf8proc), so the
+// cells line up whatever the symbols (wide CJK, emoji, several words); columns are separated by
+// one space, or by " | " when a label has a space in it. The last column is not padded.
+std::string grid_rows(const deck& d, std::span<const std::uint32_t> order, std::uint64_t rows, std::uint64_t columns,
+                      card_style style) {
+  std::vector<std::size_t> width(columns, 0);
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    width[k % columns] = std::max(width[k % columns], display_width(format_card(d.cards[order[k]], style)));
+  }
+  const char* separator = multi_word(d, style) ? " | " : " ";
+  std::string out;
+  for (std::uint64_t row = 0; row < rows; ++row) {
+    for (std::uint64_t col = 0; col < columns; ++col) {
+      const std::string label = format_card(d.cards[order[row * columns + col]], style);
+      if (col > 0) out += separator;
+      out += col + 1 < columns ? pad_to_width(label, width[col]) : label;
+    }
+    out += '\n';
   }
   return out;
 }
@@ -359,11 +391,7 @@ int run_deck(const deck_cli_options& o) {
     out += dealt.stock.empty() ? std::string("stock:\n")
                                : fmt::format("stock: {}\n", join_cards(d, dealt.stock, style));
   } else if (grid) {
-    for (std::uint64_t row = 0; row < grid->first; ++row) {
-      out += join_cards(d, std::span<const std::uint32_t>(order).subspan(row * grid->second, grid->second),
-                        style);
-      out += '\n';
-    }
+    out += grid_rows(d, order, grid->first, grid->second, style);
   } else {
     for (const auto id : order) {
       out += format_card(d.cards[id], style);

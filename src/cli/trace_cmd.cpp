@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "common.hpp"
+#include "text_width.hpp"
 #include "html_pages.hpp"
 #include "shufl/error.hpp"
 #include "shufl/json_text.hpp"
@@ -51,15 +52,6 @@ Examples:
 )";
 
 
-// Display width of UTF-8 text: one column per code point (enough for item labels).
-std::size_t display_width(std::string_view s) {
-  std::size_t w = 0;
-  for (const char c : s) {
-    if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) ++w;
-  }
-  return w;
-}
-
 bool use_colour() {
   const char* no_colour = std::getenv("NO_COLOR");
   return isatty(STDOUT_FILENO) == 1 && (no_colour == nullptr || *no_colour == '\0');
@@ -67,8 +59,16 @@ bool use_colour() {
 
 // "A B E D | C": '|' at each edge of the finalized region that is inside the array. With colour,
 // finalized items are green and the positions this step touched are bold.
+// Items are padded to the widest label's display width (numbers right-aligned), so the columns
+// of every row line up for any n (U06: 9 and 10 no longer shift the rows after them).
 std::string format_order(const std::vector<std::uint8_t>& deck, const std::vector<std::string>& labels,
                          const shuffle_step* step, bool colour) {
+  std::size_t item_width = 0;
+  bool numeric = true;
+  for (const auto& l : labels) {
+    item_width = std::max(item_width, display_width(l));
+    numeric = numeric && !l.empty() && l.find_first_not_of("0123456789") == std::string::npos;
+  }
   const std::size_t fb = step ? step->final_begin : 0;
   const std::size_t fe = step ? step->final_end : 0;
   const bool region = fe > fb;
@@ -78,13 +78,14 @@ std::string format_order(const std::vector<std::uint8_t>& deck, const std::vecto
     if (region && ((k == fb && fb > 0) || (k == fe && fe < deck.size()))) out += "| ";
     const bool final = region && k >= fb && k < fe;
     const bool touched = step && (k == step->a || k == step->b);
-    std::string label = labels[deck[k]];
+    std::string label = pad_to_width(labels[deck[k]], item_width, numeric);
     if (colour && (final || touched)) {
       label = fmt::format("\x1b[{}{}m{}\x1b[0m", final ? "32" : "", final && touched ? ";1" : (touched ? "1" : ""),
                           label);
     }
     out += label;
   }
+  while (!out.empty() && out.back() == ' ') out.pop_back();  // no padding at the end of a row
   return out;
 }
 
