@@ -380,7 +380,8 @@ TEST(E2eLinesSeed, SeedWithRandomSourceIsAnError) {
 TEST(E2eLinesSeed, HugeSparseRangeIsInstantAndHugeFullRangeFailsCleanly) {
   const auto start = std::chrono::steady_clock::now();
   const auto r = lines({"-i", "1-18446744073709551615", "-n", "3"});
-  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
+  // A bound for a hang, not a speed test: walking the range would take centuries.
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(20));
   EXPECT_EQ(r.status, 0);
   EXPECT_EQ(record_multiset(r.out).size(), 3u);
   const auto full = lines({"--seed", "1", "-i", "1-18446744073709551615"});
@@ -500,7 +501,7 @@ TEST(E2eLinesCases, L04RepeatedOptions) {
 TEST(E2eLinesCases, L05RepeatIntoHead) {
   const auto start = std::chrono::steady_clock::now();
   const auto r = run_shell("printf 'a\\nb\\n' | " + shufl_cmd() + " -r | head -n 3");
-  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(30));  // a bound for a hang
   EXPECT_EQ(r.err, "");
   EXPECT_EQ(r.status, 0);
   EXPECT_EQ(record_multiset(r.out).size(), 3u);
