@@ -43,6 +43,17 @@ export PATH="$tmp/prefix/bin:$PATH"
 bash_file="$tmp/prefix/share/bash-completion/completions/shufl"
 out=$(bash --norc -c "source '$bash_file' && complete -p shufl && COMP_WORDS=(shufl bi) COMP_CWORD=1 && _shufl && echo \"\${COMPREPLY[*]}\" && COMP_WORDS=(shufl bias --al) COMP_CWORD=2 && _shufl && echo \"\${COMPREPLY[*]}\" && COMP_WORDS=(shufl bias --algo fish) COMP_CWORD=3 && _shufl && echo \"\${COMPREPLY[*]}\"" 2>&1)
 [[ $out == *"complete -F _shufl shufl"* && $out == *bias* && $out == *--algo* && $out == *fisher-yates* ]] && ok || bad "bash completion: $out"
+# Issue 13 item 8: after 'sort-coin:' (a COMP_WORDBREAKS colon) and after a comma, and deck's
+# --format without csv. Words split as bash splits them; COMP_LINE as bash sets it.
+complete_line() {
+  bash --norc -c 'source "$1"; line=$2; read -ra COMP_WORDS <<< "$(sed "s/:/ : /g" <<< "$line")"
+    [[ $line == *" " ]] && COMP_WORDS+=("")
+    COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); COMP_LINE=$line; COMP_POINT=${#line}; _shufl; echo "${COMPREPLY[*]}"' _ "$bash_file" "$1"
+}
+[[ $(complete_line "shufl bias --algo sort-coin:") == "bubble insertion merge selection" ]] && ok || bad "bash: after 'sort-coin:': $(complete_line "shufl bias --algo sort-coin:")"
+[[ $(complete_line "shufl bias --algo fisher-yates,na") == "fisher-yates,naive" ]] && ok || bad "bash: after a comma: $(complete_line "shufl bias --algo fisher-yates,na")"
+[[ $(complete_line "shufl deck --format ") == "text json" ]] && ok || bad "bash: deck --format: $(complete_line "shufl deck --format ")"
+[[ $(complete_line "shufl help tr") == "trace" ]] && ok || bad "bash: help COMMAND: $(complete_line "shufl help tr")"
 if command -v zsh >/dev/null; then
   zsh_dir="$tmp/prefix/share/zsh/vendor-completions"
   out=$(zsh -f -c "fpath=('$zsh_dir' \$fpath); autoload -U compinit && compinit -u -d '$tmp/zcompdump' && autoload -U _shufl && whence -w _shufl && echo \$_comps[shufl]" 2>&1)
