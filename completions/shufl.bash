@@ -13,34 +13,65 @@ _shufl_algorithms() {
 _shufl() {
   local cur prev words cword
   if declare -F _init_completion >/dev/null; then
-    _init_completion -n = || return
+    _init_completion -n =: || return
   else
     cur=${COMP_WORDS[COMP_CWORD]}
     prev=${COMP_WORDS[COMP_CWORD - 1]}
     words=("${COMP_WORDS[@]}")
     cword=$COMP_CWORD
+    # Bash splits words at the ':' of COMP_WORDBREAKS ('sort-coin:' is three words): take the
+    # current and previous words from the line itself, split at spaces only.
+    if [[ -n ${COMP_LINE-} ]]; then
+      local line=${COMP_LINE:0:${COMP_POINT:-${#COMP_LINE}}}
+      cur=${line##* }
+      local before=${line% *}
+      before=${before%"${before##*[! ]}"}
+      prev=${before##* }
+    fi
   fi
   local prog=${words[0]} sub=""
   local i
   for ((i = 1; i < cword; i++)); do
     case ${words[i]} in
       lines | bias | deck | trace) sub=${words[i]}; break ;;
+      help) break ;;
     esac
   done
   if [[ $(basename -- "$prog") == shuf ]]; then
     sub=lines
   fi
   if [[ -z $sub ]]; then
-    COMPREPLY=($(compgen -W "lines bias deck trace --help --version" -- "$cur"))
+    if [[ $prev == help ]]; then
+      COMPREPLY=($(compgen -W "lines bias deck trace" -- "$cur")); return
+    fi
+    COMPREPLY=($(compgen -W "lines bias deck trace help --help --version" -- "$cur"))
     return
   fi
   case $prev in
     --algo)
-      COMPREPLY=($(compgen -W "$(_shufl_algorithms "$prog")" -- "$cur")); return ;;
+      # A list: complete the name after the last comma; ':' is part of the word (-n =: above,
+      # so 'sort-coin:' is not split at the COMP_WORDBREAKS colon).
+      local head=""
+      [[ $cur == *,* ]] && head=${cur%,*},
+      local names name
+      names=$(_shufl_algorithms "$prog")
+      COMPREPLY=()
+      for name in $names; do
+        [[ $head${name} == "$cur"* ]] && COMPREPLY+=("$head$name")
+      done
+      # Without bash-completion's helpers the colon still splits the word: drop what precedes it.
+      if [[ $COMP_WORDBREAKS == *:* && $cur == *:* ]]; then
+        local colon=${cur%"${cur##*:}"}
+        COMPREPLY=("${COMPREPLY[@]#"$colon"}")
+      fi
+      return ;;
     --rng)
       COMPREPLY=($(compgen -W "chacha20 xoshiro256pp mt19937 minstd" -- "$cur")); return ;;
     --format)
-      COMPREPLY=($(compgen -W "text json csv" -- "$cur")); return ;;
+      local formats="text json csv"
+      [[ $sub == deck ]] && formats="text json"
+      [[ $sub == trace ]] && formats="text json html"
+      COMPREPLY=($(compgen -W "$formats" -- "$cur")); return ;;
     --style)
       COMPREPLY=($(compgen -W "code unicode glyph name" -- "$cur")); return ;;
     --pack)

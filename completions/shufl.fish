@@ -24,13 +24,15 @@ function __shufl_algorithms
 end
 
 complete -c shufl -f
-complete -c shufl -n 'not __shufl_subcommand' -a 'lines bias deck trace'
+complete -c shufl -n 'not __shufl_subcommand' -a 'lines bias deck trace help'
 complete -c shufl -n 'not __shufl_subcommand' -l help -l version
 complete -c shufl -n '__shufl_subcommand' -a '(__shufl_options)'
 complete -c shufl -n '__fish_seen_subcommand_from lines' -F
 complete -c shufl -l algo -x -a '(__shufl_algorithms)'
 complete -c shufl -l rng -x -a 'chacha20 xoshiro256pp mt19937 minstd'
-complete -c shufl -l format -x -a 'text json csv'
+complete -c shufl -n '__fish_seen_subcommand_from bias' -l format -x -a 'text json csv'
+complete -c shufl -n '__fish_seen_subcommand_from deck' -l format -x -a 'text json'
+complete -c shufl -n '__fish_seen_subcommand_from trace' -l format -x -a 'text json html'
 complete -c shufl -l style -x -a 'code unicode glyph name'
 complete -c shufl -l pack -x -a 'standard piquet skat euchre tarot'
 complete -c shufl -l test -x -a 'auto table position'

@@ -92,18 +92,56 @@ def parse_help(text):
     return before, options, after
 
 
+# man(1) indents section text by 7 columns: preformatted lines longer than this overflow 80.
+NF_WIDTH = 72
+
+
+def fit_line(line):
+    """A preformatted line cut to NF_WIDTH columns: "COMMAND   comment" puts the comment on the
+    next line, further indented; anything still too long wraps at spaces, indented 4 more."""
+    if len(line) <= NF_WIDTH:
+        return [line]
+    indent = len(line) - len(line.lstrip(" "))
+    match = re.match(r"^(\s*\S.*?\S)\s{2,}(\S.*)$", line)
+    if match and len(match.group(1)) <= NF_WIDTH:
+        return [match.group(1)] + fit_line(" " * (indent + 6) + match.group(2))
+    out, current = [], " " * indent
+    for word in line.split():
+        if current.strip() and len(current) + 1 + len(word) > NF_WIDTH:
+            out.append(current)
+            current = " " * (indent + 4) + word
+        else:
+            current = current + " " + word if current.strip() else current + word
+    out.append(current)
+    return out
+
+
 def prose(lines):
-    """Help prose as preformatted blocks (the help texts are laid out by hand), blank lines as
-    paragraph breaks."""
-    out = [".PP", ".nf"]
+    """Help prose: paragraphs (blank-line separated) of flowing text are filled by man to the page
+    width; paragraphs with indented lines (examples, tables laid out by hand) stay preformatted,
+    each line cut to fit 80 columns (fit_line)."""
+    paragraphs, current = [], []
     for line in lines:
         if line.strip() in ("Options:",):
             continue
-        out.append(roff_escape(line) if line.strip() else "")
-    out.append(".fi")
-    # Drop empty blocks.
-    if all(not l for l in out[2:-1]):
-        return []
+        if line.strip():
+            current.append(line)
+        elif current:
+            paragraphs.append(current)
+            current = []
+    if current:
+        paragraphs.append(current)
+    out = []
+    for para in paragraphs:
+        laid_out = (any(l.startswith(("  ", "Usage:")) for l in para)
+                    or para[0].rstrip().endswith(":"))
+        if laid_out:
+            out += [".PP", ".nf"]
+            for l in para:
+                out += [roff_escape(x) for x in fit_line(l.rstrip())]
+            out.append(".fi")
+        else:
+            out += [".PP"] + [roff_escape(l.strip()) for l in para]
     return out
 
 
@@ -160,8 +198,19 @@ def main():
         "shufl \\- shuffle lines and card decks, and measure whether a shuffle is fair",
         ".SH SYNOPSIS",
     ]
-    for sub in SUBCOMMANDS:
-        page += [".B shufl " + sub, ".RI [ OPTIONS ]", ".br"]
+    # Operands in italics; a line per form (roff: \\fI...\\fR, \\- for a minus).
+    forms = [
+        ("lines", r"[\fIOPTION\fR]... [\fIFILE\fR]"),
+        ("lines", r"\-e [\fIOPTION\fR]... [\fIARG\fR]..."),
+        ("lines", r"\-i \fILO\fR\-\fIHI\fR [\fIOPTION\fR]..."),
+        ("bias", r"[\fIOPTIONS\fR]"),
+        ("bias", r"\-\-input \fIFILE\fR [\fIOPTIONS\fR]"),
+        ("bias", r"\-\-merge \fIFILE\fR... [\fIOPTIONS\fR]"),
+        ("deck", r"[\fIOPTIONS\fR]"),
+        ("trace", r"[\fIOPTIONS\fR] [\fIITEM\fR...]"),
+        ("help", r"[\fICOMMAND\fR]"),
+    ]
+    page += [f"\\fBshufl {sub}\\fR {rest}\n.br" for sub, rest in forms]
     page += [
         ".B shufl",
         "\\-\\-help | \\-\\-version",

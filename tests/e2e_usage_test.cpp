@@ -356,3 +356,29 @@ TEST(E2eUsage, U06TraceColumnsForLargeN) {
 
 }  // namespace
 }  // namespace shufl
+
+namespace shufl {
+namespace {
+
+// Issue 13 item 8: `--exact --algo riffle:1..10` states each K's distance without printing the
+// same two 52-card decks ten times: each deck once, then "the same as above".
+TEST(E2eUsage, ExactRiffleRangeDoesNotRepeatDecks) {
+  const auto r = run_shufl({"bias", "--n", "52", "--exact", "--algo", "riffle:1..10"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::string identity;
+  for (int k = 1; k <= 52; ++k) identity += (k > 1 ? "," : "") + std::to_string(k);
+  std::size_t identity_lines = 0, same = 0, distances = 0;
+  for (const auto& line : test::lines(r.out)) {
+    identity_lines += contains(line, identity);
+    same += contains(line, "deck:  the same as above") || contains(line, "deck: the same as above");
+    distances += line.starts_with("  total variation distance from uniform: ");
+  }
+  EXPECT_EQ(identity_lines, 1u) << r.out;
+  EXPECT_EQ(same, 18u) << r.out;
+  EXPECT_EQ(distances, 10u);
+  // The Bayer-Diaconis value after 7 riffles (README): TV 0.3340609995.
+  EXPECT_TRUE(contains(r.out, "total variation distance from uniform: 0.3340609995")) << r.out;
+}
+
+}  // namespace
+}  // namespace shufl

@@ -145,7 +145,12 @@ std::string list_text() {
   for (const auto& a : algorithms()) {
     const std::string name = a.takes_parameter ? fmt::format("{}:{}", a.name, a.name == "modulo" || a.name == "random-keys" ? "BITS" : "K")
                                                : std::string(a.name);
-    out += fmt::format("{:<20}  {}\n", name, a.definition);
+    // Parameters show their default and range: "riffle" alone is riffle:7.
+    const std::string parameter =
+        a.takes_parameter ? fmt::format(" (default: {} = {}:{}; {} from {} to {})", a.name, a.name, a.default_parameter,
+                                        name.substr(name.find(':') + 1), a.min_parameter, a.max_parameter)
+                          : std::string();
+    out += fmt::format("{:<20}  {}{}\n", name, a.definition, parameter);
   }
   return out;
 }
@@ -243,7 +248,7 @@ subcommand bias_subcommand() {
               }
               if (b.exact) {
                 // --exact runs no trials: refuse what only trials use instead of ignoring it.
-                for (const char* name : {"--trials", "--seed", "--monte-carlo", "--plot", "--save-counts", "--test", "--threads", "--rng"}) {
+                for (const char* name : {"--trials", "--seed", "--monte-carlo", "--plot", "--save-counts", "--test", "--threads", "--rng", "--progress"}) {
                   if (sub.count(name) > 0) {
                     throw error(fmt::format("--exact computes the exact law and runs no trials: drop {}", name));
                   }

@@ -104,7 +104,9 @@ std::string heatmap(const bias_result& r, const std::vector<std::string>& symbol
   return out;
 }
 
-std::string text_exact(const bias_result& r) {
+// `previous`: the exact result printed just before (or null): a deck it printed is not repeated
+// ("the same as above"), so --exact --algo riffle:1..10 does not print two 52-card decks ten times.
+std::string text_exact(const bias_result& r, const bias_result* previous) {
   const auto& x = *r.exact;
   std::string out;
   out += fmt::format("  exact law by {}{}\n", x.method, x.paths ? fmt::format(" of {} paths of random choices", x.paths) : "");
@@ -113,8 +115,17 @@ std::string text_exact(const bias_result& r) {
   auto prob = [](const std::string& f, double v) {
     return f.size() <= 40 ? fmt::format("{} ({:.6g})", f, v) : fmt::format("{:.6g}", v);
   };
-  out += fmt::format("  most likely deck:  {}  probability {}\n", x.most_likely, prob(x.most_likely_probability, x.most_likely_value));
-  out += fmt::format("  least likely deck: {}  probability {}\n", x.least_likely, prob(x.least_likely_probability, x.least_likely_value));
+  const auto* before = previous != nullptr && previous->exact && previous->n == r.n ? &*previous->exact : nullptr;
+  const auto deck = [&](const std::string& d, bool most) {
+    if (before == nullptr || d.size() < 40) return d;
+    if (d == before->most_likely) return std::string(most ? "the same as above" : "the most likely deck above");
+    if (d == before->least_likely) return std::string(most ? "the least likely deck above" : "the same as above");
+    return d;
+  };
+  out += fmt::format("  most likely deck:  {}  probability {}\n", deck(x.most_likely, true),
+                     prob(x.most_likely_probability, x.most_likely_value));
+  out += fmt::format("  least likely deck: {}  probability {}\n", deck(x.least_likely, false),
+                     prob(x.least_likely_probability, x.least_likely_value));
   if (!x.probability.empty() && x.probability.size() <= 24) {
     out += fmt::format("  {:<6}  {:>12}  {:>10}\n", "deck", "probability", "x n!");
     const double cells = static_cast<double>(x.probability.size());
@@ -299,10 +310,12 @@ std::string text_report(const bias_report& report, const std::string& seed_text,
                          report.correction == "holm" ? " (family-wise, with Holm's correction over the tests)" : "");
     }
   }
+  const bias_result* previous = nullptr;
   for (const auto& r : report.results) {
     out += fmt::format("\n{}: {}\n", r.label, r.definition.empty() ? "permutations read from the input" : r.definition);
     if (r.exact) {
-      out += text_exact(r);
+      out += text_exact(r, previous);
+      previous = &r;
       continue;
     }
     if (r.test == "table") {

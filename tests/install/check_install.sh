@@ -34,6 +34,13 @@ if [[ -f $man_page ]]; then
     done
   done
   [[ $rendered == *"EXIT STATUS"* && $rendered == *"DETERMINISM"* && $rendered == *"REACHABILITY"* ]] && ok || bad "man page sections"
+  # Issue 13 item 8: at 80 columns nothing runs past the edge before EXAMPLES (whose console
+  # blocks are executed by docs.console_examples, byte for byte); FILE in the SYNOPSIS.
+  narrow=$(MANWIDTH=80 man -l "$man_page" 2>/dev/null | col -b)
+  wide=$(sed -n '1,/^EXAMPLES/p' <<<"$narrow" | awk 'length > 80')
+  [[ -z $wide ]] && ok || bad "man page past 80 columns: $wide"
+  synopsis=$(sed -n '/^SYNOPSIS/,/^DESCRIPTION/p' <<<"$narrow")
+  [[ $synopsis == *"shufl lines [OPTION]... [FILE]"* && $synopsis == *"shufl bias --input FILE"* && $synopsis == *"shufl help [COMMAND]"* ]] && ok || bad "SYNOPSIS: $synopsis"
 else
   bad "man page not installed at $man_page"
 fi
@@ -43,6 +50,17 @@ export PATH="$tmp/prefix/bin:$PATH"
 bash_file="$tmp/prefix/share/bash-completion/completions/shufl"
 out=$(bash --norc -c "source '$bash_file' && complete -p shufl && COMP_WORDS=(shufl bi) COMP_CWORD=1 && _shufl && echo \"\${COMPREPLY[*]}\" && COMP_WORDS=(shufl bias --al) COMP_CWORD=2 && _shufl && echo \"\${COMPREPLY[*]}\" && COMP_WORDS=(shufl bias --algo fish) COMP_CWORD=3 && _shufl && echo \"\${COMPREPLY[*]}\"" 2>&1)
 [[ $out == *"complete -F _shufl shufl"* && $out == *bias* && $out == *--algo* && $out == *fisher-yates* ]] && ok || bad "bash completion: $out"
+# Issue 13 item 8: after 'sort-coin:' (a COMP_WORDBREAKS colon) and after a comma, and deck's
+# --format without csv. Words split as bash splits them; COMP_LINE as bash sets it.
+complete_line() {
+  bash --norc -c 'source "$1"; line=$2; read -ra COMP_WORDS <<< "$(sed "s/:/ : /g" <<< "$line")"
+    [[ $line == *" " ]] && COMP_WORDS+=("")
+    COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); COMP_LINE=$line; COMP_POINT=${#line}; _shufl; echo "${COMPREPLY[*]}"' _ "$bash_file" "$1"
+}
+[[ $(complete_line "shufl bias --algo sort-coin:") == "bubble insertion merge selection" ]] && ok || bad "bash: after 'sort-coin:': $(complete_line "shufl bias --algo sort-coin:")"
+[[ $(complete_line "shufl bias --algo fisher-yates,na") == "fisher-yates,naive" ]] && ok || bad "bash: after a comma: $(complete_line "shufl bias --algo fisher-yates,na")"
+[[ $(complete_line "shufl deck --format ") == "text json" ]] && ok || bad "bash: deck --format: $(complete_line "shufl deck --format ")"
+[[ $(complete_line "shufl help tr") == "trace" ]] && ok || bad "bash: help COMMAND: $(complete_line "shufl help tr")"
 if command -v zsh >/dev/null; then
   zsh_dir="$tmp/prefix/share/zsh/vendor-completions"
   out=$(zsh -f -c "fpath=('$zsh_dir' \$fpath); autoload -U compinit && compinit -u -d '$tmp/zcompdump' && autoload -U _shufl && whence -w _shufl && echo \$_comps[shufl]" 2>&1)
