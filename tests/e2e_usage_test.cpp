@@ -147,6 +147,9 @@ TEST(E2eUsage, U03MistypedOptionsGetTheClosest) {
   const auto missing = run_shufl({"deck", "--deal"});
   EXPECT_EQ(missing.status, 1);
   EXPECT_EQ(missing.err, "shufl: option '--deal' requires an argument\nTry 'shufl deck --help' for more information.\n");
+  const auto twice = run_shufl({"bias", "-n", "3", "--n", "4"});
+  EXPECT_EQ(twice.status, 1);
+  EXPECT_EQ(twice.err, "shufl: option '--n' given more than once\nTry 'shufl bias --help' for more information.\n");
   // A short option near nothing: no suggestion.
   const auto short_option = run_shufl({"trace", "-x"});
   EXPECT_EQ(short_option.err, "shufl: unrecognized option '-x'\nTry 'shufl trace --help' for more information.\n");

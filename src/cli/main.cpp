@@ -109,6 +109,10 @@ int run_cli11(int argc, char** argv) {
     if (const auto colon = what.find(": 1 required "); colon != std::string::npos && what.ends_with(" missing")) {
       return usage_error(fmt::format("option '{}' requires an argument", what.substr(0, colon)), command);
     }
+    // "--n: At Most 1 required but received 2": an option given twice.
+    if (const auto at = what.find(": At Most 1 required but received "); at != std::string::npos) {
+      return usage_error(fmt::format("option '{}' given more than once", what.substr(0, at)), command);
+    }
     return usage_error(what, command);
   }
   for (auto& [sub, run] : runners) {
