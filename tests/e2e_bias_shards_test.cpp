@@ -239,11 +239,11 @@ TEST(E2eBiasShards, SigintThenResumeEqualsTheUninterruptedRun) {
   // Each result's trials are those of its saved chunks (the last chunk is whole: trials % 65536 == 0
   // is not needed, the file says which chunks it has).
   for (const auto& result : stop.part["results"]) {
-    std::uint64_t chunks = 0;
+    std::uint64_t saved_chunks = 0;
     for (const auto& p : result["parts"]) {
-      for (const auto& range : p["chunks"]) chunks += range[1].get<std::uint64_t>() - range[0].get<std::uint64_t>();
+      for (const auto& range : p["chunks"]) saved_chunks += range[1].get<std::uint64_t>() - range[0].get<std::uint64_t>();
     }
-    EXPECT_EQ(result["trials"].get<std::uint64_t>(), std::min(chunks * 65536, trials)) << result["algorithm"];
+    EXPECT_EQ(result["trials"].get<std::uint64_t>(), std::min(saved_chunks * 65536, trials)) << result["algorithm"];
   }
   expect_valid_partial(part, "resume");
   // Stopped before naive started: the partial merge reports fisher-yates and names naive.
