@@ -1,6 +1,7 @@
 // End-to-end tests of usage errors and option conventions of the CLI11 subcommands (issue 13):
 // U03 "did you mean" for commands and options, `shufl help [COMMAND]`; U04 `-n`, typed help
 // placeholders, counts in scientific notation (and `lines -n 1e6` staying GNU's error).
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -381,6 +382,36 @@ TEST(E2eUsage, ExactRiffleRangeDoesNotRepeatDecks) {
   EXPECT_EQ(distances, 10u);
   // The Bayer-Diaconis value after 7 riffles (README): TV 0.3340609995.
   EXPECT_TRUE(contains(r.out, "total variation distance from uniform: 0.3340609995")) << r.out;
+}
+
+}  // namespace
+}  // namespace shufl
+
+namespace shufl {
+namespace {
+
+// Issue 13 item 8: a range of riffles under --exact ends with a K-versus-distance table. The
+// distances are Bayer and Diaconis's (1992, "Trailing the dovetail shuffle to its lair", Table 1,
+// 52 cards: 1.000 1.000 1.000 1.000 .924 .614 .334 .167 .085 .043), here to 10 decimals.
+TEST(E2eUsage, ExactRiffleRangeEndsWithAKVersusDistanceTable) {
+  const auto r = run_shufl({"bias", "--n", "52", "--exact", "--algo", "riffle:1..10"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto at = r.out.find("\nriffle:K, exact total variation distance from uniform (n = 52):\n");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  const std::string table = r.out.substr(at);
+  const char* expected[] = {"1.00", "1.00", "1.00", "1.00", "0.92", "0.61", "0.33", "0.17", "0.09", "0.04"};
+  for (int k = 1; k <= 10; ++k) {
+    const std::string row = fmt::format("\n  {:>4}  ", k);
+    const auto p = table.find(row);
+    ASSERT_NE(p, std::string::npos) << "no row for K = " << k << ":\n" << table;
+    const double distance = std::stod(table.substr(p + row.size(), 12));
+    EXPECT_NEAR(distance, std::stod(expected[k - 1]), 0.006) << "K = " << k;
+    EXPECT_TRUE(contains(table.substr(p + 1, table.find('\n', p + 1) - p - 1), "biased")) << "K = " << k;
+  }
+  EXPECT_NE(table.find("     7  0.3340609995    biased\n"), std::string::npos) << table;
+  // One algorithm, or two, or a mix of families: no table.
+  EXPECT_FALSE(contains(run_shufl({"bias", "--n", "8", "--exact", "--algo", "riffle:1,riffle:2"}).out, "riffle:K,"));
+  EXPECT_FALSE(contains(run_shufl({"bias", "--n", "5", "--exact", "--algo", "riffle:1,riffle:2,naive"}).out, "K,"));
 }
 
 }  // namespace

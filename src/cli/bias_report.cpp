@@ -281,6 +281,30 @@ std::string merge_header(const bias_report& report) {
   return out;
 }
 
+// A parameter range of one family under --exact (`--algo riffle:1..10`, three results or more,
+// one definition, one n): the distances side by side, K against total variation distance, as
+// Bayer and Diaconis tabulate them. Empty otherwise.
+static std::string exact_range_table(const bias_report& report) {
+  const auto& rs = report.results;
+  if (rs.size() < 3) return {};
+  const auto colon = rs.front().label.find(':');
+  if (colon == std::string::npos) return {};
+  const std::string family = rs.front().label.substr(0, colon);
+  for (const auto& r : rs) {
+    if (!r.exact || r.n != rs.front().n || r.definition != rs.front().definition ||
+        r.label.compare(0, colon + 1, family + ":") != 0) {
+      return {};
+    }
+  }
+  std::string out = fmt::format("\n{}:K, exact total variation distance from uniform (n = {}):\n", family, rs.front().n);
+  out += fmt::format("  {:>4}  {:<14}  {}\n", "K", "distance", "verdict");
+  for (const auto& r : rs) {
+    out += fmt::format("  {:>4}  {:<14.10f}  {}\n", r.label.substr(colon + 1), r.exact->total_variation_value,
+                       r.outcome == verdict::biased ? "biased" : "no bias");
+  }
+  return out;
+}
+
 std::string text_report(const bias_report& report, const std::string& seed_text, unsigned threads) {
   const auto& o = report.options;
   std::string out;
@@ -381,6 +405,7 @@ std::string text_report(const bias_report& report, const std::string& seed_text,
     for (const auto& w : r.warnings) out += fmt::format("  warning: {}\n", w);
     out += fmt::format("  verdict: {} ({})\n", verdict_text(r.outcome), verdict_reason(r, o.alpha));
   }
+  out += exact_range_table(report);
   return out;
 }
 
