@@ -5,9 +5,11 @@ Every run with --check must exit 0, 3 or 4 (or 1 with an error message for `--te
 n > 10, the one right refusal), print no `nan`/`inf`, and its JSON must validate against
 schema/bias-report.schema.json (Debian's python3-jsonschema).
 
-usage: check_bias_schema.py SHUFL SCHEMA quick|full
-  quick: a fixed-seed sample of 20 runs (x text, JSON, CSV) plus --exact and --input outputs (seconds)
-  full:  the whole product (ctest label `long`)
+usage: check_bias_schema.py SHUFL SCHEMA quick|medium|full
+  quick:  a fixed-seed sample of 20 runs (x text, JSON, CSV) plus --exact and --input outputs (seconds)
+  medium: every combination with at most 10^4 trials, plus a fixed-seed sample of 60 with 10^5 and
+          10^6 trials (minutes)
+  full:   the whole product (ctest label `long`)
 """
 import itertools
 import json
@@ -43,6 +45,10 @@ def main():
         rng = random.Random(11)
         runs = [r for r in runs if r[2] <= 1000 and (r[4] is None or r[2] <= 100)]
         runs = rng.sample(runs, 20)
+    elif mode == "medium":
+        rng = random.Random(12)
+        small = [r for r in runs if r[2] <= 10000]
+        runs = small + rng.sample([r for r in runs if r[2] > 10000], 60)
     failures = []
     checked = 0
 
