@@ -138,3 +138,31 @@ TEST(E2eCli, S09EmptySeedIsAnErrorEverywhere) {
 
 }  // namespace
 }  // namespace shufl
+
+namespace shufl {
+namespace {
+
+// Found by the new-user review: `bias --input` with --plot or --report failed with nlohmann's
+// "type must be string, but is null" (the JSON of a read run has no engine). Kind: the pictures
+// and pages read every provenance field the report may write as null or {"hex"}: --input, a
+// non-UTF-8 seed and label, a merge.
+TEST(E2eCli, PicturesOfEveryKindOfRunAreDrawn) {
+  test::temp_dir dir;
+  const std::string perms = dir.write("perms.txt", "1 2 3\n1 3 2\n2 1 3\n2 3 1\n3 1 2\n3 2 1\n");
+  const auto input = run_shufl({"bias", "--input", perms, "--plot", dir.file("in.svg"), "--report", dir.file("in.html")});
+  EXPECT_EQ(input.status, 0) << input.err;
+  EXPECT_EQ(input.err, "");
+  const std::string svg = test::read_file(dir.file("in.svg"));
+  EXPECT_TRUE(contains(svg, "6 permutations read from &#39;" + perms + "&#39;")) << svg.substr(0, 600);
+  EXPECT_TRUE(contains(test::read_file(dir.file("in.html")), "permutations read from"));
+  const auto odd = run_shufl({"bias", "--n", "3", "--trials", "600", "--seed", "run-\xff", "--plot", dir.file("s.svg"),
+                              "--report", dir.file("s.html"), "--save-counts", dir.file("s.json")});
+  EXPECT_EQ(odd.status, 0) << odd.err;
+  EXPECT_TRUE(contains(test::read_file(dir.file("s.svg")), "seed &quot;hex:72756e2dff&quot;"));
+  const auto merged = run_shufl({"bias", "--merge", dir.file("s.json"), "--plot", dir.file("m.svg")});
+  EXPECT_EQ(merged.status, 0) << merged.err;
+  EXPECT_TRUE(contains(test::read_file(dir.file("m.svg")), "seed &quot;hex:72756e2dff&quot;"));
+}
+
+}  // namespace
+}  // namespace shufl

@@ -19,7 +19,7 @@ std::vector<heat_panel> heat_panels(const nlohmann::json& doc) {
   for (const auto& r : doc["results"]) {
     if (!r.contains("position_counts")) continue;
     heat_panel p;
-    p.title = r.value("algorithm", "");
+    p.title = field_text(r, "algorithm");
     p.n = n;
     p.lines.push_back("verdict: " + verdict_words(r.value("verdict", "")));
     for (auto& line : deciding_lines(r, n)) p.lines.push_back(std::move(line));

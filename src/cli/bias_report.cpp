@@ -427,13 +427,13 @@ std::string json_report(const bias_report& report, unsigned threads) {
     // Provenance of a merge (documented: the only fields besides threads that differ from the
     // unsharded run's JSON).
     nlohmann::ordered_json m;
-    m["files"] = report.merged_files;
+    m["files"] = json_texts(report.merged_files);  // file names, seeds, inputs: the JSON text rule
     auto runs = nlohmann::ordered_json::array();
     for (const auto& run : report.runs) {
       nlohmann::ordered_json e;
-      e["seed"] = run.seed ? nlohmann::ordered_json(*run.seed) : nlohmann::ordered_json(nullptr);
+      e["seed"] = run.seed ? json_text(*run.seed) : nlohmann::ordered_json(nullptr);
       e["run_id"] = run.run_id.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(run.run_id);
-      e["input"] = run.input.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(run.input);
+      e["input"] = run.input.empty() ? nlohmann::ordered_json(nullptr) : json_text(run.input);
       e["engine"] = engine_name(run.engine);
       e["trials"] = run.trials;
       auto shards = nlohmann::ordered_json::array();
@@ -442,7 +442,7 @@ std::string json_report(const bias_report& report, unsigned threads) {
       runs.push_back(std::move(e));
     }
     m["runs"] = std::move(runs);
-    m["missing"] = report.missing;
+    m["missing"] = json_texts(report.missing);
     j["merged"] = std::move(m);
   }
   j["correction"] = report.correction;

@@ -78,13 +78,27 @@ std::vector<std::string> deciding_lines(const nlohmann::json& result, std::size_
           fmt::format("{}{}", d.adjusted ? "Holm-adjusted " : "", format_ln_p_short(d.ln_p, d.bound))};
 }
 
+std::string field_text(const nlohmann::json& j, const char* key, const std::string& fallback) {
+  if (!j.is_object() || !j.contains(key)) return fallback;
+  const auto& v = j[key];
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_object() && v.contains("hex") && v["hex"].is_string()) return "hex:" + v["hex"].get<std::string>();
+  return fallback;
+}
+
 std::string run_header(const nlohmann::json& doc) {
   const auto n = doc.value("n", std::size_t{0});
-  const std::string seed = doc.contains("seed") && doc["seed"].is_string()
-                               ? fmt::format("seed \"{}\"", doc["seed"].get<std::string>())
+  const auto trials = doc.value("trials", std::uint64_t{0});
+  if (doc.contains("input")) {  // --input: read, not simulated (no seed, engine or threads)
+    const std::string name = field_text(doc, "input", "stdin");
+    return fmt::format("shufl bias: n = {}, {} permutations read from {}", n, trials,
+                       name == "stdin" ? std::string("standard input") : "'" + name + "'");
+  }
+  const std::string seed = doc.contains("seed") && !doc["seed"].is_null()
+                               ? fmt::format("seed \"{}\"", field_text(doc, "seed"))
                                : std::string("unseeded");
-  return fmt::format("shufl bias: n = {}, {} trials per algorithm, {}, engine {}", n,
-                     doc.value("trials", std::uint64_t{0}), seed, doc.value("engine", ""));
+  return fmt::format("shufl bias: n = {}, {} trials per algorithm, {}, engine {}", n, trials, seed,
+                     field_text(doc, "engine", "none"));
 }
 
 }  // namespace shufl::cli

@@ -44,6 +44,12 @@ std::vector<std::string> deciding_lines(const nlohmann::json& result, std::size_
 /// "shufl bias: n = 3, 60000 trials, seed "1", engine xoshiro256pp" from the document.
 std::string run_header(const nlohmann::json& doc);
 
+/// A text field of the report's JSON for display, whatever the run wrote there: the string;
+/// "hex:fffe" for a {"hex": "fffe"} object (a non-UTF-8 seed or label: pictures and pages stay
+/// valid UTF-8); `fallback` when the field is absent, null or of another type. Never throws (a
+/// picture of a run must not fail on its provenance fields).
+std::string field_text(const nlohmann::json& j, const char* key, const std::string& fallback = "");
+
 /// The text form of a JSON verdict word: "no-evidence" → "no evidence of bias".
 std::string verdict_words(const std::string& json_word);
 

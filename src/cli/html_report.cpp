@@ -128,7 +128,7 @@ std::string render_result(const nlohmann::ordered_json& doc, const nlohmann::ord
   const std::string verdict = r.value("verdict", "");
   std::string out;
   out += fmt::format(R"(<section class="result" data-result="{}">)" "\n", k);
-  out += fmt::format("<h2>{}</h2>\n", xml_escape(r.value("algorithm", "")));
+  out += fmt::format("<h2>{}</h2>\n", xml_escape(field_text(r, "algorithm")));
   out += fmt::format(R"(<p>verdict: <span class="verdict {}">{}</span></p>)" "\n", xml_escape(verdict),
                      xml_escape(verdict_words(verdict)));
   out += "<p class=\"deciding\">";
@@ -150,7 +150,7 @@ std::string render_result(const nlohmann::ordered_json& doc, const nlohmann::ord
       out += colour_bar_svg(160, fmt::format("heat-scale-{}", k));
     } else if (r.contains("position_counts")) {
       heat_panel p;
-      p.title = r.value("algorithm", "");
+      p.title = field_text(r, "algorithm");
       p.n = n;
       for (const auto& row : r["position_counts"]) {
         for (const auto& c : row) p.counts.push_back(c.get<std::uint64_t>());
@@ -257,10 +257,13 @@ std::string report_page(const nlohmann::ordered_json& doc) {
   page += "<h1>shufl bias report</h1>\n";
   page += fmt::format(R"(<p id="header">{}</p>)" "\n", xml_escape(header));
   page += fmt::format(
-      "<p class=\"muted\">alpha = {} per algorithm, correction: {}; {} thread(s); shufl {}. The whole --format json "
+      "<p class=\"muted\">alpha = {} per algorithm, correction: {}; {}shufl {}. The whole --format json "
       "document is embedded in this page (script element \"bias-data\").</p>\n",
-      doc.value("alpha", 0.0), xml_escape(doc.value("correction", "none")), doc.value("threads", 0),
-      xml_escape(doc.value("shufl_version", "")));
+      doc.value("alpha", 0.0), xml_escape(field_text(doc, "correction", "none")),
+      doc.contains("threads") && doc["threads"].is_number()  // null for --input and --exact: nothing ran
+          ? fmt::format("{} thread(s); ", doc["threads"].get<std::uint64_t>())
+          : std::string(),
+      xml_escape(field_text(doc, "shufl_version")));
   std::size_t k = 0;
   for (const auto& r : doc["results"]) page += render_result(doc, r, k++);
   page += "<script id=\"bias-data\" type=\"application/json\">";
