@@ -166,3 +166,35 @@ TEST(E2eCli, PicturesOfEveryKindOfRunAreDrawn) {
 
 }  // namespace
 }  // namespace shufl
+
+namespace shufl {
+namespace {
+
+// Found by the new-user review: `--plot same.x --save-counts same.x` exited 0 with only the SVG
+// left. Kind: two outputs in one file, or a picture over an input, are refused before any work,
+// and nothing is written.
+TEST(E2eCli, OutputsThatWouldOverwriteEachOtherOrAnInputAreRefused) {
+  test::temp_dir dir;
+  const std::string perms = dir.write("perms.txt", "1 2 3\n1 3 2\n");
+  const auto both = run_shufl({"bias", "--n", "3", "--trials", "600", "--seed", "1", "--plot", dir.file("same.x"),
+                               "--save-counts", dir.file("same.x")});
+  EXPECT_EQ(both.status, 1);
+  EXPECT_EQ(both.out, "");
+  EXPECT_EQ(both.err, "shufl: --save-counts and --plot name the same file '" + dir.file("same.x") + "'\n");
+  EXPECT_FALSE(std::filesystem::exists(dir.file("same.x")));
+  // The same file through another spelling of its path.
+  const auto spelled = run_shufl({"bias", "--n", "3", "--trials", "600", "--report", dir.file("r.html"), "--plot",
+                                  dir.path() + "/./r.html"});
+  EXPECT_EQ(spelled.status, 1);
+  EXPECT_TRUE(contains(spelled.err, "name the same file")) << spelled.err;
+  const auto over_input = run_shufl({"bias", "--input", perms, "--plot", perms});
+  EXPECT_EQ(over_input.status, 1);
+  EXPECT_EQ(over_input.err, "shufl: --plot '" + perms + "' would overwrite the --input file\n");
+  EXPECT_EQ(test::read_file(perms), "1 2 3\n1 3 2\n");
+  // The counts file may extend the file it resumes or merges (read before it is replaced).
+  ASSERT_EQ(run_shufl({"bias", "--n", "3", "--trials", "600", "--seed", "1", "--save-counts", dir.file("c.json")}).status, 0);
+  EXPECT_EQ(run_shufl({"bias", "--merge", dir.file("c.json"), "--save-counts", dir.file("c.json")}).status, 0);
+}
+
+}  // namespace
+}  // namespace shufl
