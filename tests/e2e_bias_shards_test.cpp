@@ -7,7 +7,6 @@
 #include <nlohmann/json.hpp>
 
 #include <fcntl.h>
-#include <sys/resource.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -136,16 +135,10 @@ bool poll_until(F ready, double seconds) {
 
 // CPU seconds (user + system) used by one finished run of `args` (the children's rusage).
 double run_cpu_seconds(const std::vector<std::string>& args) {
-  const auto cpu = [] {
-    rusage u{};
-    getrusage(RUSAGE_CHILDREN, &u);
-    return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
-           static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
-  };
-  const double before = cpu();
+  const double before = test::children_cpu_seconds();
   const auto r = run_shufl(args);
   EXPECT_EQ(r.status, 0) << r.err;
-  return cpu() - before;
+  return test::children_cpu_seconds() - before;
 }
 
 // When to signal a run of `args`: after the CPU seconds of its start-up plus `chunks` chunks,

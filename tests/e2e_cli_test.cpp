@@ -1,7 +1,6 @@
 // End-to-end tests of the command-line conventions shared by every subcommand: side files (U05),
 // empty seeds (S09), "did you mean" (U03), option conventions (U04).
 #include <gtest/gtest.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include <chrono>
@@ -28,16 +27,10 @@ std::size_t files_in(const std::string& dir) {
 // (2,000,000 trials of n = 52 take seconds of CPU, far more in a sanitizer build; the refusal
 // takes milliseconds). CPU time, not wall time: a loaded machine must not fail the test.
 TEST(E2eCli, U05SideFileInMissingDirectoryFailsBeforeTheWork) {
-  const auto children_cpu = [] {
-    rusage u{};
-    getrusage(RUSAGE_CHILDREN, &u);
-    return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
-           static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
-  };
   for (const char* option : {"--plot", "--save-counts"}) {
-    const double before = children_cpu();
+    const double before = test::children_cpu_seconds();
     const auto r = run_shufl({"bias", "--n", "52", "--trials", "2000000", option, "/nonexistent/x.svg"});
-    const double seconds = children_cpu() - before;
+    const double seconds = test::children_cpu_seconds() - before;
     EXPECT_EQ(r.status, 1) << option;
     EXPECT_EQ(r.out, "") << option;
     EXPECT_EQ(r.err, std::string("shufl: cannot write '/nonexistent/x.svg' (") + option +

@@ -1,5 +1,6 @@
 #include "support/run.hpp"
 
+#include <sys/resource.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -159,6 +160,13 @@ std::multiset<std::string> record_multiset(const std::string& text, char delimit
     start = end + 1;
   }
   return out;
+}
+
+double children_cpu_seconds() {
+  rusage u{};
+  getrusage(RUSAGE_CHILDREN, &u);
+  return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+         static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
 }
 
 std::string read_file(const std::string& path) {

@@ -46,6 +46,11 @@ std::multiset<std::string> record_multiset(const std::string& text, char delimit
 /// Reads a whole file; throws std::runtime_error if it cannot.
 std::string read_file(const std::string& path);
 
+/// CPU seconds (user + system) used so far by this process's waited-for children
+/// (getrusage(RUSAGE_CHILDREN)): the difference around run_shufl is that run's CPU time, which
+/// unlike wall time does not grow with the machine's load.
+double children_cpu_seconds();
+
 /// A fresh temporary directory, removed (recursively) when the object dies.
 class temp_dir {
  public:
