@@ -498,16 +498,32 @@ int run_modes(const options& opts, prepared& pre, output_sink& sink, const seed_
   shufl::lines::weighted_sampler sampler(opts.head, key);
   const bool all = opts.head == UINT64_MAX;
   std::uint64_t position = 0;
-  const auto offer = [&](std::string_view r) {
-    const double weight = (*weights)(r, position);
+  // `fast`: the weight when its field is a plain decimal (fast_field_weight), else −1.
+  const auto offer = [&](std::string_view r, double fast) {
+    const double weight = fast >= 0 ? fast : weights->general(r, position);
     if (all && weight >= 0) hold(r, "a weighted shuffle (--weight-field without -n)");
     if (weight >= 0 && !sampler.pass(weight)) sampler.offer(r, weight, position);
     ++position;
   };
   if (reader) {
-    reader->for_each(offer);  // the tight loop over each read
+    // The tight loop: records found 64 bytes at a time, weights read by words.
+    const std::size_t field = *opts.weight_field;
+    const char by = opts.fields_by();
+    reader->for_each_window([&](std::string_view window) {
+      while (!window.empty()) {
+        if (!all) {  // the records A-ExpJ passes over, in bulk
+          std::uint64_t passed = 0;
+          window.remove_prefix(sampler.pass_records(window, d, field, by, passed));
+          position += passed;
+          if (window.empty()) break;
+        }
+        const std::string_view r = window.substr(0, window.find(d) + 1);
+        offer(r, shufl::lines::fast_field_weight(body(r), field, by));
+        window.remove_prefix(r.size());
+      }
+    });
   } else {
-    while (source->next(record)) offer(record);
+    while (source->next(record)) offer(record, -1);
   }
   input.reset();
   weights->warn();
