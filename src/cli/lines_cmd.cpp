@@ -136,7 +136,10 @@ Sampler modes (shufl; see "which mode when" in the README):
       --key-fields=LIST     with --prob: distinct sampling; keep the lines whose
                               key (the fields LIST, as in cut -f: 1,3-4) hashes
                               below P, so all lines of a key are kept or dropped
-                              together, the same keys for a seed in any file
+                              together, the same keys for a seed in any file; a
+                              line lacking a key field is an error naming it
+                              (exit 1) after the lines kept before it (output
+                              streams; with -o FILE nothing is written)
       --field-delimiter=C   fields are separated by the byte C (default TAB;
                               escapes as --delimiter)
       --weight-field=F      weighted sampling without replacement: field F of
