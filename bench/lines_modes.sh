@@ -6,8 +6,10 @@
 #                          and Miller `filter 'urand() < 0.01'` (Bernoulli)
 #   --weight-field 1 -n 1000 vs the unweighted `-n 1000` (target: within 2x) and Miller `sample -k 1000`
 #   --with-replacement -n 1000 vs Miller `bootstrap -n 1000`
-# Each command runs RUNS times (default 5); the best wall time and the peak RSS are reported.
-# Miller rows are skipped where `mlr` is absent. Usage: bench/lines_modes.sh [path/to/shufl]
+# Each command runs once to warm up (page cache, binary), then RUNS times (default 5); the
+# median wall time and the peak RSS (largest over the runs) are reported, and the ratios are
+# between medians of this same run. Miller rows are skipped where `mlr` is absent.
+# Usage: bench/lines_modes.sh [path/to/shufl]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 shufl=$(readlink -f "${1:-build/shufl}")
@@ -18,19 +20,24 @@ trap 'rm -rf "$work"' EXIT
 seq 10000000 > "$work/seq.txt"
 echo "load: $(uptime)"
 
-measure() {  # CMD...: prints "best_seconds peak_kib"
-  local best="" peak=0 t m
+measure() {  # CMD...: prints "median_seconds peak_kib" (after one warm-up run)
+  local peak=0 t m times=()
+  "$@" > /dev/null
   for _ in $(seq "$runs"); do
-    read -r t m < <( { /usr/bin/time -f "%e %M" "$@" > /dev/null; } 2>&1 | tail -1 )
-    if [ -z "$best" ] || awk "BEGIN{exit !($t < $best)}"; then best=$t; fi
+    # Wall time from bash's microsecond clock (GNU time's %e has only centiseconds).
+    local start=$EPOCHREALTIME
+    /usr/bin/time -f "%M" -o "$work/rss" "$@" > /dev/null
+    t=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN{printf "%.4f", b - a}')
+    m=$(tail -1 "$work/rss")
+    times+=("$t")
     [ "$m" -gt "$peak" ] && peak=$m
   done
-  echo "$best $peak"
+  printf '%s\n' "${times[@]}" | sort -g | awk -v p="$peak" '{v[NR]=$1} END{m=(NR%2)?v[(NR+1)/2]:(v[NR/2]+v[NR/2+1])/2; print m, p}'
 }
 row() {  # NAME CMD...
   local name=$1; shift
   read -r t m < <(measure "$@")
-  printf '%-44s %8s s %8d KiB\n' "$name" "$t" "$m"
+  printf '%-44s %8.3f s %8d KiB\n' "$name" "$t" "$m"
   echo "$t" > "$work/t.$(echo "$name" | tr -c 'a-zA-Z0-9\n' '_')"
 }
 ratio() { awk "BEGIN{printf \"%.2f\", $(cat "$work/t.$1") / $(cat "$work/t.$2")}"; }

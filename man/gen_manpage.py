@@ -62,34 +62,74 @@ def roff_escape(text):
     return text
 
 
+# An option row of --help: indented 1 to 8 columns, the names (starting with '-'), then the
+# description after 2+ spaces (GNU's layout and CLI11's alike).
 OPTION_LINE = re.compile(r"^\s{1,8}(-[^\s].*?)(?:\s{2,}(.*))?$")
+# A positional row under CLI11's "Positionals:" heading: "  items ITEM ...   description".
+POSITIONAL_LINE = re.compile(r"^\s{1,8}([a-z][\w-]*(?: [A-Z][\w.]*(?: \.\.\.)?)?)(?:\s{2,}(.*))?$")
+# Continuation lines of a description are indented at least this much.
+CONTINUATION_INDENT = 10
+
+
+def is_heading(line):
+    return bool(line.strip()) and not line.startswith(" ") and line.rstrip().endswith(":")
 
 
 def parse_help(text):
-    """Split a --help text into (prose lines before options, [(option, description)], prose after)."""
+    """Splits a --help text into blocks, in order: ("prose", [lines]), ("heading", text) for a
+    heading of a list of options ("Options:", "Extensions (shufl):", "Positionals:"), and
+    ("option", names, description) for each option row (continuation lines joined). Every option
+    row is an option, wherever it stands: under a heading of its own or in GNU's first list."""
     lines = text.rstrip("\n").split("\n")
-    before, options, after = [], [], []
-    state = "before"
-    for line in lines:
-        match = OPTION_LINE.match(line)
-        if match and not line.strip().startswith(("-- ", "---")) and state != "after":
-            state = "options"
-            options.append([match.group(1).strip(), (match.group(2) or "").strip()])
+    blocks = []
+    positionals = False  # inside CLI11's "Positionals:" list
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        nxt = lines[i + 1] if i + 1 < len(lines) else ""
+        if is_heading(line) and (OPTION_LINE.match(nxt) or (line.strip() == "Positionals:" and nxt.strip())):
+            blocks.append(("heading", line.strip()))
+            positionals = line.strip() == "Positionals:"
+            i += 1
             continue
-        if state == "options" and line.startswith(" " * 10) and line.strip() and options:
-            options[-1][1] = (options[-1][1] + " " + line.strip()).strip()
+        match = OPTION_LINE.match(line) or (POSITIONAL_LINE.match(line) if positionals else None)
+        if match and line.strip():
+            description = (match.group(2) or "").strip()
+            i += 1
+            while i < len(lines) and lines[i].startswith(" " * CONTINUATION_INDENT) and lines[i].strip():
+                description = (description + " " + lines[i].strip()).strip()
+                i += 1
+            blocks.append(("option", match.group(1).strip(), description))
             continue
-        if state == "options" and line.strip().endswith(":") and not line.startswith(" "):
-            # A new heading such as "Positionals:" or "Subcommands:" after the options.
-            after.append(line)
-            state = "after"
+        positionals = False
+        if blocks and blocks[-1][0] == "prose":
+            blocks[-1][1].append(line)
+        else:
+            blocks.append(("prose", [line]))
+        i += 1
+    return blocks
+
+
+def option_roff(names):
+    """The names of an option row in man(7) style: each option name bold, its placeholder
+    italic, the punctuation (", ", "=", a default after "=") roman:
+    "-n, --head-count=COUNT" -> \fB\-n\fR, \fB\-\-head\-count\fR=\fICOUNT\fR."""
+    out = []
+    for part in names.split(", "):
+        match = re.match(r"^(-{1,2}[A-Za-z0-9][\w-]*)(?:([= ])([^=\s]+(?: \.\.\.)?)(?:=(.*))?)?$", part)
+        if not match:
+            # A positional ("items ITEM ...") or anything unexpected: the name bold, the rest roman.
+            head, _, rest = part.partition(" ")
+            out.append("\\fB" + roff_escape(head) + "\\fR" + (" " + roff_escape(rest) if rest else ""))
             continue
-        if state == "options" and not line.strip():
-            continue
-        (before if state == "before" else after).append(line)
-        if state == "options":
-            state = "after"
-    return before, options, after
+        name, sep, placeholder, default = match.groups()
+        text = "\\fB" + roff_escape(name) + "\\fR"
+        if placeholder:
+            text += sep + "\\fI" + roff_escape(placeholder) + "\\fR"
+        if default is not None:
+            text += "=" + roff_escape(default)
+        out.append(text)
+    return ", ".join(out)
 
 
 # man(1) indents section text by 7 columns: preformatted lines longer than this overflow 80.
@@ -116,14 +156,37 @@ def fit_line(line):
     return out
 
 
+def fit_paragraph(para):
+    """A laid-out paragraph (examples, usage lines) cut to fit: a row "COMMAND   comment" too wide
+    puts the comment on the next line, indented 6 more than the command; a comment-only line
+    that continued such a comment (deeply indented) joins that comment. Lines that fit stay."""
+    if all(len(l.rstrip()) <= NF_WIDTH for l in para):
+        return [l.rstrip() for l in para]
+    out = []
+    row_indent = None  # the indent of the last row, for the comment lines that continue it
+    for line in para:
+        line = line.rstrip()
+        indent = len(line) - len(line.lstrip(" "))
+        if row_indent is not None and indent >= 20:
+            out += fit_line(" " * (row_indent + 6) + line.strip())
+            continue
+        row_indent = indent
+        match = re.match(r"^(\s*\S.*?\S)\s{2,}(\S.*)$", line)
+        if match and indent < 20:
+            out += fit_line(match.group(1))
+            out += fit_line(" " * (indent + 6) + match.group(2))
+        else:
+            out += fit_line(line)
+    return out
+
+
 def prose(lines):
     """Help prose: paragraphs (blank-line separated) of flowing text are filled by man to the page
     width; paragraphs with indented lines (examples, tables laid out by hand) stay preformatted,
-    each line cut to fit 80 columns (fit_line)."""
+    each line cut to fit 80 columns (fit_paragraph). A one-line summary above a "Usage:" line is a
+    paragraph of its own."""
     paragraphs, current = [], []
     for line in lines:
-        if line.strip() in ("Options:",):
-            continue
         if line.strip():
             current.append(line)
         elif current:
@@ -131,14 +194,20 @@ def prose(lines):
             current = []
     if current:
         paragraphs.append(current)
-    out = []
+    split = []
     for para in paragraphs:
+        usage = next((k for k, l in enumerate(para) if l.startswith("Usage:")), None)
+        if usage:
+            split += [para[:usage], para[usage:]]
+        else:
+            split.append(para)
+    out = []
+    for para in split:
         laid_out = (any(l.startswith(("  ", "Usage:")) for l in para)
                     or para[0].rstrip().endswith(":"))
         if laid_out:
             out += [".PP", ".nf"]
-            for l in para:
-                out += [roff_escape(x) for x in fit_line(l.rstrip())]
+            out += [roff_escape(x) for x in fit_paragraph(para)]
             out.append(".fi")
         else:
             out += [".PP"] + [roff_escape(l.strip()) for l in para]
@@ -174,17 +243,20 @@ def examples_section(path):
 
 def section_for(binary, sub):
     text = subprocess.run([binary, sub, "--help"], capture_output=True, text=True, check=True).stdout
-    before, options, after = parse_help(text)
     out = [f'.SS "shufl {sub}"']
-    out += prose(before)
-    if options:
-        out.append(".PP")
-        out.append("Options:")
-        for option, description in options:
-            out.append(".TP")
-            out.append("\\fB" + roff_escape(option) + "\\fR")
-            out.append(roff_escape(description) if description else "")
-    out += prose(after)
+    pending = []
+    for block in parse_help(text):
+        if block[0] == "prose":
+            pending += block[1]
+            continue
+        out += prose(pending)
+        pending = []
+        if block[0] == "heading":
+            out += [".PP", roff_escape(block[1])]
+        else:
+            _, names, description = block
+            out += [".TP", option_roff(names), roff_escape(description) if description else ""]
+    out += prose(pending)
     return out
 
 

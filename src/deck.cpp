@@ -182,17 +182,30 @@ deck make_custom(std::span<const std::string> labels, std::uint64_t decks) {
   return d;
 }
 
-std::vector<std::string> split_card_list(std::string_view text, char separator) {
+namespace {
+
+// `item` without surrounding spaces (and a '\r' a CRLF line may have left).
+std::string_view trim_label(std::string_view item) {
+  if (!item.empty() && item.back() == '\r') item.remove_suffix(1);
+  while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
+  while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
+  return item;
+}
+
+}  // namespace
+
+std::vector<std::string> split_label_list(std::string_view text, std::string_view option, std::string_view what) {
   std::vector<std::string> out;
   std::size_t start = 0;
   while (start <= text.size()) {
-    std::size_t end = text.find(separator, start);
+    std::size_t end = text.find(',', start);
     if (end == std::string_view::npos) end = text.size();
-    std::string_view item = text.substr(start, end - start);
-    if (!item.empty() && item.back() == '\r') item.remove_suffix(1);
-    while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
-    while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
-    if (!item.empty()) out.emplace_back(item);
+    const std::string_view item = trim_label(text.substr(start, end - start));
+    if (item.empty()) {
+      throw error(fmt::format("{}: {} {} is empty (a doubled, leading or trailing comma?)", option, what,
+                              out.size() + 1));
+    }
+    out.emplace_back(item);
     start = end + 1;
   }
   return out;
@@ -203,14 +216,17 @@ std::vector<std::string> read_card_labels(text_reader& reader) {
   std::uint64_t bytes = 0;
   std::string_view line;
   while (reader.next(line)) {
-    for (auto& label : split_card_list(line, '\n')) {
-      bytes += label.size();
-      if (bytes > max_custom_label_bytes) {
-        throw error(fmt::format("{}: more than {} MiB of card labels (line {})", reader.name(),
-                                max_custom_label_bytes >> 20, reader.line_number()));
-      }
-      out.push_back(std::move(label));
+    const std::string_view label = trim_label(line);
+    if (label.empty()) {
+      throw error(fmt::format("{}: line {}: empty card label (one card per line; remove the blank line)",
+                              reader.name(), reader.line_number()));
     }
+    bytes += label.size();
+    if (bytes > max_custom_label_bytes) {
+      throw error(fmt::format("{}: more than {} MiB of card labels (line {})", reader.name(),
+                              max_custom_label_bytes >> 20, reader.line_number()));
+    }
+    out.emplace_back(label);
   }
   return out;
 }

@@ -279,8 +279,18 @@ TEST(DeckCards, StylesMatchTheConventions) {
 }
 
 TEST(DeckCustom, ListsAndLabels) {
-  EXPECT_EQ(split_card_list(" a, b ,,c\r", ','), (std::vector<std::string>{"a", "b", "c"}));
-  EXPECT_EQ(split_card_list("x\r\ny y\n\n", '\n'), (std::vector<std::string>{"x", "y y"}));
+  EXPECT_EQ(split_label_list(" a, b ,c d", "--cards", "card"), (std::vector<std::string>{"a", "b", "c d"}));
+  // An empty label is an error naming its 1-based position, never skipped (issue 13).
+  for (const auto& [list, position] : std::vector<std::pair<std::string, int>>{
+           {"a,,b", 2}, {",a", 1}, {"a,", 2}, {"a, ,b", 2}, {"a,b,c,", 4}, {" ", 1}}) {
+    try {
+      split_label_list(list, "--cards", "card");
+      ADD_FAILURE() << list;
+    } catch (const error& e) {
+      EXPECT_EQ(std::string(e.what()),
+                "--cards: card " + std::to_string(position) + " is empty (a doubled, leading or trailing comma?)");
+    }
+  }
   const std::vector<std::string> labels = {"a", "b", "a"};
   const deck d = make_custom(labels, 2);
   EXPECT_EQ(d.cards.size(), 6u);

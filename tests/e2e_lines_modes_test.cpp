@@ -189,7 +189,40 @@ TEST(E2eLinesDistinct, MissingKeyFieldNamesTheLine) {
                        "h\ta\nx\t1\ny\n");
   EXPECT_EQ(r.status, 1);
   EXPECT_EQ(r.err, "shufl: line 3: fewer fields than --key-fields needs\n");
-  EXPECT_EQ(r.out, "");
+  // Output streams, as tsv-sample's: the lines kept before the failing one (with the header)
+  // have gone out; here the same as the run over the valid lines alone.
+  const auto valid = lines({"--seed", "d", "--prob", "0.5", "--key-fields", "2", "--header", "1"},
+                           "h\ta\nx\t1\n");
+  ASSERT_EQ(valid.status, 0);
+  EXPECT_EQ(r.out, valid.out == "h\ta\n" ? "" : valid.out);  // no kept line: nothing at all
+}
+
+TEST(E2eLinesDistinct, KeyFieldErrorAfterStreamingWritesExactlyTheKeptLinesBefore) {
+  // A missing key field on line 1000 (and on the last of 150,000 lines, after more than 1 MiB
+  // of output): stdout holds exactly the lines kept before it, whole, whatever the output
+  // buffer held; the error names the line; exit 1; with -o FILE the file is not created.
+  std::string input;
+  for (int i = 1; i <= 999; ++i) input += "v" + std::to_string(i) + "\tk" + std::to_string(i % 50) + "\n";
+  const std::string bad = input + "bad line\n" + "v1\tk1\n";
+  const auto r = lines({"--seed", "d", "--prob", "0.5", "--key-fields", "2"}, bad);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err, "shufl: line 1000: fewer fields than --key-fields needs\n");
+  const auto valid = lines({"--seed", "d", "--prob", "0.5", "--key-fields", "2"}, input);
+  ASSERT_EQ(valid.status, 0);
+  EXPECT_EQ(r.out, valid.out);  // the decision for a key depends only on key and seed
+  EXPECT_FALSE(r.out.empty());
+  std::string big;
+  for (int i = 1; i <= 150000; ++i) big += "v" + std::to_string(i) + "\tk" + std::to_string(i) + "\n";
+  const auto all = lines({"--seed", "d", "--prob", "1", "--key-fields", "2"}, big + "tail\n");
+  EXPECT_EQ(all.status, 1);
+  EXPECT_EQ(all.err, "shufl: line 150001: fewer fields than --key-fields needs\n");
+  EXPECT_EQ(all.out.size(), big.size());
+  EXPECT_TRUE(all.out == big);  // P = 1 keeps every line: exactly the input before the bad one
+  temp_dir dir;
+  const auto o = lines({"--seed", "d", "--prob", "0.5", "--key-fields", "2", "-o", dir.file("out")}, bad);
+  EXPECT_EQ(o.status, 1);
+  EXPECT_EQ(o.out, "");
+  EXPECT_NE(::access(dir.file("out").c_str(), F_OK), 0);
 }
 
 // ---- weighted ----

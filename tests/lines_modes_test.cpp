@@ -371,6 +371,110 @@ TEST(LinesModesParsing, OnePassFieldWeightAgreesWithTheTwoSteps) {
   EXPECT_EQ(sl::fast_field_weight("x\t0.25\ty", 2, '\t'), 0.25);
 }
 
+TEST(LinesModesParsing, WordReadsGiveTheSameWeightsAsTheBytewiseParse) {
+  // detail::record_weight (word reads, SWAR digits) against fast_field_weight and, for the
+  // integer form, std::from_chars: for random records of every shape the bulk path meets.
+  shufl::xoshiro256pp_engine e(shufl::key_from_seed("word weights"));
+  const std::string alphabet = "0123456789012345678901234567890123456789..\t\tx-e";
+  int agreed = 0;
+  for (int t = 0; t < 200000; ++t) {
+    std::string body;
+    const auto len = static_cast<int>(e() % 20);
+    for (int i = 0; i < len; ++i) body += alphabet[e() % alphabet.size()];
+    std::string buffer = body + '\n' + std::string(48, 'z');  // the slack word reads need
+    const char* s = buffer.data();
+    const char* end = s + body.size();
+    for (std::size_t f = 1; f <= 3; ++f) {
+      const double fast = sl::fast_field_weight(body, f, '\t');
+      const double word = sl::detail::record_weight(s, end, f, '\t');
+      if (fast >= 0 || word >= 0) {
+        ASSERT_EQ(word, fast) << body << " field " << f;
+        ++agreed;
+      }
+    }
+    if (len >= 1 && len <= 8) {
+      std::uint64_t v = 0;
+      const auto r = std::from_chars(body.data(), body.data() + body.size(), v);
+      const bool digits = r.ptr == body.data() + body.size() && body.find_first_not_of("0123456789") == std::string::npos;
+      const std::int64_t got = sl::detail::short_digits_record(s, end);
+      if (digits) {
+        ASSERT_EQ(got, static_cast<std::int64_t>(v)) << body;
+      } else {
+        ASSERT_EQ(got, -1) << body;
+      }
+    }
+  }
+  EXPECT_GT(agreed, 20000);
+}
+
+// Feeds `data` (records ending with '\n') to a sampler record by record (pass/offer, the
+// reference) or in bulk (pass_records, then pass/offer for the record where it stops, as the
+// CLI does), weights in field `field`; returns the sample in key order and, for the bulk run,
+// how many records pass_records passed.
+std::vector<std::string> sample_by(const std::string& data, std::size_t field, std::uint64_t k,
+                                   const seed_key& key, bool bulk, std::uint64_t* bulk_passed = nullptr) {
+  sl::weighted_sampler sampler(k, key);
+  std::string_view window(data);
+  std::uint64_t position = 0;
+  while (!window.empty()) {
+    if (bulk) {
+      std::uint64_t passed = 0;
+      window.remove_prefix(sampler.pass_records(window, '\n', field, '\t', passed));
+      position += passed;
+      if (bulk_passed) *bulk_passed += passed;
+      if (window.empty()) break;
+    }
+    const std::string_view r = window.substr(0, window.find('\n') + 1);
+    std::string_view text;
+    const bool found = sl::find_field(r.substr(0, r.size() - 1), field, '\t', text);
+    const double w = found ? sl::weight_or_negative(text) : -1;
+    if (w >= 0 && !sampler.pass(w)) sampler.offer(r, w, position);
+    ++position;
+    window.remove_prefix(r.size());
+  }
+  return sampler.take_in_key_order();
+}
+
+TEST(LinesWeighted, BulkPassingDecidesExactlyAsRecordByRecord) {
+  // pass_records must make the same decisions as pass() one record at a time, with the same
+  // draws: the samples are equal for every seed, on seq-like input (the whole-block path),
+  // integers of every length with zeros, fractions, huge weights (a jump above 2^53) and
+  // weights in field 2 of TSV records.
+  std::vector<std::pair<std::string, std::size_t>> inputs;
+  std::string seq;
+  for (int i = 1; i <= 300000; ++i) seq += std::to_string(i) + "\n";
+  inputs.emplace_back(seq, 1);
+  shufl::xoshiro256pp_engine e(shufl::key_from_seed("bulk inputs"));
+  std::string ints, mixed, huge, tsv;
+  for (int i = 0; i < 60000; ++i) {
+    const auto u = e();
+    const int len = 1 + static_cast<int>(u % 9);  // 9 digits: longer than the block path takes
+    std::string v;
+    for (int j = 0; j < len; ++j) v += static_cast<char>('0' + (e() % 10));
+    if (u % 97 == 0) v = "0";
+    ints += v + "\n";
+    mixed += (u % 5 == 0 ? v + "." + std::to_string(e() % 1000) : v) + "\n";
+    huge += std::to_string(100000000000000 + e() % 900000000000000) + "\n";
+    tsv += "id" + std::to_string(i) + "\t" + v + "\tx\n";
+  }
+  inputs.emplace_back(ints, 1);
+  inputs.emplace_back(mixed, 1);
+  inputs.emplace_back(huge, 1);
+  inputs.emplace_back(tsv, 2);
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    std::uint64_t passed = 0;
+    for (const std::uint64_t k : {1, 7, 300}) {
+      for (int seed = 0; seed < 3; ++seed) {
+        const auto key = shufl::key_from_seed("bulk" + std::to_string(seed));
+        ASSERT_EQ(sample_by(inputs[i].first, inputs[i].second, k, key, true, &passed),
+                  sample_by(inputs[i].first, inputs[i].second, k, key, false))
+            << "input " << i << " k " << k << " seed " << seed;
+      }
+    }
+    EXPECT_GT(passed, 100000u) << "input " << i;  // the bulk path did the passing
+  }
+}
+
 TEST(LinesModesParsing, FieldListsAndFields) {
   EXPECT_EQ(sl::parse_field_list("2"), (std::vector<std::size_t>{2}));
   EXPECT_EQ(sl::parse_field_list("1,3-5"), (std::vector<std::size_t>{1, 3, 4, 5}));

@@ -98,14 +98,16 @@ inline constexpr std::uint64_t max_custom_label_bytes = std::uint64_t{64} << 20;
 /// than `max_custom_label_bytes` of label text in all.
 deck make_custom(std::span<const std::string> labels, std::uint64_t decks = 1);
 
-/// Splits a custom-deck list: items separated by `separator` (',' for `--cards`, '\n' for a
-/// file), each trimmed of surrounding spaces and a trailing '\r'; empty items are skipped.
-std::vector<std::string> split_card_list(std::string_view text, char separator);
+/// Splits a comma-separated list of labels (`--cards`, `--symbols`), each trimmed of surrounding
+/// spaces. An empty label (",," or a leading or trailing comma, or only spaces) is never skipped:
+/// throws shufl::error "OPTION: WHAT N is empty (a doubled, leading or trailing comma?)" with
+/// N its 1-based position, `option` and `what` naming the list ("--cards", "card").
+std::vector<std::string> split_label_list(std::string_view text, std::string_view option, std::string_view what);
 
 /// Reads the labels of a `--cards-file`: one card per line under the input-text convention of
-/// text_input.hpp (UTF-8 checked, BOM dropped, LF or CRLF), each trimmed of surrounding spaces;
-/// blank lines skipped. Throws shufl::error for read and encoding errors and beyond
-/// max_custom_label_bytes of labels.
+/// text_input.hpp (UTF-8 checked, BOM dropped, LF or CRLF), each trimmed of surrounding spaces.
+/// Every line is a card: an empty or blank line is the error "NAME: line N: empty card label".
+/// Throws shufl::error for read and encoding errors and beyond max_custom_label_bytes of labels.
 std::vector<std::string> read_card_labels(text_reader& reader);
 
 /// The default memory-match symbols: A–Z, a–z, 0–9 (62 symbols, so 62 pairs at most).

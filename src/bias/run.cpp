@@ -11,6 +11,7 @@
 
 #include "internal.hpp"
 #include "shufl/error.hpp"
+#include "shufl/exact.hpp"
 #include "shufl/permutation.hpp"
 
 namespace shufl {
@@ -30,6 +31,16 @@ void validate(const bias_options& o) {
     throw error(fmt::format("--alpha must be strictly between 0 and 1 (got {})", o.alpha));
   }
   if (!o.input && o.algorithms.empty()) throw error("no algorithm given");
+  // --exact: enumeration needs n <= exact_max_n (the riffle closed form takes any n); the lower
+  // bound is --n's own, so the message states the range bias really accepts.
+  if (o.exact && o.n > exact_max_n) {
+    for (const auto& algorithm : o.algorithms) {
+      if (algorithm.info->name == "riffle") continue;
+      throw error(fmt::format("--exact enumerates every path of {}: it needs 2 <= n <= {} (got {}); only "
+                              "riffle:K has a closed form for larger n",
+                              algorithm.label(), exact_max_n, o.n));
+    }
+  }
   if (!o.chunks.empty() && o.chunks.size() != o.algorithms.size()) {
     throw error("internal: one chunk set per algorithm expected");
   }

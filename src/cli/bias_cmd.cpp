@@ -178,7 +178,7 @@ subcommand bias_subcommand() {
             sub.add_option("--test", o->test, "Primary test: auto, table or position")->type_name("NAME")->capture_default_str();
             sub.add_flag("--no-secondary", o->no_secondary,
                          "Skip the fixed point, cycle, inversion and rising-sequence tests (about 2.5x faster at n = 52)");
-            sub.add_flag("--exact", o->exact, "Exact laws (enumeration; riffle closed form); no trials");
+            sub.add_flag("--exact", o->exact, "Exact laws, no trials: enumeration of every path (n <= 10), or the riffle:K closed form (any n)");
             sub.add_option("--input", o->input, "Test permutations read from FILE ('-': stdin), one per line")
                 ->option_text("FILE");
             sub.add_option("--monte-carlo", o->monte_carlo,
@@ -308,8 +308,8 @@ subcommand bias_subcommand() {
               // Side files are created now, before the work, so a bad path fails at once (U05).
               std::optional<side_file> counts_file, plot_file, report_file;
               if (sub.count("--save-counts") > 0) counts_file.emplace("--save-counts", o->save_counts);
-              if (sub.count("--plot") > 0) plot_file.emplace("--plot", o->plot);
-              if (sub.count("--report") > 0) report_file.emplace("--report", o->report);
+              if (sub.count("--plot") > 0) plot_file.emplace("--plot", o->plot, side_format::svg);
+              if (sub.count("--report") > 0) report_file.emplace("--report", o->report, side_format::html);
               bias_report report;
               std::string counts_text;
               if (!o->merge.empty()) {

@@ -178,7 +178,7 @@ deck build_deck(const deck_cli_options& o) {
     if (decks != 1) throw error("--decks does not apply to memory decks (use more --pairs)");
     std::vector<std::string> symbols;
     if (!o.symbols.empty()) {
-      symbols = split_card_list(o.symbols, ',');
+      symbols = split_label_list(o.symbols, "--symbols", "symbol");
     } else {
       for (const auto s : default_symbols()) symbols.emplace_back(s);
     }
@@ -191,7 +191,7 @@ deck build_deck(const deck_cli_options& o) {
     }
     return make_pairs(pairs, symbols);
   }
-  if (!o.cards.empty()) return make_custom(split_card_list(o.cards, ','), decks);
+  if (!o.cards.empty()) return make_custom(split_label_list(o.cards, "--cards", "card"), decks);
   if (!o.cards_file.empty()) {
     text_reader reader = text_reader::open(o.cards_file, 2 * max_custom_label_bytes);
     const auto labels = read_card_labels(reader);

@@ -94,6 +94,18 @@ std::string unexpected_argument_message(const CLI::App& app, std::string_view ar
   return message;
 }
 
+std::string flag_value_message(const CLI::App& app, const std::vector<std::string_view>& args) {
+  for (const std::string_view arg : args) {
+    if (arg == "--") break;
+    const auto eq = arg.find('=');
+    if (!arg.starts_with("--") || eq == std::string_view::npos) continue;
+    const std::string name(arg.substr(0, eq));
+    const CLI::Option* opt = app.get_option_no_throw(name);
+    if (opt != nullptr && opt->get_expected_max() == 0) return fmt::format("option '{}' doesn't allow an argument", name);
+  }
+  return {};
+}
+
 std::string try_help_line(std::string_view command) {
   return command.empty() ? "Try 'shufl --help' for more information."
                          : fmt::format("Try 'shufl {} --help' for more information.", command);

@@ -33,6 +33,13 @@ std::vector<std::string> option_names(const CLI::App& app);
 /// every name shufl takes), "unexpected argument 'X'" otherwise. No "shufl: " prefix, no hint.
 std::string unexpected_argument_message(const CLI::App& app, std::string_view arg);
 
+/// The GNU getopt message for the first argument of `args` that gives a value to a flag of `app`
+/// (an option that takes none, --help included): "option '--exact' doesn't allow an argument" for
+/// "--exact=3", "--exact=" or "--exact=true"; "" when there is none. Arguments after "--" are
+/// operands. One check for every flag of every CLI11 command, run before CLI11 parses (CLI11 itself
+/// would read "--exact=3" as a count or a boolean and accept it).
+std::string flag_value_message(const CLI::App& app, const std::vector<std::string_view>& args);
+
 /// "Try 'shufl COMMAND --help' for more information." (or 'shufl --help' for an empty command).
 std::string try_help_line(std::string_view command);
 

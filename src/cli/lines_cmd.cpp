@@ -16,6 +16,7 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -135,7 +136,10 @@ Sampler modes (shufl; see "which mode when" in the README):
       --key-fields=LIST     with --prob: distinct sampling; keep the lines whose
                               key (the fields LIST, as in cut -f: 1,3-4) hashes
                               below P, so all lines of a key are kept or dropped
-                              together, the same keys for a seed in any file
+                              together, the same keys for a seed in any file; a
+                              line lacking a key field is an error naming it
+                              (exit 1) after the lines kept before it (output
+                              streams; with -o FILE nothing is written)
       --field-delimiter=C   fields are separated by the byte C (default TAB;
                               escapes as --delimiter)
       --weight-field=F      weighted sampling without replacement: field F of
@@ -430,6 +434,16 @@ std::string quotef(std::string_view name) {
   return out;
 }
 
+// An option that takes one value: given again with the same value it is accepted, with another
+// it is GNU shuf's error "multiple WHAT specified" (its rule for -o and --random-source, which
+// shufl applies to all its single-valued options). `value` is already parsed, so "1" and "01"
+// or '\t' and TAB compare equal.
+template <class T, class U>
+void set_once(std::optional<T>& slot, U&& value, std::string_view what) {
+  if (slot && *slot != value) throw error(fmt::format("multiple {} specified", what));
+  slot = std::forward<U>(value);
+}
+
 }  // namespace lines
 
 int run_lines(int argc, char** argv, const char* program_name) {
@@ -438,6 +452,8 @@ int run_lines(int argc, char** argv, const char* program_name) {
   const std::string usage_name = program == "shuf" ? "shuf" : "shufl lines";
   lines::options opts;
   bool header_given = false;
+  std::optional<char> delimiter;                     // -z, --delimiter
+  std::optional<std::vector<std::size_t>> key_fields;  // --key-fields
 
   // getopt_long prints its diagnostics with argv[0]: give it the program name.
   std::vector<char*> args(argv, argv + argc);
@@ -465,6 +481,7 @@ int run_lines(int argc, char** argv, const char* program_name) {
           opts.echo = true;
           break;
         case 'i': {
+          // GNU refuses a second -i even with the same range: not set_once's rule.
           if (opts.input_range) throw error("multiple -i options specified");
           opts.input_range = true;
           const std::string_view arg = optarg;
@@ -492,28 +509,22 @@ int run_lines(int argc, char** argv, const char* program_name) {
           break;
         }
         case 'o':
-          if (opts.output && *opts.output != optarg) throw error("multiple output files specified");
-          opts.output = optarg;
+          lines::set_once(opts.output, std::string(optarg), "output files");
           break;
         case lines::kRandomSourceOption:
-          if (opts.random_source && *opts.random_source != optarg) {
-            throw error("multiple random sources specified");
-          }
-          opts.random_source = optarg;
+          lines::set_once(opts.random_source, std::string(optarg), "random sources");
           break;
         case lines::kSeedOption:
-          if (opts.seed && *opts.seed != optarg) throw error("multiple seeds specified");
-          opts.seed = check_seed(optarg);
+          lines::set_once(opts.seed, std::string(optarg), "seeds");
+          check_seed(*opts.seed);
           break;
         case 'r':
           opts.repeat = true;
           break;
         case 'z':
         case lines::kDelimiterOption: {
-          const char d = c == 'z' ? '\0' : lines::parse_delimiter(optarg);
-          if (opts.delimiter_given && opts.delimiter != d) throw error("multiple delimiters specified");
-          opts.delimiter = d;
-          opts.delimiter_given = true;
+          lines::set_once(delimiter, c == 'z' ? '\0' : lines::parse_delimiter(optarg), "delimiters");
+          opts.delimiter = *delimiter;
           break;
         }
         case lines::kHeaderOption: {
@@ -538,29 +549,24 @@ int run_lines(int argc, char** argv, const char* program_name) {
           opts.keep_order = true;
           break;
         case lines::kProbOption: {
-          const auto p = lines::parse_probability(optarg);
-          if (opts.prob && *opts.prob != p) throw error("multiple probabilities specified");
-          opts.prob = p;
+          lines::set_once(opts.prob, lines::parse_probability(optarg), "probabilities");
           break;
         }
         case lines::kKeyFieldsOption: {
           const auto list = shufl::lines::parse_field_list(optarg);
           if (!list) throw error("invalid field list: " + lines::quote(optarg) + " (e.g. 2, 1,3 or 2-4)");
-          if (!opts.key_fields.empty() && opts.key_fields != *list) throw error("multiple key field lists specified");
-          opts.key_fields = *list;
+          lines::set_once(key_fields, *list, "key field lists");
+          opts.key_fields = *key_fields;
           break;
         }
         case lines::kFieldDelimiterOption: {
-          const char d = lines::parse_delimiter(optarg);
-          if (opts.field_delimiter && *opts.field_delimiter != d) throw error("multiple field delimiters specified");
-          opts.field_delimiter = d;
+          lines::set_once(opts.field_delimiter, lines::parse_delimiter(optarg), "field delimiters");
           break;
         }
         case lines::kWeightFieldOption: {
           const auto list = shufl::lines::parse_field_list(optarg);
           if (!list || list->size() != 1) throw error("invalid weight field: " + lines::quote(optarg) + " (a field number: 1, 2, ...)");
-          if (opts.weight_field && *opts.weight_field != list->front()) throw error("multiple weight fields specified");
-          opts.weight_field = list->front();
+          lines::set_once(opts.weight_field, list->front(), "weight fields");
           break;
         }
         case lines::kWithReplacementOption:

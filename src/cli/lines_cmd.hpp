@@ -25,7 +25,6 @@ struct options {
   std::optional<std::string> random_source;  ///< --random-source FILE (GNU mode)
   std::optional<std::string> seed;           ///< --seed STRING
   char delimiter = '\n';                     ///< '\0' with -z, or --delimiter C
-  bool delimiter_given = false;              ///< -z or --delimiter was given
   std::optional<std::uint64_t> memory;       ///< --memory SIZE in bytes (full shuffle in RAM up to this)
   std::optional<std::string> temp_dir;       ///< --temp-dir DIR (default $TMPDIR, else /tmp)
   std::uint64_t header = 0;                  ///< --header N: the first N records stay in place

@@ -333,6 +333,7 @@ class kept_writer {
       held_.append(record);
     } else {
       sink_.open().write(record);
+      streamed_ = true;
     }
   }
   void finish() {
@@ -340,10 +341,18 @@ class kept_writer {
     if (hold_) out.write(held_);
     sink_.finish();
   }
+  // Before an error that ends the stream (a line without its key field, a read error): the
+  // lines kept so far go out whole, as tsv-sample's do, so standard output always ends with
+  // exactly the kept lines before the failing one, whatever their size. With -o nothing is
+  // written (the file is not even opened).
+  void flush_streamed() {
+    if (!hold_ && streamed_) sink_.open().flush();
+  }
 
  private:
   output_sink& sink_;
   bool hold_;
+  bool streamed_ = false;
   std::string held_;
 };
 
@@ -414,22 +423,27 @@ int run_modes(const options& opts, prepared& pre, output_sink& sink, const seed_
 
   if (opts.prob) {
     kept_writer out(opts, sink);
-    if (opts.key_fields.empty()) {
-      shufl::lines::bernoulli_sample(*source, *opts.prob, key, opts.head, out);
-    } else {
-      shufl::lines::distinct_filter filter(*opts.prob, opts.key_fields, opts.fields_by(), key);
-      std::uint64_t kept = 0;
-      while (kept < opts.head && source->next(record)) {
-        const auto keep = filter.keep(body(record));
-        if (!keep) {
-          throw error(fmt::format("line {}: fewer fields than --key-fields needs",
-                                  first_line + source->position() - 1));
-        }
-        if (*keep) {
-          out(record);
-          ++kept;
+    try {
+      if (opts.key_fields.empty()) {
+        shufl::lines::bernoulli_sample(*source, *opts.prob, key, opts.head, out);
+      } else {
+        shufl::lines::distinct_filter filter(*opts.prob, opts.key_fields, opts.fields_by(), key);
+        std::uint64_t kept = 0;
+        while (kept < opts.head && source->next(record)) {
+          const auto keep = filter.keep(body(record));
+          if (!keep) {
+            throw error(fmt::format("line {}: fewer fields than --key-fields needs",
+                                    first_line + source->position() - 1));
+          }
+          if (*keep) {
+            out(record);
+            ++kept;
+          }
         }
       }
+    } catch (const error&) {
+      out.flush_streamed();  // the kept lines before the failing one, whole; then the error
+      throw;
     }
     input.reset();
     out.finish();
@@ -498,16 +512,32 @@ int run_modes(const options& opts, prepared& pre, output_sink& sink, const seed_
   shufl::lines::weighted_sampler sampler(opts.head, key);
   const bool all = opts.head == UINT64_MAX;
   std::uint64_t position = 0;
-  const auto offer = [&](std::string_view r) {
-    const double weight = (*weights)(r, position);
+  // `fast`: the weight when its field is a plain decimal (fast_field_weight), else −1.
+  const auto offer = [&](std::string_view r, double fast) {
+    const double weight = fast >= 0 ? fast : weights->general(r, position);
     if (all && weight >= 0) hold(r, "a weighted shuffle (--weight-field without -n)");
     if (weight >= 0 && !sampler.pass(weight)) sampler.offer(r, weight, position);
     ++position;
   };
   if (reader) {
-    reader->for_each(offer);  // the tight loop over each read
+    // The tight loop: records found 64 bytes at a time, weights read by words.
+    const std::size_t field = *opts.weight_field;
+    const char by = opts.fields_by();
+    reader->for_each_window([&](std::string_view window) {
+      while (!window.empty()) {
+        if (!all) {  // the records A-ExpJ passes over, in bulk
+          std::uint64_t passed = 0;
+          window.remove_prefix(sampler.pass_records(window, d, field, by, passed));
+          position += passed;
+          if (window.empty()) break;
+        }
+        const std::string_view r = window.substr(0, window.find(d) + 1);
+        offer(r, shufl::lines::fast_field_weight(body(r), field, by));
+        window.remove_prefix(r.size());
+      }
+    });
   } else {
-    while (source->next(record)) offer(record);
+    while (source->next(record)) offer(record, -1);
   }
   input.reset();
   weights->warn();

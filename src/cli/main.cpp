@@ -28,6 +28,15 @@ Examples:
   seq 100 | shufl lines -n 5 --seed run-7    a reproducible sample of 5 lines
 )";
 
+// `shufl help help`, `shufl help --help`.
+constexpr const char* kHelpHelp = R"(Usage: shufl help [COMMAND]
+Show the help of COMMAND (lines, bias, deck, trace or help): 'shufl help bias' is
+'shufl bias --help'. Without COMMAND, the overview of every command ('shufl --help').
+
+Options:
+  -h, --help                  Print this help message and exit
+)";
+
 std::string version_text() {
   return fmt::format(
       "shufl {} ({} build)\n"
@@ -75,28 +84,79 @@ int run_cli11(int argc, char** argv) {
   const std::string_view word = argc > 1 ? std::string_view(argv[1]) : std::string_view();
   if (argc < 2) return usage_error("missing command (lines, bias, deck, trace or help)", "");
   if (word == "help") {
-    if (argc > 3) return usage_error("'help' takes at most one command", "");
-    char* top_help[] = {argv[0], const_cast<char*>("--help")};
-    if (argc == 2 || std::string_view(argv[2]) == "help") return run_cli11(2, top_help);
-    const std::string_view target = argv[2];
-    if (std::find(names.begin(), names.end(), target) == names.end()) {
-      return usage_error(shufl::unknown_name_error("command", target, names).what(), "");
+    // As git does: `shufl help help` and `shufl help --help` show the help of `help` itself;
+    // `shufl help COMMAND --help` (or -h) is `shufl help COMMAND`.
+    bool help_asked = false;
+    std::vector<std::string_view> targets;
+    for (int i = 2; i < argc; ++i) {
+      const std::string_view a = argv[i];
+      if (a == "-h" || a == "--help") {
+        help_asked = true;
+      } else if (a.starts_with("--help=")) {
+        return usage_error("option '--help' doesn't allow an argument", "help");
+      } else if (a.size() > 1 && a[0] == '-') {
+        return usage_error(fmt::format("unrecognized option '{}'", a), "help");
+      } else {
+        targets.push_back(a);
+      }
     }
-    char* help_args[] = {argv[0], argv[2], const_cast<char*>("--help")};
+    if (targets.size() > 1) return usage_error("'help' takes at most one command", "help");
+    if (targets.empty() && !help_asked) {
+      char* top_help[] = {argv[0], const_cast<char*>("--help")};
+      return run_cli11(2, top_help);
+    }
+    const std::string_view target = targets.empty() ? std::string_view("help") : targets.front();
+    if (std::find(names.begin(), names.end(), target) == names.end()) {
+      return usage_error(shufl::unknown_name_error("command", target, names).what(), "help");
+    }
+    if (target == "help") {
+      shufl::cli::write_stdout(kHelpHelp);
+      return shufl::cli::exit_ok;
+    }
+    char* help_args[] = {argv[0], const_cast<char*>(targets.front().data()), const_cast<char*>("--help")};
     if (target == "lines") return shufl::cli::run_lines(2, help_args + 1, "shufl");
     return run_cli11(3, help_args);
   }
   if (std::find(names.begin(), names.end(), word) == names.end()) {
     if (word.starts_with("-") && word != "-h" && word != "--help" && word != "--version") {
-      return usage_error(shufl::cli::unexpected_argument_message(app, word), "");
+      const auto message = shufl::cli::flag_value_message(app, {word});
+      return usage_error(message.empty() ? shufl::cli::unexpected_argument_message(app, word) : message, "");
     }
     if (!word.starts_with("-")) return usage_error(shufl::unknown_name_error("command", word, names).what(), "");
   }
   const bool is_command = std::find(names.begin(), names.end(), word) != names.end();
   const std::string_view command = is_command ? word : std::string_view();
 
+  // A flag given a value ("--exact=3") is GNU getopt's error for every flag of every command,
+  // checked before CLI11, which would read the value as a count or a boolean.
+  const CLI::App* target = &app;
+  for (auto& [sub, run] : runners) {
+    if (sub->get_name() == command) target = sub;
+  }
+  {
+    const std::vector<std::string_view> args(argv + (target == &app ? 1 : 2), argv + argc);
+    if (const auto message = shufl::cli::flag_value_message(*target, args); !message.empty()) {
+      return usage_error(message, command);
+    }
+  }
+  // CLI11 takes a "--" right after an option with an optional value (--seed, for its S09 error on
+  // `--seed $UNSET`) as the end of that option's values and drops it, so in `trace --seed 1 -- -a`
+  // the "-a" would be an unknown option: such a "--" is given twice, one still ending the options.
+  std::vector<char*> args(argv, argv + argc);
+  const auto optional_value = [&](std::string_view arg) {
+    if (!arg.starts_with("-") || arg.find('=') != std::string_view::npos) return false;
+    const CLI::Option* opt = target->get_option_no_throw(std::string(arg));
+    return opt != nullptr && opt->get_items_expected_min() == 0 && opt->get_items_expected_max() > 0;
+  };
+  for (std::size_t i = 2; i < args.size(); ++i) {
+    if (std::string_view(args[i]) != "--") continue;
+    if (optional_value(args[i - 1]) || (i >= 3 && optional_value(args[i - 2]) && !std::string_view(args[i - 1]).starts_with("-"))) {
+      args.insert(args.begin() + static_cast<std::ptrdiff_t>(i), args[i]);
+    }
+    break;
+  }
   try {
-    app.parse(argc, argv);
+    app.parse(static_cast<int>(args.size()), args.data());
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
@@ -117,7 +177,10 @@ int run_cli11(int argc, char** argv) {
   }
   for (auto& [sub, run] : runners) {
     if (!sub->parsed()) continue;
-    if (const auto extras = sub->remaining(); !extras.empty()) {
+    // CLI11 also lists the "--" that ended the options among the extras: it is no extra.
+    auto extras = sub->remaining();
+    extras.erase(std::remove(extras.begin(), extras.end(), "--"), extras.end());
+    if (!extras.empty()) {
       // The first unknown option, else the first unexpected operand.
       const auto option = std::find_if(extras.begin(), extras.end(),
                                        [](const std::string& a) { return a.size() > 1 && a[0] == '-'; });

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cerrno>
 #include <climits>
 #include <cstdio>
@@ -52,7 +53,25 @@ bool write_all(int fd, std::string_view data) {
 
 }  // namespace
 
-side_file::side_file(std::string option, std::string path) : option_(std::move(option)), path_(std::move(path)) {
+void check_side_format(std::string_view option, const std::string& path, side_format format) {
+  if (format == side_format::any) return;
+  const std::string base = base_of(path);
+  const auto dot = base.rfind('.');
+  if (dot == std::string::npos || dot == 0) return;  // no extension (".name" is a hidden file)
+  std::string extension = base.substr(dot);
+  for (char& c : extension) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (format == side_format::svg && extension != ".svg") {
+    throw error(fmt::format("{} '{}': only SVG is supported; name the file .svg (rsvg-convert turns SVG into "
+                            "PNG or PDF)", option, path));
+  }
+  if (format == side_format::html && extension != ".html" && extension != ".htm") {
+    throw error(fmt::format("{} '{}': only HTML is supported; name the file .html", option, path));
+  }
+}
+
+side_file::side_file(std::string option, std::string path, side_format format)
+    : option_(std::move(option)), path_(std::move(path)) {
+  check_side_format(option_, path_, format);
   const auto fail = [&](int e) {
     return error(fmt::format("cannot write '{}' ({}): {}", path_, option_, std::strerror(e)));
   };

@@ -4,7 +4,7 @@
 // Use it for EVERY such option of bias, deck and trace (DESIGN.md, "Command line"):
 //
 //   std::optional<side_file> plot;
-//   if (!o.plot.empty()) plot.emplace("--plot", o.plot);   // before the work: fails at once
+//   if (!o.plot.empty()) plot.emplace("--plot", o.plot, side_format::svg);  // before the work: fails at once
 //   ... the long work ...
 //   side_file_errors errors;
 //   if (plot) errors.commit(*plot, svg_plot(report));      // temp file → rename into place
@@ -21,16 +21,31 @@
 
 namespace shufl::cli {
 
+/// What a side file holds, when its name must agree: `--plot` draws SVG only and `--report`
+/// writes HTML only. A user of matplotlib expects `savefig("x.png")` to write a PNG (the format
+/// follows the extension); shufl cannot, so it refuses such a name instead of writing SVG into it.
+enum class side_format {
+  any,   ///< no rule (counts files)
+  svg,   ///< a picture: no extension, or .svg (any case)
+  html,  ///< a page: no extension, or .html / .htm (any case)
+};
+
+/// Checks that `path` may receive `format` (see side_format); throws shufl::error
+/// "OPTION 'x.png': only SVG is supported (...)" otherwise. Called by side_file's constructor,
+/// before the work starts.
+void check_side_format(std::string_view option, const std::string& path, side_format format);
+
 /// One side file being prepared. The constructor creates a temporary file in the target's
 /// directory (so the final rename stays within one file system) and throws shufl::error
-/// "cannot write 'PATH' (OPTION): REASON" (REASON from strerror) when that is impossible: call it
+/// "cannot write 'PATH' (OPTION): REASON" (REASON from strerror) when that is impossible, or the
+/// error of check_side_format when the name does not fit `format`: call it
 /// before the work starts. A target that exists and is not a regular file (/dev/null, a FIFO, a
 /// terminal) is opened for writing instead and written in place at commit; a symbolic link is
 /// followed (the file it names is replaced, the link stays). The destructor removes an
 /// uncommitted temporary file. Not copyable; movable.
 class side_file {
  public:
-  side_file(std::string option, std::string path);
+  side_file(std::string option, std::string path, side_format format = side_format::any);
   ~side_file();
   side_file(side_file&& other) noexcept;
   side_file& operator=(side_file&&) = delete;

@@ -4,6 +4,10 @@
 
 #include <sodium.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -174,6 +178,133 @@ bool weighted_sampler::pass_slow(double weight) noexcept {
   pending_ = jump_;
   have_jump_ = false;
   return false;
+}
+
+namespace {
+// kLastBytes[n & 7]: the top n bytes of a word (n = 1..8), for a record of n bytes ending at
+// the word's end.
+constexpr std::uint64_t kLastBytes[8] = {~std::uint64_t{0},      ~std::uint64_t{0} << 56, ~std::uint64_t{0} << 48,
+                                         ~std::uint64_t{0} << 40, ~std::uint64_t{0} << 32, ~std::uint64_t{0} << 24,
+                                         ~std::uint64_t{0} << 16, ~std::uint64_t{0} << 8};
+
+// Whether every record ending in a 64-byte block has 1..8 bytes before its delimiter, from
+// the block's delimiter bits (non-zero) and `before`, the bytes of the first record that lie
+// in earlier blocks: the first record by its length; then no two adjacent delimiters (an
+// empty record) and no 9 bytes without a delimiter (z9: bit j when bytes j..j+8 have none)
+// below the last delimiter (a run after it belongs to the next block's first record).
+bool short_records(std::uint64_t delimiters, std::ptrdiff_t before) noexcept {
+  const std::ptrdiff_t first = before + __builtin_ctzll(delimiters);
+  if (first < 1 || first > 8 || (delimiters & (delimiters >> 1)) != 0) return false;
+  const std::uint64_t z = ~delimiters;
+  std::uint64_t run = z & (z >> 1);  // 2 bytes without a delimiter from bit j
+  run &= run >> 2;                   // 4
+  run &= run >> 4;                   // 8
+  run &= z >> 8;                     // 9
+  const int last = 63 - __builtin_clzll(delimiters);
+  return (run & ((std::uint64_t{1} << last) - 1)) == 0;
+}
+
+}  // namespace
+
+std::size_t weighted_sampler::pass_records(std::string_view window, char delimiter, std::size_t number,
+                                           char field_delimiter, std::uint64_t& passed) noexcept {
+  passed = 0;
+  const char* const begin = window.data();
+  const char* s = begin;
+#if defined(__SSE2__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  const auto plain = [](char c) { return c == '.' || (c >= '0' && c <= '9'); };
+  if (!have_jump_ || plain(delimiter) || plain(field_delimiter)) return 0;
+  const char* const end = begin + window.size();
+  const __m128i needle = _mm_set1_epi8(delimiter);
+  // The jump in a register (the loop stores nothing). While it is below 2^53 its ulp is at
+  // most 1, so subtracting integer weights it covers is exact: j − w is a multiple of ulp(j)
+  // in [0, j]. Then passing integers w_1, w_2, ... in turn (j ≥ w_i each time) is the same as
+  // their running sum S staying at most floor(j), and the double j − S at the end is what
+  // the subtractions one by one give. So integer weights cost an integer addition and a
+  // compare; others (fractions, or a jump of 2^53 and more) the subtraction `pass` does.
+  double jump = jump_;
+  std::uint64_t budget = 0, sum = 0;  // floor(jump) when exact; integer weights passed since
+  bool exact = jump < 0x1p53;
+  if (exact) budget = static_cast<std::uint64_t>(jump);
+  std::uint64_t n = 0;
+  // Whole blocks of short integer records (`seq`-like: field 1 is the record, at most 8
+  // digits): instead of converting each record, their digits are added place by place. Each
+  // record's 8 bytes ending at its delimiter, digit values (byte ^ '0') with the bytes before
+  // the record cleared, go into one word; byte i of it holds the digits of place 10^(7−i)
+  // (at most 28 records, so at most 252 per byte); the block's total is then one conversion
+  // with wider lanes. Valid when every byte of the block (and of the block before, where the
+  // first record starts) is a digit or the delimiter and every record has 1..8 bytes; the
+  // block passes whole when its total fits the budget, else record by record below.
+  const __m128i zero_char = _mm_set1_epi8('0');
+  const __m128i nine = _mm_set1_epi8(9);
+  const __m128i zero = _mm_setzero_si128();
+  bool previous_plain = false;  // the block before held only digits and delimiters
+  // 40 bytes of slack past each block: the weight's words are read from within its record.
+  for (const char* b = s; end - b >= 64 + 40; b += 64) {
+    std::uint64_t mask = 0, plain_bytes = 0;
+    for (int at = 0; at < 64; at += 16) {
+      const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b + at));
+      const __m128i is_delimiter = _mm_cmpeq_epi8(bytes, needle);
+      const __m128i is_digit = _mm_cmpeq_epi8(_mm_subs_epu8(_mm_sub_epi8(bytes, zero_char), nine), zero);
+      mask |= static_cast<std::uint64_t>(static_cast<std::uint32_t>(_mm_movemask_epi8(is_delimiter))) << at;
+      plain_bytes |= static_cast<std::uint64_t>(static_cast<std::uint32_t>(
+                         _mm_movemask_epi8(_mm_or_si128(is_delimiter, is_digit)))) << at;
+    }
+    const bool plain_block = plain_bytes == ~std::uint64_t{0};
+    if (plain_block && previous_plain && number == 1 && exact && mask != 0 && short_records(mask, b - s)) {
+      std::uint64_t places = 0, records = 0;
+      const char* r = s;
+      for (std::uint64_t m = mask; m != 0; m &= m - 1, ++records) {
+        const char* const e = b + __builtin_ctzll(m);
+        places += (detail::load_word(e - 8) ^ 0x3030303030303030u) & kLastBytes[(e - r) & 7];
+        r = e + 1;
+      }
+      if (records <= 28) {  // else a byte of `places` may have overflowed
+        // Σ byte_i·10^(7−i): pairs (≤ 252·11), quads (< 2^32), then the two halves.
+        std::uint64_t x = (places & 0x00FF00FF00FF00FFu) * 10 + ((places >> 8) & 0x00FF00FF00FF00FFu);
+        x = (x & 0x0000FFFF0000FFFFu) * 100 + ((x >> 16) & 0x0000FFFF0000FFFFu);
+        const std::uint64_t total = (x & 0xFFFFFFFFu) * 10000 + (x >> 32);
+        if (total <= budget - sum) {
+          sum += total;
+          n += records;
+          s = r;
+          previous_plain = true;
+          continue;
+        }
+      }
+    }
+    previous_plain = plain_block;
+    while (mask != 0) {
+      const char* const e = b + __builtin_ctzll(mask);
+      mask &= mask - 1;
+      const detail::plain_decimal d = detail::record_decimal(s, e, number, field_delimiter);
+      if (d.digits < 0) goto stop;  // not a plain decimal: the careful parse decides
+      if (d.frac == 0 && exact) {
+        // An integer (a zero passes too, as in pass_slow, leaving the jump as it is).
+        const std::uint64_t next = sum + static_cast<std::uint64_t>(d.digits);
+        if (next > budget) goto stop;
+        sum = next;
+      } else {
+        const double w = d.value();
+        if (!(w > 0)) goto stop;  // a zero weight: pass_slow's business
+        jump -= static_cast<double>(sum);  // exact, see above
+        sum = 0;
+        if (!(jump >= w)) goto stop;  // as pass(): only weights the jump covers
+        jump -= w;
+        exact = jump < 0x1p53;
+        budget = exact ? static_cast<std::uint64_t>(jump) : 0;
+      }
+      s = e + 1;
+      ++n;
+    }
+  }
+stop:
+  jump_ = jump - static_cast<double>(sum);  // exact, see above
+  passed = n;
+#else
+  (void)delimiter, (void)number, (void)field_delimiter;
+#endif
+  return static_cast<std::size_t>(s - begin);
 }
 
 double weighted_sampler::truncated_key(double weight, double offset) noexcept {

@@ -147,6 +147,137 @@ inline double fast_field_weight(std::string_view body, std::size_t number, char 
   return frac == 0 ? static_cast<double>(v) : static_cast<double>(v) / kPow10[frac];
 }
 
+namespace detail {
+
+/// The 8 bytes at p as a little-endian word (the first byte lowest).
+inline std::uint64_t load_word(const char* p) noexcept {
+  std::uint64_t w;
+  std::memcpy(&w, p, 8);
+  return w;
+}
+
+/// How many of the 8 bytes of `w` (little-endian, first byte lowest), from the first, are
+/// ASCII digits: 0..8. SWAR: a byte b is a digit iff t = b ^ 0x30 < 10, i.e. t's high nibble
+/// is 0 and its low nibble + 6 < 16; the bytes failing either test get their high bit set in
+/// `flags` (x + 0x7F sets it for any non-zero 7-bit value, without carries between bytes).
+inline unsigned digit_run(std::uint64_t w) noexcept {
+  const std::uint64_t t = w ^ 0x3030303030303030u;
+  const std::uint64_t bad = (t & 0xF0F0F0F0F0F0F0F0u) |
+                            (((t & 0x0F0F0F0F0F0F0F0Fu) + 0x0606060606060606u) & 0x1010101010101010u);
+  const std::uint64_t flags = (((bad & 0x7F7F7F7F7F7F7F7Fu) + 0x7F7F7F7F7F7F7F7Fu) | bad) & 0x8080808080808080u;
+  return flags == 0 ? 8u : static_cast<unsigned>(__builtin_ctzll(flags)) / 8u;
+}
+
+/// The value of the first `n` (1..8) bytes of `w`, all ASCII digits, the first the most
+/// significant: shifting left by 8·(8 − n) drops the other bytes and puts zeros (leading
+/// zeros) below, then pairs, quads and the two halves are combined with exact integer
+/// multiply-adds (no lane ever exceeds its width: 99, 9999, 99999999).
+inline std::uint64_t digits_value(std::uint64_t w, unsigned n) noexcept {
+  std::uint64_t x = (w & 0x0F0F0F0F0F0F0F0Fu) << (8 * (8 - n));
+  x = (x * 10 + (x >> 8)) & 0x00FF00FF00FF00FFu;
+  x = (x * 100 + (x >> 16)) & 0x0000FFFF0000FFFFu;
+  return (x * 10000 + (x >> 32)) & 0xFFFFFFFFu;
+}
+
+/// The value of a record [s, e) of 1..8 bytes that are all ASCII digits (8 bytes readable at
+/// s), else −1. t = bytes ^ '0' holds the digit values; the first non-digit byte is the lowest
+/// one whose t + 0x76 or t has its high bit set (a carry out of a lower byte can only come
+/// from a non-digit, so the lowest flag is right; the higher ones do not matter); shifting by
+/// 8·(8 − n) keeps the record's n bytes, and digits_value's combining steps give the value.
+inline std::int64_t short_digits_record(const char* s, const char* e) noexcept {
+  const auto n = static_cast<unsigned>(e - s);
+  if (n - 1 >= 8) return -1;  // empty, or longer than a word
+  const std::uint64_t t = load_word(s) ^ 0x3030303030303030u;
+  const unsigned shift = 8 * (8 - n);
+  if (((((t + 0x7676767676767676u) | t) & 0x8080808080808080u) << shift) != 0) return -1;
+  std::uint64_t x = t << shift;
+  x = (x * 10 + (x >> 8)) & 0x00FF00FF00FF00FFu;
+  x = (x * 100 + (x >> 16)) & 0x0000FFFF0000FFFFu;
+  return static_cast<std::int64_t>((x * 10000 + (x >> 32)) & 0xFFFFFFFFu);
+}
+
+inline constexpr std::uint64_t kPow10Int[] = {1,           10,           100,           1000,
+                                              10000,       100000,       1000000,       10000000,
+                                              100000000,   1000000000,   10000000000,   100000000000,
+                                              1000000000000, 10000000000000, 100000000000000,
+                                              1000000000000000, 10000000000000000};
+
+/// The leading digits at p (up to 16 are looked at: 16 bytes must be readable): their count
+/// and, when the count is below 16, their value.
+inline unsigned leading_digits(const char* p, std::uint64_t& value) noexcept {
+  const std::uint64_t a = load_word(p);
+  const unsigned n = digit_run(a);
+  if (n < 8) {
+    value = n == 0 ? 0 : digits_value(a, n);
+    return n;
+  }
+  const std::uint64_t b = load_word(p + 8);
+  const unsigned m = digit_run(b);
+  value = digits_value(a, 8) * kPow10Int[m] + (m == 0 ? 0 : digits_value(b, m));
+  return 8 + m;
+}
+
+/// A plain decimal weight read by words: `digits` (all its digits as one integer, below
+/// 10^15) and `frac` (how many of them follow the point); digits < 0 when the text is not of
+/// that form. Its double is digits / 10^frac, correctly rounded (one division of exact doubles,
+/// Clinger's fast path: the same double as fast_field_weight and std::from_chars).
+struct plain_decimal {
+  std::int64_t digits = -1;  ///< the digits as an integer, or −1: not a plain decimal
+  unsigned frac = 0;         ///< digits after the point
+  /// The correctly rounded double (precondition digits >= 0).
+  double value() const noexcept {
+    static constexpr double kPow10[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                        1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+    return frac == 0 ? static_cast<double>(digits) : static_cast<double>(digits) / kPow10[frac];
+  }
+};
+
+/// The field starting at p of the record whose delimiter is at e, as fast_field_weight reads
+/// it (1..15 digits with an optional point; it ends at e or at `field_delimiter`), by word
+/// reads: at least 40 bytes from p must be readable. Precondition: neither delimiter is a
+/// digit or '.'.
+inline plain_decimal word_field_decimal(const char* p, const char* e, char field_delimiter) noexcept {
+  std::uint64_t v = 0;
+  const unsigned whole = leading_digits(p, v);
+  const char* q = p + whole;
+  unsigned frac = 0;
+  if (*q == '.') {
+    std::uint64_t f = 0;
+    frac = leading_digits(q + 1, f);
+    if (whole + frac > 15) return {};
+    v = v * kPow10Int[frac] + f;
+    q += 1 + frac;
+  }
+  const unsigned digits = whole + frac;
+  if (digits == 0 || digits > 15 || (q != e && *q != field_delimiter)) return {};
+  return {static_cast<std::int64_t>(v), frac};
+}
+
+/// Field `number` of the record [s, e) (e: its delimiter) as a plain decimal, by word reads
+/// (40 bytes readable past e; neither delimiter a digit or '.'). A first field that is the
+/// whole record of at most 8 digits (`seq` output) takes short_digits_record.
+inline plain_decimal record_decimal(const char* s, const char* e, std::size_t number, char field_delimiter) noexcept {
+  if (number == 1) {
+    const std::int64_t v = short_digits_record(s, e);
+    if (v >= 0) return {v, 0};
+  }
+  for (std::size_t i = 1; i < number; ++i) {
+    const void* hit = std::memchr(s, field_delimiter, static_cast<std::size_t>(e - s));
+    if (!hit) return {};
+    s = static_cast<const char*>(hit) + 1;
+  }
+  return word_field_decimal(s, e, field_delimiter);
+}
+
+/// The weight record_decimal reads, as a double, or −1: the same as fast_field_weight of the
+/// record's body whenever that gives a weight.
+inline double record_weight(const char* s, const char* e, std::size_t number, char field_delimiter) noexcept {
+  const plain_decimal d = record_decimal(s, e, number, field_delimiter);
+  return d.digits < 0 ? -1.0 : d.value();
+}
+
+}  // namespace detail
+
 inline std::optional<double> parse_weight(std::string_view text) noexcept {
   const double w = weight_or_negative(text);
   if (w < 0) return std::nullopt;
@@ -230,6 +361,18 @@ class weighted_sampler {
     }
     return pass_slow(weight);
   }
+  /// The bulk form of `pass` for the records at the start of `window` (whole records, each
+  /// ending with `delimiter`), weights in field `number` split at `field_delimiter`: passes
+  /// over records while their weights are plain decimals (as fast_field_weight reads them,
+  /// the same doubles) that `pass` would pass over, with the same subtractions in the same
+  /// order, and stops at the first record it cannot pass (it has to be offered, or its weight
+  /// needs the careful parse) or near the window's end (the last ~100 bytes). Sets `passed`
+  /// to the number of records passed and returns their length in bytes: the caller handles
+  /// the record there with `pass`/`offer`, then calls again. Does nothing before K positive
+  /// keys are held. Records are found 64 bytes at a time (SSE2 compare masks on x86-64; on
+  /// other platforms, and when a delimiter is a digit or '.', it passes nothing).
+  std::size_t pass_records(std::string_view window, char delimiter, std::size_t number,
+                           char field_delimiter, std::uint64_t& passed) noexcept;
   /// Offers the record whose weight was just given to `pass` (which returned false), with its
   /// 0-based input position.
   void offer(std::string_view record, double weight, std::uint64_t position);

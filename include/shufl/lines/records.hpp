@@ -145,6 +145,26 @@ class record_reader {
     }
   }
 
+  /// Calls `f(window)` with the remaining records in order as windows of whole records (each
+  /// window is non-empty and ends with the delimiter): the records of each read or window
+  /// that it holds whole, at once, then a record that crosses a boundary (assembled by `next`)
+  /// alone. For callers that find records in bulk (e.g. 64 bytes at a time).
+  template <class F>
+  void for_each_window(F&& f) {
+    std::string_view record;
+    for (;;) {
+      const char* last = pos_ == end_ ? nullptr
+                                      : static_cast<const char*>(::memrchr(pos_, delimiter_, static_cast<std::size_t>(end_ - pos_)));
+      if (last) {
+        const char* const start = pos_;
+        pos_ = last + 1;
+        f(std::string_view(start, static_cast<std::size_t>(pos_ - start)));
+      }
+      if (!next(record)) return;
+      f(record);
+    }
+  }
+
  private:
   bool fill();
   int fd_ = -1;
