@@ -378,3 +378,24 @@ TEST(BiasInput, TestsPermutationsFromElsewhere) {
 
 }  // namespace
 }  // namespace shufl
+
+// The birthday test's repeat count on both sides of count_repeats' switch from std::sort to radix
+// sort at 2^16 fingerprints: trials drawn from only d distinct permutations repeat T - d times
+// (hand count; the identity plus the n - 1 adjacent transpositions are distinct for n = 4).
+TEST(Bias, RepeatCountOnSmallAndLargeTallies) {
+  const std::size_t n = 4;
+  for (const std::uint64_t trials : {std::uint64_t{5}, std::uint64_t{65535}, std::uint64_t{65536},
+                                     std::uint64_t{200000}}) {
+    std::vector<std::uint8_t> perms;
+    perms.reserve(trials * n);
+    for (std::uint64_t t = 0; t < trials; ++t) {
+      std::vector<std::uint8_t> p{0, 1, 2, 3};
+      const std::size_t k = t % n;  // 0: identity, else swap k - 1 and k
+      if (k) std::swap(p[k - 1], p[k]);
+      perms.insert(perms.end(), p.begin(), p.end());
+    }
+    const auto tallies = shufl::tally_permutations(perms, n, false);
+    const std::uint64_t distinct = std::min<std::uint64_t>(trials, n);
+    EXPECT_EQ(tallies.duplicates, trials - distinct) << trials;
+  }
+}

@@ -41,7 +41,16 @@ void unrank_into(std::uint64_t rank, std::size_t n, std::uint8_t* out) noexcept 
 
 // Number of values that repeat an earlier one. LSD radix sort (four 16-bit digits) first: about
 // twice as fast as std::sort on the million fingerprints of the birthday test (28 vs 58 ms).
+// Below 2^16 values std::sort wins: the radix passes clear and sum a 2^16-entry offset table four
+// times whatever the size (the position Monte Carlo counts repeats once per simulated table, of a
+// handful of trials each: 10,000 tables of 5 trials took 4.9 s of CPU through the radix path, 0.04 s now).
 std::uint64_t count_repeats(std::vector<std::uint64_t>& values) {
+  if (values.size() < (std::size_t{1} << 16)) {
+    std::sort(values.begin(), values.end());
+    std::uint64_t repeats = 0;
+    for (std::size_t i = 1; i < values.size(); ++i) repeats += values[i] == values[i - 1];
+    return repeats;
+  }
   std::vector<std::uint64_t> scratch(values.size());
   std::vector<std::size_t> offsets(65536);
   for (unsigned shift = 0; shift < 64; shift += 16) {
