@@ -115,9 +115,23 @@ def main():
     for forced in (False, True):
         args = long_run + (["--progress"] if forced else [])
         p = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        time.sleep(1.5)  # past the 0.5 s a terminal waits before the first frame
+        err = b""
+        if forced:
+            # Wait for the first frame (up to 60 s: on a loaded machine the run may start late),
+            # not a fixed time, so a slow start is not a missing bar.
+            deadline = time.monotonic() + 60
+            while FRAME.search(err) is None and time.monotonic() < deadline:
+                ready, _, _ = select.select([p.stderr], [], [], 0.1)
+                if ready:
+                    chunk = os.read(p.stderr.fileno(), 65536)
+                    if not chunk:
+                        break
+                    err += chunk
+        else:
+            time.sleep(1.5)  # past the 0.5 s a terminal waits before the first frame
         p.send_signal(signal.SIGTERM)
-        _, err = p.communicate(timeout=60)
+        _, rest = p.communicate(timeout=60)
+        err += rest
         if forced:
             check(FRAME.search(err) is not None, f"--progress on a pipe draws no frame: {err[:200]!r}")
         else:
