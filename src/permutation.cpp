@@ -30,25 +30,18 @@ std::vector<std::uint8_t> unrank_permutation(std::uint64_t rank, std::size_t n) 
 }
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__POPCNT__) && !defined(__SANITIZE_ADDRESS__)
-#define SHUFL_POPCNT_CLONES __attribute__((target_clones("popcnt", "default")))
+#define SHUFL_POPCNT_CLONES __attribute__((target_clones("arch=x86-64-v3", "popcnt", "default")))
 #else
 #define SHUFL_POPCNT_CLONES
 #endif
 
 namespace {
 
-// above[v]: the bits of the values greater than v (inversions: earlier cards above this one).
-constexpr std::array<std::uint64_t, 64> kAbove = [] {
-  std::array<std::uint64_t, 64> a{};
-  for (unsigned v = 0; v < 64; ++v) a[v] = v == 63 ? 0 : ~std::uint64_t{0} << (v + 1);
-  return a;
-}();
-
 // Up to 4 permutations of 0..n-1 (n ≤ 64), perms[k * n ...]: adds their fixed points,
-// inversions, rising sequences and cycles. One pass per permutation gives the fixed points, the
-// inversions (earlier cards above this one: one popcount per card) and the inverse; the rising
-// sequences come from the inverse. The cycle walks, whose loads form one dependency chain per
-// permutation, run branch-free and interleaved, so the four chains overlap: each step marks the
+// inversions, rising sequences and cycles. One pass per permutation over a mask of the cards
+// seen so far gives the fixed points, the inversions (earlier cards above this one: one popcount
+// per card) and the rising sequences (card v+1 seen before card v: one bit per card). The cycle
+// walks, whose loads form one dependency chain per permutation, run branch-free and interleaved, so the four chains overlap: each step marks the
 // current card seen; when the next card is already seen (the cycle's start) the cycle closes and
 // the walk jumps to the lowest unseen card (n steps visit every card once).
 template <std::size_t Lanes>
@@ -56,18 +49,19 @@ template <std::size_t Lanes>
   std::uint64_t fixed = 0, inv = 0, rising = 0, cycles = 0;
   for (std::size_t k = 0; k < Lanes; ++k) {
     const std::uint8_t* perm = perms + k * n;
-    std::array<std::uint8_t, 64> where;  // every entry read is written first
-    std::uint64_t seen = 0;
+    std::uint64_t seen = 0;  // bit c: card c lies at an earlier position
     for (std::size_t p = 0; p < n; ++p) {
       const unsigned v = perm[p];
       fixed += v == p;
-      inv += static_cast<std::uint64_t>(__builtin_popcountll(seen & kAbove[v]));
+      // Bit 0 of `later` is card v itself (not yet seen): its other bits are the earlier cards
+      // above v (inversions), and bit 1 says card v+1 lies before card v (a new rising
+      // sequence starts at v+1; for v = n−1 the bit is never set, as n ≤ 64).
+      const std::uint64_t later = seen >> v;
+      inv += static_cast<std::uint64_t>(__builtin_popcountll(later));
+      rising += (later >> 1) & 1;
       seen |= std::uint64_t{1} << v;
-      where[v] = static_cast<std::uint8_t>(p);
     }
-    std::uint64_t r = 1;
-    for (std::size_t v = 0; v + 1 < n; ++v) r += where[v + 1] < where[v];
-    rising += r;
+    rising += 1;
   }
   // Bit 63 stays set when n < 64, so the lowest unseen card is found without a test for none
   // (after the last step it is never used).

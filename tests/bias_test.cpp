@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "shufl/detail/bias_loops.hpp"
+#include "shufl/detail/path_lanes.hpp"
 #include "shufl/error.hpp"
 #include <fmt/format.h>
 
@@ -84,6 +85,65 @@ TEST(BiasLoops, CountTableIsDeterministicPerStream) {
   EXPECT_EQ(a, b);
   EXPECT_NE(a, c);
   EXPECT_EQ(std::accumulate(a.begin(), a.end(), std::uint64_t{0}), 6000u);
+}
+
+// Path counting of four xoshiro256++ chunks at once (AVX2 lanes where the CPU has them): the same
+// counts as the scalar path-counting loop run on each chunk in turn, for Fisher-Yates (bounds n
+// down to 2) and the naive shuffle (n bounds of n), n = 3..7.
+TEST(BiasLanes, SameCountsAsScalarLoopPerChunk) {
+  const seed_key key = key_from_seed("lanes");
+  const std::array<std::uint64_t, 4> streams{0, 1, 7, 1000};
+  for (const char* name : {"fisher-yates", "naive"}) {
+    const auto& loops = detail::bias_loops_for(find_algorithm(name));
+    for (std::size_t n = 3; n <= 7; ++n) {
+      std::vector<std::uint64_t> bounds;
+      if (std::string_view(name) == "naive") {
+        bounds.assign(n, n);
+      } else {
+        for (std::size_t s = n; s >= 2; --s) bounds.push_back(s);
+      }
+      std::uint64_t codes = 1;
+      for (const auto s : bounds) codes *= s;
+      const std::uint64_t trials = n <= 5 ? 3000 : 300;
+      std::vector<std::uint64_t> expect(codes, 0), got(codes, 0);
+      for (const auto c : streams) loops.count_paths(engine_kind::xoshiro256pp, key, c, 0, n, trials, expect.data());
+      detail::count_paths_xoshiro_lanes(key, streams, bounds, trials, got.data());
+      EXPECT_EQ(got, expect) << name << " n=" << n;
+    }
+  }
+}
+
+// Lemire's rejection inside the lanes: states crafted so that a lane's first word is 0 (x·3 has
+// low word 0 < 2^64 mod 3 = 1, rejected) or 2^63 (x·6 low word 0 < 2^64 mod 6 = 4, rejected), or
+// 5/3 mod 2^64 (x·3 low word 5, x·6 low word 10: the kernel suspects a rejection that does not
+// happen). Expected codes from the public engine and uniform_below (Lemire's method) directly.
+TEST(BiasLanes, RejectionsFollowTheScalarDraws) {
+  // rotl(s0 + s3, 23) + s0 with s0 = 0 is rotl(s3, 23): s3 = rotr(x, 23) makes the first word x.
+  const auto state_for = [](std::uint64_t x, std::uint64_t salt) {
+    return detail::xoshiro_state{0, 0x9E3779B97F4A7C15ull ^ salt, 0xD1B54A32D192ED03ull + salt, (x >> 23) | (x << 41)};
+  };
+  for (const std::vector<std::uint64_t>& bounds : {std::vector<std::uint64_t>{3, 2}, std::vector<std::uint64_t>{6, 5, 4}}) {
+    const std::array<std::uint64_t, 4> firsts{0, std::uint64_t{1} << 63, 5 * 0xAAAAAAAAAAAAAAABull, 12345};
+    std::array<detail::xoshiro_state, 4> lanes;
+    for (std::size_t l = 0; l < 4; ++l) lanes[l] = state_for(firsts[l], l);
+    std::uint64_t codes = 1;
+    for (const auto s : bounds) codes *= s;
+    std::vector<std::uint64_t> expect(codes, 0), got(codes, 0);
+    const std::uint64_t trials = 50;
+    for (const auto& st : lanes) {
+      auto e = xoshiro256pp_engine::from_state(st);
+      for (std::uint64_t t = 0; t < trials; ++t) {
+        std::uint64_t code = 0;
+        for (const auto s : bounds) code = code * s + uniform_below(e, s);
+        ++expect[code];
+      }
+    }
+    // The rejected first words really are rejected: lane 0 (x = 0) differs from a draw of x = 0.
+    auto probe = xoshiro256pp_engine::from_state(lanes[0]);
+    EXPECT_EQ(probe(), 0u);
+    detail::count_paths_from_states(lanes, bounds, trials, got.data());
+    EXPECT_EQ(got, expect) << bounds.size();
+  }
 }
 
 // B03: degrees of freedom n! − 1.
@@ -318,3 +378,24 @@ TEST(BiasInput, TestsPermutationsFromElsewhere) {
 
 }  // namespace
 }  // namespace shufl
+
+// The birthday test's repeat count on both sides of count_repeats' switch from std::sort to radix
+// sort at 2^16 fingerprints: trials drawn from only d distinct permutations repeat T - d times
+// (hand count; the identity plus the n - 1 adjacent transpositions are distinct for n = 4).
+TEST(Bias, RepeatCountOnSmallAndLargeTallies) {
+  const std::size_t n = 4;
+  for (const std::uint64_t trials : {std::uint64_t{5}, std::uint64_t{65535}, std::uint64_t{65536},
+                                     std::uint64_t{200000}}) {
+    std::vector<std::uint8_t> perms;
+    perms.reserve(trials * n);
+    for (std::uint64_t t = 0; t < trials; ++t) {
+      std::vector<std::uint8_t> p{0, 1, 2, 3};
+      const std::size_t k = t % n;  // 0: identity, else swap k - 1 and k
+      if (k) std::swap(p[k - 1], p[k]);
+      perms.insert(perms.end(), p.begin(), p.end());
+    }
+    const auto tallies = shufl::tally_permutations(perms, n, false);
+    const std::uint64_t distinct = std::min<std::uint64_t>(trials, n);
+    EXPECT_EQ(tallies.duplicates, trials - distinct) << trials;
+  }
+}

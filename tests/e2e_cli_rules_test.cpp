@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -97,6 +98,35 @@ TEST(E2eCliRules, U04FlagsRefuseValues) {
   EXPECT_EQ(lines.status, 1);
   EXPECT_EQ(lines.out, "");
   EXPECT_EQ(lines.err, "shufl: option '--echo' doesn't allow an argument\nTry 'shufl lines --help' for more information.\n");
+}
+
+// U03's kind (found with item 4): `trace` items that start with '-' come after "--", as its --help
+// says, also right after --seed's value (CLI11 took that "--" as the end of --seed's optional
+// value) and without it; the "--" itself is not reported as an unknown option.
+TEST(E2eCliRules, DoubleDashEndsOptions) {
+  // Fisher-Yates by hand on (-x, y, z) with draws j = 2 then 0: i = 2 keeps z, i = 1 swaps -x, y.
+  const auto drawn = run_shufl({"trace", "--draws", "2,0", "--", "-x", "y", "z"});
+  EXPECT_EQ(drawn.status, 0) << drawn.err;
+  EXPECT_EQ(drawn.err, "");
+  EXPECT_TRUE(drawn.out.ends_with("result: y -x z\n")) << drawn.out;
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"trace", "--seed", "s", "--", "-x", "y", "z"},
+        {"trace", "--seed=s", "--", "-x", "y", "z"}}) {
+    const auto r = run_shufl(args);
+    EXPECT_EQ(r.status, 0) << args[1] << ": " << r.err;
+    EXPECT_EQ(r.err, "");
+    const auto rows = test::lines(r.out);
+    ASSERT_FALSE(rows.empty());
+    ASSERT_TRUE(rows.back().starts_with("result: ")) << rows.back();
+    const auto items = test::split(rows.back().substr(8), ' ');
+    EXPECT_EQ(std::multiset<std::string>(items.begin(), items.end()), (std::multiset<std::string>{"-x", "y", "z"}));
+  }
+  // Without "--" a leading '-' is still an option.
+  expect_usage_error(run_shufl({"trace", "--seed", "s", "-x", "y"}), "unrecognized option '-x'", "trace", "no --");
+  // `--seed $UNSET` before "--" stays S09's error.
+  const auto unset = run_shufl({"trace", "--seed", "--", "a", "b"});
+  EXPECT_EQ(unset.status, 1);
+  EXPECT_TRUE(unset.err.starts_with("shufl: empty --seed")) << unset.err;
 }
 
 // Item 5: `bias --exact` states the range it really accepts (n from 2, --n's own bound, to 10 for

@@ -150,11 +150,13 @@ struct permutation_sums {
 };
 
 /// permutation_sums::add for `count` byte decks of n ≤ 256 cards stored one after another in
-/// perms[0, count · n): the same sums, computed in one pass per deck (fixed points, inversions by
-/// a popcount per card, the inverse for the rising sequences) with the cycle walks of four decks
-/// interleaved branch-free (n ≤ 64; larger decks use permutation_sums::add). Compiled twice (GCC
-/// target_clones, chosen once at load time): with the popcnt instruction where the CPU has it
-/// (every x86-64 since about 2008), else generic. The bias trial loops call it every few trials.
+/// perms[0, count · n): the same sums, computed in one pass per deck over a 64-bit mask of the
+/// cards seen so far (fixed points; inversions by a popcount per card; rising sequences by one
+/// bit per card: card v+1 seen before card v) with the cycle walks of four decks interleaved
+/// branch-free (n ≤ 64; larger decks use permutation_sums::add). Compiled three times on x86-64
+/// (GCC target_clones, chosen once at load time): for x86-64-v3 (BMI2 shifts by any register,
+/// popcnt, tzcnt), with the popcnt instruction where the CPU has it (every x86-64 since about
+/// 2008), else generic. The bias trial loops call it every few trials.
 /// Allocation-free.
 void add_permutation_sums(permutation_sums& sums, const std::uint8_t* perms, std::size_t count,
                           std::size_t n) noexcept;

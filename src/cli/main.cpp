@@ -129,18 +129,34 @@ int run_cli11(int argc, char** argv) {
 
   // A flag given a value ("--exact=3") is GNU getopt's error for every flag of every command,
   // checked before CLI11, which would read the value as a count or a boolean.
+  const CLI::App* target = &app;
+  for (auto& [sub, run] : runners) {
+    if (sub->get_name() == command) target = sub;
+  }
   {
-    const CLI::App* target = &app;
-    for (auto& [sub, run] : runners) {
-      if (sub->get_name() == command) target = sub;
-    }
     const std::vector<std::string_view> args(argv + (target == &app ? 1 : 2), argv + argc);
     if (const auto message = shufl::cli::flag_value_message(*target, args); !message.empty()) {
       return usage_error(message, command);
     }
   }
+  // CLI11 takes a "--" right after an option with an optional value (--seed, for its S09 error on
+  // `--seed $UNSET`) as the end of that option's values and drops it, so in `trace --seed 1 -- -a`
+  // the "-a" would be an unknown option: such a "--" is given twice, one still ending the options.
+  std::vector<char*> args(argv, argv + argc);
+  const auto optional_value = [&](std::string_view arg) {
+    if (!arg.starts_with("-") || arg.find('=') != std::string_view::npos) return false;
+    const CLI::Option* opt = target->get_option_no_throw(std::string(arg));
+    return opt != nullptr && opt->get_items_expected_min() == 0 && opt->get_items_expected_max() > 0;
+  };
+  for (std::size_t i = 2; i < args.size(); ++i) {
+    if (std::string_view(args[i]) != "--") continue;
+    if (optional_value(args[i - 1]) || (i >= 3 && optional_value(args[i - 2]) && !std::string_view(args[i - 1]).starts_with("-"))) {
+      args.insert(args.begin() + static_cast<std::ptrdiff_t>(i), args[i]);
+    }
+    break;
+  }
   try {
-    app.parse(argc, argv);
+    app.parse(static_cast<int>(args.size()), args.data());
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
@@ -161,7 +177,10 @@ int run_cli11(int argc, char** argv) {
   }
   for (auto& [sub, run] : runners) {
     if (!sub->parsed()) continue;
-    if (const auto extras = sub->remaining(); !extras.empty()) {
+    // CLI11 also lists the "--" that ended the options among the extras: it is no extra.
+    auto extras = sub->remaining();
+    extras.erase(std::remove(extras.begin(), extras.end(), "--"), extras.end());
+    if (!extras.empty()) {
       // The first unknown option, else the first unexpected operand.
       const auto option = std::find_if(extras.begin(), extras.end(),
                                        [](const std::string& a) { return a.size() > 1 && a[0] == '-'; });
