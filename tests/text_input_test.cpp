@@ -133,10 +133,9 @@ TEST(TextInput, PermutationsUnderTheConvention) {
 TEST(TextInput, CardLabels) {
   text_reader reader("\xef\xbb\xbf" "Ace\r\n  Two  \nThree", "cards");
   EXPECT_EQ(read_card_labels(reader), (std::vector<std::string>{"Ace", "Two", "Three"}));
-  // Every line is a card: a blank line is an error naming it (issue 13), not skipped.
-  text_reader blank("Ace\n  \r\nThree\n", "cards");
-  EXPECT_EQ(error_of([&] { read_card_labels(blank); }),
-            "cards: line 2: empty card label (one card per line; remove the blank line)");
+  // Blank lines (empty, spaces, CRLF) are skipped, as --input skips them; never an empty label.
+  text_reader blank("Ace\n  \r\n\nThree\n\n", "cards");
+  EXPECT_EQ(read_card_labels(blank), (std::vector<std::string>{"Ace", "Three"}));
   // Item 9: labels × decks is capped.
   const std::vector<std::string> big{std::string(1 << 20, 'x')};
   EXPECT_EQ(error_of([&] { make_custom(big, 65); }),
