@@ -439,13 +439,13 @@ TEST(LinesWeighted, BulkPassingDecidesExactlyAsRecordByRecord) {
   // pass_records must make the same decisions as pass() one record at a time, with the same
   // draws: the samples are equal for every seed, on seq-like input (the whole-block path),
   // integers of every length with zeros, fractions, huge weights (a jump above 2^53) and
-  // weights in field 2 of TSV records.
+  // weights in field 2 and the last or next-to-last field 3 of TSV records.
   std::vector<std::pair<std::string, std::size_t>> inputs;
   std::string seq;
   for (int i = 1; i <= 300000; ++i) seq += std::to_string(i) + "\n";
   inputs.emplace_back(seq, 1);
   shufl::xoshiro256pp_engine e(shufl::key_from_seed("bulk inputs"));
-  std::string ints, mixed, huge, tsv;
+  std::string ints, mixed, huge, tsv, third;
   for (int i = 0; i < 60000; ++i) {
     const auto u = e();
     const int len = 1 + static_cast<int>(u % 9);  // 9 digits: longer than the block path takes
@@ -456,11 +456,13 @@ TEST(LinesWeighted, BulkPassingDecidesExactlyAsRecordByRecord) {
     mixed += (u % 5 == 0 ? v + "." + std::to_string(e() % 1000) : v) + "\n";
     huge += std::to_string(100000000000000 + e() % 900000000000000) + "\n";
     tsv += "id" + std::to_string(i) + "\t" + v + "\tx\n";
+    third += "a\t" + std::string(u % 3, 'b') + "\t" + (u % 11 == 0 ? "1.5" : v) + (u % 7 == 0 ? "" : "\tz") + "\n";
   }
   inputs.emplace_back(ints, 1);
   inputs.emplace_back(mixed, 1);
   inputs.emplace_back(huge, 1);
   inputs.emplace_back(tsv, 2);
+  inputs.emplace_back(third, 3);
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     std::uint64_t passed = 0;
     for (const std::uint64_t k : {1, 7, 300}) {

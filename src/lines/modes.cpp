@@ -204,6 +204,14 @@ bool short_records(std::uint64_t delimiters, std::ptrdiff_t before) noexcept {
   return (run & ((std::uint64_t{1} << last) - 1)) == 0;
 }
 
+// Σ byte_i·10^(7−i) of a word of place sums (bytes up to 252): pairs (≤ 252·11 in 16 bits),
+// quads (< 2^32), then the two halves.
+std::uint64_t place_total(std::uint64_t places) noexcept {
+  std::uint64_t x = (places & 0x00FF00FF00FF00FFu) * 10 + ((places >> 8) & 0x00FF00FF00FF00FFu);
+  x = (x & 0x0000FFFF0000FFFFu) * 100 + ((x >> 16) & 0x0000FFFF0000FFFFu);
+  return (x & 0xFFFFFFFFu) * 10000 + (x >> 32);
+}
+
 }  // namespace
 
 std::size_t weighted_sampler::pass_records(std::string_view window, char delimiter, std::size_t number,
@@ -239,6 +247,7 @@ std::size_t weighted_sampler::pass_records(std::string_view window, char delimit
   const __m128i nine = _mm_set1_epi8(9);
   const __m128i zero = _mm_setzero_si128();
   bool previous_plain = false;  // the block before held only digits and delimiters
+  std::uint64_t pending = 0, pending_records = 0;  // passed records whose digits wait
   // 40 bytes of slack past each block: the weight's words are read from within its record.
   for (const char* b = s; end - b >= 64 + 40; b += 64) {
     std::uint64_t mask = 0, plain_bytes = 0;
@@ -260,10 +269,21 @@ std::size_t weighted_sampler::pass_records(std::string_view window, char delimit
         r = e + 1;
       }
       if (records <= 28) {  // else a byte of `places` may have overflowed
-        // Σ byte_i·10^(7−i): pairs (≤ 252·11), quads (< 2^32), then the two halves.
-        std::uint64_t x = (places & 0x00FF00FF00FF00FFu) * 10 + ((places >> 8) & 0x00FF00FF00FF00FFu);
-        x = (x & 0x0000FFFF0000FFFFu) * 100 + ((x >> 16) & 0x0000FFFF0000FFFFu);
-        const std::uint64_t total = (x & 0xFFFFFFFFu) * 10000 + (x >> 32);
+        // While the records held back could not exceed the budget even at 99999999 each,
+        // their digits wait in `pending` (up to 28 records) and are converted once for
+        // several blocks.
+        const std::uint64_t held = pending_records + records;
+        if (held <= 28 && held * 99999999u <= budget - sum) {
+          pending += places;
+          pending_records = held;
+          n += records;
+          s = r;
+          previous_plain = true;
+          continue;
+        }
+        sum += place_total(pending);
+        pending = pending_records = 0;
+        const std::uint64_t total = place_total(places);
         if (total <= budget - sum) {
           sum += total;
           n += records;
@@ -274,6 +294,8 @@ std::size_t weighted_sampler::pass_records(std::string_view window, char delimit
       }
     }
     previous_plain = plain_block;
+    sum += place_total(pending);
+    pending = pending_records = 0;
     while (mask != 0) {
       const char* const e = b + __builtin_ctzll(mask);
       mask &= mask - 1;
@@ -299,6 +321,7 @@ std::size_t weighted_sampler::pass_records(std::string_view window, char delimit
     }
   }
 stop:
+  sum += place_total(pending);  // held back only while exact
   jump_ = jump - static_cast<double>(sum);  // exact, see above
   passed = n;
 #else
