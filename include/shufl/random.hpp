@@ -101,6 +101,8 @@ class xoshiro256pp_engine {
     e.s_ = state;
     return e;
   }
+  /// The raw state s0..s3 (what from_state takes): lets vector code run several engines in lanes.
+  std::array<std::uint64_t, 4> state() const noexcept { return s_; }
   static constexpr result_type min() noexcept { return 0; }
   static constexpr result_type max() noexcept { return ~result_type{0}; }
   result_type operator()() noexcept {

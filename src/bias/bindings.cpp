@@ -25,6 +25,7 @@ constexpr bias_loops bind(const Registered& r) {
   b.count_table = &loops::count_table;
   b.count_paths = &loops::count_paths;
   b.count_positions = &loops::count_positions;
+  b.count_positions_lanes = &loops::count_positions_lanes;
   return b;
 }
 

@@ -4,9 +4,9 @@
 
 #include <array>
 #include <cstring>
-#include <type_traits>
 
 #include "shufl/random.hpp"
+#include "trial_loops.hpp"
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
@@ -19,45 +19,13 @@ namespace {
 
 using state4 = xoshiro_state;
 
-// The engine's state words s0..s3, as it holds them (the engine is a plain array of four words).
-state4 engine_state(const seed_key& key, std::uint64_t stream) noexcept {
-  static_assert(sizeof(xoshiro256pp_engine) == sizeof(state4) && std::is_trivially_copyable_v<xoshiro256pp_engine>);
-  const xoshiro256pp_engine e(key, stream);
-  state4 s;
-  std::memcpy(s.data(), &e, sizeof s);
-  return s;
-}
-
-// One xoshiro256++ step on a state (the engine's operator(), word for word).
-inline std::uint64_t scalar_next(state4& s) noexcept {
-  const auto rotl = [](std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); };
-  const std::uint64_t result = rotl(s[0] + s[3], 23) + s[0];
-  const std::uint64_t t = s[1] << 17;
-  s[2] ^= s[0];
-  s[3] ^= s[1];
-  s[1] ^= s[2];
-  s[0] ^= s[3];
-  s[2] ^= t;
-  s[3] = rotl(s[3], 45);
-  return result;
-}
-
 // One trial of one lane, exactly as path_coder<inline_engine> makes it: Lemire's draw below each
 // bound with its rejection loop, code = code · s + draw. Returns the code; advances `s`.
 std::uint64_t scalar_trial(state4& s, std::span<const std::uint64_t> bounds) noexcept {
+  auto engine = xoshiro256pp_engine::from_state(s);
   std::uint64_t code = 0;
-  for (const std::uint64_t bound : bounds) {
-    auto m = static_cast<uint128>(scalar_next(s)) * bound;
-    auto low = static_cast<std::uint64_t>(m);
-    if (low < bound) {
-      const std::uint64_t threshold = (0 - bound) % bound;
-      while (low < threshold) {
-        m = static_cast<uint128>(scalar_next(s)) * bound;
-        low = static_cast<std::uint64_t>(m);
-      }
-    }
-    code = code * bound + static_cast<std::uint64_t>(m >> 64);
-  }
+  for (const std::uint64_t bound : bounds) code = code * bound + inline_below(engine, bound);
+  s = engine.state();
   return code;
 }
 
@@ -65,6 +33,46 @@ std::uint64_t scalar_trial(state4& s, std::span<const std::uint64_t> bounds) noe
 
 __attribute__((target("avx2"))) inline __m256i rotl4(__m256i x, int k) noexcept {
   return _mm256_or_si256(_mm256_slli_epi64(x, k), _mm256_srli_epi64(x, 64 - k));
+}
+
+// Four xoshiro256++ states in AVX2 registers: lane l of si is word si of the l-th state.
+struct vector_states {
+  __m256i s0, s1, s2, s3;
+};
+
+__attribute__((target("avx2"))) inline vector_states load_states(const std::array<state4, 4>& lanes) noexcept {
+  alignas(32) std::array<std::array<std::uint64_t, 4>, 4> words{};
+  for (std::size_t i = 0; i < 4; ++i) {
+    for (std::size_t l = 0; l < 4; ++l) words[i][l] = lanes[l][i];
+  }
+  return {_mm256_load_si256(reinterpret_cast<const __m256i*>(words[0].data())),
+          _mm256_load_si256(reinterpret_cast<const __m256i*>(words[1].data())),
+          _mm256_load_si256(reinterpret_cast<const __m256i*>(words[2].data())),
+          _mm256_load_si256(reinterpret_cast<const __m256i*>(words[3].data()))};
+}
+
+__attribute__((target("avx2"))) inline void store_states(const vector_states& v, std::array<state4, 4>& lanes) noexcept {
+  alignas(32) std::array<std::array<std::uint64_t, 4>, 4> words{};
+  _mm256_store_si256(reinterpret_cast<__m256i*>(words[0].data()), v.s0);
+  _mm256_store_si256(reinterpret_cast<__m256i*>(words[1].data()), v.s1);
+  _mm256_store_si256(reinterpret_cast<__m256i*>(words[2].data()), v.s2);
+  _mm256_store_si256(reinterpret_cast<__m256i*>(words[3].data()), v.s3);
+  for (std::size_t i = 0; i < 4; ++i) {
+    for (std::size_t l = 0; l < 4; ++l) lanes[l][i] = words[i][l];
+  }
+}
+
+// One xoshiro256++ step in each lane (xoshiro256pp_engine::operator(), lane by lane): the four words.
+__attribute__((target("avx2"))) inline __m256i next_words(vector_states& v) noexcept {
+  const __m256i x = _mm256_add_epi64(rotl4(_mm256_add_epi64(v.s0, v.s3), 23), v.s0);
+  const __m256i shifted = _mm256_slli_epi64(v.s1, 17);
+  v.s2 = _mm256_xor_si256(v.s2, v.s0);
+  v.s3 = _mm256_xor_si256(v.s3, v.s1);
+  v.s1 = _mm256_xor_si256(v.s1, v.s2);
+  v.s0 = _mm256_xor_si256(v.s0, v.s3);
+  v.s2 = _mm256_xor_si256(v.s2, shifted);
+  v.s3 = rotl4(v.s3, 45);
+  return x;
 }
 
 // The four lanes' trials in lockstep. Each draw below s (s < 2^32) takes x · s from two 32 × 32-bit
@@ -75,29 +83,14 @@ __attribute__((target("avx2"))) inline __m256i rotl4(__m256i x, int k) noexcept 
 // words they take, follow the scalar loop exactly).
 __attribute__((target("avx2"))) void lanes_avx2(std::array<state4, 4>& lanes, std::span<const std::uint64_t> bounds,
                                                 std::uint64_t trials, std::uint64_t* counts) noexcept {
-  // Lane l of word i is lanes[l][i].
-  alignas(32) std::array<std::array<std::uint64_t, 4>, 4> words{};
-  for (std::size_t i = 0; i < 4; ++i) {
-    for (std::size_t l = 0; l < 4; ++l) words[i][l] = lanes[l][i];
-  }
-  __m256i s0 = _mm256_load_si256(reinterpret_cast<const __m256i*>(words[0].data()));
-  __m256i s1 = _mm256_load_si256(reinterpret_cast<const __m256i*>(words[1].data()));
-  __m256i s2 = _mm256_load_si256(reinterpret_cast<const __m256i*>(words[2].data()));
-  __m256i s3 = _mm256_load_si256(reinterpret_cast<const __m256i*>(words[3].data()));
+  vector_states v = load_states(lanes);
   const __m256i zero = _mm256_setzero_si256();
   alignas(32) std::array<std::uint64_t, 4> codes{};
   for (std::uint64_t t = 0; t < trials; ++t) {
-    const __m256i b0 = s0, b1 = s1, b2 = s2, b3 = s3;  // the states at the trial's start
+    const vector_states begin = v;  // the states at the trial's start
     __m256i code = zero, suspect = zero;
     for (const std::uint64_t bound : bounds) {
-      const __m256i x = _mm256_add_epi64(rotl4(_mm256_add_epi64(s0, s3), 23), s0);
-      const __m256i shifted = _mm256_slli_epi64(s1, 17);
-      s2 = _mm256_xor_si256(s2, s0);
-      s3 = _mm256_xor_si256(s3, s1);
-      s1 = _mm256_xor_si256(s1, s2);
-      s0 = _mm256_xor_si256(s0, s3);
-      s2 = _mm256_xor_si256(s2, shifted);
-      s3 = rotl4(s3, 45);
+      const __m256i x = next_words(v);
       const __m256i sv = _mm256_set1_epi64x(static_cast<long long>(bound));
       const __m256i lo = _mm256_mul_epu32(x, sv);
       const __m256i hi = _mm256_mul_epu32(_mm256_srli_epi64(x, 32), sv);
@@ -109,38 +102,63 @@ __attribute__((target("avx2"))) void lanes_avx2(std::array<state4, 4>& lanes, st
     const int bad = _mm256_movemask_pd(_mm256_castsi256_pd(suspect));
     if (bad != 0) [[unlikely]] {
       // Some lane may have hit Lemire's rejection: redo those lanes one by one.
-      alignas(32) std::array<std::array<std::uint64_t, 4>, 4> start{}, end{};
-      _mm256_store_si256(reinterpret_cast<__m256i*>(start[0].data()), b0);
-      _mm256_store_si256(reinterpret_cast<__m256i*>(start[1].data()), b1);
-      _mm256_store_si256(reinterpret_cast<__m256i*>(start[2].data()), b2);
-      _mm256_store_si256(reinterpret_cast<__m256i*>(start[3].data()), b3);
-      _mm256_store_si256(reinterpret_cast<__m256i*>(end[0].data()), s0);
-      _mm256_store_si256(reinterpret_cast<__m256i*>(end[1].data()), s1);
-      _mm256_store_si256(reinterpret_cast<__m256i*>(end[2].data()), s2);
-      _mm256_store_si256(reinterpret_cast<__m256i*>(end[3].data()), s3);
+      std::array<state4, 4> start{}, end{};
+      store_states(begin, start);
+      store_states(v, end);
       for (std::size_t l = 0; l < 4; ++l) {
         if (((bad >> l) & 1) == 0) continue;
-        state4 s{start[0][l], start[1][l], start[2][l], start[3][l]};
-        codes[l] = scalar_trial(s, bounds);
-        for (std::size_t i = 0; i < 4; ++i) end[i][l] = s[i];
+        end[l] = start[l];
+        codes[l] = scalar_trial(end[l], bounds);
       }
-      s0 = _mm256_load_si256(reinterpret_cast<const __m256i*>(end[0].data()));
-      s1 = _mm256_load_si256(reinterpret_cast<const __m256i*>(end[1].data()));
-      s2 = _mm256_load_si256(reinterpret_cast<const __m256i*>(end[2].data()));
-      s3 = _mm256_load_si256(reinterpret_cast<const __m256i*>(end[3].data()));
+      v = load_states(end);
     }
     ++counts[codes[0]];
     ++counts[codes[1]];
     ++counts[codes[2]];
     ++counts[codes[3]];
   }
-  _mm256_store_si256(reinterpret_cast<__m256i*>(words[0].data()), s0);
-  _mm256_store_si256(reinterpret_cast<__m256i*>(words[1].data()), s1);
-  _mm256_store_si256(reinterpret_cast<__m256i*>(words[2].data()), s2);
-  _mm256_store_si256(reinterpret_cast<__m256i*>(words[3].data()), s3);
-  for (std::size_t i = 0; i < 4; ++i) {
-    for (std::size_t l = 0; l < 4; ++l) lanes[l][i] = words[i][l];
+  store_states(v, lanes);
+}
+
+// The half-word draws of `words` words of each lane: word w of lane l gives out[l][2w] (its low
+// half, below pairs[k][0]) and out[l][2w + 1] (its high half, below pairs[k][1]), k = w mod
+// pairs.size(), by Lemire's method at 32 bits: half · s = draw · 2^32 + low. Returns the mask of
+// the lanes where some low part fell below its bound (a possible rejection, so these lanes' draws
+// must be redone by the scalar method from the lanes' states at the call's start).
+__attribute__((target("avx2"))) int halves_avx2(std::array<state4, 4>& lanes,
+                                                std::span<const std::array<std::uint64_t, 2>> pairs,
+                                                std::uint64_t words, const std::array<std::uint32_t*, 4>& out) noexcept {
+  vector_states v = load_states(lanes);
+  std::uint32_t* const o0 = out[0];
+  std::uint32_t* const o1 = out[1];
+  std::uint32_t* const o2 = out[2];
+  std::uint32_t* const o3 = out[3];
+  const std::array<std::uint64_t, 2>* const table = pairs.data();
+  const std::size_t period = pairs.size();
+  const __m256i low32 = _mm256_set1_epi64x(0xFFFFFFFF);
+  __m256i suspect = _mm256_setzero_si256();
+  std::size_t k = 0;
+  for (std::uint64_t w = 0; w < words; ++w) {
+    const __m256i x = next_words(v);
+    const __m256i low_bound = _mm256_set1_epi64x(static_cast<long long>(table[k][0]));
+    const __m256i high_bound = _mm256_set1_epi64x(static_cast<long long>(table[k][1]));
+    if (++k == period) k = 0;
+    const __m256i low_product = _mm256_mul_epu32(x, low_bound);
+    const __m256i high_product = _mm256_mul_epu32(_mm256_srli_epi64(x, 32), high_bound);
+    // Signed 64-bit compares of values below 2^32: exactly low part < bound.
+    suspect = _mm256_or_si256(suspect, _mm256_cmpgt_epi64(low_bound, _mm256_and_si256(low_product, low32)));
+    suspect = _mm256_or_si256(suspect, _mm256_cmpgt_epi64(high_bound, _mm256_and_si256(high_product, low32)));
+    // Each lane: the low half's draw in its low 32 bits, the high half's in its high 32 bits.
+    const __m256i draws = _mm256_blend_epi32(_mm256_srli_epi64(low_product, 32), high_product, 0xAA);
+    const __m128i first = _mm256_castsi256_si128(draws);
+    const __m128i second = _mm256_extracti128_si256(draws, 1);
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(o0 + 2 * w), first);
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(o1 + 2 * w), _mm_unpackhi_epi64(first, first));
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(o2 + 2 * w), second);
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(o3 + 2 * w), _mm_unpackhi_epi64(second, second));
   }
+  store_states(v, lanes);
+  return _mm256_movemask_pd(_mm256_castsi256_pd(suspect));
 }
 
 #endif
@@ -173,8 +191,43 @@ void count_paths_xoshiro_lanes(const seed_key& key, const std::array<std::uint64
                                std::span<const std::uint64_t> bounds, std::uint64_t trials,
                                std::uint64_t* counts) noexcept {
   std::array<xoshiro_state, 4> lanes;
-  for (std::size_t l = 0; l < 4; ++l) lanes[l] = engine_state(key, streams[l]);
+  for (std::size_t l = 0; l < 4; ++l) lanes[l] = xoshiro256pp_engine(key, streams[l]).state();
   count_paths_from_states(lanes, bounds, trials, counts);
+}
+
+half_word_lanes::half_word_lanes(const std::array<xoshiro_state, 4>& states, std::span<const std::uint64_t> bounds)
+    : states_(states), bounds_(bounds.begin(), bounds.end()) {
+  // Word k of a period takes halves 2k and 2k + 1 of the bound sequence (one trial's bounds,
+  // repeated): a period is one trial's words when the trial has an even number of draws, else two trials'.
+  const std::size_t d = bounds_.size();
+  pairs_.resize(d % 2 == 0 ? d / 2 : d);
+  for (std::size_t k = 0; k < pairs_.size(); ++k) pairs_[k] = {bounds_[(2 * k) % d], bounds_[(2 * k + 1) % d]};
+}
+
+void half_word_lanes::draw(std::uint64_t trials, const std::array<std::uint32_t*, 4>& out) noexcept {
+  const std::uint64_t halves = trials * bounds_.size();
+  const std::array<xoshiro_state, 4> start = states_;
+  int redo = 0xF;
+#if SHUFL_PATH_LANES_X86
+  // The vector kernel starts every lane on a fresh word: lanes holding an unused half word (after
+  // a rejection took an odd number of halves) go on alone.
+  const bool fresh = !pending_[0] || !pending_[1] || !pending_[2] || !pending_[3];
+  if (path_lanes_available() && halves % 2 == 0 && fresh) {
+    redo = halves_avx2(states_, pairs_, halves / 2, out);
+    for (std::size_t l = 0; l < 4; ++l) redo |= pending_[l] ? 1 << l : 0;
+  }
+#endif
+  for (std::size_t l = 0; l < 4; ++l) {
+    if (((redo >> l) & 1) == 0) continue;
+    half_word_engine<xoshiro256pp_engine> engine{xoshiro256pp_engine::from_state(start[l]), halves_[l], pending_[l]};
+    std::uint32_t* o = out[l];
+    for (std::uint64_t t = 0; t < trials; ++t) {
+      for (const std::uint64_t bound : bounds_) *o++ = static_cast<std::uint32_t>(uniform_below(engine, bound));
+    }
+    states_[l] = engine.engine.state();
+    halves_[l] = engine.buffer;
+    pending_[l] = engine.have_half;
+  }
 }
 
 }  // namespace shufl::detail

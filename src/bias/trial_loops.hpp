@@ -3,12 +3,15 @@
 // state can live in registers.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <span>
 #include <type_traits>
 #include <vector>
 
+#include "shufl/detail/bias_loops.hpp"
+#include "shufl/detail/path_lanes.hpp"
 #include "shufl/permutation.hpp"
 #include "shufl/random.hpp"
 #include "shufl/shuffle.hpp"
@@ -76,6 +79,20 @@ struct half_word_engine {
     return static_cast<std::uint32_t>(buffer);
   }
 };
+
+/// Draws made beforehand (by half_word_lanes), handed out in order: uniform_below returns the next
+/// one, for the bound it was drawn below (a fixed-bounds algorithm asks for the same bounds in the
+/// same order every trial).
+struct draw_list {
+  const std::uint32_t* next;
+  [[gnu::always_inline]] friend inline std::uint64_t uniform_below(draw_list& d, std::uint64_t /*s*/) noexcept {
+    return *d.next++;
+  }
+};
+
+/// Draws per stream that count_positions_lanes makes at a time (a block of trials: 4 streams ·
+/// 4 bytes · this = 32 KiB of draws, the matrix beside them).
+inline constexpr std::size_t kLaneBlockDraws = 2048;
 
 /// An item with no content: what path counting shuffles (see algorithm_ops::paths_loop).
 struct phantom_item {};
@@ -175,6 +192,40 @@ struct trial_loops {
       }
       for (std::size_t i = 0; i < n * n; ++i) positions[i] += local[i];
     });
+  }
+
+  /// count_positions for four chunks of `trials` trials each, with xoshiro256++ streams
+  /// (key, lanes[l].stream), for a fixed-bounds algorithm whose draws are below `bounds` (each
+  /// in [1, 2^32)): half_word_lanes makes each chunk's draws, a block of trials at a time, and
+  /// the loop replays them (draw_list). The same draws, and so the same matrix, sums and
+  /// fingerprints, as count_positions on each chunk.
+  static void count_positions_lanes(const seed_key& key, const std::array<positions_lane, 4>& lanes,
+                                    std::span<const std::uint64_t> bounds, std::uint64_t parameter,
+                                    std::size_t n, std::uint64_t trials, std::uint64_t* positions) {
+    std::array<xoshiro_state, 4> states;
+    for (std::size_t l = 0; l < 4; ++l) states[l] = xoshiro256pp_engine(key, lanes[l].stream).state();
+    half_word_lanes draws(states, bounds);
+    const std::size_t d = bounds.size();
+    const std::uint64_t block = std::max<std::uint64_t>(2, (kLaneBlockDraws / d) & ~std::uint64_t{1});
+    std::vector<std::uint32_t> local(n * n, 0), buffer(4 * block * d);
+    std::array<std::uint32_t*, 4> out;
+    for (std::size_t l = 0; l < 4; ++l) out[l] = buffer.data() + l * block * d;
+    for (std::uint64_t begin = 0; begin < trials; begin += block) {
+      const std::uint64_t count = std::min(block, trials - begin);
+      draws.draw(count, out);
+      for (std::size_t l = 0; l < 4; ++l) {
+        const positions_lane& lane = lanes[l];
+        const bool hashing = begin < lane.hash_count;
+        std::uint64_t* hashes = hashing ? lane.hashes + begin : nullptr;
+        const std::uint64_t hash_count = hashing ? std::min(count, lane.hash_count - begin) : 0;
+        if (n == 52) {
+          positions_loop<52>(draw_list{out[l]}, parameter, 52, count, local.data(), lane.stats, hashes, hash_count);
+        } else {
+          positions_loop<0>(draw_list{out[l]}, parameter, n, count, local.data(), lane.stats, hashes, hash_count);
+        }
+      }
+    }
+    for (std::size_t i = 0; i < n * n; ++i) positions[i] += local[i];
   }
 
   /// The position-matrix loop; N > 0 fixes the deck size at compile time, N = 0 uses n. Takes

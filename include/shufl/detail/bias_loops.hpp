@@ -4,8 +4,10 @@
 // library; tests and benchmarks use it to run single chunks.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string_view>
 
 #include "shufl/permutation.hpp"
@@ -14,9 +16,18 @@
 
 namespace shufl::detail {
 
+/// One of the four chunks count_positions_lanes runs together: its stream, where its secondary
+/// sums go (null: none), and where the fingerprints of its first hash_count trials go.
+struct positions_lane {
+  std::uint64_t stream = 0;                ///< The chunk's stream (its index).
+  permutation_sums* stats = nullptr;       ///< The chunk's secondary sums, or null.
+  std::uint64_t* hashes = nullptr;         ///< The chunk's fingerprints, hashes[0, hash_count).
+  std::uint64_t hash_count = 0;            ///< How many of its first trials are fingerprinted.
+};
+
 /// One algorithm's trial loops, instantiated per (algorithm, engine) so nothing is virtual in
 /// them. Each runs one chunk: `trials` shuffles of the identity deck 0..n-1 with an engine of
-/// `kind` keyed by (key, stream). Allocation-free apart from count_positions' chunk-local matrix,
+/// `kind` keyed by (key, stream). Allocation-free apart from the position loops' chunk-local matrix (and draw buffer),
 /// and noexcept.
 struct bias_loops {
   std::string_view name;  ///< The registry name the loops were bound to.
@@ -38,6 +49,14 @@ struct bias_loops {
                           std::uint64_t parameter, std::size_t n, std::uint64_t trials,
                           std::uint64_t* positions, permutation_sums* stats,
                           std::uint64_t* hashes, std::uint64_t hash_count) = nullptr;
+  /// count_positions for four chunks of `trials` trials each with xoshiro256++ streams
+  /// (key, lanes[l].stream), all adding to `positions`. Only for algorithms with fixed_bounds,
+  /// whose draws are below `bounds` (in order, each in [1, 2^32)): their draws come four chunks at
+  /// a time from AVX2 lanes where the CPU has them (half_word_lanes). The same results as
+  /// count_positions on each chunk.
+  void (*count_positions_lanes)(const seed_key& key, const std::array<positions_lane, 4>& lanes,
+                                std::span<const std::uint64_t> bounds, std::uint64_t parameter,
+                                std::size_t n, std::uint64_t trials, std::uint64_t* positions) = nullptr;
 };
 
 /// The trial loops bound to a registered algorithm. Throws shufl::error for an algorithm_info

@@ -1,10 +1,12 @@
-// Path-code counting of four xoshiro256++ chunks at once (AVX2 lanes), used by
-// count_permutations (src/bias/counting.cpp). Internal to the library; tests use it directly.
+// Four xoshiro256++ chunks at once in AVX2 lanes: path-code counting, used by count_permutations,
+// and the half-word draws of the position-matrix loops, used by count_positions
+// (src/bias/counting.cpp). Internal to the library; tests use it directly.
 #pragma once
 
 #include <array>
 #include <cstdint>
 #include <span>
+#include <vector>
 
 #include "shufl/random.hpp"
 
@@ -33,5 +35,29 @@ using xoshiro_state = std::array<std::uint64_t, 4>;
 /// Precondition: bounds as for count_paths_xoshiro_lanes.
 void count_paths_from_states(std::array<xoshiro_state, 4>& lanes, std::span<const std::uint64_t> bounds,
                              std::uint64_t trials, std::uint64_t* counts) noexcept;
+
+/// The draws of four xoshiro256++ streams below a fixed sequence of bounds (one trial's draws,
+/// trial after trial), each exactly as the position-matrix loops' half_word_engine makes it (one
+/// 32-bit half of a word per draw, low half first; Lemire's method at 32 bits with its rejection
+/// loop; a half left over at a trial's end starts the next trial). Where the CPU has AVX2 the four
+/// streams advance in the four 64-bit lanes of vector registers; a call where a lane's Lemire low
+/// part falls below its bound (a possible rejection, about once in 10^7 draws at n = 52) is redone
+/// for that lane by the scalar engine, and a lane left holding half a word goes on scalar. So the
+/// draws are those of four half_word_engine<xoshiro256pp_engine> started from the four states.
+class half_word_lanes {
+ public:
+  /// Four streams from their raw states, drawing below `bounds` (not empty, each in [1, 2^32)).
+  half_word_lanes(const std::array<xoshiro_state, 4>& states, std::span<const std::uint64_t> bounds);
+  /// Writes the draws of the next `trials` trials of stream l to out[l][0, trials · bounds.size()),
+  /// trial after trial. Noexcept, allocation-free.
+  void draw(std::uint64_t trials, const std::array<std::uint32_t*, 4>& out) noexcept;
+
+ private:
+  std::array<xoshiro_state, 4> states_;
+  std::array<std::uint64_t, 4> halves_{};  // the word whose high half is pending, per stream
+  std::array<bool, 4> pending_{};          // whether a stream holds a pending high half
+  std::vector<std::uint64_t> bounds_;
+  std::vector<std::array<std::uint64_t, 2>> pairs_;  // the bounds of each word's low and high half
+};
 
 }  // namespace shufl::detail
