@@ -123,6 +123,13 @@ TEST(E2eCliRules, DoubleDashEndsOptions) {
   }
   // Without "--" a leading '-' is still an option.
   expect_usage_error(run_shufl({"trace", "--seed", "s", "-x", "y"}), "unrecognized option '-x'", "trace", "no --");
+  // An operand after "--" that a command does not take gets the same message as one before it
+  // (CLI11's own "The following argument was not expected" before), never "unrecognized option".
+  for (const std::string command : {"bias", "deck"}) {
+    expect_usage_error(run_shufl({command, "x"}), "unexpected argument 'x'", command, command + " x");
+    expect_usage_error(run_shufl({command, "--", "x"}), "unexpected argument 'x'", command, command + " -- x");
+    expect_usage_error(run_shufl({command, "--", "-x", "y"}), "unexpected argument '-x'", command, command + " -- -x y");
+  }
   // `--seed $UNSET` before "--" stays S09's error.
   const auto unset = run_shufl({"trace", "--seed", "--", "a", "b"});
   EXPECT_EQ(unset.status, 1);

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "shufl/lines.hpp"
+#include "support/weighted_reference.hpp"
 
 namespace {
 
@@ -407,34 +408,6 @@ TEST(LinesModesParsing, WordReadsGiveTheSameWeightsAsTheBytewiseParse) {
   EXPECT_GT(agreed, 20000);
 }
 
-// Feeds `data` (records ending with '\n') to a sampler record by record (pass/offer, the
-// reference) or in bulk (pass_records, then pass/offer for the record where it stops, as the
-// CLI does), weights in field `field`; returns the sample in key order and, for the bulk run,
-// how many records pass_records passed.
-std::vector<std::string> sample_by(const std::string& data, std::size_t field, std::uint64_t k,
-                                   const seed_key& key, bool bulk, std::uint64_t* bulk_passed = nullptr) {
-  sl::weighted_sampler sampler(k, key);
-  std::string_view window(data);
-  std::uint64_t position = 0;
-  while (!window.empty()) {
-    if (bulk) {
-      std::uint64_t passed = 0;
-      window.remove_prefix(sampler.pass_records(window, '\n', field, '\t', passed));
-      position += passed;
-      if (bulk_passed) *bulk_passed += passed;
-      if (window.empty()) break;
-    }
-    const std::string_view r = window.substr(0, window.find('\n') + 1);
-    std::string_view text;
-    const bool found = sl::find_field(r.substr(0, r.size() - 1), field, '\t', text);
-    const double w = found ? sl::weight_or_negative(text) : -1;
-    if (w >= 0 && !sampler.pass(w)) sampler.offer(r, w, position);
-    ++position;
-    window.remove_prefix(r.size());
-  }
-  return sampler.take_in_key_order();
-}
-
 TEST(LinesWeighted, BulkPassingDecidesExactlyAsRecordByRecord) {
   // pass_records must make the same decisions as pass() one record at a time, with the same
   // draws: the samples are equal for every seed, on seq-like input (the whole-block path),
@@ -468,8 +441,8 @@ TEST(LinesWeighted, BulkPassingDecidesExactlyAsRecordByRecord) {
     for (const std::uint64_t k : {1, 7, 300}) {
       for (int seed = 0; seed < 3; ++seed) {
         const auto key = shufl::key_from_seed("bulk" + std::to_string(seed));
-        ASSERT_EQ(sample_by(inputs[i].first, inputs[i].second, k, key, true, &passed),
-                  sample_by(inputs[i].first, inputs[i].second, k, key, false))
+        ASSERT_EQ(shufl::test::weighted_sample_by(inputs[i].first, inputs[i].second, k, key, true, &passed),
+                  shufl::test::weighted_sample_by(inputs[i].first, inputs[i].second, k, key, false))
             << "input " << i << " k " << k << " seed " << seed;
       }
     }

@@ -188,6 +188,75 @@ TEST(LinesRecords, BackgroundWriterKeepsOrderAndReportsErrors) {
   }
 }
 
+// The full shuffle's record finding and copying: delimiter_scanner (64 bytes at a time, memchr
+// in the last 63 bytes) and fd_writer::write_record (one 16-byte load and store for a short
+// record). Records of every length 1..48 fall across 64-byte blocks, 16-byte loads and the end
+// of the input; written in reverse order, more than the writer's 1 MiB buffer holds, so the
+// 16-byte copy also meets a nearly full buffer. Expected values come from std::string::find.
+TEST(LinesRecords, ScannerAndWriteRecordKeepEveryRecordWhole) {
+  for (const char delimiter : {'\n', '\0'}) {
+    std::string data;
+    std::uint32_t x = 12345;
+    while (data.size() < (3u << 20) / 2) {
+      x = x * 1103515245u + 12345u;
+      const std::size_t length = (x >> 16) % 48;  // bytes before the delimiter
+      data.append(length, static_cast<char>('a' + length % 26));
+      data += delimiter;
+    }
+    std::vector<std::string> expected;
+    for (std::size_t at = 0; at < data.size();) {
+      const std::size_t stop = data.find(delimiter, at) + 1;
+      expected.push_back(data.substr(at, stop - at));
+      at = stop;
+    }
+    std::vector<std::string> scanned;
+    std::vector<const char*> starts;
+    const char* p = data.data();
+    const char* const end = p + data.size();
+    shufl::lines::delimiter_scanner scanner(p, end, delimiter);
+    while (p != end) {
+      const char* stop = scanner.next(p) + 1;
+      scanned.emplace_back(p, stop);
+      starts.push_back(p);
+      p = stop;
+    }
+    ASSERT_EQ(scanned, expected);
+    EXPECT_EQ(shufl::lines::count_records(data, delimiter), expected.size());
+
+    shufl::test::temp_dir dir;
+    const std::string path = dir.file("out");
+    std::string want;
+    {
+      const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+      ASSERT_GE(fd, 0);
+      shufl::lines::fd_writer out(fd, true);
+      for (std::size_t i = starts.size(); i-- > 0;) {
+        out.write_record(starts[i], end, delimiter);
+        want += expected[i];
+      }
+      out.flush();
+      ::close(fd);
+    }
+    EXPECT_TRUE(shufl::test::read_file(path) == want) << "delimiter " << static_cast<int>(delimiter);
+  }
+  // Short inputs: shorter than one block, and one whose last record starts within 16 bytes of the end.
+  for (const std::string& data : {std::string("a\n"), std::string("\n\n\n"), std::string(70, 'x') + "\n" + std::string(14, 'y') + "\n"}) {
+    const char* p = data.data();
+    shufl::lines::delimiter_scanner scanner(p, p + data.size(), '\n');
+    std::string joined;
+    std::size_t records = 0;
+    while (p != data.data() + data.size()) {
+      const char* stop = scanner.next(p) + 1;
+      EXPECT_EQ(stop[-1], '\n');
+      joined.append(p, stop);
+      ++records;
+      p = stop;
+    }
+    EXPECT_EQ(joined, data);
+    EXPECT_EQ(records, shufl::lines::count_records(data, '\n'));
+  }
+}
+
 TEST(LinesRecords, ZeroDelimiterTreatsNewlinesAsData) {
   shufl::lines::record_reader reader(std::string_view("a\nb", 3), '\0');
   EXPECT_EQ(all_records(reader), (std::vector<std::string>{std::string("a\nb\0", 4)}));

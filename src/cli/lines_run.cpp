@@ -112,14 +112,6 @@ struct prepared {
   std::string pending;
 };
 
-// Writes the record that starts at `offset` in `data` (which ends with the delimiter).
-inline void write_record_at(fd_writer& out, const char* data, const char* end, std::uint64_t offset,
-                            char delimiter) {
-  const char* p = data + offset;
-  const auto* stop = static_cast<const char*>(std::memchr(p, delimiter, static_cast<std::size_t>(end - p)));
-  out.write(std::string_view(p, static_cast<std::size_t>(stop + 1 - p)));
-}
-
 // Start offsets of every record (n + 1 entries, the last one = data size), for -r.
 std::vector<std::uint64_t> record_starts(std::string_view data, char delimiter) {
   std::vector<std::uint64_t> starts;
@@ -138,13 +130,14 @@ std::vector<std::uint64_t> record_starts(std::string_view data, char delimiter) 
 // The sequence of record start offsets, generated in order.
 template <class Offset>
 struct offset_generator {
+  offset_generator(const char* begin, const char* end, char delimiter) noexcept
+      : data(begin), p(begin), scanner(begin, end, delimiter) {}
   const char* data;
-  const char* end;
-  char delimiter;
   const char* p;
+  shufl::lines::delimiter_scanner scanner;
   Offset operator()() noexcept {
     const Offset offset = static_cast<Offset>(p - data);
-    p = static_cast<const char*>(std::memchr(p, delimiter, static_cast<std::size_t>(end - p))) + 1;
+    p = scanner.next(p) + 1;
     return offset;
   }
 };
@@ -174,8 +167,11 @@ void write_items(fd_writer& out, const options& opts, const in_memory_input& in,
     const char* end = data + in.data.size();
     const std::size_t count = items.size();
     for (std::size_t i = 0; i < count; ++i) {
-      if (i + 16 < count) __builtin_prefetch(data + items[i + 16]);
-      write_record_at(out, data, end, items[i], d);
+      if (i + 16 < count) {
+        __builtin_prefetch(data + items[i + 16]);
+        __builtin_prefetch(data + items[i + 16] + 64);
+      }
+      out.write_record(data + items[i], end, d);
     }
   }
 }
@@ -217,8 +213,7 @@ void gnu_permute_and_write(output_sink& sink, const options& opts, const in_memo
   if (opts.echo) {
     for (std::size_t i = 0; i < items.size(); ++i) items[i] = static_cast<Item>(i);
   } else {
-    offset_generator<Item> next{in.data.data(), in.data.data() + in.data.size(), opts.delimiter,
-                                in.data.data()};
+    offset_generator<Item> next{in.data.data(), in.data.data() + in.data.size(), opts.delimiter};
     for (auto& item : items) item = next();
   }
   shufl::lines::partial_fisher_yates(std::span<Item>(items), h, draw);
@@ -237,8 +232,7 @@ void scatter_and_write(output_sink& sink, const options& opts, const in_memory_i
     Item next = 0;
     shufl::lines::scatter_shuffle_generated(std::span<Item>(items), root, [&next]() noexcept { return next++; });
   } else {
-    offset_generator<Item> next{in.data.data(), in.data.data() + in.data.size(), opts.delimiter,
-                                in.data.data()};
+    offset_generator<Item> next{in.data.data(), in.data.data() + in.data.size(), opts.delimiter};
     shufl::lines::scatter_shuffle_generated(std::span<Item>(items), root, next);
   }
   fd_writer& out = sink.open();

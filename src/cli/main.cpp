@@ -163,6 +163,17 @@ int run_cli11(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
+  } catch (const CLI::ExtrasError&) {
+    // Operands after "--" that no command takes reach the top level, which does not collect
+    // extras: the same message as for an operand before "--" (an operand after "--" is never
+    // an option, so it is never "unrecognized").
+    for (auto& [sub, run] : runners) {
+      if (!sub->parsed()) continue;
+      std::vector<std::string> extras = app.remaining(true);
+      extras.erase(std::remove(extras.begin(), extras.end(), "--"), extras.end());
+      if (!extras.empty()) return usage_error(fmt::format("unexpected argument '{}'", extras.front()), sub->get_name());
+    }
+    return usage_error("unexpected argument", command);
   } catch (const CLI::ParseError& e) {
     // CLI11's "--n: 1 required N missing" in GNU's words.
     const std::string what = e.what();

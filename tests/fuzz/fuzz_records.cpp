@@ -1,7 +1,8 @@
 // The record splitter of `shufl lines` (lines/records.hpp): the first byte picks the delimiter,
 // the rest is the input. Property: the records re-join to the input (plus the delimiter GNU adds
 // to a last record without one), each ends with the delimiter and holds no other; reading from
-// memory, from a file and with for_each give the same records; count_records agrees.
+// memory, from a file, with for_each and with delimiter_scanner give the same records;
+// count_records agrees.
 #include <string>
 #include <vector>
 
@@ -30,6 +31,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (const auto& r : from_memory) joined += r;
   fuzz::check(joined == expected, "records re-join to the input");
   fuzz::check(lines::count_records(expected, delimiter) == from_memory.size(), "count_records");
+
+  {  // delimiter_scanner (the full shuffle's pass over the records) finds the same record ends
+    std::vector<std::string> scanned;
+    const char* p = expected.data();
+    const char* const end = p + expected.size();
+    lines::delimiter_scanner scanner(p, end, delimiter);
+    while (p != end) {
+      const char* stop = scanner.next(p) + 1;
+      scanned.emplace_back(p, stop);
+      p = stop;
+    }
+    fuzz::check(scanned == from_memory, "delimiter_scanner gives the same records");
+  }
 
   std::vector<std::string> each;
   {

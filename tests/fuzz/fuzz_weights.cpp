@@ -11,41 +11,13 @@
 #include <string>
 #include <vector>
 
+#include "../support/weighted_reference.hpp"
 #include "fuzz_support.hpp"
 #include "shufl/lines/modes.hpp"
 #include "shufl/lines/records.hpp"
 #include "shufl/random.hpp"
 
-namespace {
-
 using namespace shufl;
-
-std::vector<std::string> sample(std::string_view data, std::size_t field, std::uint64_t k, const seed_key& key,
-                                bool bulk) {
-  lines::weighted_sampler sampler(k, key);
-  std::string_view window = data;
-  std::uint64_t position = 0;
-  while (!window.empty()) {
-    if (bulk) {
-      std::uint64_t passed = 0;
-      const std::size_t bytes = sampler.pass_records(window, '\n', field, '\t', passed);
-      fuzz::check(bytes <= window.size(), "pass_records stays in its window");
-      window.remove_prefix(bytes);
-      position += passed;
-      if (window.empty()) break;
-    }
-    const std::string_view r = window.substr(0, window.find('\n') + 1);
-    std::string_view text;
-    const bool found = lines::find_field(r.substr(0, r.size() - 1), field, '\t', text);
-    const double w = found ? lines::weight_or_negative(text) : -1;
-    if (w >= 0 && !sampler.pass(w)) sampler.offer(r, w, position);
-    ++position;
-    window.remove_prefix(r.size());
-  }
-  return sampler.take_in_key_order();
-}
-
-}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size < 2) return 0;
@@ -72,7 +44,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
 
   const auto key = key_from_seed(std::string(1, static_cast<char>(data[1])));
-  fuzz::check(sample(exact, field, k, key, true) == sample(exact, field, k, key, false),
+  fuzz::check(test::weighted_sample_by(exact, field, k, key, true) == test::weighted_sample_by(exact, field, k, key, false),
               "bulk passing keeps the sample that record-by-record passing keeps");
 
   std::string joined;
