@@ -41,7 +41,7 @@ void count_paths_from_states(std::array<xoshiro_state, 4>& lanes, std::span<cons
 /// 32-bit half of a word per draw, low half first; Lemire's method at 32 bits with its rejection
 /// loop; a half left over at a trial's end starts the next trial). Where the CPU has AVX2 the four
 /// streams advance in the four 64-bit lanes of vector registers; a call where a lane's Lemire low
-/// part falls below its bound (a possible rejection, about once in 10^7 draws at n = 52) is redone
+/// part falls below its bound (a possible rejection: about once in 3 million trials at n = 52) is redone
 /// for that lane by the scalar engine, and a lane left holding half a word goes on scalar. So the
 /// draws are those of four half_word_engine<xoshiro256pp_engine> started from the four states.
 class half_word_lanes {
