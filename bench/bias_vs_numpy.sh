@@ -60,7 +60,7 @@ row() {
   local name=$1 trials=$2 np=$3 npm=$4; shift 4
   read -r r m < <(median_rate "$trials" "$shufl" bias --algo fisher-yates --seed bench --format csv --trials "$trials" "$@")
   awk -v n="$name" -v r="$r" -v m="$m" -v np="$np" -v npm="$npm" 'BEGIN {
-    printf "%-44s %12.1f %8.0f %12.1f %8.0f %7.1fx\n", n, r / 1e6, m / 1024, np / 1e6, npm / 1024, r / np }'
+    printf "%-44s %12.1f %8.0f %12.2f %8.0f %7.1fx\n", n, r / 1e6, m / 1024, np / 1e6, npm / 1024, r / np }'
 }
 row "--n 3, one thread (per core)"            "$n3"  "$np3"  "$np3m"  --n 3 --threads 1
 row "--n 3, two threads"                      "$n3"  "$np3"  "$np3m"  --n 3 --threads 2
