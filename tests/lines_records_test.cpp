@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,22 @@ std::vector<std::string> all_records(shufl::lines::record_reader& reader) {
   std::string_view r;
   while (reader.next(r)) out.emplace_back(r);
   return out;
+}
+
+// The bytes a background fd_writer puts in a file when `fill` writes to it (then flushed).
+template <class Fill>
+std::string written_by(Fill&& fill) {
+  shufl::test::temp_dir dir;
+  const std::string path = dir.file("out");
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  if (fd < 0) throw std::runtime_error("cannot create " + path);
+  {
+    shufl::lines::fd_writer out(fd, true);
+    fill(out);
+    out.flush();
+  }
+  ::close(fd);
+  return shufl::test::read_file(path);
 }
 
 TEST(LinesRecords, ReaderAddsMissingDelimiterAndKeepsEmptyLines) {
@@ -157,23 +174,16 @@ TEST(LinesRecords, LargeFileReadInTwoHalvesIsTheSameBytes) {
 // The background writer (two buffers, a second thread) writes the same bytes in the same
 // order, across buffers and with writes larger than a buffer, and reports write errors.
 TEST(LinesRecords, BackgroundWriterKeepsOrderAndReportsErrors) {
-  shufl::test::temp_dir dir;
-  const std::string path = dir.file("out");
   std::string expected;
-  {
-    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    ASSERT_GE(fd, 0);
-    shufl::lines::fd_writer out(fd, true);
+  const std::string written = written_by([&](shufl::lines::fd_writer& out) {
     for (int i = 0; i < 400000; ++i) {
       const std::string piece = i % 100000 == 7 ? std::string(3u << 20, static_cast<char>('a' + i % 26))
                                                 : std::to_string(i) + "\n";
       out.write(piece);
       expected += piece;
     }
-    out.flush();
-    ::close(fd);
-  }
-  EXPECT_TRUE(shufl::test::read_file(path) == expected);
+  });
+  EXPECT_TRUE(written == expected);
   if (::access("/dev/full", W_OK) == 0) {
     const int fd = ::open("/dev/full", O_WRONLY);
     shufl::lines::fd_writer out(fd, true);
@@ -223,21 +233,14 @@ TEST(LinesRecords, ScannerAndWriteRecordKeepEveryRecordWhole) {
     ASSERT_EQ(scanned, expected);
     EXPECT_EQ(shufl::lines::count_records(data, delimiter), expected.size());
 
-    shufl::test::temp_dir dir;
-    const std::string path = dir.file("out");
     std::string want;
-    {
-      const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-      ASSERT_GE(fd, 0);
-      shufl::lines::fd_writer out(fd, true);
+    const std::string written = written_by([&](shufl::lines::fd_writer& out) {
       for (std::size_t i = starts.size(); i-- > 0;) {
         out.write_record(starts[i], end, delimiter);
         want += expected[i];
       }
-      out.flush();
-      ::close(fd);
-    }
-    EXPECT_TRUE(shufl::test::read_file(path) == want) << "delimiter " << static_cast<int>(delimiter);
+    });
+    EXPECT_TRUE(written == want) << "delimiter " << static_cast<int>(delimiter);
   }
   // Short inputs: shorter than one block, and one whose last record starts within 16 bytes of the end.
   for (const std::string& data : {std::string("a\n"), std::string("\n\n\n"), std::string(70, 'x') + "\n" + std::string(14, 'y') + "\n"}) {
