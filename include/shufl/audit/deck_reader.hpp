@@ -1,0 +1,77 @@
+// Reading decks that any shuffler produced, for `shufl audit`: one deck per line, top card first,
+// cards as labels in any notation `shufl deck` prints (poker codes "As Td 9c", unicode "A♠ 10♥",
+// glyphs, names "Ace of Spades", jokers, tarot trumps) or as numbers 1..N (k = the k-th card of
+// the pack's canonical order, see deck.hpp). Input text follows text_input.hpp (BOM, CRLF, UTF-8
+// checked with line and column). Every deck is validated against the pack's multiset of cards.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "shufl/deck.hpp"
+#include "shufl/text_input.hpp"
+
+namespace shufl::audit {
+
+/// The pack the decks are checked against, and the card ids the battery counts with.
+struct audit_pack {
+  shufl::deck cards;                 ///< Canonical order: card index 0..size-1 (shoe: every copy).
+  std::string name;                  ///< "standard", "piquet", "euchre", "tarot", "custom".
+  std::uint64_t decks = 1;           ///< Copies of the pack (a shoe when > 1).
+  std::uint64_t jokers = 0;          ///< Jokers per deck.
+  /// Distinct card faces in canonical order of first appearance; `face_of[i]` is the face of
+  /// canonical card i, `copies[f]` how many cards show face f (1 everywhere for a single pack).
+  std::vector<std::uint32_t> face_of;
+  std::vector<std::uint32_t> copies;
+  /// Per face: suit index 0..3 (spades, hearts, diamonds, clubs) and rank index 0..(ranks−1) in
+  /// the pack's rank order, or -1 where the face has none (jokers, trumps, custom cards).
+  std::vector<std::int8_t> suit_of;
+  std::vector<std::int8_t> rank_of;
+  std::size_t ranks = 0;             ///< Number of ranks per suit (13 standard, 8 piquet, ...).
+  [[nodiscard]] std::size_t size() const noexcept { return face_of.size(); }
+  [[nodiscard]] std::size_t faces() const noexcept { return copies.size(); }
+  [[nodiscard]] bool has_suits_and_ranks() const noexcept { return ranks != 0; }
+};
+
+/// What the user declared (the CLI's --pack, --decks, --jokers, --cards-file, --dealt, --skip-bad).
+struct reader_options {
+  std::optional<pack_kind> pack;              ///< nullopt (and no custom labels): infer from deck 1.
+  std::uint64_t decks = 1;
+  std::uint64_t jokers = 0;
+  std::vector<std::string> custom_labels;     ///< --cards-file: a custom pack, in canonical order.
+  std::optional<std::size_t> dealt;           ///< --dealt K: each line holds the first K cards.
+  bool skip_bad = false;                      ///< Count and skip invalid decks instead of failing.
+};
+
+/// Streams decks from a text_reader. Blank lines are skipped.
+class deck_reader {
+ public:
+  /// Throws shufl::error for inconsistent options (dealt = 0 or larger than the pack, ...).
+  deck_reader(text_reader& in, reader_options options);
+
+  /// The next valid deck as FACE ids (0..faces()−1), top card first: pack().size() entries, or
+  /// `dealt` entries with --dealt. false at the end of the input. Throws shufl::error
+  /// "NAME: line L, position P: unknown card 'X'" / "... card 'X' appears more often than the
+  /// pack has it" / "NAME: line L: N cards, the pack has M" (without skip_bad); read and
+  /// encoding errors from text_reader always throw.
+  bool next(std::vector<std::uint32_t>& faces);
+
+  /// The pack (declared, or inferred from the first deck: valid after the first next()).
+  [[nodiscard]] const audit_pack& pack() const;
+  /// One line for stderr saying what was inferred ("audit: pack inferred from line 1: standard
+  /// 52-card deck, poker codes"); empty when the pack was declared.
+  [[nodiscard]] const std::string& inference_note() const noexcept;
+  /// Decks skipped as invalid (skip_bad), and the first few reasons for the report.
+  [[nodiscard]] std::uint64_t skipped() const noexcept;
+  [[nodiscard]] const std::vector<std::string>& skip_reasons() const noexcept;
+  /// Line number of the last deck returned.
+  [[nodiscard]] std::uint64_t line_number() const noexcept;
+};
+
+/// Builds the audit_pack of a declared pack (no input needed): for `audit --algo` and `--plan`.
+audit_pack make_audit_pack(const reader_options& options);
+
+}  // namespace shufl::audit
