@@ -16,21 +16,41 @@ SUBCOMMANDS = ["lines", "bias", "deck", "trace"]
 
 STATIC_SECTIONS = r"""
 .SH "EXIT STATUS"
+The same for every command; this list is the complete one.
 .TP
 .B 0
 Success.
 .TP
 .B 1
 Any error: the message is on standard error and nothing is written to standard output
-(GNU's convention; \fBshufl lines\fR prints GNU shuf's exact messages).
+(GNU's convention; \fBshufl lines\fR prints GNU shuf's exact messages). One exception: a side
+file (\fB\-\-plot\fR, \fB\-\-save\-counts\fR, \fB\-\-report\fR) that fails at the very end, after
+the report was printed, gives 1 with the error on standard error.
 .TP
 .B 3
 \fBshufl bias \-\-check\fR found bias in at least one algorithm.
+.TP
+.B 4
+\fBshufl bias \-\-check\fR found no bias, but at least one verdict is unreliable (the test that
+would decide is not valid at this sample size).
+.TP
+.B 5
+\fBshufl bias \-\-merge\fR lacks shards of a seeded run (unless \fB\-\-allow\-partial\fR).
+.TP
+.B 128 + N
+A signal N ended the run: 129 SIGHUP (the terminal closed), 130 SIGINT (Ctrl\-C), 141 SIGPIPE
+(the reader of standard output went away, as in \fB| head\fR), 143 SIGTERM. What was written
+before the signal stays as it is; the unnamed temporary files of \fBshufl lines\fR never outlive
+the run. A progress display on the terminal is erased first. A \fBshufl bias
+\-\-save\-counts\fR run stopped by SIGINT or SIGTERM first saves its finished chunks
+(\fB\-\-resume\fR continues it) and then exits 130 or 143.
 .SH DETERMINISM
 \fB\-\-seed\fR \fISTRING\fR accepts any string; it is hashed with BLAKE2b to a 256-bit key and never
 truncated. For a given seed the output is a function of the input bytes and the options alone:
 the same for a file or a pipe, for any \fB\-\-threads\fR or \fB\-\-memory\fR, on any machine,
-compiler or standard library, and across releases. Bounded random integers use Lemire's
+compiler or standard library. Seeded output is stable within a version of shufl; a change is
+rare, and announced in the changelog with the version that makes it (the same seed then gives
+different output, still from the same distribution). Bounded random integers use Lemire's
 nearly-divisionless method, never \fI% n\fR or floating point.
 \fB\-\-random\-source\fR \fIFILE\fR in \fBshufl lines\fR consumes bytes exactly as GNU shuf does,
 so the same file gives the same output as GNU shuf.

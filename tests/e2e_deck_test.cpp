@@ -166,6 +166,17 @@ TEST(DeckE2E, D04PairsAndGrids) {
   expect_clean_error({"deck", "--pairs", "2", "--symbols", "a,a"}, "more than once");
   expect_clean_error({"deck", "--grid", "4"}, "ROWSxCOLUMNS");
   expect_clean_error({"deck", "--grid", "4x4", "--deal", "2x2"});
+
+  // --pairs with a --grid of as many cells is the same layout as the --grid alone; a grid of
+  // another size is refused, naming what the grid holds.
+  const run_result both = run_shufl({"deck", "--pairs", "8", "--grid", "4x4", "--seed", "kids"});
+  ASSERT_EQ(both.status, 0) << both.err;
+  EXPECT_EQ(both.err, "");
+  EXPECT_EQ(both.out, run_shufl({"deck", "--grid", "4x4", "--seed", "kids"}).out);
+  EXPECT_EQ(lines(both.out).size(), 4u);
+  expect_clean_error({"deck", "--pairs", "7", "--grid", "4x4"},
+                     "--pairs 7 and --grid 4x4 disagree: a 4x4 grid holds 16 cards, 8 pairs");
+  expect_clean_error({"deck", "--pairs", "8", "--pack", "standard"}, "choose one of");
 }
 
 TEST(DeckE2E, PacksJokersAndCustomDecks) {

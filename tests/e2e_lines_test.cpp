@@ -410,7 +410,9 @@ TEST(E2eLines, HelpVersionAndShufName) {
   EXPECT_NE(help.out.find("Usage: shufl lines [OPTION]... [FILE]"), std::string::npos);
   EXPECT_NE(help.out.find("--seed"), std::string::npos);
   EXPECT_NE(help.out.find("--random-source"), std::string::npos);
-  EXPECT_EQ(lines({"--version"}).status, 0);
+  const auto version = lines({"--version"});
+  EXPECT_EQ(version.status, 0);
+  EXPECT_NE(version.out.find("License: MIT"), std::string::npos) << version.out;
   EXPECT_EQ(lines({"--hel"}).status, 0);
   // A real `shuf` symlink to the binary behaves as `shufl lines`, with `shuf:` messages.
   temp_dir dir;

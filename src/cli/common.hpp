@@ -42,6 +42,12 @@ const std::string& check_seed(const std::string& seed);
 std::size_t parse_choice(std::string_view option, std::string_view value,
                          std::initializer_list<std::string_view> choices);
 
+/// The licence line of `shufl --version` and `shufl lines --version` (LICENSE at the top of the
+/// source tree; SPDX identifier MIT).
+inline constexpr const char* license_notice =
+    "Copyright (c) 2026 the shufl authors. License: MIT (SPDX-License-Identifier: MIT).\n"
+    "This is free software: you are free to change and redistribute it. There is NO WARRANTY.";
+
 /// Writes `data` to stdout (unlocked, fully buffered).
 void write_stdout(std::string_view data);
 

@@ -164,9 +164,9 @@ nlohmann::ordered_json explain_json(const deck& d, const deck_randomness& r) {
 }
 
 deck build_deck(const deck_cli_options& o) {
-  const int sources = !o.pack.empty() + !o.cards.empty() + !o.cards_file.empty() + !o.pairs.empty() +
-                      !o.grid.empty();
-  if (sources > 1) throw error("choose one of --pack, --cards, --cards-file, --pairs, --grid");
+  // --pairs and --grid together are one memory deck (when they agree on its size).
+  const int sources = !o.pack.empty() + !o.cards.empty() + !o.cards_file.empty() + (!o.pairs.empty() || !o.grid.empty());
+  if (sources > 1) throw error("choose one of --pack, --cards, --cards-file, --pairs/--grid");
   const std::uint64_t decks = parse_uint("--decks", o.decks);
   const std::uint64_t jokers = parse_uint("--jokers", o.jokers);
   const bool pair_deck = !o.pairs.empty() || !o.grid.empty();
@@ -186,6 +186,11 @@ deck build_deck(const deck_cli_options& o) {
     if (!o.grid.empty()) {
       const auto [rows, columns] = parse_dims("--grid", o.grid, "ROWSxCOLUMNS such as 4x4");
       pairs = pairs_for_grid(rows, columns);
+      if (!o.pairs.empty() && parse_uint("--pairs", o.pairs) != pairs) {
+        throw error(fmt::format("--pairs {} and --grid {} disagree: a {}x{} grid holds {} cards, {} pairs "
+                                "(--grid alone sets the number of pairs)",
+                                o.pairs, o.grid, rows, columns, rows * columns, pairs));
+      }
     } else {
       pairs = parse_uint("--pairs", o.pairs);
     }

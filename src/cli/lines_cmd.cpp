@@ -582,7 +582,7 @@ int run_lines(int argc, char** argv, const char* program_name) {
           lines::print_help(usage_name);
           return exit_ok;
         case lines::kVersionOption:
-          write_stdout(fmt::format("{} (shufl) {}\n", usage_name, SHUFL_VERSION));
+          write_stdout(fmt::format("{} (shufl) {}\n{}\n", usage_name, SHUFL_VERSION, license_notice));
           return exit_ok;
         default:
           return try_help();  // getopt_long has printed the first line

@@ -106,7 +106,9 @@ shufl::lines::external_settings external_settings_for(const options& opts) {
   return s;
 }
 
-progress_display::progress_display() : enabled_(::isatty(STDERR_FILENO) == 1) {}
+progress_display::progress_display() : enabled_(::isatty(STDERR_FILENO) == 1) {
+  if (enabled_) eraser_.emplace(STDERR_FILENO);
+}
 
 progress_display::~progress_display() { clear(); }
 
@@ -114,7 +116,6 @@ void progress_display::operator()(const shufl::lines::external_progress& p) {
   const auto now = std::chrono::steady_clock::now();
   if (shown_ && now - last_ < std::chrono::milliseconds(250)) return;
   last_ = now;
-  shown_ = true;
   const double gib = static_cast<double>(p.done) / (1 << 30);
   const auto phase_size = static_cast<int>(p.phase.size());
   if (p.total > 0) {
@@ -124,11 +125,14 @@ void progress_display::operator()(const shufl::lines::external_progress& p) {
     std::fprintf(stderr, "\rshufl: %.*s %.2f GiB\033[K", phase_size, p.phase.data(), gib);
   }
   std::fflush(stderr);
+  shown_ = true;
+  erase_on_signal::shown(true);
 }
 
 void progress_display::clear() {
   if (shown_) std::fputs("\r\033[K", stderr);
   shown_ = false;
+  erase_on_signal::shown(false);
 }
 
 }  // namespace shufl::cli::lines

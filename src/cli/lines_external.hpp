@@ -4,9 +4,11 @@
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "lines_cmd.hpp"
+#include "progress.hpp"
 #include "shufl/lines/external.hpp"
 
 namespace shufl::cli::lines {
@@ -33,8 +35,10 @@ std::uint64_t default_memory();
 /// copy chunk and slack); the temporary directory from --temp-dir, $TMPDIR or /tmp.
 shufl::lines::external_settings external_settings_for(const options& opts);
 
-/// A one-line progress display on stderr, only when stderr is a terminal; throttled to 4 Hz,
-/// erased by clear() or the destructor.
+/// A one-line progress display on stderr, only when stderr is a terminal; throttled to 4 Hz:
+/// "\rshufl: reading 1.25 GiB\033[K", then "scattering" and "writing" with a percentage.
+/// Erased ("\r\033[K") by clear() or the destructor, and when SIGINT, SIGTERM, SIGHUP or SIGPIPE
+/// ends the run (erase_on_signal, as the bias bar; the exit status stays 128 + the signal).
 class progress_display {
  public:
   progress_display();
@@ -47,6 +51,7 @@ class progress_display {
 
  private:
   bool enabled_;
+  std::optional<erase_on_signal> eraser_;
   bool shown_ = false;
   std::chrono::steady_clock::time_point last_{};
 };

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <sodium.h>
+#include <utf8proc.h>
 
 #include <boost/version.hpp>
 
@@ -37,14 +38,17 @@ Options:
   -h, --help                  Print this help message and exit
 )";
 
+// `shufl --version`: the version, the licence, and every library the binary links with its version
+// (compile-time macros; libsodium and utf8proc report the shared library actually loaded).
 std::string version_text() {
   return fmt::format(
       "shufl {} ({} build)\n"
-      "built with: CLI11 {}, fmt {}.{}.{}, Boost {}.{}.{}, libsodium {}, nlohmann-json {}.{}.{}",
-      SHUFL_VERSION, SHUFL_BUILD_TYPE, CLI11_VERSION, FMT_VERSION / 10000, FMT_VERSION / 100 % 100,
-      FMT_VERSION % 100, BOOST_VERSION / 100000, BOOST_VERSION / 100 % 1000, BOOST_VERSION % 100,
-      sodium_version_string(), NLOHMANN_JSON_VERSION_MAJOR, NLOHMANN_JSON_VERSION_MINOR,
-      NLOHMANN_JSON_VERSION_PATCH);
+      "{}\n"
+      "built with: CLI11 {}, fmt {}.{}.{}, Boost {}.{}.{}, libsodium {}, nlohmann-json {}.{}.{}, utf8proc {}",
+      SHUFL_VERSION, SHUFL_BUILD_TYPE, shufl::cli::license_notice, CLI11_VERSION, FMT_VERSION / 10000,
+      FMT_VERSION / 100 % 100, FMT_VERSION % 100, BOOST_VERSION / 100000, BOOST_VERSION / 100 % 1000,
+      BOOST_VERSION % 100, sodium_version_string(), NLOHMANN_JSON_VERSION_MAJOR, NLOHMANN_JSON_VERSION_MINOR,
+      NLOHMANN_JSON_VERSION_PATCH, utf8proc_version());
 }
 
 // Prints a usage error (`shufl: MESSAGE` and a pointer to the help of `command`); returns 1.

@@ -5,6 +5,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <csignal>
 #include <cmath>
 
 namespace shufl::cli {
@@ -48,10 +50,55 @@ std::string duration_text(double seconds) {
   return fmt::format("{}:{:02}", s / 60, s % 60);
 }
 
+// erase_on_signal's process-wide state, read by the handler.
+volatile std::sig_atomic_t g_shown = 0;
+volatile std::sig_atomic_t g_fd = 2;
+struct sigaction g_previous[4];
+constexpr int kSignals[4] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
+
+extern "C" void erase_then_reraise(int sig) {
+  const int saved = errno;
+  if (g_shown != 0) {
+    const ssize_t ignored = ::write(g_fd, "\r\033[K", 4);
+    static_cast<void>(ignored);
+    g_shown = 0;
+  }
+  for (int i = 0; i < 4; ++i) {
+    if (kSignals[i] == sig) ::sigaction(sig, &g_previous[i], nullptr);
+  }
+  // Blocked while this handler runs: delivered, to the previous action, once it returns.
+  ::raise(sig);
+  errno = saved;
+}
+
 }  // namespace
 
+erase_on_signal::erase_on_signal(int fd) {
+  g_fd = fd;
+  g_shown = 0;
+  struct sigaction sa {};
+  sa.sa_handler = erase_then_reraise;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = SA_RESTART;
+  for (int i = 0; i < 4; ++i) {
+    ::sigaction(signals_[i], nullptr, &previous_[i]);
+    g_previous[i] = previous_[i];
+    if (previous_[i].sa_handler == SIG_IGN) continue;
+    installed_[i] = ::sigaction(signals_[i], &sa, nullptr) == 0;
+  }
+}
+
+erase_on_signal::~erase_on_signal() {
+  for (int i = 0; i < 4; ++i) {
+    if (installed_[i]) ::sigaction(signals_[i], &previous_[i], nullptr);
+  }
+  g_shown = 0;
+}
+
+void erase_on_signal::shown(bool on) noexcept { g_shown = on ? 1 : 0; }
+
 progress_bar::progress_bar(std::vector<std::string> labels, bool forced, int fd)
-    : labels_(std::move(labels)), forced_(forced), fd_(fd), start_(clock::now()) {
+    : labels_(std::move(labels)), forced_(forced), fd_(fd), start_(clock::now()), eraser_(fd) {
   thread_ = std::thread([this] { draw_loop(); });
 }
 
@@ -114,6 +161,7 @@ void progress_bar::draw_loop() {
     drawn_ = true;
     lock.unlock();  // a stalled terminal must not stall the workers' callback
     write_all(fd_, text);
+    erase_on_signal::shown(true);
     lock.lock();
     wake_.wait_for(lock, std::chrono::milliseconds(200), [this] { return stopping_; });
   }
@@ -129,6 +177,7 @@ void progress_bar::stop() {
   if (thread_.joinable()) thread_.join();
   if (drawn_) {
     write_all(fd_, "\r\033[K");
+    erase_on_signal::shown(false);
     drawn_ = false;
   }
 }

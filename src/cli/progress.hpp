@@ -2,6 +2,8 @@
 // anything else is written.
 #pragma once
 
+#include <signal.h>
+
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -14,13 +16,36 @@
 
 namespace shufl::cli {
 
+/// Erases a progress line of the terminal when a signal ends the run. While an object exists,
+/// SIGINT, SIGTERM, SIGHUP and SIGPIPE (unless ignored on entry, as nohup's SIGHUP) go first to a
+/// handler that writes "\r\033[K" to the display's descriptor when `shown(true)` says a line is
+/// on it (write(2) only), then puts back the action that was there before and raises the signal
+/// again: with the default action the process ends by that signal as it would have (the shell
+/// sees 128 + its number); a handler of the program's own (bias --save-counts) still runs. The
+/// destructor restores the previous actions. One display at a time (process-wide state).
+class erase_on_signal {
+ public:
+  explicit erase_on_signal(int fd);
+  ~erase_on_signal();
+  erase_on_signal(const erase_on_signal&) = delete;
+  erase_on_signal& operator=(const erase_on_signal&) = delete;
+  /// Whether a line is drawn now (set after drawing, cleared after erasing). Any thread.
+  static void shown(bool on) noexcept;
+
+ private:
+  static constexpr int signals_[4] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
+  struct sigaction previous_[4] = {};
+  bool installed_[4] = {};
+};
+
 /// A pv-like bar on file descriptor `fd` (stderr): "naive (2 of 3) [####    ]  45%
 /// 12.3M trials/s  0:07 left". The library reports progress through `callback()` (any thread;
 /// it only stores numbers); a drawing thread of this object redraws the line every 200 ms, with
 /// "\r", the line, and "\033[K", never wider than the terminal (TIOCGWINSZ; 80 columns when
 /// unknown), so a line never wraps. `stop()` (also the destructor, so an exception unwinding past
 /// it erases the bar before main prints the error) ends the thread and erases the line with
-/// "\r\033[K" when anything was drawn: the caller writes its report only after that.
+/// "\r\033[K" when anything was drawn: the caller writes its report only after that. A signal
+/// that ends the run erases it too (erase_on_signal).
 /// Unless `forced`, the first frame waits 0.5 s, so short runs draw nothing. Time left: the
 /// elapsed time × (1 − f) / f, with f = (finished algorithms + done / total) / algorithms.
 class progress_bar {
@@ -57,6 +82,7 @@ class progress_bar {
   std::uint64_t done_ = 0;
   std::uint64_t total_ = 0;
   std::chrono::steady_clock::time_point start_;
+  erase_on_signal eraser_;
   std::thread thread_;
 };
 

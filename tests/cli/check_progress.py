@@ -13,6 +13,11 @@ Usage: check_progress.py SHUFL_BINARY
    left as M:SS and a rate; then SIGTERM ends the run.
 3. With stderr a pipe (no terminal) and no --progress, the same long run writes nothing at all on
    stderr; with --progress it writes frames (as pv -f does).
+4. `shufl lines`' external-memory progress line ("shufl: reading 0.02 GiB", from a pipe larger
+   than --memory 16M) with stderr on a pseudo-terminal and stdin a pipe held open: SIGINT and
+   SIGTERM while it shows erase it ("\r\x1b[K" after the last frame, nothing after that) and
+   still end the process by that signal (the shell's 130 and 143); a run that finishes erases it
+   before exiting 0; with stderr a pipe nothing is written.
 Exit 0 on success, 1 with a message per failure.
 """
 import os
@@ -72,6 +77,67 @@ def run_in_pty(args, until=None, timeout=60.0):
     _, status = os.waitpid(pid, 0)
     os.close(fd)
     return out, status
+
+
+LINES_FRAME = re.compile(rb"\rshufl: (reading|scattering|writing) \d+\.\d\d GiB( \(\d+%\))?\x1b\[K")
+BLOCK = b"".join(b"%07d\n" % i for i in range(1 << 17))  # 1 MiB of lines
+
+
+def run_lines_on_pty(shufl, mebibytes, sig=None):
+    """`shufl lines --memory 16M` reading `mebibytes` MiB from a pipe, stderr on a new pty. With
+    `sig`, the pipe stays open (the run waits for input), and `sig` is sent once a frame shows.
+    Returns (stderr bytes, wait status)."""
+    master, slave = os.openpty()
+    p = subprocess.Popen([shufl, "lines", "--memory", "16M", "--seed", "1"], stdin=subprocess.PIPE,
+                         stdout=subprocess.DEVNULL, stderr=slave)
+    os.close(slave)
+    for _ in range(mebibytes):
+        p.stdin.write(BLOCK)
+    p.stdin.flush()
+    if sig is None:
+        p.stdin.close()
+    err = b""
+    signalled = False
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([master], [], [], 0.1)
+        if ready:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:  # EIO: every writer of the pty is gone
+                break
+            if not chunk:
+                break
+            err += chunk
+        if sig is not None and not signalled and LINES_FRAME.search(err):
+            p.send_signal(sig)
+            signalled = True
+        if p.poll() is not None and not ready:
+            break
+    else:
+        p.kill()
+        failures.append(f"lines progress: timeout (signal {sig})")
+    status = p.wait()
+    if sig is not None:
+        p.stdin.close()
+    os.close(master)
+    return err, status
+
+
+def check_lines_progress(shufl):
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        err, status = run_lines_on_pty(shufl, 20, sig)
+        check(LINES_FRAME.search(err) is not None, f"lines: no progress line on a terminal: {err[:200]!r}")
+        check(err.endswith(ERASE), f"lines: {sig.name} leaves the progress line on the terminal: {err[-120:]!r}")
+        check(LINES_FRAME.sub(b"", err).replace(ERASE, b"") == b"", f"lines: stray bytes around the line: {err!r}")
+        check(status == -sig, f"lines: {sig.name} should end the run by the signal (shell: {128 + sig}), got {status}")
+    err, status = run_lines_on_pty(shufl, 40)
+    check(status == 0, f"lines: finished run: status {status}, {err[-200:]!r}")
+    check(LINES_FRAME.search(err) is not None and err.endswith(ERASE),
+          f"lines: a finished run leaves the progress line: {err[-120:]!r}")
+    p = subprocess.run([shufl, "lines", "--memory", "16M", "--seed", "1"], input=BLOCK * 20,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    check(p.returncode == 0 and p.stderr == b"", f"lines: progress in a pipe: {p.returncode} {p.stderr[:200]!r}")
 
 
 def main():
@@ -136,6 +202,8 @@ def main():
             check(FRAME.search(err) is not None, f"--progress on a pipe draws no frame: {err[:200]!r}")
         else:
             check(err == b"", f"U02: a bar (or anything) on stderr in a pipe: {err[:200]!r}")
+
+    check_lines_progress(shufl)
 
     if failures:
         print(f"{len(failures)} failure(s)")

@@ -86,10 +86,17 @@ if command -v dpkg-shlibdeps >/dev/null && command -v cpack >/dev/null; then
       info=$(dpkg-deb -I "$deb")
       [[ $info == *"Depends:"*libsodium* && $info == *libfmt* ]] && ok || bad "package Depends: $info"
       contents=$(dpkg-deb -c "$deb")
-      for f in ./usr/bin/shufl ./usr/share/man/man1/shufl.1 ./usr/share/bash-completion/completions/shufl; do
+      for f in ./usr/bin/shufl ./usr/share/man/man1/shufl.1 ./usr/share/bash-completion/completions/shufl \
+               ./usr/share/doc/shufl/copyright; do
         [[ $contents == *"$f"* ]] && ok || bad "package lacks $f"
       done
       dpkg-deb -x "$deb" "$tmp/extracted" && "$tmp/extracted/usr/bin/shufl" --version >/dev/null && ok || bad "packaged binary runs"
+      # The copyright file: Debian's machine-readable format, the MIT licence with its permission
+      # and warranty paragraphs (from LICENSE).
+      copyright=$(cat "$tmp/extracted/usr/share/doc/shufl/copyright" 2>/dev/null)
+      [[ $copyright == "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/"* &&
+         $copyright == *$'\nCopyright: 2026 the shufl authors\nLicense: MIT\n Permission is hereby granted'* &&
+         $copyright == *$'\n .\n THE SOFTWARE IS PROVIDED "AS IS"'* ]] && ok || bad "package copyright file: $copyright"
     else
       bad "cpack produced no .deb: $(cat "$tmp/cpack.log")"
     fi
