@@ -355,6 +355,8 @@ TEST(AuditReader, EveryDeckIsCheckedAgainstThePack) {
   short1.erase(short1.begin() + 50);
   const std::string name = "'decks.txt': line 2";
   EXPECT_EQ(error_of(good + "\n" + join(repeated)), name + ", position 52: card 'As' appears more often than the pack has it");
+  EXPECT_EQ(error_of(good + "\n" + join(repeated, ", ")), name + ", position 52: card 'As' appears more often than the pack has it");
+  EXPECT_EQ(error_of(good + "\n" + join(repeated, "  ")), name + ", position 52: card 'As' appears more often than the pack has it");
   EXPECT_EQ(error_of(good + "\n" + join(unknown)), name + ", position 3: unknown card 'Zz'");
   EXPECT_EQ(error_of(good + "\n" + join(short4)), name + ": 48 cards, the pack has 52 (missing 'As', '2s', '3s' and 1 more)");
   EXPECT_EQ(error_of(good + "\n" + join(short1)), name + ": 51 cards, the pack has 52 (missing 'Qc')");

@@ -86,6 +86,7 @@ class item_splitter {
   }
 
   bool spaces() const noexcept { return sep_ == ' '; }
+  std::string_view body() const noexcept { return line_; }
 
   bool next(std::string_view& item) noexcept {
     const std::size_t n = line_.size();
@@ -484,11 +485,45 @@ struct deck_reader::impl {
     numbers.push_back(index);
   }
 
+  // The common case: 2-byte labels each followed by one space ("As Td 9c"), found in `fast`.
+  // false (and `out` empty) when the line is not of that shape; else a full deck, or bad_deck.
+  bool parse_codes(std::string_view body, std::vector<std::uint32_t>& out) {
+    const std::size_t cards = (body.size() + 1) / 3;
+    if (cards == 0 || cards * 3 != body.size() + 1) return false;
+    const auto* p = reinterpret_cast<const unsigned char*>(body.data());
+    out.resize(cards);
+    for (std::size_t k = 0; k < cards; ++k, p += 3) {
+      const unsigned a = p[0];
+      const unsigned b = p[1];
+      const std::uint32_t f = (a | b) < 0x80 ? fast[(a << 7) | b] : 0;
+      if (f == 0 || (k + 1 < cards && p[2] != ' ')) {
+        out.clear();
+        return false;
+      }
+      out[k] = f - 1;
+    }
+    for (std::size_t k = 0; k < cards; ++k) {
+      const std::uint32_t f = out[k];
+      if (++count[f] > pack.copies[f]) {
+        out.resize(k + 1);  // the counts to reset
+        throw bad_deck{fmt::format("{}: card {} appears more often than the pack has it", where(line, k + 1),
+                                   quote_input_text(body.substr(3 * k, 2)))};
+      }
+    }
+    const std::size_t expected = opt.dealt ? *opt.dealt : pack.size();
+    if (cards == expected) return true;
+    // A wrong count: undo, and let the general parse say which cards are missing.
+    for (const auto f : out) count[f] = 0;
+    out.clear();
+    return false;
+  }
+
   void parse(std::string_view text, std::vector<std::uint32_t>& out) {
     enum class mode : std::uint8_t { undecided, of_labels, of_numbers };
+    item_splitter items(text);
+    if (items.spaces() && parse_codes(items.body(), out)) return;
     mode m = mode::undecided;
     card_style style = card_style::code;  // of the line's first label, for naming missing cards
-    item_splitter items(text);
     std::string_view item;
     while (items.next(item)) {
       const std::size_t position = out.size() + 1;

@@ -74,8 +74,11 @@ class deck_reader {
   /// The next valid deck as FACE ids (0..faces()−1), top card first: pack().size() entries, or
   /// `dealt` entries with --dealt. false at the end of the input. Throws shufl::error
   /// "NAME: line L, position P: unknown card 'X'" / "... card 'X' appears more often than the
-  /// pack has it" / "NAME: line L: N cards, the pack has M" (without skip_bad); read and
-  /// encoding errors from text_reader always throw.
+  /// pack has it" / "... 'X' is a number but the line began with card labels (...)" /
+  /// "NAME: line L: N cards, the pack has M (missing 'As', ...)" / "NAME: line L: N cards, the
+  /// deal has K" (without skip_bad; X quoted by quote_input_text, P counts cards from 1). Read
+  /// and encoding errors from text_reader, and a first deck the pack cannot be inferred from
+  /// ("NAME: line L: cannot infer the pack: ..."), always throw.
   bool next(std::vector<std::uint32_t>& faces);
 
   /// The pack (declared, or inferred from the first deck: valid after the first next()).
