@@ -12,8 +12,9 @@
 // ln P(S >= s) and ln P(S <= s); by exact convolution when T·(support) is small, else by
 // saddlepoint methods — the Lugannani–Rice formula with Daniels' continuity correction for lattice
 // variables (R. Lugannani, S. Rice, Adv. Appl. Probab. 1980; H. E. Daniels, Int. Statist. Rev.
-// 1987), whose relative error is O(1/T) uniformly in the tail — never a bare normal
-// approximation. Sources and formulas: docs/audit-laws.md.
+// 1987), whose relative error is O(1/T) into the far tails; each result states its own error
+// bound — never a bare normal approximation. Also the class laws of card games (5-card poker
+// hands, blackjack's first two cards). Sources and formulas: docs/audit-laws.md.
 #pragma once
 
 #include <array>
