@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "text_escape.hpp"
+
 namespace shufl::cli::lines {
 
 /// Everything `shufl lines` was asked to do, after parsing and validation.
@@ -41,10 +43,9 @@ struct options {
   char fields_by() const noexcept { return field_delimiter.value_or('\t'); }
 };
 
-/// ‘text’ in a UTF-8 locale, 'text' otherwise (GNU `quote`).
-std::string quote(std::string_view text);
-/// A file name as GNU `quotef` shows it: bare when it is shell-safe, else in '...' quotes.
-std::string quotef(std::string_view name);
+/// GNU `quote` and `quotef` (text_escape.hpp: shared with the other commands).
+using cli::quote;
+using cli::quotef;
 
 /// The smallest workable --memory: the 256 bucket write buffers, the input window and the output
 /// buffer, plus a few MiB of records.
@@ -73,3 +74,4 @@ void check_modes(const options& opts);
 int run(const options& opts);
 
 }  // namespace shufl::cli::lines
+
