@@ -614,7 +614,9 @@ bias_counts parse_any(Input&& input, std::string_view name) {
   } catch (const json::parse_error& e) {
     throw error(fmt::format("'{}' is not a counts file from shufl bias --save-counts: invalid JSON at byte {}", name, e.byte));
   } catch (const json::exception& e) {
-    throw error(fmt::format("'{}' is not a counts file from shufl bias --save-counts: {}", name, e.what()));
+    // Never the library's own text ("[json.exception.out_of_range.406] ..."): what it means.
+    throw error(fmt::format("'{}' is not a counts file from shufl bias --save-counts: {}", name,
+                            e.id == 406 ? "a number too large for a double" : "a value JSON cannot hold"));
   }
   const checker c(name);
   if (!root.is_object() || !root.contains("format") || !root["format"].is_string()) {

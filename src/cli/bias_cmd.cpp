@@ -117,6 +117,25 @@ void catch_stop_signals() {
   }
 }
 
+// The report as a terminal shows it safely (text format): names, seeds, symbols and file names
+// given by the user or read from files, with their control characters quoted (quotef for a name,
+// escapes in place within a sentence), newlines included.
+void make_text_safe(bias_report& report) {
+  for (auto& r : report.results) {
+    r.label = shown(r.label);
+    r.definition = shown(r.definition);
+    for (auto& w : r.warnings) w = escape_controls(w);
+  }
+  for (auto& run : report.runs) {
+    if (run.seed) *run.seed = escape_controls(*run.seed);
+    run.input = escape_controls(run.input);
+  }
+  for (auto& m : report.missing) m = escape_controls(m);
+  for (auto& f : report.merged_files) f = shown(f);
+  report.options.input_name = escape_controls(report.options.input_name);
+  for (auto& symbol : report.options.input_symbols) symbol = shown(symbol);
+}
+
 // "I/N" with 0 <= I < N.
 std::pair<std::uint64_t, std::uint64_t> parse_shard(const std::string& text) {
   const auto slash = text.find('/');
@@ -418,7 +437,7 @@ subcommand bias_subcommand() {
                   return exit_ok;
                 }
               }
-              const std::string seed_text = b.seed ? fmt::format("\"{}\"", *b.seed) : "none (from the OS)";
+              const std::string seed_text = b.seed ? fmt::format("\"{}\"", escape_controls(*b.seed)) : "none (from the OS)";
               side_file_errors side_errors;
               if (counts_file) side_errors.commit(*counts_file, counts_text);
               if (plot_file) side_errors.commit(*plot_file, svg_plot(report));
@@ -426,6 +445,7 @@ subcommand bias_subcommand() {
                 side_errors.commit(*report_file,
                                    report_page(nlohmann::ordered_json::parse(json_report(report, b.threads))));
               }
+              if (o->format == "text") make_text_safe(report);  // after the side files, which escape their own way
               write_stdout(o->format == "json"  ? json_report(report, b.threads)
                            : o->format == "csv" ? csv_report(report)
                                                 : escape_controls(text_report(report, seed_text, b.threads), true));
