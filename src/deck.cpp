@@ -98,15 +98,33 @@ void check_label(std::string_view what, std::string_view label) {
   }
 }
 
-void check_size(std::uint64_t per_deck, std::uint64_t decks) {
+}  // namespace
+
+void check_shoe(std::uint64_t per_deck, std::uint64_t decks, std::uint64_t label_bytes) {
   if (decks == 0) throw error("--decks must be at least 1");
   if (per_deck != 0 && decks > max_deck_size / per_deck) {
     throw error(fmt::format("a deck of {} x {} cards is too large (at most {} cards)", decks,
                             per_deck, max_deck_size));
   }
+  if (label_bytes > max_custom_label_bytes / decks) {
+    throw error(fmt::format("the custom deck would hold {} x {} bytes of labels; the limit is {} MiB "
+                            "(labels x --decks)", label_bytes, decks, max_custom_label_bytes >> 20));
+  }
 }
 
-}  // namespace
+std::string pack_description(pack_kind kind, std::uint64_t decks, std::uint64_t jokers_per_deck) {
+  const auto ranks = pack_ranks(kind);
+  const std::string pack = fmt::format("{} {}-card", pack_name(kind), ranks.size() * 4 + (kind == pack_kind::tarot ? 22 : 0));
+  const std::string jokers =
+      jokers_per_deck == 0 ? "" : fmt::format(" with {} joker{}", jokers_per_deck, jokers_per_deck == 1 ? "" : "s");
+  return decks == 1 ? fmt::format("{} deck{}", pack, jokers)
+                    : fmt::format("{}-deck shoe of {} decks{}{}", decks, pack, jokers, jokers.empty() ? "" : " each");
+}
+
+std::string custom_description(std::size_t labels, std::uint64_t decks) {
+  return decks == 1 ? fmt::format("custom {}-card deck", labels)
+                    : fmt::format("{}-deck shoe of custom {}-card decks", decks, labels);
+}
 
 card suited_card(std::uint8_t rank, card_suit suit) { return card{card_kind::suited, rank, suit, {}}; }
 card joker_card(bool red) { return card{card_kind::joker, static_cast<std::uint8_t>(red ? 0 : 1), card_suit::none, {}}; }
@@ -141,7 +159,7 @@ deck make_pack(pack_kind kind, std::uint64_t decks, std::uint64_t jokers_per_dec
   const auto ranks = pack_ranks(kind);
   const std::uint64_t per_deck =
       ranks.size() * 4 + jokers_per_deck + (kind == pack_kind::tarot ? 22 : 0);
-  check_size(per_deck, decks);
+  check_shoe(per_deck, decks);
   deck d;
   d.cards.reserve(per_deck * decks);
   for (std::uint64_t k = 0; k < decks; ++k) {
@@ -153,32 +171,22 @@ deck make_pack(pack_kind kind, std::uint64_t decks, std::uint64_t jokers_per_dec
       for (std::uint8_t t = 0; t <= 21; ++t) d.cards.push_back(trump_card(t));
     }
   }
-  const std::string pack = fmt::format("{} {}-card", pack_name(kind), ranks.size() * 4 + (kind == pack_kind::tarot ? 22 : 0));
-  const std::string jokers =
-      jokers_per_deck == 0 ? "" : fmt::format(" with {} joker{}", jokers_per_deck, jokers_per_deck == 1 ? "" : "s");
-  d.description = decks == 1 ? fmt::format("{} deck{}", pack, jokers)
-                             : fmt::format("{}-deck shoe of {} decks{}{}", decks, pack, jokers,
-                                           jokers.empty() ? "" : " each");
+  d.description = pack_description(kind, decks, jokers_per_deck);
   return d;
 }
 
 deck make_custom(std::span<const std::string> labels, std::uint64_t decks) {
   if (labels.empty()) throw error("the custom deck is empty");
   for (const auto& l : labels) check_label("card", l);
-  check_size(labels.size(), decks);
   std::uint64_t label_bytes = 0;
   for (const auto& l : labels) label_bytes += l.size();
-  if (label_bytes > max_custom_label_bytes / decks) {
-    throw error(fmt::format("the custom deck would hold {} x {} bytes of labels; the limit is {} MiB "
-                            "(labels x --decks)", label_bytes, decks, max_custom_label_bytes >> 20));
-  }
+  check_shoe(labels.size(), decks, label_bytes);
   deck d;
   d.cards.reserve(labels.size() * decks);
   for (std::uint64_t k = 0; k < decks; ++k) {
     for (const auto& l : labels) d.cards.push_back(custom_card(l));
   }
-  d.description = decks == 1 ? fmt::format("custom {}-card deck", labels.size())
-                             : fmt::format("{}-deck shoe of custom {}-card decks", decks, labels.size());
+  d.description = custom_description(labels.size(), decks);
   return d;
 }
 
@@ -383,20 +391,20 @@ std::optional<card> parse_card_any(std::string_view text) {
   return std::nullopt;
 }
 
-std::vector<std::uint64_t> multiplicities(std::span<const card> cards) {
+std::vector<std::uint64_t> multiplicities(std::span<const card> cards, std::uint64_t copies) {
   std::map<card, std::uint64_t> counts;
   for (const auto& c : cards) ++counts[c];
   std::vector<std::uint64_t> out;
   out.reserve(counts.size());
-  for (const auto& [c, m] : counts) out.push_back(m);
+  for (const auto& [c, m] : counts) out.push_back(m * copies);
   std::sort(out.begin(), out.end(), std::greater<>());
   return out;
 }
 
-double log2_distinct_orders(std::span<const card> cards) {
+double log2_distinct_orders(std::span<const card> cards, std::uint64_t copies) {
   // log n! = lgamma(n + 1); summing logs keeps a 6-deck shoe (2^1647) far inside double range.
-  double ln = std::lgamma(static_cast<double>(cards.size()) + 1.0);
-  for (const auto m : multiplicities(cards)) ln -= std::lgamma(static_cast<double>(m) + 1.0);
+  double ln = std::lgamma(static_cast<double>(cards.size()) * static_cast<double>(copies) + 1.0);
+  for (const auto m : multiplicities(cards, copies)) ln -= std::lgamma(static_cast<double>(m) + 1.0);
   return std::max(0.0, ln / std::log(2.0));
 }
 

@@ -198,6 +198,38 @@ exact_distribution riffle_exact(std::size_t n, std::uint64_t k) {
   return out;
 }
 
+void check_exact_law(const algorithm_spec& algorithm, std::size_t n, std::uint64_t max_paths) {
+  if (algorithm.info->name == "riffle") {
+    const std::uint64_t k = algorithm.parameter;
+    if (n < 1 || n > 255 || k < 1 || k > 1000 || k * n > riffle_exact_max_bits) (void)riffle_exact(n, k);  // its error
+    return;
+  }
+  if (n < 1 || n > exact_max_n) {
+    throw error(fmt::format("exact enumeration needs 1 <= n <= {} (got {})", exact_max_n, n));
+  }
+  if (algorithm.info->weak_seed) {
+    throw error(fmt::format("{} draws a 32-bit seed: 2^32 paths, too many to enumerate", algorithm.label()));
+  }
+  if (!algorithm.info->fixed_bounds) return;  // known only by enumerating (max_paths stops it)
+  auto engine = std::make_unique<detail::replay_engine>();
+  std::array<std::uint8_t, 256> deck{};
+  for (std::size_t i = 0; i < n; ++i) deck[i] = static_cast<std::uint8_t>(i);
+  algorithm.info->run_replay(std::span<std::uint8_t>(deck.data(), n), *engine, algorithm.parameter);
+  if (engine->overflow) throw error("a path of random choices is too long to enumerate");
+  uint128 paths = 1;
+  for (std::size_t k = 0; k < engine->used; ++k) {
+    paths *= engine->bounds[k];
+    if (paths > max_paths) {
+      // The whole product when it fits in 64 bits, as enumerate_exact words it.
+      uint128 all = 1;
+      for (std::size_t j = 0; j < engine->used && !(all >> 64); ++j) all *= engine->bounds[j];
+      if (all >> 64) throw error("path probability denominator overflows 64 bits");
+      throw error(fmt::format("{}: {} paths of random choices: more than {}, too many to enumerate",
+                              algorithm.label(), static_cast<std::uint64_t>(all), max_paths));
+    }
+  }
+}
+
 exact_distribution exact_law(const algorithm_spec& algorithm, std::size_t n) {
   if (algorithm.info->name == "riffle") return riffle_exact(n, algorithm.parameter);
   return enumerate_exact(algorithm, n);

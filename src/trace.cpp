@@ -8,6 +8,7 @@
 #include <charconv>
 #include <cmath>
 #include <algorithm>
+#include <new>
 #include <numeric>
 
 #include "shufl/error.hpp"
@@ -30,14 +31,22 @@ class recording_engine final : public dynamic_engine {
   recording_engine(dynamic_engine& inner, const std::vector<trace_record>& steps) noexcept
       : inner_(inner), steps_(steps) {}
   std::uint64_t below(std::uint64_t s) override {
-    bounds.push_back(s);
-    step_of.push_back(steps_.size() + 1);
-    values.push_back(inner_.below(s));
-    return values.back();
+    const std::uint64_t value = inner_.below(s);
+    if (out_of_memory) return value;
+    // Called from noexcept algorithms: a failed allocation must not escape (std::terminate).
+    try {
+      bounds.push_back(s);
+      step_of.push_back(steps_.size() + 1);
+      values.push_back(value);
+    } catch (...) {
+      out_of_memory = true;
+    }
+    return value;
   }
   std::vector<std::uint64_t> bounds;
   std::vector<std::uint64_t> values;
   std::vector<std::size_t> step_of;
+  bool out_of_memory = false;
 
  private:
   dynamic_engine& inner_;
@@ -50,36 +59,56 @@ std::vector<std::uint8_t> identity(std::size_t n) {
   return deck;
 }
 
-void run_into(const trace_options& o, dynamic_engine& engine, trace_result& out) {
+// Records one reported step (the deck `now` after it; `before` is the deck after the previous one).
+void record_step(const shuffle_step& step, std::span<const std::uint8_t> now, std::vector<std::uint8_t>& before,
+                 trace_result& out) {
+  trace_record r;
+  r.action = std::string(step.action);
+  r.step = step;
+  r.step.action = {};
+  r.after.assign(now.begin(), now.end());
+  if (r.action == "compare") {
+    // A comparison is reported before the algorithm acts on it (the coin sorts swap or move
+    // items after it without another step): the deck now is the deck before this step, and
+    // whatever changed since the previous step belongs to that step.
+    if (!out.steps.empty()) out.steps.back().after = r.after;
+    r.before = r.after;
+  } else {
+    r.before = before;
+  }
+  before = r.after;
+  out.steps.push_back(std::move(r));
+}
+
+void run_into(const trace_options& o, recording_engine& engine, trace_result& out) {
   std::vector<std::uint8_t> deck = identity(o.n);
   std::vector<std::uint8_t> before = deck;
   std::uint64_t steps = 0;
   const std::uint64_t max_steps = std::max<std::uint64_t>(1, max_trace_cells / o.n);
+  // Steps whose printed form fits in max_trace_bytes.
+  const std::uint64_t max_printed = o.step_bytes == 0 ? max_steps : max_trace_bytes / o.step_bytes;
+  bool out_of_memory = false;
   const step_callback on_step = [&](const shuffle_step& step, std::span<const std::uint8_t> now) {
-    // The algorithms are noexcept: past the limit, stop recording and refuse once they return.
-    if (++steps > max_steps) return;
-    trace_record r;
-    r.action = std::string(step.action);
-    r.step = step;
-    r.step.action = {};
-    r.after.assign(now.begin(), now.end());
-    if (r.action == "compare") {
-      // A comparison is reported before the algorithm acts on it (the coin sorts swap or move
-      // items after it without another step): the deck now is the deck before this step, and
-      // whatever changed since the previous step belongs to that step.
-      if (!out.steps.empty()) out.steps.back().after = r.after;
-      r.before = r.after;
-    } else {
-      r.before = before;
+    // The algorithms are noexcept: past a limit or out of memory, stop recording and refuse
+    // once they return.
+    if (++steps > std::min(max_steps, max_printed) || out_of_memory) return;
+    try {
+      record_step(step, now, before, out);
+    } catch (...) {
+      out_of_memory = true;
     }
-    before = r.after;
-    out.steps.push_back(std::move(r));
   };
   o.algorithm.info->run_traced(deck, engine, o.algorithm.parameter, on_step);
+  if (out_of_memory || engine.out_of_memory) throw std::bad_alloc();
   if (steps > max_steps) {
     throw error(fmt::format("trace: {} takes {} steps on {} items; a trace records at most {} steps x items "
                             "({} steps here): use a smaller --n or parameter",
                             o.algorithm.label(), steps, o.n, max_trace_cells, max_steps));
+  }
+  if (steps > max_printed) {
+    throw error(fmt::format("trace: {} takes {} steps on {} items, about {} MiB to print (the items' labels in every "
+                            "step); a trace prints at most {} MiB: use fewer or shorter items, or a smaller parameter",
+                            o.algorithm.label(), steps, o.n, (steps * o.step_bytes) >> 20, max_trace_bytes >> 20));
   }
   // Moves made after the last reported step (a coin sort acting on its last comparison).
   if (!out.steps.empty()) out.steps.back().after = deck;

@@ -160,11 +160,25 @@ std::optional<card> parse_card_any(std::string_view text);
 
 /// log2 of the number of distinct orders of a deck: the multinomial n! / ∏ m_i!, where m_i are
 /// the multiplicities of cards that compare equal (52! ≈ 2^225.58; a 6-deck shoe ≈ 2^1647.9).
-/// Computed with lgamma; accurate to about 1e-12 relative.
-double log2_distinct_orders(std::span<const card> cards);
+/// With `copies`, of the shoe of that many copies of `cards` (never built: n = copies · |cards|,
+/// each m_i times copies). Computed with lgamma; accurate to about 1e-12 relative.
+double log2_distinct_orders(std::span<const card> cards, std::uint64_t copies = 1);
 
-/// The multiplicities of equal cards (sorted descending), e.g. 52 times 6 for a 6-deck shoe.
-std::vector<std::uint64_t> multiplicities(std::span<const card> cards);
+/// The multiplicities of equal cards (sorted descending), e.g. 52 times 6 for a 6-deck shoe; with
+/// `copies`, of the shoe of that many copies of `cards`.
+std::vector<std::uint64_t> multiplicities(std::span<const card> cards, std::uint64_t copies = 1);
+
+/// The checks make_pack and make_custom make of a shoe of `decks` decks of `per_deck` cards
+/// holding `label_bytes` bytes of custom labels each, before building it: throws shufl::error
+/// for decks == 0, more than max_deck_size cards or more than max_custom_label_bytes of labels.
+/// For a caller that needs only the shape of a shoe (`deck --explain`).
+void check_shoe(std::uint64_t per_deck, std::uint64_t decks, std::uint64_t label_bytes = 0);
+
+/// The description make_pack(kind, decks, jokers_per_deck) gives its deck.
+std::string pack_description(pack_kind kind, std::uint64_t decks, std::uint64_t jokers_per_deck);
+
+/// The description make_custom gives a shoe of `decks` decks of `labels` cards.
+std::string custom_description(std::size_t labels, std::uint64_t decks);
 
 /// Where the randomness of a shuffle comes from.
 struct deck_randomness {

@@ -54,4 +54,11 @@ inline constexpr std::uint64_t riffle_exact_max_bits = 16384;
 /// The exact law by the best method: the closed form for riffle:K, enumeration otherwise.
 exact_distribution exact_law(const algorithm_spec& algorithm, std::size_t n);
 
+/// Refuses at once, with the error exact_law would give later, what exact_law cannot do: n out
+/// of range, the 32-bit-seeded algorithm, an algorithm of fixed draw bounds with more than
+/// `max_paths` paths (their product, from one path), riffle:K past riffle_exact_max_bits. Cheap
+/// (one path): call it for every algorithm before computing any law, so a list is never refused
+/// after the work on its first algorithms.
+void check_exact_law(const algorithm_spec& algorithm, std::size_t n, std::uint64_t max_paths = 100'000'000);
+
 }  // namespace shufl

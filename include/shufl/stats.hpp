@@ -16,13 +16,16 @@ struct test_result {
   double ln_p = 0;       ///< Natural log of the p-value: finite even when p_value underflows.
   double log10_p = 0;    ///< Base-10 log of the p-value.
   /// True when the approximation (chi-squared, normal, Poisson) gave a p below `ln_floor`, the
-  /// probability of the most extreme outcome possible under the null: ln_p then holds that floor
-  /// and the p-value is reported as a bound ("p <= e^ln_p"), not as a value.
+  /// probability of the most extreme outcomes possible under the null (all of them: the exact
+  /// p-value of those outcomes): ln_p then holds that floor and the p-value is reported as a
+  /// bound ("p <= e^ln_p"), not as a value.
   bool bound = false;
 };
 
-/// Raises `t` to the floor `ln_floor` (ln of the smallest probability any outcome of the
-/// experiment has under the null, e.g. T·ln(1/n!) for T uniform permutations of n): when
+/// Raises `t` to the floor `ln_floor` (ln of the smallest p-value any outcome of the experiment
+/// has under the null: the total probability of the most extreme outcomes, ties included, e.g.
+/// ln(n!) + T·ln(1/n!) for T uniform permutations of n, whose n! most extreme outcomes are one
+/// permutation T times): when
 /// t.ln_p < ln_floor, sets ln_p, log10_p and p_value from the floor and marks it a bound.
 void apply_floor(test_result& t, double ln_floor) noexcept;
 

@@ -21,6 +21,10 @@ inline constexpr std::size_t max_trace_n = 255;
 /// the text prints it). Longer runs are refused with a message giving this limit (issue 11).
 inline constexpr std::uint64_t max_trace_cells = 10'000'000;
 
+/// The largest output a trace may print, in bytes (trace_options::step_bytes counts them):
+/// longer runs are refused before anything is formatted, with a message giving this limit.
+inline constexpr std::uint64_t max_trace_bytes = std::uint64_t{64} << 20;
+
 /// What to trace.
 struct trace_options {
   algorithm_spec algorithm;  ///< The algorithm and its parameter (from parse_algorithm_list).
@@ -31,6 +35,10 @@ struct trace_options {
   /// Seed string (`--seed`): ChaCha20 keyed by derive_key(key_from_seed(seed), "trace", 0),
   /// stream 0. Without draws and seed, ChaCha20 is keyed by 32 bytes from the OS.
   std::optional<std::string> seed;
+  /// The bytes the caller prints for one step (its row of labels and its words), for the
+  /// output limit: a run of k steps is refused when k × step_bytes > max_trace_bytes. 0 = only
+  /// the max_trace_cells limit applies.
+  std::uint64_t step_bytes = 0;
 };
 
 /// One observed step: the shuffle_step the algorithm reported (with its action owned here) and
@@ -90,7 +98,10 @@ struct trace_result {
 /// Runs `options.algorithm` on the deck 0..n-1 and records every step. Throws shufl::error for
 /// n outside 1..max_trace_n, and, with scripted draws, for a value out of range for its draw
 /// ("--draws: 7 is out of range for step 3, which draws from [0, 2]"), too few values or values
-/// left over, and for runs longer than max_trace_cells steps × items. Nothing is returned on error.
+/// left over, for runs longer than max_trace_cells steps × items, and for runs whose steps ×
+/// step_bytes pass max_trace_bytes. Throws std::bad_alloc when the steps cannot be kept in memory
+/// (the algorithms run noexcept: the recording stops and the error is raised once they return).
+/// Nothing is returned on error.
 trace_result run_trace(const trace_options& options);
 
 /// Parses `--draws LIST`: comma-separated whole decimal numbers ("2,0,2,0"); the empty string is

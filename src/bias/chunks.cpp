@@ -54,7 +54,26 @@ void chunk_set::add(std::uint64_t begin, std::uint64_t end) {
 }
 
 void chunk_set::add(const chunk_set& other) {
-  for (const auto& [b, e] : other.ranges) add(b, e);
+  if (other.ranges.empty()) return;
+  if (ranges.empty() || ranges.back().second < other.ranges.front().first) {
+    ranges.insert(ranges.end(), other.ranges.begin(), other.ranges.end());
+    return;
+  }
+  // One pass over both sorted lists (linear, where adding range by range would be quadratic in
+  // the number of ranges): take the lower start next, join it to the last range it touches.
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> out;
+  out.reserve(ranges.size() + other.ranges.size());
+  std::size_t i = 0, j = 0;
+  while (i < ranges.size() || j < other.ranges.size()) {
+    const bool mine = j == other.ranges.size() || (i < ranges.size() && ranges[i].first <= other.ranges[j].first);
+    const auto r = mine ? ranges[i++] : other.ranges[j++];
+    if (!out.empty() && r.first <= out.back().second) {
+      out.back().second = std::max(out.back().second, r.second);
+    } else {
+      out.push_back(r);
+    }
+  }
+  ranges.swap(out);
 }
 
 chunk_set chunk_set::minus(const chunk_set& other) const {
@@ -115,6 +134,15 @@ std::string chunk_set::text() const {
     out += e - b == 1 ? fmt::format("{}", b) : fmt::format("{}..{}", b, e - 1);
   }
   return out;
+}
+
+std::uint64_t bias_shard_of_chunk(std::uint64_t trials, std::uint64_t chunk, std::uint64_t shards) {
+  // Shard i holds [floor(C i / N), floor(C (i + 1) / N)): the first i with C (i + 1) / N > chunk,
+  // i.e. i + 1 = ceil((chunk + 1) N / C). C < 2^49 and N < 2^64: the product fits in 128 bits.
+  const uint128 chunks = bias_chunk_count(trials);
+  if (shards == 0 || chunk >= chunks) throw error(fmt::format("chunk {} is not a chunk of the run", chunk));
+  const uint128 product = (uint128{chunk} + 1) * shards;
+  return static_cast<std::uint64_t>((product + chunks - 1) / chunks - 1);
 }
 
 chunk_set bias_shard_chunks(std::uint64_t trials, std::uint64_t shard, std::uint64_t shards) {

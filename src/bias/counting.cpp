@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <exception>
+#include <mutex>
 #include <numeric>
 #include <span>
 #include <thread>
@@ -94,8 +96,14 @@ void run_chunks(std::uint64_t trials, const chunk_set& todo, unsigned threads, s
   const std::uint64_t chunks = todo.count();
   const std::uint64_t total = todo.trials_in(trials);
   std::atomic<std::uint64_t> next{0}, done{0};
-  auto worker = [&](unsigned t) {
+  // An exception in a thread (the progress callback may throw) must not reach std::terminate:
+  // the first one is kept, every thread stops taking chunks, and it is rethrown here.
+  std::mutex failure_mutex;
+  std::exception_ptr failure;
+  std::atomic<bool> failed{false};
+  auto work = [&](unsigned t) {
     for (;;) {
+      if (failed.load(std::memory_order_relaxed)) break;
       if (plan.stop != nullptr && plan.stop->load(std::memory_order_relaxed)) break;
       const std::uint64_t k = next.fetch_add(batch, std::memory_order_relaxed);
       if (k >= chunks) break;
@@ -111,11 +119,27 @@ void run_chunks(std::uint64_t trials, const chunk_set& todo, unsigned threads, s
       if (progress) progress(so_far, total, label);
     }
   };
+  auto worker = [&](unsigned t) noexcept {
+    try {
+      work(t);
+    } catch (...) {
+      const std::lock_guard lock(failure_mutex);
+      if (!failure) failure = std::current_exception();
+      failed.store(true);
+    }
+  };
   if (progress) progress(0, total, label);  // this algorithm starts (a bar shows "k of m" at once)
   std::vector<std::thread> pool;
-  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker, t);
+  try {
+    pool.reserve(threads);
+    for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker, t);
+  } catch (...) {
+    // No memory or no thread left for another thread: the threads started share the chunks
+    // (which thread counts a chunk never changes a count).
+  }
   worker(0);
   for (auto& th : pool) th.join();
+  if (failure) std::rethrow_exception(failure);
   if (plan.done != nullptr) *plan.done = todo.prefix(std::min(next.load(), chunks));
 }
 

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <iterator>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -74,9 +75,16 @@ class reader {
         frames_.push_back(std::move(f));
         return true;
       }
-      case E::key:
-        frames_.back().key = parsed.get<std::string>();
+      case E::key: {
+        // JSON leaves duplicate names to the reader (RFC 8259 §4: "SHOULD be unique"); nlohmann
+        // keeps the last. A counts file is strict: each name once per object.
+        auto& f = frames_.back();
+        f.key = parsed.get<std::string>();
+        if (!f.keys.insert(f.key).second) {
+          fail(fmt::format("the key {} appears twice in one object (each key may appear once)", parsed.dump()));
+        }
         return true;
+      }
       case E::object_end:
       case E::array_end:
         // A container is a value of its parent (there is no separate value event for it).
@@ -148,6 +156,7 @@ class reader {
   struct frame {
     bool array = false;
     std::string key;
+    std::set<std::string> keys;  // of an object: the keys seen so far
     std::uint64_t index = 0;
     int divert = 0;  // 1: results[i].table, 2: results[i].positions
   };
@@ -605,7 +614,9 @@ bias_counts parse_any(Input&& input, std::string_view name) {
   } catch (const json::parse_error& e) {
     throw error(fmt::format("'{}' is not a counts file from shufl bias --save-counts: invalid JSON at byte {}", name, e.byte));
   } catch (const json::exception& e) {
-    throw error(fmt::format("'{}' is not a counts file from shufl bias --save-counts: {}", name, e.what()));
+    // Never the library's own text ("[json.exception.out_of_range.406] ..."): what it means.
+    throw error(fmt::format("'{}' is not a counts file from shufl bias --save-counts: {}", name,
+                            e.id == 406 ? "a number too large for a double" : "a value JSON cannot hold"));
   }
   const checker c(name);
   if (!root.is_object() || !root.contains("format") || !root["format"].is_string()) {
@@ -812,10 +823,12 @@ void bias_merge::add(const bias_counts& counts, const std::string& name) {
   for (const auto& run : counts.runs) {
     auto [it, fresh] = runs_.emplace(run.key(), run);
     if (!fresh) {
-      for (const auto& s : run.shards) {
-        if (std::find(it->second.shards.begin(), it->second.shards.end(), s) == it->second.shards.end()) it->second.shards.push_back(s);
-      }
-      std::sort(it->second.shards.begin(), it->second.shards.end());
+      // Both lists are sorted and distinct (the reader checks it): their union in one pass.
+      auto& mine = it->second.shards;
+      std::vector<std::pair<std::uint64_t, std::uint64_t>> both;
+      both.reserve(mine.size() + run.shards.size());
+      std::set_union(mine.begin(), mine.end(), run.shards.begin(), run.shards.end(), std::back_inserter(both));
+      mine.swap(both);
     }
   }
   for (const auto& r : counts.results) {
@@ -918,9 +931,16 @@ std::vector<std::string> bias_merge::missing() const {
     });
     if (one_count) {
       const std::uint64_t count = run.shards.front().second;
+      // The shards holding the lacking chunks, found from the chunks (a run may have far more
+      // shards than chunks, most of them empty): at most 21 names, whatever the count.
       std::vector<std::uint64_t> names;
-      for (std::uint64_t i = 0; i < count && names.size() <= 20; ++i) {
-        if (bias_shard_chunks(run.trials, i, count).overlaps(lacking)) names.push_back(i);
+      for (const auto& [b, e] : lacking.ranges) {
+        for (std::uint64_t c = b; c < e && names.size() <= 20;) {
+          const std::uint64_t i = bias_shard_of_chunk(run.trials, c, count);
+          names.push_back(i);
+          c = bias_shard_chunks(run.trials, i, count).ranges.back().second;  // past shard i's chunks
+        }
+        if (names.size() > 20) break;
       }
       std::string list;
       for (std::size_t k = 0; k < names.size() && k < 20; ++k) list += fmt::format("{}{}/{}", k ? ", " : "", names[k], count);

@@ -95,6 +95,10 @@ void decide_family(bias_result& r, double alpha) {
   // the primary test at alpha/m is a lower bound on the rule's power. The non-centrality of the
   // least detectable law at a given TV δ: table, every cell off by 2δ/k (λ = 4Tδ²); position,
   // every card's row off by 2δ/n in every cell (λ = 4(n−1)Tδ² after the (n−1)/n scaling).
+  // The non-central chi-squared law of the position statistic assumes the null's covariance of
+  // the position counts: it holds for local alternatives (laws near uniform, a mixture
+  // (1 − w)·uniform + w·Q with w small), not for every law at that TV (one far from uniform with
+  // another covariance can be flagged less often), and the statement names that class.
   const double power = 0.9;
   const double m = static_cast<double>(std::max<std::size_t>(1, r.tests_in_verdict));
   r.power_alpha = alpha / m;
@@ -112,7 +116,8 @@ void decide_family(bias_result& r, double alpha) {
   }
   r.power_alternative = r.test == "table"
       ? "any law of the n! orders at total variation distance >= detectable_total_variation from uniform"
-      : "any law in which every card's position law is at total variation distance >= "
+      : "any law near uniform (a mixture (1 - w) uniform + w Q with w small: the position counts keep uniformity's "
+        "covariance to first order) in which every card's position law is at total variation distance >= "
         "detectable_total_variation from uniform";
 }
 
@@ -170,9 +175,12 @@ bias_result evaluate_tallies(const bias_tallies& t, const bias_options& o, const
   const double trials = static_cast<double>(t.trials);
   r.position_counts = t.positions;
   r.sums = t.sums;
-  // No outcome of T uniform permutations has probability below (1/n!)^T, so no p-value is
-  // below it either: an approximation that says less is reported as this bound.
-  const double ln_floor = -trials * std::lgamma(static_cast<double>(n) + 1);
+  // The most extreme outcome of T uniform permutations is one permutation T times; there are
+  // n! of them, so the smallest p-value any outcome has is their probability n! (1/n!)^T (a
+  // p-value sums the probability of every outcome at least as extreme, ties included). An
+  // approximation that says less is reported as this bound, which is then the exact p of the
+  // most extreme outcomes (1000 identical n = 3 permutations: p = 6 (1/6)^1000 = 10^-777.37).
+  const double ln_floor = (1 - trials) * std::lgamma(static_cast<double>(n) + 1);
   if (test == "table") {
     r.counts = t.table;
     const double cells = static_cast<double>(t.table.size());
@@ -194,8 +202,9 @@ bias_result evaluate_tallies(const bias_tallies& t, const bias_options& o, const
     r.expected = trials / static_cast<double>(n);
     for (std::size_t e = 0; e < n; ++e) {
       r.row_tests.push_back(pearson_uniform(std::span<const std::uint64_t>(t.positions).subspan(e * n, n)));
-      // One card's row is multinomial(T, 1/n): no outcome is below (1/n)^T.
-      apply_floor(r.row_tests.back(), -trials * std::log(static_cast<double>(n)));
+      // One card's row is multinomial(T, 1/n): its most extreme outcomes (the card T times at
+      // one of the n positions) have probability n (1/n)^T together.
+      apply_floor(r.row_tests.back(), (1 - trials) * std::log(static_cast<double>(n)));
     }
     if (r.expected < 5) {
       r.warnings.push_back(fmt::format(
@@ -212,18 +221,25 @@ bias_result evaluate_tallies(const bias_tallies& t, const bias_options& o, const
   if (t.sums.trials > 0 && n >= 2) {
     const double nn = static_cast<double>(n);
     const double h1 = harmonic(n, 1), h2 = harmonic(n, 2);
+    // ties: how many permutations reach the largest deviation from the mean (1: only the
+    // identity; 2: the identity and the reversal, or both values of n = 2).
     struct moment {
       const char* name;
       uint128 sum;
       double mean, variance;
+      double ties;
     };
+    const double two = n == 2 ? 2 : 1;
     const moment moments[] = {
-        {"fixed points", t.sums.fixed_points, 1.0, 1.0},
-        {"cycles", t.sums.cycles, h1, h1 - h2},
-        {"inversions", t.sums.inversions, nn * (nn - 1) / 4, nn * (nn - 1) * (2 * nn + 5) / 72},
-        {"rising sequences", t.sums.rising_sequences, (nn + 1) / 2, (nn + 1) / 12},
+        {"fixed points", t.sums.fixed_points, 1.0, 1.0, two},
+        {"cycles", t.sums.cycles, h1, h1 - h2, two},
+        {"inversions", t.sums.inversions, nn * (nn - 1) / 4, nn * (nn - 1) * (2 * nn + 5) / 72, 2},
+        {"rising sequences", t.sums.rising_sequences, (nn + 1) / 2, (nn + 1) / 12, 2},
     };
     const double st = static_cast<double>(t.sums.trials);
+    // A two-sided z-test's most extreme outcomes: a permutation of the largest deviation T
+    // times, for each of the `ties` such permutations: ties (1/n!)^T together (the sum of T
+    // values reaches T times the largest deviation only so).
     const double z_floor = -st * std::lgamma(static_cast<double>(n) + 1);
     for (const auto& m : moments) {
       secondary_test s;
@@ -231,7 +247,7 @@ bias_result evaluate_tallies(const bias_tallies& t, const bias_options& o, const
       s.approximation = "normal";
       try {
         s.result = z_test_two_sided(static_cast<double>(m.sum), st, m.mean, m.variance);
-        apply_floor(s.result, z_floor);
+        apply_floor(s.result, std::log(m.ties) + z_floor);
         s.detail = fmt::format("mean {:.6g} (uniform: {:.6g})", static_cast<double>(m.sum) / st, m.mean);
         if (t.sums.trials < bias_min_z_trials) {
           s.valid = false;

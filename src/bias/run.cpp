@@ -47,6 +47,16 @@ void validate(const bias_options& o) {
   if (o.test == bias_test::table && o.n > bias_max_table_n) {
     throw error(fmt::format("--test table needs n <= {} (n! cells); use --test position", bias_max_table_n));
   }
+  // Each Monte-Carlo table of the table test is n! counts, whatever the trials: when n! passes the
+  // trials (the work asked for), B × n! is bounded.
+  const std::uint64_t trials = o.input ? o.input->size() / std::max<std::size_t>(o.n, 1) : o.trials;
+  if (o.monte_carlo && !o.exact && o.n <= bias_max_table_n && choose_test(o.test, o.n, trials) == "table" &&
+      factorial(o.n) > trials && o.monte_carlo > bias_max_monte_carlo_cells / factorial(o.n)) {
+    throw error(fmt::format("--monte-carlo {} with the table test simulates {} tables of n! = {} counts; at most {} "
+                            "counts in all (--monte-carlo {} at n = {}): use fewer tables or --test position",
+                            o.monte_carlo, o.monte_carlo, factorial(o.n), bias_max_monte_carlo_cells,
+                            bias_max_monte_carlo_cells / factorial(o.n), o.n));
+  }
 }
 
 // Threads for the permutation table: each thread keeps its own n! counts, so cap the threads at
@@ -177,6 +187,8 @@ bias_report run_bias(const bias_options& options) {
     report.runs.push_back(std::move(run));
     report.results.push_back(std::move(r));
   } else if (options.exact) {
+    // Every algorithm's law must be computable before the first is computed.
+    for (const auto& algorithm : options.algorithms) check_exact_law(algorithm, n);
     for (const auto& algorithm : options.algorithms) {
       bias_result r;
       r.label = algorithm.label();

@@ -24,6 +24,7 @@
 #include "html_pages.hpp"
 #include "progress.hpp"
 #include "side_file.hpp"
+#include "text_escape.hpp"
 #include "shufl/bias.hpp"
 #include "shufl/error.hpp"
 #include "shufl/exact.hpp"
@@ -69,13 +70,14 @@ holds: chi-squared tests when every expected count is >= 5 (or with --monte-carl
 30 trials, duplicates whenever reported. Decision rule: "biased" when any valid test in the verdict
 rejects at alpha family-wise (Holm); else "unreliable" when the primary test is not valid; else
 "no evidence of bias". The verdict line names the test and the adjusted p that decided. No p is
-printed below the probability of the most extreme outcome under uniformity ((1/n!)^T): there it is
-a bound ("p <= ..."). Power: the stated TV is detected with probability >= 90% (asymptotically)
-by this rule, because the primary test alone at alpha / (number of tests in the verdict) reaches
-it. Exit status: 0 success, 1 error; with --check: 3 when any algorithm is biased, else 4 when
-any verdict is unreliable, else 0; 5 when --merge lacks shards of a seeded run (unless
---allow-partial); 130/143 when SIGINT/SIGTERM stops a --save-counts run (its finished chunks
-are saved; --resume continues).
+printed below that of the most extreme outcomes under uniformity (one permutation T times:
+n! (1/n!)^T): there it is a bound ("p <= ..."). Power: the stated TV is detected with
+probability >= 90% (asymptotically) by this rule, because the primary test alone at alpha /
+(number of tests in the verdict) reaches it (for the matrix, by laws near uniform). Exit status: 0
+success, 1 error; with --check: 3 when any algorithm is biased, else 4 when any verdict is
+unreliable, else 0; 5 when --merge lacks shards of a seeded run (unless --allow-partial); 128 +
+the signal when SIGHUP, SIGINT, SIGPIPE or SIGTERM stops a --save-counts run (129, 130, 141, 143:
+its finished chunks are saved; --resume continues).
 
 Examples:
   shufl bias --n 3 --trials 60000                 the signature run: naive is biased
@@ -91,21 +93,47 @@ Examples:
   shufl bias --merge part-*.json                  the shards' report = the unsharded run's
 )";
 
-// SIGINT/SIGTERM during a run that saves its counts: stop starting chunks, save what is done.
+// SIGHUP/SIGINT/SIGPIPE/SIGTERM during a run that saves its counts: stop starting chunks, save
+// what is done (the first signal is the one reported).
 std::atomic<bool> g_stop{false};
 volatile std::sig_atomic_t g_signal = 0;
 
 extern "C" void on_stop_signal(int sig) {
-  g_signal = sig;
+  if (g_signal == 0) g_signal = sig;
   g_stop.store(true);
 }
 
+// Every signal of side_file_signals that is not ignored (an ignored SIGHUP under nohup stays
+// ignored) stops the run; they replace the side files' handler, as the run removes its
+// temporaries on its way out.
 void catch_stop_signals() {
   struct sigaction sa {};
   sa.sa_handler = on_stop_signal;
   sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, nullptr);
-  sigaction(SIGTERM, &sa, nullptr);
+  for (const int sig : side_file_signals) {
+    struct sigaction old {};
+    if (sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;
+    sigaction(sig, &sa, nullptr);
+  }
+}
+
+// The report as a terminal shows it safely (text format): names, seeds, symbols and file names
+// given by the user or read from files, with their control characters quoted (quotef for a name,
+// escapes in place within a sentence), newlines included.
+void make_text_safe(bias_report& report) {
+  for (auto& r : report.results) {
+    r.label = shown(r.label);
+    r.definition = shown(r.definition);
+    for (auto& w : r.warnings) w = escape_controls(w);
+  }
+  for (auto& run : report.runs) {
+    if (run.seed) *run.seed = escape_controls(*run.seed);
+    run.input = escape_controls(run.input);
+  }
+  for (auto& m : report.missing) m = escape_controls(m);
+  for (auto& f : report.merged_files) f = shown(f);
+  report.options.input_name = escape_controls(report.options.input_name);
+  for (auto& symbol : report.options.input_symbols) symbol = shown(symbol);
 }
 
 // "I/N" with 0 <= I < N.
@@ -396,7 +424,8 @@ subcommand bias_subcommand() {
                 }
                 if (!o->save_counts.empty()) counts_text = write_counts_file(counts);
                 if (report.interrupted || sharded) {
-                  write_file(o->save_counts, counts_text);
+                  if (!counts_file) throw error("--shard needs --save-counts FILE");
+                  if (std::string m = counts_file->commit(counts_text); !m.empty()) throw error(m);
                   if (report.interrupted) {
                     // Chunks of every algorithm: the stop may fall in any of them.
                     std::uint64_t done = 0;
@@ -408,20 +437,21 @@ subcommand bias_subcommand() {
                                                          : bias_chunk_count(b.trials));
                     const int sig = g_signal;
                     std::fprintf(stderr, "shufl: interrupted by %s: saved %llu of %llu chunks to '%s'; finish with the "
-                                 "same command and --resume %s\n", sig == SIGTERM ? "SIGTERM" : "SIGINT",
+                                 "same command and --resume %s\n", signal_name(sig == 0 ? SIGINT : sig).c_str(),
                                  static_cast<unsigned long long>(done), static_cast<unsigned long long>(chunks),
-                                 o->save_counts.c_str(), o->save_counts.c_str());
+                                 escape_controls(o->save_counts).c_str(), escape_controls(o->save_counts).c_str());
                     return 128 + (sig == 0 ? SIGINT : sig);
                   }
                   const chunk_set mine = bias_shard_chunks(b.trials, b.shard.first, b.shard.second);
                   std::fprintf(stderr, "shufl bias: shard %llu/%llu: chunks %s of %llu, %llu trials per algorithm, saved to '%s'\n",
                                static_cast<unsigned long long>(b.shard.first), static_cast<unsigned long long>(b.shard.second),
                                mine.text().c_str(), static_cast<unsigned long long>(bias_chunk_count(b.trials)),
-                               static_cast<unsigned long long>(mine.trials_in(b.trials)), o->save_counts.c_str());
+                               static_cast<unsigned long long>(mine.trials_in(b.trials)),
+                               escape_controls(o->save_counts).c_str());
                   return exit_ok;
                 }
               }
-              const std::string seed_text = b.seed ? fmt::format("\"{}\"", *b.seed) : "none (from the OS)";
+              const std::string seed_text = b.seed ? fmt::format("\"{}\"", escape_controls(*b.seed)) : "none (from the OS)";
               side_file_errors side_errors;
               if (counts_file) side_errors.commit(*counts_file, counts_text);
               if (plot_file) side_errors.commit(*plot_file, svg_plot(report));
@@ -429,11 +459,14 @@ subcommand bias_subcommand() {
                 side_errors.commit(*report_file,
                                    report_page(nlohmann::ordered_json::parse(json_report(report, b.threads))));
               }
+              if (o->format == "text") make_text_safe(report);  // after the side files, which escape their own way
               write_stdout(o->format == "json"  ? json_report(report, b.threads)
                            : o->format == "csv" ? csv_report(report)
-                                                : text_report(report, seed_text, b.threads));
+                                                : escape_controls(text_report(report, seed_text, b.threads), true));
               if (!report.missing.empty() && !o->allow_partial) {
-                for (const auto& m : report.missing) std::fprintf(stderr, "shufl: partial merge: %s\n", m.c_str());
+                for (const auto& m : report.missing) {
+                  std::fprintf(stderr, "shufl: partial merge: %s\n", escape_controls(m).c_str());
+                }
                 return side_errors.finish(exit_partial);
               }
               const auto any = [&](verdict v) {

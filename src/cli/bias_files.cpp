@@ -6,12 +6,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <iterator>
 #include <numeric>
 #include <sstream>
 
-#include <unistd.h>
 
 #include "bias_report.hpp"
 #include "shufl/bias_counts.hpp"
@@ -21,24 +19,6 @@
 #include "shufl/text_input.hpp"
 
 namespace shufl::cli {
-
-// Through a temporary file in the same directory, renamed into place: never a partial file.
-void write_file(const std::string& path, const std::string& data) {
-  const std::string tmp = path + ".tmp-" + std::to_string(::getpid());
-  {
-    std::ofstream f(tmp, std::ios::binary);
-    f << data;
-    f.close();
-    if (!f) {
-      std::remove(tmp.c_str());
-      throw error(fmt::format("cannot write '{}'", path));
-    }
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    throw error(fmt::format("cannot write '{}'", path));
-  }
-}
 
 std::string read_all(const std::string& path) {
   // The input-text convention (text_input.hpp): strerror in read errors, BOM dropped, UTF-8 checked.

@@ -26,7 +26,7 @@ namespace {
 // extreme possible outcome is printed as a bound and says which approximation gave less.
 std::string format_ln_p(double ln_p, bool bound = false, const std::string& approximation = {}) {
   if (bound) {
-    return fmt::format("p <= {} (ln p <= {:.2f}; a bound: the probability of the most extreme outcome under "
+    return fmt::format("p <= {} (ln p <= {:.2f}; a bound: the probability of the most extreme outcomes under "
                        "uniformity; the {} approximation is not meaningful below it)",
                        ln_p < std::log(1e-308) ? fmt::format("10^{:.2f}", ln_p / std::log(10.0))
                                                : fmt::format("{:.4g}", std::exp(ln_p)),
@@ -193,7 +193,9 @@ std::string power_statement(const bias_result& r, double alpha) {
   if (r.detectable_tv > 0) {
     return fmt::format("the verdict is \"biased\" with probability >= 90% (asymptotically) for {} at total variation "
                        "distance >= {:.4g} from uniform (the {} alone at alpha / {} = {:.4g} rejects that often)",
-                       r.test == "table" ? "any law of the n! orders" : "any law in which every card's position law is",
+                       r.test == "table" ? "any law of the n! orders"
+                                         : "any law near uniform (a mixture (1 - w) uniform + w Q, w small) in which "
+                                           "every card's position law is",
                        r.detectable_tv, r.primary_name, r.tests_in_verdict, r.power_alpha);
   }
   return {};
@@ -453,31 +455,34 @@ std::string json_report(const bias_report& report, unsigned threads) {
 }
 
 std::string csv_report(const bias_report& report) {
+  // Text cells go through csv_field (RFC 4180 quoting, formulas defused: an algorithm name read
+  // from a counts file may hold anything); numbers are written as they are.
   std::string out =
       "algorithm,test,statistic,df,p_value,ln_p,ln_p_adjusted,verdict,bound,valid,in_verdict,deciding_test,"
       "deciding_ln_p_adjusted\n";
   const auto flag = [](bool b) { return b ? "true" : "false"; };
   for (const auto& r : report.results) {
-    const std::string v(verdict_json(r.outcome));
+    const std::string label = csv_field(r.label);
+    const std::string v = csv_field(verdict_json(r.outcome));
     if (r.exact) {
-      out += fmt::format("{},exact TV,{:.12g},,,,,{},,,,,\n", r.label, r.exact->total_variation_value, v);
+      out += fmt::format("{},exact TV,{:.12g},,,,,{},,,,,\n", label, r.exact->total_variation_value, v);
       continue;
     }
-    const std::string decided = fmt::format("{},{:.10g}", r.deciding_test, r.ln_p_deciding_adjusted);
+    const std::string decided = fmt::format("{},{:.10g}", csv_field(r.deciding_test), r.ln_p_deciding_adjusted);
     const test_result& primary = r.monte_carlo ? *r.monte_carlo : r.chi_squared;
-    out += fmt::format("{},{},{:.10g},{:g},{:.10g},{:.10g},{:.10g},{},{},{},{},{}\n", r.label, r.primary_name,
+    out += fmt::format("{},{},{:.10g},{:g},{:.10g},{:.10g},{:.10g},{},{},{},{},{}\n", label, csv_field(r.primary_name),
                        primary.statistic, primary.df, primary.p_value, primary.ln_p, r.ln_p_primary_adjusted, v,
                        flag(primary.bound), flag(r.primary_valid), flag(r.primary_valid), decided);
     if (r.monte_carlo) {
-      out += fmt::format("{},{} chi-squared,{:.10g},{:g},{:.10g},{:.10g},,{},{},true,false,{}\n", r.label, r.test,
-                         r.chi_squared.statistic, r.chi_squared.df, r.chi_squared.p_value, r.chi_squared.ln_p, v,
-                         flag(r.chi_squared.bound), decided);
+      out += fmt::format("{},{},{:.10g},{:g},{:.10g},{:.10g},,{},{},true,false,{}\n", label,
+                         csv_field(r.test + " chi-squared"), r.chi_squared.statistic, r.chi_squared.df,
+                         r.chi_squared.p_value, r.chi_squared.ln_p, v, flag(r.chi_squared.bound), decided);
     }
-    out += fmt::format("{},G,{:.10g},{:g},{:.10g},{:.10g},,{},{},true,false,{}\n", r.label, r.g_test.statistic,
+    out += fmt::format("{},G,{:.10g},{:g},{:.10g},{:.10g},,{},{},true,false,{}\n", label, r.g_test.statistic,
                        r.g_test.df, r.g_test.p_value, r.g_test.ln_p, v, flag(r.g_test.bound), decided);
     for (const auto& s : r.secondary) {
-      out += fmt::format("{},{},{:.10g},,{:.10g},{:.10g},{},{},{},{},{},{}\n", r.label, s.name, s.result.statistic,
-                         s.result.p_value, s.result.ln_p,
+      out += fmt::format("{},{},{:.10g},,{:.10g},{:.10g},{},{},{},{},{},{}\n", label, csv_field(s.name),
+                         s.result.statistic, s.result.p_value, s.result.ln_p,
                          s.in_verdict ? fmt::format("{:.10g}", s.ln_p_adjusted) : std::string(), v,
                          flag(s.result.bound), flag(s.valid), flag(s.in_verdict), decided);
     }

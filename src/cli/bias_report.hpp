@@ -23,8 +23,6 @@ std::string svg_plot(const bias_report& report);
 /// Reads a whole file ("-": standard input); throws shufl::error when it cannot.
 std::string read_all(const std::string& path);
 /// The --save-counts file: tallies per algorithm with engine, seed and version.
-/// Writes a whole file through a temporary file renamed into place; throws shufl::error when it cannot.
-void write_file(const std::string& path, const std::string& data);
 std::string saved_counts(const bias_report& report);
 /// --merge: reads and validates every file (read_counts_file) and adds it to one merge.
 bias_merge merge_files(const std::vector<std::string>& files);

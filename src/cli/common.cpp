@@ -1,16 +1,46 @@
 #include "common.hpp"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <cerrno>
 #include <cstdint>
 #include <charconv>
 #include <cstdio>
 #include <cstring>
+#include <new>
+#include <stdexcept>
 
 #include "shufl/error.hpp"
 
 namespace shufl::cli {
+
+std::string exception_message(std::exception_ptr e) noexcept {
+  try {
+    try {
+      std::rethrow_exception(e);
+    } catch (const std::bad_alloc&) {
+      return "memory exhausted";
+    } catch (const std::length_error&) {
+      return "memory exhausted";
+    } catch (const nlohmann::json::type_error& x) {
+      // 316: a string that is not UTF-8 reached a JSON writer (every writer goes through
+      // json_text, so this is a bug, told in words).
+      return x.id == 316 ? "internal error: text that is not valid UTF-8 reached the JSON output"
+                         : "internal error while building JSON output";
+    } catch (const nlohmann::json::parse_error&) {
+      return "internal error: shufl produced JSON it cannot read back";
+    } catch (const nlohmann::json::exception&) {
+      return "internal error in the JSON library";
+    } catch (const std::exception& x) {
+      return x.what();
+    } catch (...) {
+      return "unknown error";
+    }
+  } catch (...) {
+    return "memory exhausted";  // the message itself could not be made
+  }
+}
 
 std::uint64_t parse_uint(std::string_view option, std::string_view text) {
   std::uint64_t value = 0;

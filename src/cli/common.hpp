@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <initializer_list>
 #include <string>
@@ -54,6 +55,12 @@ void write_stdout(std::string_view data);
 /// Flushes stdout and reports a failed write ("write error: No space left on device") as a
 /// shufl::error. Called once at exit by main().
 void finish_stdout();
+
+/// The one line main() prints for an exception that is not a shufl::error: "memory exhausted"
+/// for std::bad_alloc and std::length_error (a size past what can be allocated), a JSON
+/// library error in words (its internal text never reaches the user), else the exception's own
+/// message. Never throws.
+std::string exception_message(std::exception_ptr e) noexcept;
 
 /// A subcommand registered with CLI11: `add` declares its options on `sub`, and returns the
 /// function that runs it once parsing succeeded (returning the exit status).

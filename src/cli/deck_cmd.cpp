@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 
+#include "text_escape.hpp"
 #include "common.hpp"
 #include "text_width.hpp"
 #include "shufl/deck.hpp"
@@ -79,12 +80,12 @@ std::pair<std::uint64_t, std::uint64_t> parse_dims(std::string_view option, std:
 std::string pow2_decimal(double bits) { return scientific_from_log10(bits * std::log10(2.0)); }
 
 // "52!", "312!/(6!)^52", "104!/(2!^52 * 1!^...)": the multinomial n! / prod m_i!.
-std::string orders_formula(const deck& d) {
+std::string orders_formula(const deck& d, std::uint64_t copies) {
   std::map<std::uint64_t, std::uint64_t, std::greater<>> groups;  // multiplicity -> how many cards
-  for (const auto m : multiplicities(d.cards)) {
+  for (const auto m : multiplicities(d.cards, copies)) {
     if (m > 1) ++groups[m];
   }
-  std::string out = fmt::format("{}!", d.cards.size());
+  std::string out = fmt::format("{}!", d.cards.size() * copies);
   if (groups.empty()) return out;
   std::string denominator;
   for (const auto& [m, count] : groups) {
@@ -103,12 +104,13 @@ struct explanation {
   bool vanishing = false;
 };
 
-explanation explain(const deck& d, const deck_randomness& r) {
+// The explanation of a shoe of `copies` copies of d's cards.
+explanation explain(const deck& d, const deck_randomness& r, std::uint64_t copies) {
   explanation e;
-  e.possible_bits = log2_distinct_orders(d.cards);
+  e.possible_bits = log2_distinct_orders(d.cards, copies);
   e.reachable_bits = reachable_bits(r);
-  e.formula = orders_formula(d);
-  const std::size_t draws = d.cards.empty() ? 0 : d.cards.size() - 1;
+  e.formula = orders_formula(d, copies);
+  const std::uint64_t draws = d.cards.empty() ? 0 : d.cards.size() * copies - 1;
   if (!r.seed && !r.engine) {
     e.source = fmt::format(
         "the operating system (getrandom) for each of the {} draws; no seed, no engine state", draws);
@@ -134,10 +136,10 @@ explanation explain(const deck& d, const deck_randomness& r) {
   return e;
 }
 
-std::string explain_text(const deck& d, const deck_randomness& r) {
-  const explanation e = explain(d, r);
+std::string explain_text(const deck& d, const deck_randomness& r, std::uint64_t copies) {
+  const explanation e = explain(d, r, copies);
   std::string out;
-  out += fmt::format("deck: {} ({} cards)\n", d.description, d.cards.size());
+  out += fmt::format("deck: {} ({} cards)\n", d.description, d.cards.size() * copies);
   out += fmt::format("possible orders: {} = 2^{:.2f} (about {})\n", e.formula, e.possible_bits,
                      pow2_decimal(e.possible_bits));
   out += fmt::format("randomness: {}\n", e.source);
@@ -145,13 +147,13 @@ std::string explain_text(const deck& d, const deck_randomness& r) {
   return out;
 }
 
-nlohmann::ordered_json explain_json(const deck& d, const deck_randomness& r) {
-  const explanation e = explain(d, r);
+nlohmann::ordered_json explain_json(const deck& d, const deck_randomness& r, std::uint64_t copies) {
+  const explanation e = explain(d, r, copies);
   nlohmann::ordered_json j;
   j["shufl_version"] = SHUFL_VERSION;
   j["command"] = "deck";
   j["description"] = json_text(d.description);
-  j["cards"] = d.cards.size();
+  j["cards"] = d.cards.size() * copies;
   j["possible_orders_formula"] = e.formula;
   // Rounded so the JSON does not depend on the last bits of the platform's lgamma.
   j["possible_orders_log2"] = std::round(e.possible_bits * 1e6) / 1e6;
@@ -163,8 +165,11 @@ nlohmann::ordered_json explain_json(const deck& d, const deck_randomness& r) {
   return j;
 }
 
-deck build_deck(const deck_cli_options& o) {
-  // --pairs and --grid together are one memory deck (when they agree on its size).
+// The deck of the options. With `copies` (deck --explain, which needs only the shoe's shape), a
+// shoe of D decks is checked as make_pack / make_custom check it but built as one deck with the
+// shoe's description, and *copies = D: --explain's cost follows its four lines, not D.
+// --pairs and --grid together are one memory deck (when they agree on its size).
+deck build_deck(const deck_cli_options& o, std::uint64_t* copies = nullptr) {
   const int sources = !o.pack.empty() + !o.cards.empty() + !o.cards_file.empty() + (!o.pairs.empty() || !o.grid.empty());
   if (sources > 1) throw error("choose one of --pack, --cards, --cards-file, --pairs/--grid");
   const std::uint64_t decks = parse_uint("--decks", o.decks);
@@ -196,14 +201,32 @@ deck build_deck(const deck_cli_options& o) {
     }
     return make_pairs(pairs, symbols);
   }
-  if (!o.cards.empty()) return make_custom(split_label_list(o.cards, "--cards", "card"), decks);
+  const std::uint64_t built = copies != nullptr ? 1 : decks;
+  if (copies != nullptr) *copies = decks;
+  const auto custom = [&](const std::vector<std::string>& labels) {
+    deck d = make_custom(labels, built);
+    if (copies != nullptr) {
+      std::uint64_t bytes = 0;
+      for (const auto& l : labels) bytes += l.size();
+      check_shoe(labels.size(), decks, bytes);
+      d.description = custom_description(labels.size(), decks);
+    }
+    return d;
+  };
+  if (!o.cards.empty()) return custom(split_label_list(o.cards, "--cards", "card"));
   if (!o.cards_file.empty()) {
     text_reader reader = text_reader::open(o.cards_file, 2 * max_custom_label_bytes);
     const auto labels = read_card_labels(reader);
     if (labels.empty()) throw error(fmt::format("no cards in '{}'", o.cards_file));
-    return make_custom(labels, decks);
+    return custom(labels);
   }
-  return make_pack(o.pack.empty() ? pack_kind::standard : parse_pack(o.pack), decks, jokers);
+  const pack_kind kind = o.pack.empty() ? pack_kind::standard : parse_pack(o.pack);
+  deck d = make_pack(kind, built, jokers);
+  if (copies != nullptr) {
+    check_shoe(d.cards.size(), decks);
+    d.description = pack_description(kind, decks, jokers);
+  }
+  return d;
 }
 
 // Cards on one line: separated by one space, or by ", " when a label of the deck has a space in
@@ -275,7 +298,8 @@ int run_deck(const deck_cli_options& o) {
   if (o.commit && o.rng_option->count() > 0 && o.rng != "chacha20") {
     throw error("--commit uses chacha20: a commitment to a weak engine's seed proves little");
   }
-  const deck d = build_deck(o);
+  std::uint64_t copies = 1;  // --explain: the shoe's shape only (see build_deck)
+  const deck d = build_deck(o, o.explain ? &copies : nullptr);
   std::optional<std::pair<std::uint64_t, std::uint64_t>> grid;
   if (!o.grid.empty()) grid = parse_dims("--grid", o.grid, "ROWSxCOLUMNS such as 4x4");
   std::optional<deal_spec> spec;
@@ -289,7 +313,7 @@ int run_deck(const deck_cli_options& o) {
 
   // Check the deal before anything else so an impossible request prints nothing.
   if (spec) {
-    const std::vector<std::uint32_t> probe(d.cards.size());
+    const std::vector<std::uint32_t> probe(d.cards.size() * copies);
     (void)deal(probe, *spec);
   }
 
@@ -297,7 +321,8 @@ int run_deck(const deck_cli_options& o) {
   if (seeded) r.seed = o.seed;
   if (o.rng_option->count() > 0) r.engine = parse_engine(o.rng);
   if (o.explain) {
-    write_stdout(o.format == "json" ? explain_json(d, r).dump(2) + "\n" : explain_text(d, r));
+    write_stdout(o.format == "json" ? explain_json(d, r, copies).dump(2) + "\n"
+                                    : escape_controls(explain_text(d, r, copies), true));
     return exit_ok;
   }
 
@@ -407,7 +432,7 @@ int run_deck(const deck_cli_options& o) {
     out += fmt::format("seed: {} (verify: shufl deck --seed {} --verify-commit {} with the same options)\n",
                        *r.seed, *r.seed, commitment);
   }
-  write_stdout(out);
+  write_stdout(escape_controls(out, true));  // a seed or label is shown, never obeyed by the terminal
   return exit_ok;
 }
 

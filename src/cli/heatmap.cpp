@@ -80,22 +80,6 @@ std::string heat_caption(std::size_t n) {
                      "clipped at \u00b14; white = as expected", n);
 }
 
-std::string xml_escape(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (const char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
-
 std::string colour_bar_svg(double height, const std::string& id) {
   return fmt::format(R"(<svg xmlns="http://www.w3.org/2000/svg" width="100" height="{:.0f}">)" "\n{}</svg>\n",
                      height + 60, colour_bar_at(4, 24, height, id));

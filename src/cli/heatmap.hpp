@@ -19,6 +19,8 @@
 #include <string_view>
 #include <vector>
 
+#include "text_escape.hpp"
+
 namespace shufl::cli {
 
 /// |z| beyond this gets the end colour of the scale.
@@ -47,8 +49,7 @@ std::string heat_colour(double z);
 /// How the quantity and scale are described on every picture (one line, plain text).
 std::string heat_caption(std::size_t n);
 
-/// Escapes text for XML/HTML content and attribute values (& < > " ').
-std::string xml_escape(std::string_view text);
+// xml_escape (text_escape.hpp) escapes every text of a picture.
 
 /// One panel of the heatmap: a card (row) × position (column) matrix of counts.
 struct heat_panel {

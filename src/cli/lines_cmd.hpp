@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "shufl/lines/modes.hpp"
+#include "text_escape.hpp"
 
 namespace shufl::cli::lines {
 
@@ -43,10 +44,9 @@ struct options {
   char fields_by() const noexcept { return field_delimiter.value_or('\t'); }
 };
 
-/// ‘text’ in a UTF-8 locale, 'text' otherwise (GNU `quote`).
-std::string quote(std::string_view text);
-/// A file name as GNU `quotef` shows it: bare when it is shell-safe, else in '...' quotes.
-std::string quotef(std::string_view name);
+/// GNU `quote` and `quotef` (text_escape.hpp: shared with the other commands).
+using cli::quote;
+using cli::quotef;
 
 /// The smallest workable --memory: the 256 bucket write buffers, the input window and the output
 /// buffer, plus a few MiB of records.
@@ -75,3 +75,4 @@ void check_modes(const options& opts);
 int run(const options& opts);
 
 }  // namespace shufl::cli::lines
+

@@ -10,14 +10,19 @@
 #include <csignal>
 #include <cstdio>
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <new>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "common.hpp"
 #include "help.hpp"
+#include "side_file.hpp"
+#include "text_escape.hpp"
 #include "shufl/error.hpp"
 
 namespace {
@@ -53,7 +58,8 @@ std::string version_text() {
 
 // Prints a usage error (`shufl: MESSAGE` and a pointer to the help of `command`); returns 1.
 int usage_error(const std::string& message, std::string_view command) {
-  std::fprintf(stderr, "shufl: %s\n%s\n", message.c_str(), shufl::cli::try_help_line(command).c_str());
+  std::fprintf(stderr, "shufl: %s\n%s\n", shufl::cli::escape_controls(message).c_str(),
+               shufl::cli::try_help_line(command).c_str());
   return shufl::cli::exit_error;
 }
 
@@ -207,6 +213,38 @@ int run_cli11(int argc, char** argv) {
   return usage_error("missing command (lines, bias, deck, trace or help)", "");
 }
 
+// "shufl" or "shuf", for the last-resort handler below.
+const char* g_program = "shufl";
+
+// The last resort when an exception meets a noexcept boundary, where main's catch cannot see it:
+// a destructor that allocates while unwinding from std::bad_alloc (nlohmann's json destructor
+// flattens nested containers into a vector), a thread's function. One line and exit 1, as main
+// reports the same exception; side files' temporaries removed; stdout's buffer is not flushed (no
+// partial output). Allocates nothing it cannot do without.
+[[noreturn]] void last_resort() noexcept {
+  shufl::cli::remove_side_temporaries();
+  const char* message = "unknown error";
+  std::string escaped;
+  if (const std::exception_ptr e = std::current_exception()) {
+    try {
+      std::rethrow_exception(e);
+    } catch (const std::bad_alloc&) {
+      message = "memory exhausted";
+    } catch (const std::length_error&) {
+      message = "memory exhausted";
+    } catch (...) {
+      try {
+        escaped = shufl::cli::escape_controls(shufl::cli::exception_message(std::current_exception()));
+        message = escaped.c_str();
+      } catch (...) {
+        message = "memory exhausted";
+      }
+    }
+  }
+  std::fprintf(stderr, "%s: %s\n", g_program, message);
+  std::_Exit(shufl::cli::exit_error);
+}
+
 const char* base_name(const char* path) {
   const char* slash = std::strrchr(path, '/');
   return slash ? slash + 1 : path;
@@ -219,6 +257,8 @@ int main(int argc, char** argv) {
   std::signal(SIGPIPE, SIG_DFL);
   const char* program = argc > 0 ? base_name(argv[0]) : "shufl";
   const bool as_shuf = std::strcmp(program, "shuf") == 0;
+  g_program = as_shuf ? "shuf" : "shufl";
+  std::set_terminate(last_resort);
   int status = shufl::cli::exit_error;
   try {
     if (as_shuf) {
@@ -230,13 +270,15 @@ int main(int argc, char** argv) {
     }
     shufl::cli::finish_stdout();
   } catch (const shufl::error& e) {
-    std::fprintf(stderr, "%s: %s\n", as_shuf ? "shuf" : "shufl", e.what());
+    // Messages quote user text (file names, seeds, names read from files): its control
+    // characters are shown, never sent to the terminal as they are.
+    std::fprintf(stderr, "%s: %s\n", as_shuf ? "shuf" : "shufl", shufl::cli::escape_controls(e.what()).c_str());
     return e.exit_status();
-  } catch (const std::bad_alloc&) {
-    std::fprintf(stderr, "%s: memory exhausted\n", as_shuf ? "shuf" : "shufl");
-    return shufl::cli::exit_error;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "%s: error: %s\n", as_shuf ? "shuf" : "shufl", e.what());
+  } catch (...) {
+    // Whatever else escaped (std::bad_alloc, std::length_error, a JSON library error, ...): one
+    // clear line and exit 1, never std::terminate.
+    std::fprintf(stderr, "%s: %s\n", as_shuf ? "shuf" : "shufl",
+                 shufl::cli::escape_controls(shufl::cli::exception_message(std::current_exception())).c_str());
     return shufl::cli::exit_error;
   }
   return status;

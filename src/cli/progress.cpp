@@ -149,7 +149,16 @@ std::string progress_bar::line(const std::string& label, std::size_t k, std::siz
   return out;
 }
 
-void progress_bar::draw_loop() {
+void progress_bar::draw_loop() noexcept {
+  // The bar is a courtesy: when it cannot be drawn (no memory for its line), it stops, and the
+  // run goes on. Nothing may escape the thread (std::terminate).
+  try {
+    draw_bar();
+  } catch (...) {
+  }
+}
+
+void progress_bar::draw_bar() {
   std::unique_lock lock(mutex_);
   if (!forced_ && wake_.wait_for(lock, std::chrono::milliseconds(500), [this] { return stopping_; })) return;
   while (!stopping_) {

@@ -69,7 +69,8 @@ class progress_bar {
 
  private:
   void update(std::uint64_t done, std::uint64_t total, const std::string& label);
-  void draw_loop();
+  void draw_loop() noexcept;  // the thread: draw_bar, stopping quietly if it throws
+  void draw_bar();
 
   std::vector<std::string> labels_;
   bool forced_;

@@ -12,8 +12,12 @@
 #include <cstdlib>
 #include <cstring>
 #include <utility>
+#include <atomic>
+#include <csignal>
+#include <pthread.h>
 
 #include "common.hpp"
+#include "text_escape.hpp"
 #include "shufl/error.hpp"
 
 namespace shufl::cli {
@@ -51,7 +55,93 @@ bool write_all(int fd, std::string_view data) {
   return true;
 }
 
+// The temporaries a signal handler removes: fixed storage (a handler may not allocate or
+// lock), a slot per live temporary. A path is copied in before its slot is marked used.
+constexpr int kSlots = 16;
+char g_temp_paths[kSlots][PATH_MAX];
+std::atomic<bool> g_temp_used[kSlots];
+std::atomic<bool> g_handlers_installed{false};
+
+extern "C" void remove_temporaries_and_die(int sig) {
+  const int saved = errno;
+  remove_side_temporaries();
+  // Die of the signal as if it had not been caught (the shell sees 128 + sig).
+  struct sigaction dfl {};
+  dfl.sa_handler = SIG_DFL;
+  sigemptyset(&dfl.sa_mask);
+  ::sigaction(sig, &dfl, nullptr);
+  ::raise(sig);  // blocked in this handler: delivered when it returns
+  errno = saved;
+}
+
+// Installs remove_temporaries_and_die for each of side_file_signals whose disposition is the
+// default (an ignored signal stays ignored: `nohup`; a command's own handler stays).
+void install_handlers() {
+  if (g_handlers_installed.exchange(true)) return;
+  for (const int sig : side_file_signals) {
+    struct sigaction old {};
+    if (::sigaction(sig, nullptr, &old) != 0 || old.sa_handler != SIG_DFL) continue;
+    struct sigaction sa {};
+    sa.sa_handler = remove_temporaries_and_die;
+    sigemptyset(&sa.sa_mask);
+    for (const int other : side_file_signals) sigaddset(&sa.sa_mask, other);
+    ::sigaction(sig, &sa, nullptr);
+  }
+}
+
+// Takes a slot for `path`; -1 when the path does not fit or no slot is free (the temporary is
+// then removed by the destructor only).
+int register_temporary(const std::string& path) noexcept {
+  if (path.size() >= PATH_MAX) return -1;
+  for (int k = 0; k < kSlots; ++k) {
+    if (g_temp_used[k].load()) continue;
+    std::memcpy(g_temp_paths[k], path.c_str(), path.size() + 1);
+    g_temp_used[k].store(true);
+    return k;
+  }
+  return -1;
+}
+
+void unregister_temporary(int& slot) noexcept {
+  if (slot >= 0) g_temp_used[slot].store(false);
+  slot = -1;
+}
+
+// Blocks side_file_signals on this thread for its lifetime: between creating a temporary and
+// registering it, a signal must not end the process.
+class signals_blocked {
+ public:
+  signals_blocked() {
+    sigset_t block;
+    sigemptyset(&block);
+    for (const int sig : side_file_signals) sigaddset(&block, sig);
+    ::pthread_sigmask(SIG_BLOCK, &block, &old_);
+  }
+  ~signals_blocked() { ::pthread_sigmask(SIG_SETMASK, &old_, nullptr); }
+  signals_blocked(const signals_blocked&) = delete;
+  signals_blocked& operator=(const signals_blocked&) = delete;
+
+ private:
+  sigset_t old_;
+};
+
 }  // namespace
+
+std::string signal_name(int sig) {
+  switch (sig) {
+    case SIGHUP: return "SIGHUP";
+    case SIGINT: return "SIGINT";
+    case SIGPIPE: return "SIGPIPE";
+    case SIGTERM: return "SIGTERM";
+    default: return "signal " + std::to_string(sig);
+  }
+}
+
+void remove_side_temporaries() noexcept {
+  for (int k = 0; k < kSlots; ++k) {
+    if (g_temp_used[k].load()) ::unlink(g_temp_paths[k]);
+  }
+}
 
 void check_side_format(std::string_view option, const std::string& path, side_format format) {
   if (format == side_format::any) return;
@@ -92,7 +182,12 @@ side_file::side_file(std::string option, std::string path, side_format format)
     if (::access(target_.c_str(), W_OK) != 0) throw fail(errno);
   }
   std::string pattern = directory_of(target_) + "/." + base_of(target_) + ".XXXXXX";
-  fd_ = ::mkostemp(pattern.data(), O_CLOEXEC);
+  install_handlers();
+  {
+    const signals_blocked blocked;
+    fd_ = ::mkostemp(pattern.data(), O_CLOEXEC);
+    if (fd_ >= 0) slot_ = register_temporary(pattern);
+  }
   if (fd_ < 0) throw fail(errno);
   temp_ = std::move(pattern);
   ::fchmod(fd_, file_mode());
@@ -103,11 +198,14 @@ side_file::side_file(side_file&& other) noexcept
       path_(std::move(other.path_)),
       target_(std::move(other.target_)),
       temp_(std::exchange(other.temp_, {})),
-      fd_(std::exchange(other.fd_, -1)) {}
+      fd_(std::exchange(other.fd_, -1)),
+      slot_(std::exchange(other.slot_, -1)) {}
 
 side_file::~side_file() {
   if (fd_ >= 0) ::close(fd_);
+  // Unlinked before the handler forgets it: a signal in between finds it gone, never left.
   if (!temp_.empty()) ::unlink(temp_.c_str());
+  unregister_temporary(slot_);
 }
 
 std::string side_file::commit(std::string_view data) noexcept {
@@ -122,6 +220,7 @@ std::string side_file::commit(std::string_view data) noexcept {
         e = errno;
       } else {
         temp_.clear();
+        unregister_temporary(slot_);  // a signal in between unlinks a name that is gone
       }
     }
     if (e != 0) return fmt::format("cannot write '{}' ({}): {}", path_, option_, std::strerror(e));
@@ -137,7 +236,7 @@ void side_file_errors::commit(side_file& file, std::string_view data) {
 }
 
 int side_file_errors::finish(int status) const {
-  for (const auto& m : messages_) std::fprintf(stderr, "shufl: %s\n", m.c_str());
+  for (const auto& m : messages_) std::fprintf(stderr, "shufl: %s\n", escape_controls(m).c_str());
   return messages_.empty() ? status : exit_error;
 }
 

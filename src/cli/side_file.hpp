@@ -13,13 +13,32 @@
 //
 // The target is never truncated by a failed run: the data goes to a temporary file in the target's
 // directory, renamed over the target only once completely written.
+//
+// Signals: while a temporary file exists, SIGHUP, SIGINT, SIGPIPE and SIGTERM (side_file_signals)
+// remove it before they end the process (a handler installed with the first side file, for each
+// of these signals not ignored; it unlinks every live temporary, then dies of the signal). A
+// command that catches these signals itself (bias --save-counts stops and saves) removes the
+// temporaries on its way out through the destructors.
 #pragma once
 
+#include <array>
+#include <csignal>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace shufl::cli {
+
+/// The signals that end a run and whose arrival removes every side file's temporary: a dropped
+/// terminal or ssh session (SIGHUP), Ctrl-C (SIGINT), a closed pipe (SIGPIPE), kill (SIGTERM).
+inline constexpr std::array<int, 4> side_file_signals{SIGHUP, SIGINT, SIGPIPE, SIGTERM};
+
+/// "SIGHUP", "SIGINT", "SIGPIPE", "SIGTERM", else "signal N".
+std::string signal_name(int sig);
+
+/// Unlinks the temporary file of every side file not yet committed or destroyed.
+/// Async-signal-safe (only unlink(2) on paths stored at creation): for signal handlers.
+void remove_side_temporaries() noexcept;
 
 /// What a side file holds, when its name must agree: `--plot` draws SVG only and `--report`
 /// writes HTML only. A user of matplotlib expects `savefig("x.png")` to write a PNG (the format
@@ -66,6 +85,7 @@ class side_file {
   std::string target_;  // what is finally replaced (symbolic links resolved)
   std::string temp_;    // the temporary file's path; empty when writing in place
   int fd_ = -1;
+  int slot_ = -1;       // where the signal handler finds temp_ (-1: not registered)
 };
 
 /// Collects the failures of side-file commits at the end of a run.

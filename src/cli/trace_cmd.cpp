@@ -4,11 +4,13 @@
 #include <nlohmann/json.hpp>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
 
 #include "common.hpp"
+#include "text_escape.hpp"
 #include "text_width.hpp"
 #include "html_pages.hpp"
 #include "shufl/error.hpp"
@@ -212,6 +214,29 @@ nlohmann::ordered_json trace_json(const trace_options& o, const trace_result& t,
   return j;
 }
 
+// An upper bound of the bytes one step adds to the output in `format` (0 text, 1 JSON, 2 HTML),
+// for run_trace's output limit: its row of every label, and its words (which name up to two
+// items) with the fixed fields around them.
+std::uint64_t step_bytes(const std::vector<std::string>& labels, std::size_t format, bool colour) {
+  std::uint64_t row = 0, widest = 0;
+  for (const auto& l : labels) {
+    // Text: the label, padded to the widest display width (at most the widest label's bytes),
+    // a space, the colour codes. JSON: the escaped string on a line of its own (indent, quotes,
+    // comma); in the page, the compact document with < > & written as 6-byte escapes.
+    std::uint64_t cost = l.size();
+    if (format != 0) {
+      cost = json_text(l).dump().size() + 12;
+      if (format == 2) cost += 5 * static_cast<std::uint64_t>(std::count_if(l.begin(), l.end(), [](char c) {
+                                 return c == '<' || c == '>' || c == '&';
+                               }));
+    }
+    row += cost;
+    widest = std::max(widest, cost);
+  }
+  if (format == 0) row += labels.size() * (widest + 1 + (colour ? 11 : 0));
+  return row + 4 * widest + 256;
+}
+
 }  // namespace
 
 subcommand trace_subcommand() {
@@ -264,9 +289,17 @@ subcommand trace_subcommand() {
               }
               if (o->draws_option->count() > 0) t.draws = parse_draw_list(o->draws);
               if (o->seed_option->count() > 0) t.seed = check_seed(o->seed);
+              // Text: labels as a terminal shows them safely (control characters quoted), and so the seed.
+              std::vector<std::string> shown_labels;
+              if (format == 0) {
+                for (const auto& l : labels) shown_labels.push_back(shown(l));
+              }
+              t.step_bytes = step_bytes(format == 0 ? shown_labels : labels, format, format == 0 && use_colour());
               const trace_result result = run_trace(t);
               if (format == 0) {
-                write_stdout(text_report(t, result, labels, use_colour()));
+                trace_options shown_options = t;
+                if (t.seed) shown_options.seed = escape_controls(*t.seed);
+                write_stdout(text_report(shown_options, result, shown_labels, use_colour()));
               } else if (format == 1) {
                 write_stdout(trace_json(t, result, labels).dump(2) + "\n");
               } else {

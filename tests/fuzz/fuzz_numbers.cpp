@@ -2,13 +2,15 @@
 // parse_delimiter, the CLI's parse_uint / parse_double / parse_choice (src/cli/common.cpp).
 // Properties: a size of plain digits is its decimal value (saturated); a suffixed size is that
 // value times its power of 1024 (saturated); parse_uint accepts exactly the decimal strings that
-// fit 64 bits and prints back to them without leading zeros.
+// fit 64 bits and prints back to them without leading zeros; the escaping of every output
+// format leaves no control character where it would act, and no CSV formula.
 #include <charconv>
 #include <string>
 
 #include "common.hpp"
 #include "fuzz_support.hpp"
 #include "lines_cmd.hpp"
+#include "text_escape.hpp"
 #include "shufl/size.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -56,5 +58,34 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   (void)cli::lines::quote(text);
   (void)cli::lines::quotef(text);
+  // The escaping of each output format (text_escape.hpp): no control character survives where a
+  // terminal or an XML parser would act on it; a CSV cell is one RFC 4180 field, never a formula.
+  const auto controls = [](std::string_view out, std::string_view allowed) {
+    for (const char c : out) {
+      const auto b = static_cast<unsigned char>(c);
+      if ((b < 0x20 || b == 0x7f) && allowed.find(c) == std::string_view::npos) return true;
+    }
+    return false;
+  };
+  fuzz::check(!controls(cli::escape_controls(text), ""), "escape_controls leaves no control byte");
+  fuzz::check(!controls(cli::shown(text), ""), "shown leaves no control byte");
+  fuzz::check(!controls(cli::xml_escape(text), "\t\n\r"), "xml_escape leaves only tab, LF, CR");
+  const std::string cell = cli::csv_field(text);
+  std::string content = cell;  // the field's value as a CSV reader sees it
+  if (!cell.empty() && cell.front() == '"') {
+    fuzz::check(cell.size() >= 2 && cell.back() == '"', "a quoted cell ends with its quote");
+    content.clear();
+    for (std::size_t i = 1; i + 1 < cell.size(); ++i) {
+      content += cell[i];
+      if (cell[i] == '"') {
+        fuzz::check(cell[i + 1] == '"', "quotes inside a cell are doubled");
+        ++i;
+      }
+    }
+  } else {
+    fuzz::check(cell.find_first_of(",\"\r\n") == std::string::npos, "an unquoted cell is plain");
+  }
+  fuzz::check(content.empty() || std::string_view("=+-@\t\r").find(content.front()) == std::string_view::npos,
+              "a CSV cell never starts a formula");
   return 0;
 }
