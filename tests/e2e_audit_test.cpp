@@ -307,6 +307,30 @@ TEST(E2eAudit, ReportsValidateAgainstTheSchema) {
   EXPECT_EQ(r.out, "valid 4\n");
 }
 
+TEST(E2eAudit, GamePokerClassifiesTheFirstFiveCards) {
+  const nlohmann::json fair = audit_json({"--algo", "fisher-yates", "--trials", "20000", "--seed", "2", "--game", "poker"});
+  ASSERT_EQ(fair["tests"].size(), 14u);
+  const auto& poker = fair["tests"][13];
+  EXPECT_EQ(poker["name"], "poker-hands");
+  EXPECT_EQ(poker["result"], "pass");
+  // 20000 hands: straight flushes (0.31 expected) and fours (4.80) pool to 5.11; the other seven
+  // classes expect at least 28.8 each: 8 pools, df 7.
+  EXPECT_EQ(poker["note"], "pooled: straight-flush+four-of-a-kind");
+  EXPECT_EQ(poker["df"], 7);
+  std::uint64_t hands = 0;
+  for (const auto& row : poker["table"]) {
+    for (const auto& c : row) hands += c.get<std::uint64_t>();
+  }
+  EXPECT_EQ(hands, 20000u);
+  // One riffle leaves the top cards from two runs of the original order: flushes and straights.
+  const nlohmann::json riffled = audit_json({"--algo", "riffle:1", "--trials", "3000", "--seed", "2", "--game", "poker"});
+  EXPECT_EQ(result_of(riffled, "poker-hands"), "fail");
+  const run_result bad = run_shufl({"audit", "--algo", "fisher-yates", "--pack", "piquet", "--game", "poker"});
+  EXPECT_EQ(bad.status, 1);
+  EXPECT_NE(bad.err.find("--game poker needs a standard 52-card pack"), std::string::npos) << bad.err;
+  EXPECT_EQ(run_shufl({"audit", "--algo", "fisher-yates", "--game", "bridge"}).status, 1);
+}
+
 TEST(E2eAudit, FalsePositiveRateOfTheBattery) {
   // 100 fair streams at alpha 0.05: Holm keeps the family-wise rate at most 0.05, so the number
   // of failed audits is at most Binomial(100, 0.05)'s 99.9% quantile, 12.

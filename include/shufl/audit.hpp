@@ -25,6 +25,7 @@
 // dealt counts, its margin N−K), which keeps the margins fixed, so df (I−1)·K.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -48,6 +49,8 @@ struct battery_shape {
   std::vector<std::int8_t> suit_of;      ///< Per face: suit 0..3 or −1 (see audit_pack).
   std::vector<std::int8_t> rank_of;      ///< Per face: rank 0..ranks−1 or −1.
   std::size_t ranks = 0;                 ///< 0: the pack has no suits and ranks.
+  /// --game poker: classify the first five cards of each deck (a standard 52-card pack).
+  bool poker = false;
   [[nodiscard]] std::size_t faces() const noexcept { return copies.size(); }
   /// Every card of the pack is distinct (no shoe, no repeated custom card).
   [[nodiscard]] bool distinct() const noexcept { return faces() == cards; }
@@ -175,7 +178,7 @@ class duplicate_finder {
 inline constexpr std::string_view battery_test_names[] = {
     "card-position", "suit-position",  "rank-position",     "successions",     "adjacent-pairs",
     "descents",      "rising-sequences", "runs-up-down",    "fixed-points",    "guessing",
-    "serial-successions", "serial-position", "duplicates"};
+    "serial-successions", "serial-position", "duplicates", "poker-hands"};
 
 /// A test's outcome. JSON/text words: "pass", "fail", "not-valid", "not-applicable".
 enum class test_outcome { pass, fail, not_valid, not_applicable };
@@ -233,6 +236,8 @@ class battery {
       guessing, serial_successions;
   serial_table serial_position;
   duplicate_finder duplicates;
+  /// --game poker: hands of the first five cards by class (poker_class order).
+  std::array<std::uint64_t, 9> poker_hands{};
 
  private:
   battery_shape shape_;
@@ -285,6 +290,9 @@ struct audit_options {
   /// audit_decks: called once the first deck fixed the pack, before the rest is read (the CLI
   /// prints the reader's inference note then).
   std::function<void()> on_pack;
+  /// --game poker: add the poker-hands test (first five cards of each deck; needs a standard
+  /// 52-card pack, else shufl::error).
+  bool poker = false;
 };
 
 /// Decks per block handed to a worker thread.

@@ -42,6 +42,7 @@ struct audit_cli_options {
   std::string trials = "100000";
   std::string seed;
   std::string rng = "xoshiro256pp";
+  std::string game;
 };
 
 constexpr const char* kAuditFooter = R"(
@@ -56,7 +57,8 @@ df (rows-1)(columns-1)); successions, adjacent-pairs, descents, rising-sequences
 fixed-points (totals over decks against exact laws, two-sided); guessing (correct guesses with
 feedback, strategy original successor, upper tail); serial-successions (pairs kept from one deck to
 the next, upper tail) and serial-position (position table of consecutive decks); duplicates
-(identical decks, Poisson). Each test is pass, fail, not-valid (too few decks for its
+(identical decks, Poisson); with --game poker, poker-hands (classes of the first five cards).
+Each test is pass, fail, not-valid (too few decks for its
 approximation) or not-applicable (e.g. a shoe for successions, --dealt for whole-deck tests).
 Decision: Holm over the valid tests at --alpha (family-wise). The result says "no evidence of
 non-randomness", never that decks are fair. Exit status: 0 success, 1 error; with --check, 3
@@ -238,6 +240,10 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
     if (t < 1 || t > 1024) throw error("--threads must be between 1 and 1024");
     options.threads = static_cast<unsigned>(t);
   }
+  if (sub.count("--game") > 0) {
+    parse_choice("--game", o.game, {"poker"});
+    options.poker = true;
+  }
   const bool generated = sub.count("--algo") > 0;
   if (!generated) {
     for (const char* name : {"--trials", "--seed", "--rng"}) {
@@ -347,6 +353,7 @@ subcommand audit_subcommand() {
             sub.add_flag("--check", o->check, "Exit 3 when any test fails");
             sub.add_option("--format", o->format, "Output format: text or json")->capture_default_str()->type_name("FORMAT");
             sub.add_option("--threads", o->threads, "Worker threads (default: all cores); never changes the result")->type_name("N");
+            sub.add_option("--game", o->game, "Add the game's outcome test: poker (classes of the first 5 cards)")->type_name("GAME");
             sub.add_option("--algo", o->algo, "Audit decks of these algorithms (see 'shufl bias --list') instead of a file")->type_name("LIST");
             sub.add_option("--trials", o->trials, "With --algo: decks per algorithm")->capture_default_str()->type_name("T");
             sub.add_option("--seed", o->seed, "With --algo: any string; the same seed gives the same decks")->type_name("SEED")->expected(0, 1);
