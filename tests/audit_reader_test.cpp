@@ -341,7 +341,11 @@ TEST(AuditReader, InferenceFailuresSayWhy) {
   for (const auto& c : standard(0)) shoe_j.push_back(c);
   shoe_j.push_back("RJ");
   EXPECT_EQ(error_of(join(shoe_j)),
-            "'decks.txt': line 1: cannot infer the pack: 1 jokers do not share out evenly over 2 decks; declare it (--pack, --decks, --jokers or --cards-file)");
+            "'decks.txt': line 1: cannot infer the pack: 1 joker does not share out evenly over 2 decks; declare it (--pack, --decks, --jokers or --cards-file)");
+  shoe_j.push_back("BJ");
+  shoe_j.push_back("BJ");
+  EXPECT_EQ(error_of(join(shoe_j)),
+            "'decks.txt': line 1: cannot infer the pack: 3 jokers do not share out evenly over 2 decks; declare it (--pack, --decks, --jokers or --cards-file)");
 }
 
 TEST(AuditReader, EveryDeckIsCheckedAgainstThePack) {

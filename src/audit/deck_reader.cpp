@@ -417,7 +417,8 @@ struct deck_reader::impl {
     }
     const std::uint64_t decks = (n - jokers) / per;
     if (jokers % decks != 0) {
-      cannot_infer(l, fmt::format("{} jokers do not share out evenly over {} decks", jokers, decks));
+      cannot_infer(l, fmt::format("{} joker{} not share out evenly over {} decks", jokers,
+                                  jokers == 1 ? " does" : "s do", decks));
     }
     use_pack(audit_pack_of(make_pack(kind, decks, jokers / decks), std::string(pack_name(kind)), decks, jokers / decks));
     note = fmt::format("audit: pack inferred from line {}: {}, {}", l, pack.cards.description, style);

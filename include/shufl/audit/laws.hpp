@@ -12,8 +12,9 @@
 // ln P(S >= s) and ln P(S <= s); by exact convolution when T·(support) is small, else by
 // saddlepoint methods — the Lugannani–Rice formula with Daniels' continuity correction for lattice
 // variables (R. Lugannani, S. Rice, Adv. Appl. Probab. 1980; H. E. Daniels, Int. Statist. Rev.
-// 1987), whose relative error is O(1/T) uniformly in the tail — never a bare normal
-// approximation. Sources and formulas: docs/audit-laws.md.
+// 1987), whose relative error is O(1/T) into the far tails; each result states its own error
+// bound — never a bare normal approximation. Also the class laws of card games (5-card poker
+// hands, blackjack's first two cards). Sources and formulas: docs/audit-laws.md.
 #pragma once
 
 #include <array>
@@ -111,9 +112,9 @@ struct total_tail {
 /// ignore, e.g. fixed points near n, where n − 1 is impossible), and 1e-6 a floor for the
 /// numerical evaluation. How the bound was checked: against the exact path for 6 laws at n = 10
 /// and 52, T = 20..1000, s over the whole support (−40 to +80 sd), the worst error was 0.08 of
-/// the bound; at T = 2·10^4 and 2·10^5 (fixed points, guessing, runs at n = 52) the worst error
-/// was 3·10^-7 (bound there 4·10^-5); the tests check it against reference.json (mpmath, T up
-/// to 3000).
+/// the bound; for all six at n = 416 (an 8-deck shoe), T = 5, 48, 200, 0.04 of the bound; at
+/// T = 2·10^4 and 2·10^5 (fixed points, guessing, runs at n = 52) the worst error was 3·10^-7
+/// (bound there 4·10^-5); the tests check it against reference.json (mpmath, T up to 3000).
 ///
 /// Cost: the exact path about window²·log2(T) flops, window <= T·w (2·10^4 by default:
 /// milliseconds); the saddlepoint path microseconds to milliseconds, independent of T.
