@@ -12,7 +12,7 @@ import re
 import subprocess
 import sys
 
-SUBCOMMANDS = ["lines", "bias", "deck", "trace"]
+SUBCOMMANDS = ["lines", "bias", "deck", "trace", "audit"]
 
 STATIC_SECTIONS = r"""
 .SH "EXIT STATUS"
@@ -28,7 +28,8 @@ file (\fB\-\-plot\fR, \fB\-\-save\-counts\fR, \fB\-\-report\fR) that fails at th
 the report was printed, gives 1 with the error on standard error.
 .TP
 .B 3
-\fBshufl bias \-\-check\fR found bias in at least one algorithm.
+\fBshufl bias \-\-check\fR found bias in at least one algorithm, or \fBshufl audit \-\-check\fR
+failed a test (also: \fBshufl audit \-\-seed\-search\fR found a seed).
 .TP
 .B 4
 \fBshufl bias \-\-check\fR found no bias, but at least one verdict is unreliable (the test that
@@ -300,6 +301,8 @@ def main():
         ("bias", r"\-\-merge \fIFILE\fR... [\fIOPTIONS\fR]"),
         ("deck", r"[\fIOPTIONS\fR]"),
         ("trace", r"[\fIOPTIONS\fR] [\fIITEM\fR...]"),
+        ("audit", r"[\fIOPTIONS\fR] [\fIFILE\fR|\-]"),
+        ("audit", r"\-\-algo \fILIST\fR [\fIOPTIONS\fR]"),
         ("help", r"[\fICOMMAND\fR]"),
     ]
     page += [f"\\fBshufl {sub}\\fR {rest}\n.br" for sub, rest in forms]
@@ -311,7 +314,8 @@ def main():
         "\\fBshufl lines\\fR is a drop-in for GNU \\fBshuf\\fR(1) with stable seeds;",
         "\\fBshufl deck\\fR builds, shuffles and deals card decks;",
         "\\fBshufl bias\\fR runs shuffle algorithms many times and tests the permutation counts",
-        "for uniformity; \\fBshufl trace\\fR shows every step of one shuffle.",
+        "for uniformity; \\fBshufl trace\\fR shows every step of one shuffle;",
+        "\\fBshufl audit\\fR tests decks any shuffler produced with the battery test labs use.",
         ".SH COMMANDS",
     ]
     for sub in SUBCOMMANDS:
