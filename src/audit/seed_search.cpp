@@ -325,6 +325,7 @@ struct lane_words {
 struct mt_buffer {
   lane_words w[624];
 };
+static_assert(sizeof(lane_words) == lanes * sizeof(std::uint32_t));
 
 // Top-down check that leaves a[] as it found it (the identity): the positions touched are the
 // placed ones and the drawn ones, recorded in `drawn` (n entries).
@@ -476,12 +477,14 @@ constexpr std::size_t mt_lazy_outputs = 227;
   const log_view& log = *k.log;
   for (unsigned l = 0; l < k.count; ++l) {
     std::size_t n_out = 0;
+    // Lane l's words, lanes apart (lane_words holds one word of every lane).
+    const std::uint32_t* words = reinterpret_cast<const std::uint32_t*>(mt) + l;
     const bool keep = top_down_survives_restoring(log, k.scratch, k.scratch + log.n, [&](std::uint32_t bound) {
       const int shift = std::countl_zero(bound);
       for (;;) {
         if (n_out >= mt_lazy_outputs) return UINT32_MAX;
-        const std::uint32_t y =
-            mt_temper(mt_twist_word(mt[n_out].lane(l), mt[n_out + 1].lane(l), mt[n_out + 397].lane(l)));
+        const std::uint32_t y = mt_temper(
+            mt_twist_word(words[n_out * lanes], words[(n_out + 1) * lanes], words[(n_out + 397) * lanes]));
         ++n_out;
         if ((y >> shift) < bound) return y >> shift;
       }
