@@ -33,7 +33,7 @@ _shufl() {
   local i
   for ((i = 1; i < cword; i++)); do
     case ${words[i]} in
-      lines | bias | deck | trace) sub=${words[i]}; break ;;
+      lines | bias | deck | trace | audit) sub=${words[i]}; break ;;
       help) break ;;
     esac
   done
@@ -42,9 +42,9 @@ _shufl() {
   fi
   if [[ -z $sub ]]; then
     if [[ $prev == help ]]; then
-      COMPREPLY=($(compgen -W "lines bias deck trace" -- "$cur")); return
+      COMPREPLY=($(compgen -W "lines bias deck trace audit" -- "$cur")); return
     fi
-    COMPREPLY=($(compgen -W "lines bias deck trace help --help --version" -- "$cur"))
+    COMPREPLY=($(compgen -W "lines bias deck trace audit help --help --version" -- "$cur"))
     return
   fi
   case $prev in
@@ -69,7 +69,7 @@ _shufl() {
       COMPREPLY=($(compgen -W "chacha20 xoshiro256pp mt19937 minstd" -- "$cur")); return ;;
     --format)
       local formats="text json csv"
-      [[ $sub == deck ]] && formats="text json"
+      [[ $sub == deck || $sub == audit ]] && formats="text json"
       [[ $sub == trace ]] && formats="text json html"
       COMPREPLY=($(compgen -W "$formats" -- "$cur")); return ;;
     --style)

@@ -5,7 +5,7 @@ function __shufl_subcommand
     set -l tokens (commandline -opc)
     for t in $tokens[2..-1]
         switch $t
-            case lines bias deck trace
+            case lines bias deck trace audit
                 echo $t
                 return 0
         end
@@ -24,7 +24,7 @@ function __shufl_algorithms
 end
 
 complete -c shufl -f
-complete -c shufl -n 'not __shufl_subcommand' -a 'lines bias deck trace help'
+complete -c shufl -n 'not __shufl_subcommand' -a 'lines bias deck trace audit help'
 complete -c shufl -n 'not __shufl_subcommand' -l help -l version
 complete -c shufl -n '__shufl_subcommand' -a '(__shufl_options)'
 complete -c shufl -n '__fish_seen_subcommand_from lines' -F
@@ -33,6 +33,7 @@ complete -c shufl -l rng -x -a 'chacha20 xoshiro256pp mt19937 minstd'
 complete -c shufl -n '__fish_seen_subcommand_from bias' -l format -x -a 'text json csv'
 complete -c shufl -n '__fish_seen_subcommand_from deck' -l format -x -a 'text json'
 complete -c shufl -n '__fish_seen_subcommand_from trace' -l format -x -a 'text json html'
+complete -c shufl -n '__fish_seen_subcommand_from audit' -l format -x -a 'text json'
 complete -c shufl -l style -x -a 'code unicode glyph name'
 complete -c shufl -l pack -x -a 'standard piquet skat euchre tarot'
 complete -c shufl -l test -x -a 'auto table position'

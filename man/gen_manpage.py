@@ -12,7 +12,7 @@ import re
 import subprocess
 import sys
 
-SUBCOMMANDS = ["lines", "bias", "deck", "trace"]
+SUBCOMMANDS = ["lines", "bias", "deck", "trace", "audit"]
 
 STATIC_SECTIONS = r"""
 .SH "EXIT STATUS"
@@ -25,7 +25,8 @@ Any error: the message is on standard error and nothing is written to standard o
 (GNU's convention; \fBshufl lines\fR prints GNU shuf's exact messages).
 .TP
 .B 3
-\fBshufl bias \-\-check\fR found bias in at least one algorithm.
+\fBshufl bias \-\-check\fR found bias in at least one algorithm, or \fBshufl audit \-\-check\fR
+failed a test.
 .SH DETERMINISM
 \fB\-\-seed\fR \fISTRING\fR accepts any string; it is hashed with BLAKE2b to a 256-bit key and never
 truncated. For a given seed the output is a function of the input bytes and the options alone:
@@ -280,6 +281,8 @@ def main():
         ("bias", r"\-\-merge \fIFILE\fR... [\fIOPTIONS\fR]"),
         ("deck", r"[\fIOPTIONS\fR]"),
         ("trace", r"[\fIOPTIONS\fR] [\fIITEM\fR...]"),
+        ("audit", r"[\fIOPTIONS\fR] [\fIFILE\fR|\-]"),
+        ("audit", r"\-\-algo \fILIST\fR [\fIOPTIONS\fR]"),
         ("help", r"[\fICOMMAND\fR]"),
     ]
     page += [f"\\fBshufl {sub}\\fR {rest}\n.br" for sub, rest in forms]
@@ -291,7 +294,8 @@ def main():
         "\\fBshufl lines\\fR is a drop-in for GNU \\fBshuf\\fR(1) with stable seeds;",
         "\\fBshufl deck\\fR builds, shuffles and deals card decks;",
         "\\fBshufl bias\\fR runs shuffle algorithms many times and tests the permutation counts",
-        "for uniformity; \\fBshufl trace\\fR shows every step of one shuffle.",
+        "for uniformity; \\fBshufl trace\\fR shows every step of one shuffle;",
+        "\\fBshufl audit\\fR tests decks any shuffler produced with the battery test labs use.",
         ".SH COMMANDS",
     ]
     for sub in SUBCOMMANDS:

@@ -98,10 +98,16 @@ text_reader::text_reader(text_reader&& other) noexcept
       buffer_(std::move(other.buffer_)),
       pos_(other.pos_),
       eof_(other.eof_),
-      line_number_(other.line_number_) {
+      line_number_(other.line_number_),
+      observer_(std::move(other.observer_)) {
   text_ = fd_ >= 0 ? std::string_view(buffer_) : other.text_;
   other.fd_ = -1;
   other.owns_fd_ = false;
+}
+
+void text_reader::observe_bytes(std::function<void(std::string_view)> observer) {
+  observer_ = std::move(observer);
+  if (fd_ < 0 && observer_) observer_(text_);
 }
 
 text_reader::~text_reader() {
@@ -133,6 +139,7 @@ bool text_reader::fill() {
   }
   buffer_.resize(old + static_cast<std::size_t>(got));
   text_ = buffer_;
+  if (observer_ && got > 0) observer_(std::string_view(buffer_).substr(old));
   total_read_ += static_cast<std::uint64_t>(got);
   if (max_bytes_ != 0 && total_read_ > max_bytes_) {
     throw error(fmt::format("{} is larger than the limit of {} bytes", name_, max_bytes_));

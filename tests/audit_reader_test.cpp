@@ -4,6 +4,8 @@
 // black; then trumps 0..21), written out by hand below, never from the reader's own output.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <fstream>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -474,6 +476,32 @@ TEST(AuditReader, TextConventionBomCrlfCommentsAndBlankLines) {
   EXPECT_TRUE(empty.decks.empty());
   EXPECT_EQ(empty.note, "");
   EXPECT_EQ(empty.pack.size(), 0U);
+}
+
+TEST(AuditReader, StreamsFromAFileAsFromMemory) {
+  const std::string path = testing::TempDir() + "audit_reader_decks.txt";
+  {
+    std::ofstream f(path, std::ios::binary);
+    // BOM, CRLF, a comment, and a last line without its newline; the second deck is 52..1.
+    std::vector<std::string> nums;
+    for (int k = 52; k >= 1; --k) nums.push_back(std::to_string(k));
+    f << "\xEF\xBB\xBF# from a shuffler\r\n" << join(standard(0)) << "\r\n" << join(nums, ",");
+  }
+  text_reader in = text_reader::open(path);
+  deck_reader reader(in, declared(pack_kind::standard));
+  faces_t faces;
+  ASSERT_TRUE(reader.next(faces));
+  EXPECT_EQ(faces, iota_faces(52));
+  EXPECT_EQ(reader.line_number(), 2U);
+  ASSERT_TRUE(reader.next(faces));
+  faces_t expected;
+  for (int k = 51; k >= 0; --k) expected.push_back(static_cast<std::uint32_t>(k));
+  EXPECT_EQ(faces, expected);
+  EXPECT_EQ(reader.line_number(), 3U);
+  EXPECT_FALSE(reader.next(faces));
+  EXPECT_TRUE(faces.empty());
+  EXPECT_EQ(reader.inference_note(), "");
+  std::remove(path.c_str());
 }
 
 TEST(AuditReader, CustomPacksFromLabels) {

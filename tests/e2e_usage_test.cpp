@@ -56,7 +56,7 @@ TEST(E2eUsage, U03HandedCases) {
   EXPECT_EQ(bais.status, 1);
   EXPECT_EQ(bais.out, "");
   EXPECT_EQ(bais.err,
-            "shufl: unknown command 'bais'; did you mean 'bias'? (valid: lines, bias, deck, trace, help)\n"
+            "shufl: unknown command 'bais'; did you mean 'bias'? (valid: lines, bias, deck, trace, audit, help)\n"
             "Try 'shufl --help' for more information.\n");
   const auto trails = run_shufl({"bias", "--trails", "1000"});
   EXPECT_EQ(trails.status, 1);
@@ -88,7 +88,7 @@ TEST(E2eUsage, U03MistypedCommandsGetTheClosest) {
   const auto far = run_shufl({"frobnicate"});
   EXPECT_EQ(far.status, 1);
   EXPECT_EQ(far.err,
-            "shufl: unknown command 'frobnicate' (valid: lines, bias, deck, trace, help)\n"
+            "shufl: unknown command 'frobnicate' (valid: lines, bias, deck, trace, audit, help)\n"
             "Try 'shufl --help' for more information.\n");
   const auto none = run_shufl({});
   EXPECT_EQ(none.status, 1);

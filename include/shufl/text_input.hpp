@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -55,6 +56,10 @@ class text_reader {
   /// "NAME: line N: invalid UTF-8 (byte 0xFF at column C)", "NAME: line N is longer than 1 MiB",
   /// "NAME is larger than the limit of X bytes" or "cannot read NAME: REASON".
   bool next(std::string_view& line);
+  /// Hands every byte the reader takes in to `observer`, in order and unchanged (BOM and CR
+  /// included), as it is read: from a file each read's bytes, in memory the whole text at once.
+  /// Call before the first next(). For a checksum of the input as read (`audit`'s SHA-256).
+  void observe_bytes(std::function<void(std::string_view)> observer);
   /// Number of the line last returned by next() (1-based).
   std::uint64_t line_number() const noexcept { return line_number_; }
   /// The name used in messages: 'PATH', "standard input", or the name given.
@@ -74,6 +79,7 @@ class text_reader {
   std::size_t pos_ = 0;
   bool eof_ = false;
   std::uint64_t line_number_ = 0;
+  std::function<void(std::string_view)> observer_;
 };
 
 /// Reads a whole structured text file ("-" = standard input) under the convention: the BOM

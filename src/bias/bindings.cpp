@@ -26,6 +26,7 @@ constexpr bias_loops bind(const Registered& r) {
   b.count_paths = &loops::count_paths;
   b.count_positions = &loops::count_positions;
   b.count_positions_lanes = &loops::count_positions_lanes;
+  b.generate_decks = &loops::generate_decks;
   return b;
 }
 

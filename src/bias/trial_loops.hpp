@@ -230,6 +230,28 @@ struct trial_loops {
     for (std::size_t i = 0; i < n * n; ++i) positions[i] += local[i];
   }
 
+  /// The decks of one chunk, in order: the same engine (half_word_engine over the chunk's
+  /// stream) and the same reset to the identity before each trial as count_positions, so the
+  /// decks are those it counts.
+  static void generate_decks(engine_kind kind, const seed_key& key, std::uint64_t stream,
+                             std::uint64_t parameter, std::size_t n, std::uint64_t trials,
+                             std::uint8_t* decks) {
+    with_engine(kind, key, stream, [&](auto& slow_engine) noexcept {
+      decks_loop(half_word_engine<std::remove_reference_t<decltype(slow_engine)>>{slow_engine}, parameter, n,
+                 trials, decks);
+    });
+  }
+
+  template <class Engine>
+  [[gnu::flatten]] static void decks_loop(Engine engine, std::uint64_t parameter, std::size_t n,
+                                          std::uint64_t trials, std::uint8_t* decks) noexcept {
+    for (std::uint64_t t = 0; t < trials; ++t) {
+      std::uint8_t* deck = decks + t * n;
+      for (std::size_t i = 0; i < n; ++i) deck[i] = static_cast<std::uint8_t>(i);
+      Algorithm{}(std::span<std::uint8_t>(deck, n), engine, parameter);
+    }
+  }
+
   /// The position-matrix loop; N > 0 fixes the deck size at compile time, N = 0 uses n. Takes
   /// every argument by value, the engine included, so that the counter writes cannot alias them:
   /// n would otherwise be reloaded on every increment and the engine state would round-trip

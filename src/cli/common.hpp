@@ -17,7 +17,8 @@ inline constexpr int exit_ok = 0;
 inline constexpr int exit_error = 1;
 inline constexpr int exit_bias_found = 3;  ///< `shufl bias --check` found bias.
 inline constexpr int exit_bias_unreliable = 4;  ///< `shufl bias --check`: no bias found, some verdict unreliable.
-inline constexpr int exit_partial = 5;      ///< `shufl bias --merge` lacks shards of a seeded run.
+inline constexpr int exit_partial = 5;
+inline constexpr int exit_audit_failed = 3;  ///< `shufl audit --check`: a test failed.      ///< `shufl bias --merge` lacks shards of a seeded run.
 
 /// Parses a whole decimal unsigned integer for option `option` (no sign, no octal, no suffix,
 /// no overflow); throws shufl::error "invalid value 'X' for OPTION: ..." otherwise.
@@ -59,6 +60,9 @@ struct subcommand {
 
 /// `shufl bias`.
 subcommand bias_subcommand();
+
+/// `shufl audit`.
+subcommand audit_subcommand();
 
 /// `shufl deck`.
 subcommand deck_subcommand();

@@ -38,18 +38,22 @@ struct deck_cli_options {
   std::string seed;
   std::string rng;
   std::string verify_commit;
+  std::string count;
   bool explain = false;
   bool commit = false;
   CLI::Option* seed_option = nullptr;
   CLI::Option* rng_option = nullptr;
   CLI::Option* verify_option = nullptr;
+  CLI::Option* count_option = nullptr;
 };
 
 constexpr const char* kDeckFooter = R"(
 Cards are written in poker notation by default: rank A K Q J T 9 ... 2 (C = tarot Knight), then
 suit s h d c (As, Td, 9c); jokers RJ (red) and BJ (black); tarot trumps 0t (the Fool) to 21t.
 Without --deal: one card per line, top card first (a --grid prints its rows). With --deal: one
-line per hand (cards dealt round the table, one to each hand in turn), then the stock.
+line per hand (cards dealt round the table, one to each hand in turn), then the stock. With
+--count K: K decks, one per line (top card first), shuffled in turn from one stream: the first is
+the deck printed without --count ('shufl deck --count 100000 --seed s | shufl audit -').
 
 Randomness: --seed S shuffles with ChaCha20 keyed by BLAKE2b(S) (the same deck on every platform);
 without --seed every draw comes from the operating system, so every order can occur.
@@ -61,7 +65,38 @@ Examples:
   shufl deck --decks 6 --explain                how many orders a 6-deck shoe has
   shufl deck --grid 4x4 --seed kids             a 4x4 memory-match layout
   shufl deck --commit --deal 2x2 --burn 1       provably fair: commitment first, seed last
+  shufl deck --count 1000 --seed s              1000 successive decks, one per line
 )";
+
+bool multi_word(const deck& d, card_style style);
+
+// --count K: K decks from one engine stream, each Fisher–Yates over 0..n-1 as shuffle_indices
+// does (the first deck is the one printed without --count), written one per line in batches.
+template <class Engine>
+void write_decks(Engine& engine, const deck& d, std::uint64_t count, card_style style, bool json) {
+  const std::size_t n = d.cards.size();
+  std::vector<std::string> labels;
+  labels.reserve(n);
+  for (const auto& c : d.cards) labels.push_back(json ? json_text(format_card(c, style)).dump() : format_card(c, style));
+  const char* separator = json ? ", " : multi_word(d, style) ? ", " : " ";
+  std::vector<std::uint32_t> order(n);
+  std::string out;
+  for (std::uint64_t k = 0; k < count; ++k) {
+    for (std::size_t i = 0; i < n; ++i) order[i] = static_cast<std::uint32_t>(i);
+    fisher_yates(std::span<std::uint32_t>(order), engine);
+    if (json) out += k == 0 ? "    [" : ",\n    [";
+    for (std::size_t i = 0; i < n; ++i) {
+      if (i) out += separator;
+      out += labels[order[i]];
+    }
+    out += json ? "]" : "\n";
+    if (out.size() >= (std::size_t{1} << 20)) {
+      write_stdout(out);
+      out.clear();
+    }
+  }
+  write_stdout(out);
+}
 
 std::pair<std::uint64_t, std::uint64_t> parse_dims(std::string_view option, std::string_view text,
                                                    std::string_view example) {
@@ -355,6 +390,17 @@ int run_deck(const deck_cli_options& o) {
     throw error("--burn needs --deal");
   }
 
+  std::optional<std::uint64_t> count;
+  if (o.count_option->count() > 0) {
+    count = parse_count("--count", o.count);
+    if (*count < 1) throw error("--count must be at least 1");
+    for (const auto& [given, name] : {std::pair{!o.deal.empty(), "--deal"}, std::pair{grid.has_value(), "--grid"},
+                                      std::pair{o.commit, "--commit"}, std::pair{verifying, "--verify-commit"},
+                                      std::pair{o.explain, "--explain"}}) {
+      if (given) throw error(fmt::format("--count prints whole decks, one per line: drop {}", name));
+    }
+  }
+
   // Check the deal before anything else so an impossible request prints nothing.
   if (spec) {
     const std::vector<std::uint32_t> probe(d.cards.size());
@@ -367,6 +413,37 @@ int run_deck(const deck_cli_options& o) {
   if (o.explain) {
     if (seeded) warn_weak_seed(o.seed);
     write_stdout(o.format == "json" ? explain_json(d, r).dump(2) + "\n" : explain_text(d, r));
+    return exit_ok;
+  }
+
+  if (count) {
+    const bool json = o.format == "json";
+    if (json) {
+      nlohmann::ordered_json j;
+      j["shufl_version"] = SHUFL_VERSION;
+      j["command"] = "deck";
+      j["description"] = json_text(d.description);
+      j["cards"] = d.cards.size();
+      j["seed"] = r.seed ? json_text(*r.seed) : nlohmann::ordered_json(nullptr);
+      j["engine"] = (r.seed || r.engine) ? std::string(engine_name(r.engine.value_or(engine_kind::chacha20)))
+                                         : std::string("os");
+      j["style"] = o.style;
+      j["count"] = *count;
+      std::string head = j.dump(2);
+      head.pop_back();  // the closing brace: the decks follow
+      while (!head.empty() && (head.back() == '\n' || head.back() == ' ')) head.pop_back();
+      write_stdout(head + ",\n  \"decks\": [\n");
+    }
+    if (r.seed) {
+      with_engine(r.engine.value_or(engine_kind::chacha20), deck_key(*r.seed), 0,
+                  [&](auto& e) { write_decks(e, d, *count, style, json); });
+    } else if (r.engine) {
+      with_engine(*r.engine, key_from_os(), 0, [&](auto& e) { write_decks(e, d, *count, style, json); });
+    } else {
+      os_engine e;
+      write_decks(e, d, *count, style, json);
+    }
+    if (json) write_stdout("\n  ]\n}\n");
     return exit_ok;
   }
 
@@ -509,6 +586,7 @@ subcommand deck_subcommand() {
             sub.add_option("--format", o->format, "Output format: text or json")->capture_default_str()->type_name("FORMAT");
             o->seed_option = sub.add_option("--seed", o->seed, "Any string; the same seed gives the same deck everywhere")->type_name("SEED")->expected(0, 1);
             o->rng_option = sub.add_option("--rng", o->rng, "Engine: chacha20 (default with --seed), xoshiro256pp, mt19937, minstd")->type_name("NAME");
+            o->count_option = sub.add_option("--count", o->count, "Print K successive decks of the stream, one per line")->type_name("K");
             sub.add_flag("--explain", o->explain, "Instead of dealing, print how many orders the deck has and how many the randomness can reach");
             sub.add_flag("--commit", o->commit, "Print a commitment to the seed before the deal (provably fair play)");
             o->verify_option = sub.add_option("--verify-commit", o->verify_commit, "Check a commitment against the revealed --seed, then deal")->type_name("HEX");

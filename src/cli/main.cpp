@@ -30,7 +30,7 @@ Examples:
 
 // `shufl help help`, `shufl help --help`.
 constexpr const char* kHelpHelp = R"(Usage: shufl help [COMMAND]
-Show the help of COMMAND (lines, bias, deck, trace or help): 'shufl help bias' is
+Show the help of COMMAND (lines, bias, deck, trace, audit or help): 'shufl help bias' is
 'shufl bias --help'. Without COMMAND, the overview of every command ('shufl --help').
 
 Options:
@@ -65,7 +65,8 @@ int run_cli11(int argc, char** argv) {
       ->allow_extras()
       ->prefix_command();
 
-  std::vector<shufl::cli::subcommand> commands = {shufl::cli::bias_subcommand(), shufl::cli::deck_subcommand(), shufl::cli::trace_subcommand()};
+  std::vector<shufl::cli::subcommand> commands = {shufl::cli::bias_subcommand(), shufl::cli::deck_subcommand(), shufl::cli::trace_subcommand(),
+                                                  shufl::cli::audit_subcommand()};
   std::vector<std::pair<CLI::App*, std::function<int()>>> runners;
   for (auto& c : commands) {
     CLI::App* sub = app.add_subcommand(std::string(c.name), std::string(c.description));
@@ -82,7 +83,7 @@ int run_cli11(int argc, char** argv) {
   for (const auto& c : commands) names.push_back(c.name);
   names.emplace_back("help");
   const std::string_view word = argc > 1 ? std::string_view(argv[1]) : std::string_view();
-  if (argc < 2) return usage_error("missing command (lines, bias, deck, trace or help)", "");
+  if (argc < 2) return usage_error("missing command (lines, bias, deck, trace, audit or help)", "");
   if (word == "help") {
     // As git does: `shufl help help` and `shufl help --help` show the help of `help` itself;
     // `shufl help COMMAND --help` (or -h) is `shufl help COMMAND`.
@@ -200,7 +201,7 @@ int run_cli11(int argc, char** argv) {
     }
     return run();
   }
-  return usage_error("missing command (lines, bias, deck, trace or help)", "");
+  return usage_error("missing command (lines, bias, deck, trace, audit or help)", "");
 }
 
 const char* base_name(const char* path) {

@@ -5,7 +5,7 @@ Usage: check_manpage.py SHUFL_BINARY MAN_PAGE
 
 1. Rendered by man(1) at 80 columns (MANWIDTH=80), the page renders without warnings and no line,
    EXAMPLES included, is wider than 80 columns.
-2. Every option row of `shufl lines|bias|deck|trace --help` (GNU's options, shufl's extensions,
+2. Every option row of `shufl lines|bias|deck|trace|audit --help` (GNU's options, shufl's extensions,
    CLI11's positionals alike) is a man(7) option entry: in the source a `.TP` whose tag line has
    each option name in bold (\\fB...\\fR) and reads as the --help row's names; rendered, the tag
    starts at column 8 and the description's first word follows it (same line when the tag is
@@ -19,7 +19,7 @@ import subprocess
 import sys
 import unicodedata
 
-SUBCOMMANDS = ["lines", "bias", "deck", "trace"]
+SUBCOMMANDS = ["lines", "bias", "deck", "trace", "audit"]
 WIDTH = 80
 TAG_COLUMN = 7    # man's section indent
 TEXT_COLUMN = 14  # .TP's default indent (7 + 7)

@@ -57,6 +57,11 @@ struct bias_loops {
   void (*count_positions_lanes)(const seed_key& key, const std::array<positions_lane, 4>& lanes,
                                 std::span<const std::uint64_t> bounds, std::uint64_t parameter,
                                 std::size_t n, std::uint64_t trials, std::uint64_t* positions) = nullptr;
+  /// The decks count_positions counts for the same chunk (same engine, draws and order), written
+  /// to decks[t * n, (t + 1) * n) for trial t (n ≤ 255): what `shufl audit --algo` tests.
+  void (*generate_decks)(engine_kind kind, const seed_key& key, std::uint64_t stream,
+                         std::uint64_t parameter, std::size_t n, std::uint64_t trials,
+                         std::uint8_t* decks) = nullptr;
 };
 
 /// The trial loops bound to a registered algorithm. Throws shufl::error for an algorithm_info

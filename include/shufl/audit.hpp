@@ -1,0 +1,306 @@
+// `shufl audit` as a library: the battery of tests that test labs and regulators run on decks
+// any shuffler produced (a casino machine, a dealing server, a game), its decision, and the runs
+// over a deck file or over shufl's own algorithms. Returns plain values; the CLI formats them.
+//
+// Input: decks as FACE ids (audit/deck_reader.hpp): face f = 0..F−1 in the pack's canonical order
+// of first appearance, so for a pack of distinct cards face = canonical card index, which is also
+// the "original order" of successions and guessing. Positions count from the top (dealt first).
+//
+// Each statistic is one small accumulator type (add a deck, merge two, report the observed total
+// or table and the null law), so the batch battery, threads and later shards share them. The
+// per-deck work is O(n) over flat arrays; nothing allocates per deck.
+//
+// Position tables (card-position, suit-position, rank-position, serial-position): every deck
+// (or pair of consecutive decks) adds a table with both margins fixed by design — row i (a face,
+// suit or rank) holds r_i of the N cards, every position holds exactly one card — and under the
+// null that table is a uniformly random arrangement with those margins (the multiple
+// hypergeometric law). Its cells then have Cov(X_ij, X_kl) = (δ_ik N − r_k) r_i (δ_jl N − c_l) c_j
+// / (N²(N−1)), so over T independent decks the Pearson residuals Z_ij = (O_ij − E_ij)/√E_ij,
+// E_ij = T r_i c_j / N, have covariance N/(N−1) times a projection of rank (I−1)(J−1): the
+// Pearson X² times (N−1)/N tends to χ² with (I−1)(J−1) degrees of freedom. This holds for any
+// margins, so the same scaling serves a single pack (card-position: df (n−1)², as `bias`'s
+// position test), suits and ranks (df (c−1)(n−1)) and shoes (faces F with `copies` each:
+// E = T·copies/N, df (F−1)(N−1)). With --dealt K only the first K positions are seen: the
+// remaining N−K cards of each deck form one more column (its count is T·r_i minus the row's
+// dealt counts, its margin N−K), which keeps the margins fixed, so df (I−1)·K.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "shufl/audit/deck_reader.hpp"
+#include "shufl/random.hpp"
+#include "shufl/shuffle.hpp"
+
+namespace shufl::audit {
+
+/// What the battery counts with, from the pack and --dealt.
+struct battery_shape {
+  std::size_t cards = 0;                 ///< N: cards in a whole deck.
+  std::size_t positions = 0;             ///< K: cards per deck seen (N, or --dealt K).
+  std::vector<std::uint32_t> copies;     ///< Per face: how many of the N cards show it.
+  std::vector<std::int8_t> suit_of;      ///< Per face: suit 0..3 or −1 (see audit_pack).
+  std::vector<std::int8_t> rank_of;      ///< Per face: rank 0..ranks−1 or −1.
+  std::size_t ranks = 0;                 ///< 0: the pack has no suits and ranks.
+  [[nodiscard]] std::size_t faces() const noexcept { return copies.size(); }
+  /// Every card of the pack is distinct (no shoe, no repeated custom card).
+  [[nodiscard]] bool distinct() const noexcept { return faces() == cards; }
+  /// Each deck is whole (no --dealt K < N).
+  [[nodiscard]] bool whole() const noexcept { return positions == cards; }
+};
+
+/// The shape of a pack seen `dealt` cards deep (nullopt: whole decks).
+battery_shape make_shape(const audit_pack& pack, std::optional<std::size_t> dealt = std::nullopt);
+
+// ---- Per-deck statistics of a deck of distinct cards 0..n−1 (n ≥ 1), top first. ----
+
+/// #{p : d[p] = p}.
+std::uint32_t fixed_points_of(const std::uint32_t* d, std::size_t n) noexcept;
+/// #{p : d[p+1] = d[p] + 1}: card i+1 immediately below card i.
+std::uint32_t successions_of(const std::uint32_t* d, std::size_t n) noexcept;
+/// #{p : |d[p+1] − d[p]| = 1}: original neighbours adjacent, either order.
+std::uint32_t adjacent_pairs_of(const std::uint32_t* d, std::size_t n) noexcept;
+/// #{p : d[p] > d[p+1]}.
+std::uint32_t descents_of(const std::uint32_t* d, std::size_t n) noexcept;
+/// Bayer–Diaconis rising sequences: 1 + #{i : card i+1 lies above card i}. `where` is scratch
+/// of n entries (it receives the position of each card).
+std::uint32_t rising_sequences_of(const std::uint32_t* d, std::size_t n, std::uint32_t* where) noexcept;
+/// Alternating runs: maximal monotone runs of d[0..n−1]; 1 + number of turning points (n ≥ 2),
+/// 0 for n = 1.
+std::uint32_t runs_up_down_of(const std::uint32_t* d, std::size_t n) noexcept;
+/// Correct guesses of the guessing game with feedback, strategy "original successor": guess
+/// card 0 first; after card c is shown guess the smallest unseen card above c (c+1 when it is
+/// unseen), else the largest unseen below c. Every guess is an unseen card, so under the null
+/// guess k (k cards left) is right with probability 1/k, independently (guessing_law).
+/// `unseen` is scratch of (n + 63) / 64 words.
+std::uint32_t guesses_of(const std::uint32_t* d, std::size_t n, std::uint64_t* unseen) noexcept;
+/// Serial successions of `next` after `prev`: #{p : next[p+1] lies immediately below next[p] in
+/// prev}; `below` holds, per card x, the card below x in prev (n for the bottom card).
+std::uint32_t serial_successions_of(const std::uint32_t* next, std::size_t n, const std::uint32_t* below) noexcept;
+/// Fills below[x] (n entries) for deck `prev` as serial_successions_of reads it.
+void fill_below(const std::uint32_t* prev, std::size_t n, std::uint32_t* below) noexcept;
+/// A 64-bit fingerprint of a deck of face ids (distinct decks collide with probability about
+/// 2^−64 per pair).
+std::uint64_t deck_fingerprint(const std::uint32_t* d, std::size_t k) noexcept;
+
+// ---- Accumulators ----
+
+/// A position table: rows (faces, suits or ranks: row_of[face], or −1 to leave a face out is not
+/// allowed — every face has a row) × K positions, counts[row · K + p].
+class position_table {
+ public:
+  position_table() = default;
+  position_table(std::vector<std::uint32_t> row_of_face, std::size_t rows, std::size_t positions);
+  /// Adds one deck of K face ids.
+  void add(const std::uint32_t* deck) noexcept {
+    for (std::size_t p = 0; p < positions_; ++p) ++counts_[row_of_[deck[p]] * positions_ + p];
+    ++decks_;
+  }
+  void merge(const position_table& other);
+  [[nodiscard]] std::uint64_t decks() const noexcept { return decks_; }
+  [[nodiscard]] std::size_t rows() const noexcept { return rows_; }
+  [[nodiscard]] std::size_t positions() const noexcept { return positions_; }
+  [[nodiscard]] const std::vector<std::uint64_t>& counts() const noexcept { return counts_; }
+  [[nodiscard]] const std::vector<std::uint32_t>& row_of() const noexcept { return row_of_; }
+
+ private:
+  std::vector<std::uint32_t> row_of_;
+  std::size_t rows_ = 0, positions_ = 0;
+  std::vector<std::uint64_t> counts_;
+  std::uint64_t decks_ = 0;
+};
+
+/// The serial position table: counts[x · F + y] = #{(t, p) : face x at position p of deck t and
+/// face y at position p of deck t+1}, pooled over p, over consecutive pairs of whole decks.
+class serial_table {
+ public:
+  serial_table() = default;
+  explicit serial_table(std::size_t faces, std::size_t positions);
+  void add_pair(const std::uint32_t* prev, const std::uint32_t* next) noexcept {
+    for (std::size_t p = 0; p < positions_; ++p) ++counts_[prev[p] * faces_ + next[p]];
+    ++pairs_;
+  }
+  void merge(const serial_table& other);
+  [[nodiscard]] std::uint64_t pairs() const noexcept { return pairs_; }
+  [[nodiscard]] const std::vector<std::uint64_t>& counts() const noexcept { return counts_; }
+
+ private:
+  std::size_t faces_ = 0, positions_ = 0;
+  std::vector<std::uint64_t> counts_;
+  std::uint64_t pairs_ = 0;
+};
+
+/// A total over decks (or pairs of decks) of one per-deck count whose per-deck null law is exact.
+struct deck_total {
+  std::uint64_t decks = 0;  ///< Values added.
+  std::uint64_t total = 0;  ///< Their sum (at most 2^10 per deck: no overflow below 2^54 decks).
+  void add(std::uint32_t value) noexcept {
+    ++decks;
+    total += value;
+  }
+  void merge(const deck_total& other) noexcept {
+    decks += other.decks;
+    total += other.total;
+  }
+};
+
+/// Identical decks among the first audit_birthday_decks decks (the birthday test of `bias`).
+class duplicate_finder {
+ public:
+  /// Keeps the fingerprint of deck number `index` (0-based in the input) when below the limit.
+  void add(std::uint64_t index, std::uint64_t fingerprint) {
+    if (index < limit) fingerprints_.push_back(fingerprint);
+  }
+  /// Makes room for `count` more fingerprints (called once per block, not per deck).
+  void reserve_more(std::size_t count);
+  void merge(const duplicate_finder& other);
+  /// Decks looked at, and among them the number that repeat an earlier one.
+  [[nodiscard]] std::uint64_t decks() const noexcept { return fingerprints_.size(); }
+  [[nodiscard]] std::uint64_t repeats() const;
+  static constexpr std::uint64_t limit = std::uint64_t{1} << 20;
+
+ private:
+  std::vector<std::uint64_t> fingerprints_;
+};
+
+// ---- The battery ----
+
+/// The tests of the battery, in report order.
+inline constexpr std::string_view battery_test_names[] = {
+    "card-position", "suit-position",  "rank-position",     "successions",     "adjacent-pairs",
+    "descents",      "rising-sequences", "runs-up-down",    "fixed-points",    "guessing",
+    "serial-successions", "serial-position", "duplicates"};
+
+/// A test's outcome. JSON/text words: "pass", "fail", "not-valid", "not-applicable".
+enum class test_outcome { pass, fail, not_valid, not_applicable };
+std::string_view outcome_name(test_outcome o) noexcept;
+
+/// One test of the battery, evaluated.
+struct test_report {
+  std::string name;            ///< One of battery_test_names.
+  std::uint64_t decks = 0;     ///< Decks it looked at (pairs of consecutive decks for serial tests).
+  /// Totals: the observed total and its null mean. Tables: the scaled X² and its null mean (df).
+  /// Duplicates: repeated decks and their Poisson mean.
+  double observed = 0;
+  double expected = 0;
+  /// Tables: Pearson X² × (N−1)/N. Totals: z = (observed − expected)/sd (for reading only; the
+  /// p-value comes from the exact law). Duplicates: the count.
+  double statistic = 0;
+  std::optional<double> df;    ///< Tables only.
+  double p = 1;                ///< Nearest double to the p-value (may underflow to 0).
+  double ln_p = 0;             ///< ln p, finite.
+  bool p_bound = false;        ///< ln_p is a floor (the most extreme outcome's probability).
+  std::optional<double> holm_ln_p;  ///< Holm-adjusted ln p, for tests in the family.
+  test_outcome result = test_outcome::not_applicable;
+  std::string tail;            ///< "upper" or "two-sided" (empty when not applicable).
+  std::string law;             ///< The null law and its source, in words.
+  std::string note;            ///< Why not applicable / not valid; what was pooled; empty else.
+  /// Tables: the observed counts, table_rows × table_columns (row-major; with --dealt the last
+  /// column holds the cards not dealt). Empty for totals.
+  std::vector<std::uint64_t> table;
+  std::size_t table_rows = 0, table_columns = 0;
+};
+
+/// Every accumulator of the battery for one shape. Not thread-safe: one per thread, merged.
+class battery {
+ public:
+  explicit battery(const battery_shape& shape);
+  /// Adds `count` decks (K face ids each, flattened) that are decks first_index, first_index+1,
+  /// ... of the input. `previous` is the deck before the first one (K ids), or null when the
+  /// block starts the input or its predecessor is added later with add_serial_pair.
+  /// Precondition: every deck is valid for the shape. Allocation-free apart from the
+  /// fingerprints' one reservation per block.
+  void add_block(const std::uint32_t* decks, std::size_t count, const std::uint32_t* previous,
+                 std::uint64_t first_index);
+  /// Adds the serial tests' pair (prev, next) of consecutive decks only.
+  void add_serial_pair(const std::uint32_t* prev, const std::uint32_t* next) noexcept;
+  /// Adds another battery of the same shape.
+  void merge(const battery& other);
+  [[nodiscard]] std::uint64_t decks() const noexcept { return decks_; }
+  [[nodiscard]] const battery_shape& shape() const noexcept { return shape_; }
+  /// Every test of battery_test_names evaluated, without the decision (see decide).
+  [[nodiscard]] std::vector<test_report> evaluate() const;
+
+  // The accumulators, for tests and reports.
+  position_table card_position, suit_position, rank_position;
+  deck_total successions, adjacent_pairs, descents, rising_sequences, runs_up_down, fixed_points,
+      guessing, serial_successions;
+  serial_table serial_position;
+  duplicate_finder duplicates;
+
+ private:
+  battery_shape shape_;
+  std::uint64_t decks_ = 0;
+  std::vector<std::uint32_t> where_, below_;
+  std::vector<std::uint64_t> unseen_;
+};
+
+/// Tests a table of counts (rows × columns, row-major) whose every unit (deck or pair of decks)
+/// is a random arrangement with fixed margins: row i holds row_margin[i] of the N cards, column j
+/// column_margin[j] (Σ = N each). Expected T·r_i·c_j/N; statistic Pearson X² × (N−1)/N; df
+/// (I−1)(J−1) over the rows and columns with a positive margin. `not-valid` when an expected
+/// count is below 5. `ln_floor`: ln of the least likely outcome (see apply_floor).
+test_report table_test(std::string name, std::span<const std::uint64_t> counts, std::size_t rows,
+                       std::size_t columns, std::span<const std::uint64_t> row_margin,
+                       std::span<const std::uint64_t> column_margin, std::uint64_t units, double ln_floor);
+
+// ---- Decision and runs ----
+
+/// The battery's decision: Holm over the tests that are applicable and valid, at `alpha`.
+struct audit_decision {
+  double alpha = 0.01;
+  bool pass = true;
+  std::size_t family = 0;        ///< Tests in Holm's family.
+  std::string summary;           ///< "no evidence of non-randomness in T decks at alpha A", or
+                                 ///< "evidence of non-randomness in T decks at alpha A: TESTS failed".
+};
+
+/// Sets every test's holm_ln_p and result (pass/fail for the family; not-valid and
+/// not-applicable tests keep theirs) and returns the overall decision. A test fails when its
+/// Holm-adjusted p is below alpha (compared as ln p < ln alpha).
+audit_decision decide(std::vector<test_report>& tests, std::uint64_t decks, double alpha);
+
+/// A whole audit.
+struct audit_report {
+  std::vector<test_report> tests;
+  audit_decision decision;
+  std::uint64_t decks = 0;
+  std::uint64_t skipped = 0;                  ///< Invalid decks skipped (--skip-bad).
+  std::vector<std::string> skip_reasons;
+  std::string pack;                           ///< The pack's name ("standard", "custom", ...).
+  std::string pack_description;               ///< e.g. "standard 52-card deck".
+  std::size_t cards = 0;                      ///< N.
+  std::size_t positions = 0;                  ///< K (N unless --dealt).
+};
+
+struct audit_options {
+  double alpha = 0.01;     ///< Family-wise level, in (0, 1).
+  unsigned threads = 1;    ///< Worker threads (≥ 1); never changes the result.
+  /// audit_decks: called once the first deck fixed the pack, before the rest is read (the CLI
+  /// prints the reader's inference note then).
+  std::function<void()> on_pack;
+};
+
+/// Decks per block handed to a worker thread.
+inline constexpr std::size_t audit_block_decks = 4096;
+
+/// Audits every deck `reader` yields: the reader runs on the calling thread, the battery on
+/// options.threads workers (blocks of audit_block_decks decks; the result does not depend on
+/// the number of threads). Throws the reader's shufl::error (no report) and "NAME: no decks".
+audit_report audit_decks(deck_reader& reader, const audit_options& options);
+
+/// Audits `trials` decks of a registered algorithm on the pack (at most 255 cards) in the streams
+/// `shufl bias` uses: chunk c of bias_chunk_trials decks is stream c of `engine` keyed by
+/// derive_key(key, "bias/" + label, 0), each deck the algorithm run on the canonical order
+/// 0..N−1 (the very decks `bias --n N` counts in its position matrix). Decks are taken in chunk
+/// order; the serial tests see the pair at each chunk boundary too.
+audit_report audit_algorithm(const algorithm_spec& algorithm, const audit_pack& pack, std::uint64_t trials,
+                             engine_kind engine, const seed_key& key, const audit_options& options);
+
+}  // namespace shufl::audit

@@ -1,0 +1,403 @@
+// The audit battery: every accumulator of one shape, fed by blocks of decks, and the evaluation
+// of each test against its null law (position tables: scaled Pearson X², see audit.hpp; totals:
+// exact per-deck laws summed over decks by total_tails; duplicates: Poisson, as `bias`).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+#include "shufl/audit.hpp"
+#include "shufl/audit/laws.hpp"
+#include "shufl/error.hpp"
+#include "shufl/stats.hpp"
+
+namespace shufl::audit {
+
+namespace {
+
+// Rows of the suit (what = 0) or rank (what = 1) table: one per suit or rank, plus one "other"
+// row for faces without (jokers, tarot trumps) when there are any.
+std::pair<std::vector<std::uint32_t>, std::size_t> group_rows(const battery_shape& s, bool ranks) {
+  const std::size_t groups = ranks ? s.ranks : 4;
+  std::vector<std::uint32_t> row(s.faces());
+  bool other = false;
+  for (std::size_t f = 0; f < s.faces(); ++f) {
+    const std::int8_t g = ranks ? s.rank_of[f] : s.suit_of[f];
+    if (g < 0 || static_cast<std::size_t>(g) >= groups) {
+      row[f] = static_cast<std::uint32_t>(groups);
+      other = true;
+    } else {
+      row[f] = static_cast<std::uint32_t>(g);
+    }
+  }
+  return {row, groups + other};
+}
+
+bool suits_and_ranks(const battery_shape& s) noexcept {
+  return s.ranks != 0 && s.suit_of.size() == s.faces() && s.rank_of.size() == s.faces();
+}
+
+// The per-deck permutation statistics need whole decks of distinct cards with an exact law.
+bool permutation_tests(const battery_shape& s) noexcept {
+  return s.distinct() && s.whole() && s.cards >= 2 && s.cards <= max_law_cards;
+}
+
+test_report not_applicable(std::string_view name, std::uint64_t decks, std::string note) {
+  test_report r;
+  r.name = std::string(name);
+  r.decks = decks;
+  r.result = test_outcome::not_applicable;
+  r.note = std::move(note);
+  return r;
+}
+
+// A total over decks against T copies of an exact per-deck law.
+test_report total_test(std::string_view name, const deck_total& acc, const std::vector<double>& pmf, bool upper,
+                       std::string_view law) {
+  test_report r;
+  r.name = std::string(name);
+  r.decks = acc.decks;
+  r.tail = upper ? "upper" : "two-sided";
+  const total_tail t = total_tails(pmf, acc.decks, acc.total);
+  r.observed = static_cast<double>(acc.total);
+  r.expected = t.mean;
+  r.statistic = t.variance > 0 ? (r.observed - t.mean) / std::sqrt(t.variance) : 0;
+  // No p below the probability of the least likely total: every total in the support has
+  // probability at least (smallest positive per-deck probability)^T.
+  double ln_min = 0;
+  for (const double q : pmf) {
+    if (q > 0) ln_min = std::min(ln_min, std::log(q));
+  }
+  test_result p;
+  p.ln_p = std::min(upper ? t.ln_upper : t.ln_two_sided(), 0.0);
+  if (std::isnan(p.ln_p)) p.ln_p = 0;
+  p.p_value = std::exp(p.ln_p);
+  apply_floor(p, static_cast<double>(acc.decks) * ln_min);
+  r.ln_p = p.ln_p;
+  r.p = p.p_value;
+  r.p_bound = p.bound;
+  r.law = t.exact ? fmt::format("{}; the total of {} decks by exact convolution", law, acc.decks)
+                  : fmt::format("{}; the total of {} decks by the Lugannani-Rice saddlepoint (relative error <= {:.2g})",
+                                law, acc.decks, t.relative_error_bound);
+  r.result = test_outcome::pass;  // decide() sets pass/fail
+  return r;
+}
+
+// ln of the number of distinct decks (orders of the multiset, or dealt prefixes of distinct cards).
+double ln_orders(const battery_shape& s) {
+  double v = std::lgamma(static_cast<double>(s.cards) + 1);
+  if (!s.whole()) return v - std::lgamma(static_cast<double>(s.cards - s.positions) + 1);
+  for (const auto c : s.copies) v -= std::lgamma(static_cast<double>(c) + 1);
+  return v;
+}
+
+}  // namespace
+
+battery_shape make_shape(const audit_pack& pack, std::optional<std::size_t> dealt) {
+  battery_shape s;
+  s.cards = pack.size();
+  s.positions = dealt.value_or(s.cards);
+  if (s.positions == 0 || s.positions > s.cards) {
+    throw error(fmt::format("--dealt {}: a deck of this pack has {} cards", s.positions, s.cards));
+  }
+  s.copies = pack.copies;
+  s.suit_of = pack.suit_of;
+  s.rank_of = pack.rank_of;
+  s.ranks = pack.ranks;
+  return s;
+}
+
+std::string_view outcome_name(test_outcome o) noexcept {
+  switch (o) {
+    case test_outcome::pass: return "pass";
+    case test_outcome::fail: return "fail";
+    case test_outcome::not_valid: return "not-valid";
+    case test_outcome::not_applicable: return "not-applicable";
+  }
+  return "not-applicable";
+}
+
+battery::battery(const battery_shape& shape) : shape_(shape) {
+  const std::size_t F = shape.faces(), K = shape.positions;
+  std::vector<std::uint32_t> identity(F);
+  std::iota(identity.begin(), identity.end(), 0u);
+  card_position = position_table(identity, F, K);
+  if (suits_and_ranks(shape)) {
+    auto [suit_rows, suits] = group_rows(shape, false);
+    suit_position = position_table(std::move(suit_rows), suits, K);
+    auto [rank_rows, ranks] = group_rows(shape, true);
+    rank_position = position_table(std::move(rank_rows), ranks, K);
+  }
+  if (shape.whole()) serial_position = serial_table(F, K);
+  where_.assign(shape.cards, 0);
+  below_.assign(shape.cards, 0);
+  unseen_.assign((shape.cards + 63) / 64, 0);
+}
+
+void battery::add_serial_pair(const std::uint32_t* prev, const std::uint32_t* next) noexcept {
+  if (!shape_.whole()) return;
+  serial_position.add_pair(prev, next);
+  if (permutation_tests(shape_)) {
+    fill_below(prev, shape_.cards, below_.data());
+    serial_successions.add(serial_successions_of(next, shape_.cards, below_.data()));
+  }
+}
+
+void battery::add_block(const std::uint32_t* decks, std::size_t count, const std::uint32_t* previous,
+                        std::uint64_t first_index) {
+  const std::size_t n = shape_.cards, K = shape_.positions;
+  const bool groups = suits_and_ranks(shape_);
+  const bool permutations = permutation_tests(shape_);
+  if (first_index < duplicate_finder::limit) duplicates.reserve_more(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::uint32_t* d = decks + i * K;
+    card_position.add(d);
+    if (groups) {
+      suit_position.add(d);
+      rank_position.add(d);
+    }
+    if (permutations) {
+      // fixed_points_of, successions_of, adjacent_pairs_of, descents_of and runs_up_down_of in
+      // one pass over the deck (n ≥ 2 here).
+      std::uint32_t fixed = d[0] == 0, succ = 0, adj = 0, desc = 0, turns = 0;
+      bool up = d[1] > d[0];
+      for (std::size_t p = 0; p + 1 < n; ++p) {
+        const std::uint32_t a = d[p], b = d[p + 1];
+        fixed += b == p + 1;
+        succ += b == a + 1;
+        adj += ((b - a + 1) | 2u) == 2u;
+        const bool rise = b > a;
+        desc += !rise;
+        turns += rise != up;
+        up = rise;
+      }
+      fixed_points.add(fixed);
+      successions.add(succ);
+      adjacent_pairs.add(adj);
+      descents.add(desc);
+      runs_up_down.add(1 + turns);
+      rising_sequences.add(rising_sequences_of(d, n, where_.data()));
+      guessing.add(guesses_of(d, n, unseen_.data()));
+    }
+    const std::uint32_t* prev = i > 0 ? d - K : previous;
+    if (prev != nullptr) add_serial_pair(prev, d);
+    duplicates.add(first_index + i, deck_fingerprint(d, K));
+  }
+  decks_ += count;
+}
+
+void battery::merge(const battery& other) {
+  card_position.merge(other.card_position);
+  suit_position.merge(other.suit_position);
+  rank_position.merge(other.rank_position);
+  for (auto [a, b] : {std::pair{&successions, &other.successions}, std::pair{&adjacent_pairs, &other.adjacent_pairs},
+                      std::pair{&descents, &other.descents}, std::pair{&rising_sequences, &other.rising_sequences},
+                      std::pair{&runs_up_down, &other.runs_up_down}, std::pair{&fixed_points, &other.fixed_points},
+                      std::pair{&guessing, &other.guessing}, std::pair{&serial_successions, &other.serial_successions}}) {
+    a->merge(*b);
+  }
+  serial_position.merge(other.serial_position);
+  duplicates.merge(other.duplicates);
+  decks_ += other.decks_;
+}
+
+test_report table_test(std::string name, std::span<const std::uint64_t> counts, std::size_t rows, std::size_t columns,
+                       std::span<const std::uint64_t> row_margin, std::span<const std::uint64_t> column_margin,
+                       std::uint64_t units, double ln_floor) {
+  test_report r;
+  r.name = std::move(name);
+  r.decks = units;
+  r.tail = "upper";
+  r.table.assign(counts.begin(), counts.end());
+  r.table_rows = rows;
+  r.table_columns = columns;
+  const std::uint64_t N = std::accumulate(row_margin.begin(), row_margin.end(), std::uint64_t{0});
+  std::size_t I = 0, J = 0;
+  for (const auto m : row_margin) I += m > 0;
+  for (const auto m : column_margin) J += m > 0;
+  if (I < 2 || J < 2 || units == 0 || N < 2) {
+    r.result = test_outcome::not_applicable;
+    r.note = units == 0 ? "no decks" : "the table has fewer than two rows or columns";
+    return r;
+  }
+  const double T = static_cast<double>(units), dN = static_cast<double>(N);
+  double x2 = 0, min_expected = std::numeric_limits<double>::infinity();
+  for (std::size_t i = 0; i < rows; ++i) {
+    if (row_margin[i] == 0) continue;
+    for (std::size_t j = 0; j < columns; ++j) {
+      if (column_margin[j] == 0) continue;
+      const double e = T * static_cast<double>(row_margin[i]) * static_cast<double>(column_margin[j]) / dN;
+      const double diff = static_cast<double>(counts[i * columns + j]) - e;
+      x2 += diff * diff / e;
+      min_expected = std::min(min_expected, e);
+    }
+  }
+  const double df = static_cast<double>((I - 1) * (J - 1));
+  const double scaled = x2 * (dN - 1) / dN;
+  test_result t = chi_squared_upper_tail(scaled, df);
+  apply_floor(t, ln_floor);
+  r.statistic = scaled;
+  r.observed = scaled;
+  r.expected = df;
+  r.df = df;
+  r.p = t.p_value;
+  r.ln_p = t.ln_p;
+  r.p_bound = t.bound;
+  r.law = fmt::format("chi-squared, {} df: Pearson X^2 x (N-1)/N for fixed margins (N = {}); smallest expected count {:.6g}",
+                      df, N, min_expected);
+  if (min_expected < 5) {
+    r.result = test_outcome::not_valid;
+    r.note = fmt::format("an expected count is {:.3g}, below 5: the chi-squared approximation needs more decks",
+                         min_expected);
+  } else {
+    r.result = test_outcome::pass;
+  }
+  return r;
+}
+
+std::vector<test_report> battery::evaluate() const {
+  const battery_shape& s = shape_;
+  const std::size_t F = s.faces(), K = s.positions, N = s.cards;
+  const double floor = -static_cast<double>(decks_) * std::lgamma(static_cast<double>(N) + 1);
+  std::vector<test_report> out;
+
+  // Column margins: one card per position, and with --dealt the N − K cards not dealt.
+  std::vector<std::uint64_t> columns(K, 1);
+  if (!s.whole()) columns.push_back(N - K);
+  const auto position_test = [&](std::string_view name, const position_table& table) {
+    const std::size_t rows = table.rows();
+    std::vector<std::uint64_t> margin(rows, 0);
+    for (std::size_t f = 0; f < F; ++f) margin[table.row_of()[f]] += s.copies[f];
+    std::vector<std::uint64_t> counts;
+    if (s.whole()) {
+      counts = table.counts();
+    } else {
+      counts.assign(rows * (K + 1), 0);
+      for (std::size_t i = 0; i < rows; ++i) {
+        std::uint64_t dealt = 0;
+        for (std::size_t p = 0; p < K; ++p) {
+          counts[i * (K + 1) + p] = table.counts()[i * K + p];
+          dealt += table.counts()[i * K + p];
+        }
+        counts[i * (K + 1) + K] = decks_ * margin[i] - dealt;
+      }
+    }
+    return table_test(std::string(name), counts, rows, columns.size(), margin, columns, decks_, floor);
+  };
+  out.push_back(position_test("card-position", card_position));
+  if (suits_and_ranks(s)) {
+    out.push_back(position_test("suit-position", suit_position));
+    out.push_back(position_test("rank-position", rank_position));
+  } else {
+    out.push_back(not_applicable("suit-position", decks_, "the pack has no suits"));
+    out.push_back(not_applicable("rank-position", decks_, "the pack has no ranks"));
+  }
+
+  // Totals with exact per-deck laws. Two-sided unless noted: a machine can err either way
+  // (gluing neighbours raises successions, one that spreads them apart lowers them).
+  const bool permutations = permutation_tests(s);
+  const std::string why = !s.whole()      ? "needs whole decks (--dealt gives only the first cards)"
+                          : !s.distinct() ? "needs distinct cards (the pack repeats cards)"
+                          : N < 2         ? "needs at least 2 cards"
+                                          : fmt::format("exact laws are computed up to {} cards", max_law_cards);
+  struct total_spec {
+    std::string_view name;
+    const deck_total* acc;
+    std::vector<double> (*law)(std::size_t);
+    bool upper;
+    std::string_view text;
+  };
+  const total_spec totals[] = {
+      {"successions", &successions, successions_law, false,
+       "exact: C(n-1,k) A000255(n-1-k)/n! (Riordan)"},
+      {"adjacent-pairs", &adjacent_pairs, adjacent_pairs_law, false, "exact: inclusion-exclusion over glued pairs"},
+      {"descents", &descents, descents_law, false, "exact: Eulerian numbers A(n,k)/n!"},
+      {"rising-sequences", &rising_sequences, rising_sequences_law, false,
+       "exact: Eulerian numbers (Bayer-Diaconis rising sequences)"},
+      {"runs-up-down", &runs_up_down, runs_up_down_law, false, "exact: David-Barton recursion (alternating runs)"},
+      {"fixed-points", &fixed_points, fixed_points_law, false, "exact: rencontres numbers C(n,k) D(n-k)/n!"},
+      // Upper tail: the strategy is meant to win against a flawed shuffler; fewer right guesses
+      // than chance is no advantage to a player.
+      {"guessing", &guessing, guessing_law, true,
+       "exact: Poisson-binomial of Bernoulli(1/k), k = 1..n (strategy original successor)"},
+  };
+  for (const auto& t : totals) {
+    if (!permutations) {
+      out.push_back(not_applicable(t.name, decks_, why));
+    } else {
+      out.push_back(total_test(t.name, *t.acc, t.law(N), t.upper, t.text));
+    }
+  }
+
+  // serial-successions: pairs (x, y) adjacent in deck t and again, in that order, in deck t+1.
+  // Under the null, deck t+1 = deck t ∘ ρ_t with ρ_t = σ_t⁻¹ σ_{t+1} uniform; relabelling the
+  // cards by their order in deck t turns the count into the successions of ρ_t, and (σ_1, ρ_1,
+  // …, ρ_{T−1}) is a bijective image of (σ_1, …, σ_T), so the T−1 counts are iid with
+  // successions' law. Upper tail: a machine that partly repeats its last order raises it.
+  if (!permutations) {
+    out.push_back(not_applicable("serial-successions", serial_successions.decks, why));
+  } else if (serial_successions.decks == 0) {
+    out.push_back(not_applicable("serial-successions", 0, "needs at least 2 decks in order"));
+  } else {
+    out.push_back(total_test("serial-successions", serial_successions, successions_law(N), true,
+                             "exact: successions' law for each pair of consecutive decks"));
+  }
+
+  // serial-position: per pair of consecutive decks, the (face at p in t, face at p in t+1) table
+  // has margins copies × copies and is, given deck t, a uniform arrangement whatever deck t was;
+  // so the T−1 tables are iid (for distinct cards: uniform permutation matrices) and the position
+  // test's scaling and df (F−1)² apply.
+  if (!s.whole()) {
+    out.push_back(not_applicable("serial-position", 0, "needs whole decks (--dealt gives only the first cards)"));
+  } else if (serial_position.pairs() == 0) {
+    out.push_back(not_applicable("serial-position", 0, "needs at least 2 decks in order"));
+  } else {
+    std::vector<std::uint64_t> margin(s.copies.begin(), s.copies.end());
+    out.push_back(table_test("serial-position", serial_position.counts(), F, F, margin, margin,
+                             serial_position.pairs(),
+                             -static_cast<double>(serial_position.pairs()) * std::lgamma(static_cast<double>(N) + 1)));
+  }
+
+  // duplicates: identical decks among the first duplicate_finder::limit, against Poisson with
+  // mean C(d, 2) · P(two decks match) (the birthday test of `bias`).
+  const std::uint64_t d = duplicates.decks();
+  if (!s.whole() && !s.distinct()) {
+    out.push_back(not_applicable("duplicates", d, "dealt cards of a pack with repeated cards"));
+  } else if (d < 2) {
+    out.push_back(not_applicable("duplicates", d, "needs at least 2 decks"));
+  } else {
+    test_report r;
+    r.name = "duplicates";
+    r.decks = d;
+    r.tail = "upper";
+    const double orders = ln_orders(s);
+    // A match: the same deck (1 / orders), or a fingerprint collision (2^-64).
+    const double a = -orders, b = -64 * std::log(2.0);
+    const double ln_match = std::max(a, b) + std::log1p(std::exp(std::min(a, b) - std::max(a, b)));
+    const double dd = static_cast<double>(d);
+    const double ln_lambda = std::log(dd * (dd - 1) / 2) + ln_match;
+    const std::uint64_t k = duplicates.repeats();
+    test_result t = poisson_upper_tail_ln(static_cast<double>(k), ln_lambda);
+    apply_floor(t, -static_cast<double>(k) * orders);
+    r.observed = static_cast<double>(k);
+    r.expected = std::exp(ln_lambda);
+    r.statistic = r.observed;
+    r.p = t.p_value;
+    r.ln_p = t.ln_p;
+    r.p_bound = t.bound;
+    r.law = fmt::format("Poisson (birthday problem), mean C(d,2)/orders over the first {} decks", d);
+    if (ln_lambda > 0) {
+      r.result = test_outcome::not_valid;
+      r.note = fmt::format("{:.3g} repeats expected: the Poisson approximation needs fewer decks than orders",
+                           r.expected);
+    } else {
+      r.result = test_outcome::pass;
+    }
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+}  // namespace shufl::audit

@@ -1,0 +1,163 @@
+// The per-deck statistics of the audit battery and its accumulators (position tables, the
+// serial table, totals, duplicate fingerprints). Every per-deck function is one O(n) pass over
+// flat arrays, noexcept and allocation-free.
+#include <algorithm>
+#include <bit>
+
+#include "shufl/audit.hpp"
+#include "shufl/error.hpp"
+
+namespace shufl::audit {
+
+std::uint32_t fixed_points_of(const std::uint32_t* d, std::size_t n) noexcept {
+  std::uint32_t k = 0;
+  for (std::size_t p = 0; p < n; ++p) k += d[p] == p;
+  return k;
+}
+
+std::uint32_t successions_of(const std::uint32_t* d, std::size_t n) noexcept {
+  std::uint32_t k = 0;
+  for (std::size_t p = 0; p + 1 < n; ++p) k += d[p + 1] == d[p] + 1;
+  return k;
+}
+
+std::uint32_t adjacent_pairs_of(const std::uint32_t* d, std::size_t n) noexcept {
+  std::uint32_t k = 0;
+  // |a − b| = 1 ⇔ (a − b + 1) as unsigned is 0 or 2.
+  for (std::size_t p = 0; p + 1 < n; ++p) k += ((d[p + 1] - d[p] + 1) | 2u) == 2u;
+  return k;
+}
+
+std::uint32_t descents_of(const std::uint32_t* d, std::size_t n) noexcept {
+  std::uint32_t k = 0;
+  for (std::size_t p = 0; p + 1 < n; ++p) k += d[p] > d[p + 1];
+  return k;
+}
+
+std::uint32_t rising_sequences_of(const std::uint32_t* d, std::size_t n, std::uint32_t* where) noexcept {
+  for (std::size_t p = 0; p < n; ++p) where[d[p]] = static_cast<std::uint32_t>(p);
+  std::uint32_t k = n > 0;
+  for (std::size_t i = 0; i + 1 < n; ++i) k += where[i + 1] < where[i];
+  return k;
+}
+
+std::uint32_t runs_up_down_of(const std::uint32_t* d, std::size_t n) noexcept {
+  if (n < 2) return 0;
+  std::uint32_t turns = 0;
+  bool up = d[1] > d[0];
+  for (std::size_t p = 1; p + 1 < n; ++p) {
+    const bool next_up = d[p + 1] > d[p];
+    turns += next_up != up;
+    up = next_up;
+  }
+  return 1 + turns;
+}
+
+std::uint32_t guesses_of(const std::uint32_t* d, std::size_t n, std::uint64_t* unseen) noexcept {
+  if (n <= 64) {
+    // One word: the next guess without branches (countr_zero(0) = 64 never wins the select).
+    std::uint64_t u = n == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1;
+    std::uint32_t guess = 0, right = 0;
+    for (std::size_t p = 0; p < n; ++p) {
+      const std::uint32_t c = d[p];
+      right += c == guess;
+      u &= ~(std::uint64_t{1} << c);
+      const std::uint64_t above = u & ((~std::uint64_t{0} << c) << 1);
+      const std::uint64_t below = u & ((std::uint64_t{1} << c) - 1);
+      const auto up = static_cast<std::uint32_t>(std::countr_zero(above));
+      const auto down = static_cast<std::uint32_t>(63 - std::countl_zero(below | 1));
+      guess = above != 0 ? up : down;
+    }
+    return right;
+  }
+  const std::size_t words = (n + 63) / 64;
+  for (std::size_t w = 0; w < words; ++w) unseen[w] = ~std::uint64_t{0};
+  if (n % 64 != 0) unseen[words - 1] = (std::uint64_t{1} << (n % 64)) - 1;
+  std::uint32_t guess = 0, right = 0;
+  for (std::size_t p = 0; p < n; ++p) {
+    const std::uint32_t c = d[p];
+    right += c == guess;
+    const std::size_t w = c >> 6;
+    const unsigned bit = c & 63;
+    unseen[w] &= ~(std::uint64_t{1} << bit);
+    // The smallest unseen card above c ...
+    std::uint64_t above = bit == 63 ? 0 : unseen[w] & (~std::uint64_t{0} << (bit + 1));
+    std::size_t v = w;
+    while (above == 0 && ++v < words) above = unseen[v];
+    if (above != 0) {
+      guess = static_cast<std::uint32_t>(v * 64 + static_cast<unsigned>(std::countr_zero(above)));
+      continue;
+    }
+    // ... else the largest unseen below c (none after the last card).
+    std::uint64_t below = unseen[w] & ((std::uint64_t{1} << bit) - 1);
+    v = w;
+    while (below == 0 && v > 0) below = unseen[--v];
+    if (below != 0) guess = static_cast<std::uint32_t>(v * 64 + 63 - static_cast<unsigned>(std::countl_zero(below)));
+  }
+  return right;
+}
+
+void fill_below(const std::uint32_t* prev, std::size_t n, std::uint32_t* below) noexcept {
+  for (std::size_t p = 0; p + 1 < n; ++p) below[prev[p]] = prev[p + 1];
+  if (n > 0) below[prev[n - 1]] = static_cast<std::uint32_t>(n);
+}
+
+std::uint32_t serial_successions_of(const std::uint32_t* next, std::size_t n, const std::uint32_t* below) noexcept {
+  std::uint32_t k = 0;
+  for (std::size_t p = 0; p + 1 < n; ++p) k += below[next[p]] == next[p + 1];
+  return k;
+}
+
+std::uint64_t deck_fingerprint(const std::uint32_t* d, std::size_t k) noexcept {
+  // Two 64-bit multiply-xorshift lanes over pairs of ids, then a final mix (splitmix64's).
+  std::uint64_t a = 0x9E3779B97F4A7C15ull ^ k, b = 0xD1B54A32D192ED03ull;
+  std::size_t p = 0;
+  for (; p + 4 <= k; p += 4) {
+    a = (a ^ (static_cast<std::uint64_t>(d[p]) | static_cast<std::uint64_t>(d[p + 1]) << 32)) * 0xFF51AFD7ED558CCDull;
+    a ^= a >> 32;
+    b = (b ^ (static_cast<std::uint64_t>(d[p + 2]) | static_cast<std::uint64_t>(d[p + 3]) << 32)) * 0xC4CEB9FE1A85EC53ull;
+    b ^= b >> 29;
+  }
+  for (; p < k; ++p) b = (b ^ d[p]) * 0x100000001B3ull;
+  std::uint64_t h = a ^ (b >> 17) ^ (b << 47);
+  h = (h ^ (h >> 30)) * 0xBF58476D1CE4E5B9ull;
+  h = (h ^ (h >> 27)) * 0x94D049BB133111EBull;
+  return h ^ (h >> 31);
+}
+
+position_table::position_table(std::vector<std::uint32_t> row_of_face, std::size_t rows, std::size_t positions)
+    : row_of_(std::move(row_of_face)), rows_(rows), positions_(positions), counts_(rows * positions, 0) {}
+
+void position_table::merge(const position_table& other) {
+  if (other.counts_.size() != counts_.size()) throw error("audit: merging position tables of different shapes");
+  for (std::size_t i = 0; i < counts_.size(); ++i) counts_[i] += other.counts_[i];
+  decks_ += other.decks_;
+}
+
+serial_table::serial_table(std::size_t faces, std::size_t positions)
+    : faces_(faces), positions_(positions), counts_(faces * faces, 0) {}
+
+void serial_table::merge(const serial_table& other) {
+  if (other.counts_.size() != counts_.size()) throw error("audit: merging serial tables of different shapes");
+  for (std::size_t i = 0; i < counts_.size(); ++i) counts_[i] += other.counts_[i];
+  pairs_ += other.pairs_;
+}
+
+void duplicate_finder::reserve_more(std::size_t count) {
+  const std::size_t want = std::min<std::size_t>(fingerprints_.size() + count, limit);
+  if (want > fingerprints_.capacity()) fingerprints_.reserve(std::min<std::size_t>(std::max(want, 2 * fingerprints_.capacity()), limit));
+}
+
+void duplicate_finder::merge(const duplicate_finder& other) {
+  fingerprints_.insert(fingerprints_.end(), other.fingerprints_.begin(), other.fingerprints_.end());
+}
+
+std::uint64_t duplicate_finder::repeats() const {
+  std::vector<std::uint64_t> sorted = fingerprints_;
+  std::sort(sorted.begin(), sorted.end());
+  std::uint64_t k = 0;
+  for (std::size_t i = 1; i < sorted.size(); ++i) k += sorted[i] == sorted[i - 1];
+  return k;
+}
+
+}  // namespace shufl::audit

@@ -1,0 +1,358 @@
+// `shufl audit`: options → shufl::audit (a deck file, or decks of registered algorithms) → text
+// or JSON; exit 3 with --check when a test fails.
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <sodium.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <thread>
+
+#include "common.hpp"
+#include "shufl/audit.hpp"
+#include "shufl/audit/deck_reader.hpp"
+#include "shufl/bias.hpp"
+#include "shufl/error.hpp"
+#include "shufl/json_text.hpp"
+#include "shufl/permutation.hpp"
+#include "shufl/random.hpp"
+#include "shufl/shuffle.hpp"
+#include "shufl/text_input.hpp"
+
+namespace shufl::cli {
+
+namespace {
+
+struct audit_cli_options {
+  std::string file;
+  std::string pack;
+  std::string decks = "1";
+  std::string jokers = "0";
+  std::string cards_file;
+  std::string dealt;
+  bool skip_bad = false;
+  std::string alpha = "0.01";
+  bool check = false;
+  std::string format = "text";
+  std::string threads;
+  std::string algo;
+  std::string trials = "100000";
+  std::string seed;
+  std::string rng = "xoshiro256pp";
+};
+
+constexpr const char* kAuditFooter = R"(
+Input: one deck per line, top card first, cards separated by spaces: labels as 'shufl deck'
+prints them (poker codes As Td 9c, unicode, glyphs, names, jokers RJ/BJ, tarot trumps) or numbers
+1..N, k naming the k-th card of the pack's canonical order (standard: As 2s ... Ks, Ah ... Kh,
+Ad ... Kd, Ac ... Kc), which is also the original order of successions and guessing. Without
+--pack/--cards-file the pack is inferred from the first deck (one line on stderr says how).
+
+The battery: card-position, suit-position, rank-position (position tables: Pearson X2 x (N-1)/N,
+df (rows-1)(columns-1)); successions, adjacent-pairs, descents, rising-sequences, runs-up-down,
+fixed-points (totals over decks against exact laws, two-sided); guessing (correct guesses with
+feedback, strategy original successor, upper tail); serial-successions (pairs kept from one deck to
+the next, upper tail) and serial-position (position table of consecutive decks); duplicates
+(identical decks, Poisson). Each test is pass, fail, not-valid (too few decks for its
+approximation) or not-applicable (e.g. a shoe for successions, --dealt for whole-deck tests).
+Decision: Holm over the valid tests at --alpha (family-wise). The result says "no evidence of
+non-randomness", never that decks are fair. Exit status: 0 success, 1 error; with --check, 3
+when a test fails.
+
+Examples:
+  shufl deck --count 100000 --seed s | shufl audit -
+  shufl audit decks.txt --format json
+  shufl audit --algo riffle:3,fisher-yates --trials 20000 --seed 1
+)";
+
+std::string format_p(double p, double ln_p, bool bound) {
+  std::string v;
+  if (p >= 1e-4) {
+    v = fmt::format("{:.4f}", p);
+  } else if (p > 0 && ln_p > -700) {
+    v = fmt::format("{:.2e}", p);
+  } else {
+    v = scientific_from_log10(ln_p / std::log(10.0));
+  }
+  return bound ? "<=" + v : v;
+}
+
+std::string to_hex_bytes(const unsigned char* data, std::size_t size) {
+  std::string out;
+  for (std::size_t i = 0; i < size; ++i) out += fmt::format("{:02x}", data[i]);
+  return out;
+}
+
+std::string format_statistic(double x) {
+  if (x != 0 && (std::fabs(x) >= 1e7 || std::fabs(x) < 1e-3)) return fmt::format("{:.3e}", x);
+  return fmt::format("{:.2f}", x);
+}
+
+struct input_info {
+  bool generated = false;
+  std::string name;                 // file: as given ("-" is "standard input")
+  std::string sha256;
+  std::uint64_t bytes = 0;
+  std::string algorithm;            // --algo
+  std::optional<std::string> seed;
+  std::string engine;
+  std::uint64_t trials = 0;
+};
+
+std::string text_report(const audit::audit_report& r, const input_info& in) {
+  std::string out;
+  if (in.generated) {
+    out += fmt::format("audit of {}: {} decks of a {} ({}{})\n", in.algorithm, r.decks, r.pack_description,
+                       in.seed ? fmt::format("seed \"{}\", ", *in.seed) : std::string("unseeded, "), in.engine);
+  } else {
+    out += fmt::format("audit of {}: {} decks of a {}{} (sha256 {}, {} bytes)\n", in.name, r.decks,
+                       r.pack_description,
+                       r.positions < r.cards ? fmt::format(", first {} cards of each", r.positions) : std::string(),
+                       in.sha256, in.bytes);
+  }
+  if (r.skipped > 0) {
+    out += fmt::format("skipped {} invalid deck{}", r.skipped, r.skipped == 1 ? "" : "s");
+    out += r.skip_reasons.empty() ? "\n" : fmt::format(" (first: {})\n", r.skip_reasons.front());
+  }
+  out += fmt::format("{:<19} {:>9} {:>12} {:>7} {:>10} {:>10}  {}\n", "test", "decks", "statistic", "df", "p",
+                     "Holm p", "result");
+  std::string notes;
+  for (const auto& t : r.tests) {
+    const bool tested = t.result == audit::test_outcome::pass || t.result == audit::test_outcome::fail;
+    const bool computed = tested || t.result == audit::test_outcome::not_valid;
+    out += fmt::format("{:<19} {:>9} {:>12} {:>7} {:>10} {:>10}  {}\n", t.name, t.decks,
+                       computed ? format_statistic(t.statistic) : "-",
+                       t.df ? fmt::format("{:.0f}", *t.df) : "-", computed ? format_p(t.p, t.ln_p, t.p_bound) : "-",
+                       t.holm_ln_p ? format_p(std::exp(*t.holm_ln_p), *t.holm_ln_p, t.p_bound) : "-",
+                       audit::outcome_name(t.result));
+    if (!t.note.empty()) notes += fmt::format("  {}: {}\n", t.name, t.note);
+  }
+  if (!notes.empty()) out += "notes:\n" + notes;
+  out += fmt::format("statistic: scaled X2 for position tables, z of the total for totals (p from the exact law), "
+                     "repeats for duplicates; Holm over {} test{}\n",
+                     r.decision.family, r.decision.family == 1 ? "" : "s");
+  out += fmt::format("result: {}: {}\n", r.decision.pass ? "pass" : "fail", r.decision.summary);
+  return out;
+}
+
+nlohmann::ordered_json number_or_null(std::optional<double> v) {
+  return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
+}
+
+// A finite double for JSON (JSON has no infinities).
+double finite(double v) { return std::isfinite(v) ? v : (v > 0 ? 1.7976931348623157e308 : -1.7976931348623157e308); }
+
+nlohmann::ordered_json json_report(const audit::audit_report& r, const input_info& in, const audit::audit_pack& pack) {
+  nlohmann::ordered_json j;
+  j["shufl_version"] = SHUFL_VERSION;
+  j["command"] = "audit";
+  if (in.generated) {
+    j["input"] = {{"algorithm", in.algorithm},
+                  {"seed", in.seed ? json_text(*in.seed) : nlohmann::ordered_json(nullptr)},
+                  {"engine", in.engine},
+                  {"trials", in.trials}};
+  } else {
+    j["input"] = {{"name", json_text(in.name)}, {"sha256", in.sha256}, {"bytes", in.bytes}};
+  }
+  j["pack"] = {{"name", pack.name},
+               {"description", json_text(r.pack_description)},
+               {"cards", r.cards},
+               {"decks", pack.decks},
+               {"jokers", pack.jokers},
+               {"dealt", r.positions < r.cards ? nlohmann::ordered_json(r.positions) : nlohmann::ordered_json(nullptr)}};
+  j["decks"] = r.decks;
+  j["skipped"] = r.skipped;
+  j["skip_reasons"] = json_texts<nlohmann::ordered_json>(r.skip_reasons);
+  j["alpha"] = r.decision.alpha;
+  j["correction"] = "holm";
+  j["family"] = r.decision.family;
+  auto tests = nlohmann::ordered_json::array();
+  for (const auto& t : r.tests) {
+    const bool computed = t.result != audit::test_outcome::not_applicable;
+    nlohmann::ordered_json o;
+    o["name"] = t.name;
+    o["decks"] = t.decks;
+    o["observed"] = computed ? nlohmann::ordered_json(finite(t.observed)) : nlohmann::ordered_json(nullptr);
+    o["expected"] = computed ? nlohmann::ordered_json(finite(t.expected)) : nlohmann::ordered_json(nullptr);
+    o["statistic"] = computed ? nlohmann::ordered_json(finite(t.statistic)) : nlohmann::ordered_json(nullptr);
+    o["df"] = number_or_null(t.df);
+    o["p"] = computed ? nlohmann::ordered_json(t.p) : nlohmann::ordered_json(nullptr);
+    o["ln_p"] = computed ? nlohmann::ordered_json(finite(t.ln_p)) : nlohmann::ordered_json(nullptr);
+    o["p_bound"] = t.p_bound;
+    o["holm_p"] = t.holm_ln_p ? nlohmann::ordered_json(std::exp(*t.holm_ln_p)) : nlohmann::ordered_json(nullptr);
+    o["ln_holm_p"] = number_or_null(t.holm_ln_p);
+    o["result"] = audit::outcome_name(t.result);
+    o["tail"] = t.tail.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(t.tail);
+    o["law"] = t.law;
+    o["note"] = t.note;
+    if (!t.table.empty()) {
+      auto rows = nlohmann::ordered_json::array();
+      for (std::size_t i = 0; i < t.table_rows; ++i) {
+        rows.push_back(std::vector<std::uint64_t>(t.table.begin() + static_cast<std::ptrdiff_t>(i * t.table_columns),
+                                                  t.table.begin() + static_cast<std::ptrdiff_t>((i + 1) * t.table_columns)));
+      }
+      o["table"] = std::move(rows);
+    }
+    tests.push_back(std::move(o));
+  }
+  j["tests"] = std::move(tests);
+  j["result"] = r.decision.pass ? "pass" : "fail";
+  j["summary"] = r.decision.summary;
+  return j;
+}
+
+audit::reader_options reader_options_of(const audit_cli_options& o, const CLI::App& sub) {
+  audit::reader_options r;
+  if (!o.pack.empty() && !o.cards_file.empty()) throw error("choose one of --pack and --cards-file");
+  if (!o.pack.empty()) r.pack = parse_pack(o.pack);
+  r.decks = parse_uint("--decks", o.decks);
+  if (r.decks < 1) throw error("--decks must be at least 1");
+  r.jokers = parse_uint("--jokers", o.jokers);
+  if (r.jokers > 0 && !o.cards_file.empty()) throw error("--jokers applies to the named packs only");
+  if (!o.cards_file.empty()) {
+    text_reader labels = text_reader::open(o.cards_file, 2 * max_custom_label_bytes);
+    r.custom_labels = read_card_labels(labels);
+    if (r.custom_labels.empty()) throw error(fmt::format("no cards in '{}'", o.cards_file));
+  }
+  if (sub.count("--dealt") > 0) {
+    const std::uint64_t k = parse_uint("--dealt", o.dealt);
+    if (k < 1) throw error("--dealt must be at least 1");
+    r.dealt = static_cast<std::size_t>(k);
+  }
+  r.skip_bad = o.skip_bad;
+  return r;
+}
+
+int run_audit(const audit_cli_options& o, const CLI::App& sub) {
+  audit::audit_options options;
+  options.alpha = parse_double("--alpha", o.alpha);
+  if (!(options.alpha > 0 && options.alpha < 1)) throw error(fmt::format("--alpha must be between 0 and 1, not {}", o.alpha));
+  parse_choice("--format", o.format, {"text", "json"});
+  if (o.threads.empty()) {
+    options.threads = std::max(1u, std::thread::hardware_concurrency());
+  } else {
+    const auto t = parse_uint("--threads", o.threads);
+    if (t < 1 || t > 1024) throw error("--threads must be between 1 and 1024");
+    options.threads = static_cast<unsigned>(t);
+  }
+  const bool generated = sub.count("--algo") > 0;
+  if (!generated) {
+    for (const char* name : {"--trials", "--seed", "--rng"}) {
+      if (sub.count(name) > 0) throw error(fmt::format("{} applies to --algo (decks shufl generates)", name));
+    }
+  }
+  audit::reader_options ro = reader_options_of(o, sub);
+  bool all_pass = true;
+
+  if (generated) {
+    if (!o.file.empty()) throw error(fmt::format("--algo generates its decks: drop the input '{}'", o.file));
+    if (ro.dealt) throw error("--dealt applies to deck files");
+    if (o.skip_bad) throw error("--skip-bad applies to deck files");
+    const auto algorithms = parse_algorithm_list(o.algo);
+    const std::uint64_t trials = parse_count("--trials", o.trials);
+    if (trials < 1 || trials > bias_max_trials) throw error(fmt::format("--trials must be between 1 and {}", bias_max_trials));
+    std::optional<std::string> seed;
+    if (sub.count("--seed") > 0) seed = check_seed(o.seed);
+    const engine_kind engine = parse_engine(o.rng);
+    const audit::audit_pack pack = audit::make_audit_pack(ro);
+    const seed_key key = seed ? key_from_seed(*seed) : key_from_os();
+    std::vector<nlohmann::ordered_json> reports;
+    std::string text;
+    for (const auto& a : algorithms) {
+      const audit::audit_report r = audit::audit_algorithm(a, pack, trials, engine, key, options);
+      input_info in;
+      in.generated = true;
+      in.algorithm = a.label();
+      in.seed = seed;
+      in.engine = std::string(engine_name(engine));
+      in.trials = trials;
+      all_pass = all_pass && r.decision.pass;
+      if (o.format == "json") {
+        reports.push_back(json_report(r, in, pack));
+      } else {
+        if (!text.empty()) text += "\n";
+        text += text_report(r, in);
+      }
+    }
+    if (o.format == "json") {
+      if (reports.size() == 1) {
+        write_stdout(reports.front().dump(2) + "\n");
+      } else {
+        nlohmann::ordered_json j;
+        j["shufl_version"] = SHUFL_VERSION;
+        j["command"] = "audit";
+        j["alpha"] = options.alpha;
+        j["result"] = all_pass ? "pass" : "fail";
+        j["audits"] = reports;
+        write_stdout(j.dump(2) + "\n");
+      }
+    } else {
+      write_stdout(text);
+    }
+    return o.check && !all_pass ? exit_audit_failed : exit_ok;
+  }
+
+  std::string path = o.file;
+  if (path.empty()) {
+    if (isatty(STDIN_FILENO)) throw error("no input: give FILE, '-' for standard input, or --algo LIST");
+    path = "-";
+  }
+  text_reader in = text_reader::open(path);
+  if (sodium_init() < 0) throw error("libsodium failed to initialise");
+  crypto_hash_sha256_state sha;
+  crypto_hash_sha256_init(&sha);
+  std::uint64_t bytes = 0;
+  in.observe_bytes([&](std::string_view b) {
+    crypto_hash_sha256_update(&sha, reinterpret_cast<const unsigned char*>(b.data()), b.size());
+    bytes += b.size();
+  });
+  audit::deck_reader reader(in, ro);
+  options.on_pack = [&reader] {
+    if (!reader.inference_note().empty()) std::fprintf(stderr, "shufl %s\n", reader.inference_note().c_str());
+  };
+  const audit::audit_report r = audit::audit_decks(reader, options);
+  unsigned char digest[crypto_hash_sha256_BYTES];
+  crypto_hash_sha256_final(&sha, digest);
+  input_info info;
+  info.name = path == "-" ? "-" : path;
+  info.sha256 = to_hex_bytes(digest, sizeof digest);
+  info.bytes = bytes;
+  if (o.format == "json") {
+    write_stdout(json_report(r, info, reader.pack()).dump(2) + "\n");
+  } else {
+    info.name = input_display_name(path);
+    write_stdout(text_report(r, info));
+  }
+  return o.check && !r.decision.pass ? exit_audit_failed : exit_ok;
+}
+
+}  // namespace
+
+subcommand audit_subcommand() {
+  return {"audit", "Test decks any shuffler produced with the battery test labs use",
+          [](CLI::App& sub) -> std::function<int()> {
+            auto o = std::make_shared<audit_cli_options>();
+            sub.footer(kAuditFooter);
+            sub.add_option("file", o->file, "Deck file, one deck per line ('-' = standard input)")->type_name("FILE");
+            sub.add_option("--pack", o->pack, "Declared pack: standard, piquet, euchre, tarot (default: inferred)")->type_name("NAME");
+            sub.add_option("--decks", o->decks, "Decks in the shoe")->capture_default_str()->type_name("N");
+            sub.add_option("--jokers", o->jokers, "Jokers per deck")->capture_default_str()->type_name("N");
+            sub.add_option("--cards-file", o->cards_file, "A custom pack, one card per line, in canonical order")->type_name("FILE");
+            sub.add_option("--dealt", o->dealt, "Each line holds only the first K cards dealt")->type_name("K");
+            sub.add_flag("--skip-bad", o->skip_bad, "Count and skip invalid decks instead of stopping");
+            sub.add_option("--alpha", o->alpha, "Family-wise significance level (Holm)")->capture_default_str()->type_name("A");
+            sub.add_flag("--check", o->check, "Exit 3 when any test fails");
+            sub.add_option("--format", o->format, "Output format: text or json")->capture_default_str()->type_name("FORMAT");
+            sub.add_option("--threads", o->threads, "Worker threads (default: all cores); never changes the result")->type_name("N");
+            sub.add_option("--algo", o->algo, "Audit decks of these algorithms (see 'shufl bias --list') instead of a file")->type_name("LIST");
+            sub.add_option("--trials", o->trials, "With --algo: decks per algorithm")->capture_default_str()->type_name("T");
+            sub.add_option("--seed", o->seed, "With --algo: any string; the same seed gives the same decks")->type_name("SEED")->expected(0, 1);
+            sub.add_option("--rng", o->rng, "With --algo: engine xoshiro256pp, chacha20, mt19937, minstd")->capture_default_str()->type_name("NAME");
+            return [o, &sub]() -> int { return run_audit(*o, sub); };
+          }};
+}
+
+}  // namespace shufl::cli

@@ -1,0 +1,352 @@
+// End-to-end tests of `shufl audit` and `shufl deck --count`: run the real binary on fair streams
+// and on decks with planted flaws (small generators here, with their own random numbers), and
+// check that the test meant to catch each flaw fails, the fair stream passes, and errors and exit
+// statuses follow DESIGN.md.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "support/run.hpp"
+
+namespace shufl::test {
+namespace {
+
+// splitmix64 and an unbiased bounded draw (rejection), so the generators do not depend on shufl.
+struct test_rng {
+  std::uint64_t state;
+  std::uint64_t next() {
+    std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  std::uint32_t below(std::uint32_t s) {
+    const std::uint64_t limit = ~std::uint64_t{0} - (~std::uint64_t{0} % s);
+    std::uint64_t x;
+    do x = next(); while (x >= limit);
+    return static_cast<std::uint32_t>(x % s);
+  }
+  double uniform() { return static_cast<double>(next() >> 11) / 9007199254740992.0; }
+  std::vector<std::uint32_t> deck(std::size_t n) {
+    std::vector<std::uint32_t> d(n);
+    std::iota(d.begin(), d.end(), 0u);
+    for (std::size_t i = n; i-- > 1;) std::swap(d[i], d[below(static_cast<std::uint32_t>(i + 1))]);
+    return d;
+  }
+};
+
+// Poker code of canonical card k: As 2s ... Ks, Ah ... Kh, Ad ... Kd, Ac ... Kc.
+std::string code(std::uint32_t k) {
+  static const char ranks[] = "A23456789TJQK";
+  static const char suits[] = "shdc";
+  return {ranks[k % 13], suits[k / 13]};
+}
+
+std::string deck_line(const std::vector<std::uint32_t>& d) {
+  std::string s;
+  for (std::size_t i = 0; i < d.size(); ++i) {
+    if (i) s += ' ';
+    s += code(d[i]);
+  }
+  return s + "\n";
+}
+
+nlohmann::json audit_json(const std::vector<std::string>& args, const std::string& input = {}) {
+  std::vector<std::string> a = {"audit"};
+  a.insert(a.end(), args.begin(), args.end());
+  a.emplace_back("--format");
+  a.emplace_back("json");
+  const run_result r = run_shufl(a, input);
+  EXPECT_EQ(r.status, 0) << r.err;
+  return nlohmann::json::parse(r.out);
+}
+
+std::string result_of(const nlohmann::json& j, const std::string& name) {
+  for (const auto& t : j["tests"]) {
+    if (t["name"] == name) return t["result"];
+  }
+  return "missing";
+}
+
+// Decks from a generator, as a file.
+template <class F>
+std::string planted(const temp_dir& dir, std::size_t decks, F&& make) {
+  std::string text;
+  std::vector<std::vector<std::uint32_t>> history;
+  for (std::size_t t = 0; t < decks; ++t) {
+    history.push_back(make(t, history));
+    text += deck_line(history.back());
+  }
+  return dir.write("decks.txt", text);
+}
+
+TEST(E2eAudit, FairStreamPasses) {
+  const run_result r = run_shell("'" + shufl_binary() + "' deck --count 3000 --seed fair | '" + shufl_binary() +
+                                 "' audit - --check");
+  EXPECT_EQ(r.status, 0) << r.err << r.out;
+  EXPECT_NE(r.out.find("result: pass: no evidence of non-randomness in 3000 decks at alpha 0.01"), std::string::npos)
+      << r.out;
+  EXPECT_EQ(r.out.find("certified"), std::string::npos);
+  EXPECT_NE(r.err.find("inferred"), std::string::npos) << r.err;  // the reader's inference note
+  for (const char* name : {"card-position", "suit-position", "rank-position", "successions", "adjacent-pairs",
+                           "descents", "rising-sequences", "runs-up-down", "fixed-points", "guessing",
+                           "serial-successions", "serial-position", "duplicates"}) {
+    EXPECT_NE(r.out.find(std::string("\n") + name + " "), std::string::npos) << name;
+  }
+}
+
+TEST(E2eAudit, JsonReportFields) {
+  const temp_dir dir;
+  test_rng rng{7};
+  const std::string file = planted(dir, 400, [&](std::size_t, const auto&) { return rng.deck(52); });
+  const nlohmann::json j = audit_json({file, "--pack", "standard"});
+  EXPECT_EQ(j["command"], "audit");
+  EXPECT_EQ(j["decks"], 400);
+  EXPECT_EQ(j["alpha"], 0.01);
+  EXPECT_EQ(j["pack"]["name"], "standard");
+  EXPECT_EQ(j["input"]["bytes"], 400 * (52 * 3));
+  // sha256sum as the oracle.
+  const run_result sum = run_shell("sha256sum '" + file + "' | cut -c1-64");
+  EXPECT_EQ(j["input"]["sha256"].get<std::string>() + "\n", sum.out);
+  ASSERT_EQ(j["tests"].size(), 13u);
+  for (const auto& t : j["tests"]) {
+    for (const char* field : {"name", "observed", "expected", "statistic", "df", "p", "ln_p", "holm_p", "result"}) {
+      EXPECT_TRUE(t.contains(field)) << t["name"] << " lacks " << field;
+    }
+  }
+  EXPECT_EQ(j["tests"][0]["df"], 51 * 51);
+  EXPECT_EQ(j["result"], "pass");
+}
+
+TEST(E2eAudit, RotatedRepeatsFailSerialSuccessions) {
+  // With probability 0.02 the machine deals the previous deck again, cut by one card.
+  const temp_dir dir;
+  test_rng rng{11};
+  const std::string file = planted(dir, 5000, [&](std::size_t t, const auto& h) {
+    if (t > 0 && rng.uniform() < 0.02) {
+      auto d = h.back();
+      std::rotate(d.begin(), d.begin() + 1, d.end());
+      return d;
+    }
+    return rng.deck(52);
+  });
+  const nlohmann::json j = audit_json({file});
+  EXPECT_EQ(result_of(j, "serial-successions"), "fail");
+  EXPECT_EQ(result_of(j, "card-position"), "pass");
+  EXPECT_EQ(j["result"], "fail");
+  EXPECT_EQ(run_shufl({"audit", file, "--check"}).status, 3);
+}
+
+TEST(E2eAudit, KeptTopCardFailsSerialPosition) {
+  // With probability 0.5 the previous deck's top card stays on top; the rest is shuffled.
+  const temp_dir dir;
+  test_rng rng{12};
+  const std::string file = planted(dir, 5000, [&](std::size_t t, const auto& h) {
+    auto d = rng.deck(52);
+    if (t > 0 && rng.uniform() < 0.5) {
+      const auto top = h.back()[0];
+      std::swap(*std::find(d.begin(), d.end(), top), d[0]);
+    }
+    return d;
+  });
+  const nlohmann::json j = audit_json({file});
+  EXPECT_EQ(result_of(j, "serial-position"), "fail");
+  EXPECT_EQ(result_of(j, "card-position"), "pass");  // every deck alone is still uniform
+}
+
+TEST(E2eAudit, GluedNeighboursFailSuccessionsAndAdjacentPairs) {
+  // With probability 0.2 a random card c gets card c+1 moved right below it.
+  const temp_dir dir;
+  test_rng rng{13};
+  const std::string file = planted(dir, 5000, [&](std::size_t, const auto&) {
+    auto d = rng.deck(52);
+    if (rng.uniform() < 0.2) {
+      const std::uint32_t c = rng.below(51);
+      d.erase(std::find(d.begin(), d.end(), c + 1));
+      d.insert(std::find(d.begin(), d.end(), c) + 1, c + 1);
+    }
+    return d;
+  });
+  const nlohmann::json j = audit_json({file});
+  EXPECT_EQ(result_of(j, "successions"), "fail");
+  EXPECT_EQ(result_of(j, "adjacent-pairs"), "fail");
+}
+
+TEST(E2eAudit, RepeatedDeckFailsDuplicates) {
+  const temp_dir dir;
+  test_rng rng{14};
+  const std::string file = planted(dir, 1000, [&](std::size_t t, const auto& h) {
+    return t == 600 ? h[500] : rng.deck(52);
+  });
+  const nlohmann::json j = audit_json({file});
+  EXPECT_EQ(result_of(j, "duplicates"), "fail");
+  for (const auto& t : j["tests"]) {
+    if (t["name"] == "duplicates") {
+      EXPECT_EQ(t["observed"], 1);
+    }
+  }
+}
+
+TEST(E2eAudit, ThreeRifflesFailRisingSequencesAndGuessing) {
+  const nlohmann::json j = audit_json({"--algo", "riffle:3", "--trials", "2000", "--seed", "1"});
+  EXPECT_EQ(result_of(j, "rising-sequences"), "fail");
+  EXPECT_EQ(result_of(j, "guessing"), "fail");
+  EXPECT_EQ(j["input"]["algorithm"], "riffle:3");
+  const nlohmann::json fy = audit_json({"--algo", "fisher-yates", "--trials", "3000", "--seed", "1"});
+  EXPECT_EQ(fy["result"], "pass");
+}
+
+TEST(E2eAudit, AlgoDecksAreTheDecksBiasCounts) {
+  // Two chunks of 65536: the card-position table equals bias's position matrix for the same
+  // seed, and it does not depend on the threads.
+  const nlohmann::json a = audit_json({"--algo", "naive", "--trials", "70000", "--seed", "3", "--threads", "2"});
+  const nlohmann::json b = audit_json({"--algo", "naive", "--trials", "70000", "--seed", "3", "--threads", "1"});
+  const run_result bias =
+      run_shufl({"bias", "--n", "52", "--algo", "naive", "--trials", "70000", "--seed", "3", "--format", "json"});
+  ASSERT_EQ(bias.status, 0) << bias.err;
+  const auto bj = nlohmann::json::parse(bias.out);
+  EXPECT_EQ(a["tests"][0]["table"], bj["results"][0]["position_counts"]);
+  EXPECT_EQ(a["tests"], b["tests"]);
+  EXPECT_EQ(result_of(a, "card-position"), "fail");  // the naive shuffle's bias
+}
+
+TEST(E2eAudit, ThreadsDoNotChangeTheReport) {
+  const temp_dir dir;
+  test_rng rng{15};
+  const std::string file = planted(dir, 9000, [&](std::size_t, const auto&) { return rng.deck(52); });
+  const run_result one = run_shufl({"audit", file, "--threads", "1", "--format", "json"});
+  const run_result three = run_shufl({"audit", file, "--threads", "3", "--format", "json"});
+  EXPECT_EQ(one.status, 0) << one.err;
+  EXPECT_EQ(one.out, three.out);
+}
+
+TEST(E2eAudit, DealtRunsThePositionTestsOnKColumns) {
+  const temp_dir dir;
+  test_rng rng{16};
+  std::string text;
+  for (int t = 0; t < 2000; ++t) {
+    auto d = rng.deck(52);
+    d.resize(5);
+    text += deck_line(d);
+  }
+  const std::string file = dir.write("hands.txt", text);
+  const nlohmann::json j = audit_json({file, "--pack", "standard", "--dealt", "5"});
+  EXPECT_EQ(j["tests"][0]["df"], 51 * 5);  // card-position: 5 positions + the rest column
+  EXPECT_EQ(result_of(j, "successions"), "not-applicable");
+  EXPECT_EQ(result_of(j, "serial-position"), "not-applicable");
+  EXPECT_EQ(result_of(j, "suit-position"), "pass");
+  EXPECT_EQ(j["result"], "pass");
+}
+
+TEST(E2eAudit, ErrorsAndExitStatuses) {
+  const temp_dir dir;
+  test_rng rng{17};
+  std::string text = deck_line(rng.deck(52));
+  std::string bad = deck_line(rng.deck(52));
+  bad.replace(bad.find(' ') + 1, 2, "Zz");
+  const std::string file = dir.write("bad.txt", text + bad);
+  run_result r = run_shufl({"audit", file, "--pack", "standard"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("line 2"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("Zz"), std::string::npos) << r.err;
+  r = run_shufl({"audit", file, "--pack", "standard", "--skip-bad", "--format", "json"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["skipped"], 1);
+  r = run_shufl({"audit", dir.write("empty.txt", "")});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("no decks"), std::string::npos) << r.err;
+  r = run_shufl({"audit", file, "--alpha", "1.5"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("--alpha"), std::string::npos) << r.err;
+  r = run_shufl({"audit", dir.file("missing.txt")});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("cannot open"), std::string::npos) << r.err;
+  r = run_shufl({"audit", file, "--seed", "1"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("--algo"), std::string::npos) << r.err;
+  r = run_shufl({"audit", "--algo", "no-such-shuffle"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.out, "");
+}
+
+TEST(E2eAudit, ReportsValidateAgainstTheSchema) {
+  const temp_dir dir;
+  test_rng rng{18};
+  std::string text;
+  for (int t = 0; t < 300; ++t) text += deck_line(rng.deck(52));
+  const std::string file = dir.write("decks.txt", text);
+  std::vector<std::string> reports;
+  const auto save = [&](const std::string& name, const std::vector<std::string>& args) {
+    const run_result r = run_shufl(args);
+    ASSERT_EQ(r.status, 0) << r.err;
+    reports.push_back(dir.write(name, r.out));
+  };
+  save("file.json", {"audit", file, "--format", "json"});
+  save("dealt.json", {"audit", dir.write("hands.txt", "As Kd\n2c 3h\n"), "--dealt", "2", "--pack", "standard", "--format", "json"});
+  save("algo.json", {"audit", "--algo", "riffle:2", "--trials", "500", "--seed", "1", "--format", "json"});
+  save("algos.json", {"audit", "--algo", "riffle:2,naive", "--trials", "500", "--seed", "1", "--format", "json"});
+  const std::string script =
+      "import json, sys, jsonschema\n"
+      "schema = json.load(open(sys.argv[1]))\n"
+      "jsonschema.Draft7Validator.check_schema(schema)\n"
+      "for f in sys.argv[2:]:\n"
+      "    jsonschema.Draft7Validator(schema).validate(json.load(open(f)))\n"
+      "print('valid', len(sys.argv) - 2)\n";
+  std::string cmd = "python3 '" + dir.write("check.py", script) + "' '" + std::string(SHUFL_SOURCE_DIR) +
+                    "/schema/audit-report.schema.json'";
+  for (const auto& f : reports) cmd += " '" + f + "'";
+  const run_result r = run_shell(cmd);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "valid 4\n");
+}
+
+TEST(E2eAudit, FalsePositiveRateOfTheBattery) {
+  // 100 fair streams at alpha 0.05: Holm keeps the family-wise rate at most 0.05, so the number
+  // of failed audits is at most Binomial(100, 0.05)'s 99.9% quantile, 12.
+  int failed = 0, errors = 0;
+  for (int seed = 0; seed < 100; ++seed) {
+    const run_result r =
+        run_shell(fmt::format("'{0}' deck --count 300 --seed fp-{1} | '{0}' audit - --check --alpha 0.05 --threads 1",
+                              shufl_binary(), seed));
+    failed += r.status == 3;
+    errors += r.status != 0 && r.status != 3;
+  }
+  EXPECT_EQ(errors, 0);
+  EXPECT_LE(failed, 12);
+}
+
+TEST(E2eDeckCount, SuccessiveDecksOfOneStream) {
+  const run_result one = run_shufl({"deck", "--seed", "s"});
+  const run_result many = run_shufl({"deck", "--count", "5", "--seed", "s"});
+  ASSERT_EQ(many.status, 0) << many.err;
+  const auto decks = lines(many.out);
+  ASSERT_EQ(decks.size(), 5u);
+  // The first deck is the deck printed without --count (one card per line there).
+  std::string first = one.out;
+  std::replace(first.begin(), first.end(), '\n', ' ');
+  first.pop_back();
+  EXPECT_EQ(decks[0], first);
+  for (const auto& d : decks) EXPECT_EQ(split(d, ' ').size(), 52u);
+  EXPECT_NE(decks[0], decks[1]);
+  const run_result again = run_shufl({"deck", "--count", "5", "--seed", "s"});
+  EXPECT_EQ(again.out, many.out);
+  const run_result json = run_shufl({"deck", "--count", "3", "--seed", "s", "--format", "json"});
+  ASSERT_EQ(json.status, 0) << json.err;
+  const auto j = nlohmann::json::parse(json.out);
+  ASSERT_EQ(j["decks"].size(), 3u);
+  EXPECT_EQ(j["decks"][1][0], split(decks[1], ' ')[0]);
+  const run_result bad = run_shufl({"deck", "--count", "3", "--deal", "2x2"});
+  EXPECT_EQ(bad.status, 1);
+  EXPECT_EQ(bad.out, "");
+  EXPECT_EQ(run_shufl({"deck", "--count", "0"}).status, 1);
+}
+
+}  // namespace
+}  // namespace shufl::test
