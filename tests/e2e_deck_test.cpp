@@ -295,6 +295,41 @@ TEST(DeckE2E, ExplainStatesOrdersAndReach) {
   EXPECT_GT(j["possible_orders_log2"].get<double>(), 2000.0);
 }
 
+// A guessable --seed (a time, a number, short text) draws the same warning from --explain and
+// --commit, with the number of seeds an attacker would try; a long passphrase draws none.
+TEST(DeckE2E, ExplainAndCommitWarnAlikeOfGuessableSeeds) {
+  const std::vector<std::pair<std::string, std::string>> cases{
+      {"1796083200", "looks like a time in Unix seconds: an attacker who knows the day tries 86,400 seeds"},
+      {"1796083200123", "Unix milliseconds: an attacker who knows the day tries 86,400,000 seeds"},
+      {"2026-12-01T10:00:00", "looks like a date or time: an attacker who knows the day tries 86,400 seeds"},
+      {"42", "is a number of 2 digits: an attacker tries at most 100 seeds"},
+      {"kids", "is short (4 characters): an attacker tries at most 456,976 seeds"},  // 26^4
+      {"12345678901234567890123", "is a number of 23 digits: an attacker tries at most 2^76 seeds"},
+  };
+  for (const auto& [seed, words] : cases) {
+    const run_result explained = run_shufl({"deck", "--explain", "--seed", seed});
+    const run_result committed = run_shufl({"deck", "--commit", "--seed", seed, "--deal", "1x1"});
+    ASSERT_EQ(explained.status, 0) << explained.err;
+    ASSERT_EQ(committed.status, 0) << committed.err;
+    EXPECT_NE(explained.err.find("shufl: warning: --seed '" + seed + "' "), std::string::npos) << explained.err;
+    EXPECT_NE(explained.err.find(words), std::string::npos) << explained.err;
+    EXPECT_EQ(explained.err, committed.err);
+    // The verdict no longer calls the seed space large enough.
+    EXPECT_EQ(explained.out.find("large enough"), std::string::npos) << explained.out;
+    EXPECT_NE(explained.out.find("this seed is guessable (" + std::string("--seed '") + seed), std::string::npos)
+        << explained.out;
+    const auto j = nlohmann::json::parse(run_shufl({"deck", "--explain", "--format", "json", "--seed", seed}).out);
+    EXPECT_NE(j["seed_warning"].get<std::string>().find(words), std::string::npos);
+  }
+  const std::string strong = "plum orchard thunder 77 violet";
+  const run_result explained = run_shufl({"deck", "--explain", "--seed", strong});
+  const run_result committed = run_shufl({"deck", "--commit", "--seed", strong, "--deal", "1x1"});
+  EXPECT_EQ(explained.err, "");
+  EXPECT_EQ(committed.err, "");
+  EXPECT_NE(explained.out.find("large enough"), std::string::npos) << explained.out;
+  EXPECT_TRUE(nlohmann::json::parse(run_shufl({"deck", "--explain", "--format", "json"}).out)["seed_warning"].is_null());
+}
+
 // The version-2 commitment of a run, recomputed by Python's hashlib from the documented recipe
 // (an independent implementation of BLAKE2b and of the message layout).
 std::string python_commitment(const std::string& parameters, const std::string& seed) {

@@ -11,6 +11,7 @@
 #include <optional>
 #include <thread>
 
+#include "audit_seed_search.hpp"
 #include "common.hpp"
 #include "shufl/audit.hpp"
 #include "shufl/audit/deck_reader.hpp"
@@ -43,6 +44,13 @@ struct audit_cli_options {
   std::string seed;
   std::string rng = "xoshiro256pp";
   std::string game;
+  // --seed-search (src/cli/audit_seed_search.cpp)
+  std::string seed_search;
+  std::string seeds;
+  std::string reseed = "per-deal";
+  bool all = false;
+  std::string shard;
+  bool progress = false;
 };
 
 constexpr const char* kAuditFooter = R"(
@@ -251,6 +259,31 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
     }
   }
   audit::reader_options ro = reader_options_of(o, sub);
+  if (sub.count("--seed-search") > 0) {
+    if (generated) throw error("--seed-search reads logged deals: drop --algo");
+    for (const char* name : {"--check", "--alpha", "--skip-bad"}) {
+      if (sub.count(name) > 0) throw error(fmt::format("{} applies to the test battery, not to --seed-search", name));
+    }
+    seed_search_cli_options so;
+    so.family = o.seed_search;
+    so.seeds = o.seeds;
+    so.reseed = o.reseed;
+    so.all = o.all;
+    so.threads = options.threads;
+    so.shard = o.shard;
+    so.format = o.format;
+    so.progress = o.progress;
+    so.reader = ro;
+    so.input = o.file;
+    if (so.input.empty()) {
+      if (isatty(STDIN_FILENO)) throw error("no input: give FILE or '-' for standard input");
+      so.input = "-";
+    }
+    return run_seed_search(so);
+  }
+  for (const char* name : {"--seeds", "--reseed", "--all", "--shard", "--progress"}) {
+    if (sub.count(name) > 0) throw error(fmt::format("{} applies to --seed-search", name));
+  }
   bool all_pass = true;
 
   if (generated) {
@@ -358,6 +391,24 @@ subcommand audit_subcommand() {
             sub.add_option("--trials", o->trials, "With --algo: decks per algorithm")->capture_default_str()->type_name("T");
             sub.add_option("--seed", o->seed, "With --algo: any string; the same seed gives the same decks")->type_name("SEED")->expected(0, 1);
             sub.add_option("--rng", o->rng, "With --algo: engine xoshiro256pp, chacha20, mt19937, minstd")->capture_default_str()->type_name("NAME");
+            sub.add_option("--seed-search", o->seed_search,
+                           "Find the seed of a weak generator that reproduces the logged deals: python-random, "
+                           "c-rand, cpp-mt19937, java-random, asf-poker (exit 3 when found)")
+                ->type_name("FAMILY");
+            sub.add_option("--seeds", o->seeds,
+                           "With --seed-search: seeds to try, A..B (2^K, 2^K-1 allowed) or "
+                           "time:YYYY-MM-DDTHH:MM:SSZ..YYYY-MM-DDTHH:MM:SSZ")
+                ->type_name("RANGE");
+            sub.add_option("--reseed", o->reseed,
+                           "With --seed-search: per-deal (each deal seeded anew) or once (one seed, the generator "
+                           "running on across deals)")
+                ->capture_default_str()
+                ->type_name("MODE");
+            sub.add_flag("--all", o->all, "With --seed-search: every matching seed, not only the first");
+            sub.add_option("--shard", o->shard, "With --seed-search: search only part I of N of the seeds (0 <= I < N)")
+                ->type_name("I/N");
+            sub.add_flag("--progress", o->progress,
+                         "With --seed-search: show the progress bar even when stderr is not a terminal");
             return [o, &sub]() -> int { return run_audit(*o, sub); };
           }};
 }

@@ -2,12 +2,14 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <map>
 #include <memory>
+#include <optional>
 
 #include "text_escape.hpp"
 #include "common.hpp"
@@ -130,6 +132,69 @@ std::string orders_formula(const deck& d, std::uint64_t copies) {
   return groups.size() == 1 ? out + "/" + denominator : out + "/(" + denominator + ")";
 }
 
+/// Why a --seed is guessable, with the number of seeds an attacker would have to try; nullopt for
+/// a seed of 16 characters or more that is neither a number nor a date or time. Time-like: a
+/// number that reads as Unix seconds or milliseconds between 1990 and 2100, or text made only of
+/// digits and date/time separators (2026-12-01T10:00:00). A number of L digits: 10^L seeds. Other
+/// short text: (size of the character classes used)^L (lower 26, upper 26, digits 10, other 33).
+std::optional<std::string> weak_seed_reason(const std::string& seed) {
+  const bool numeric = !seed.empty() && seed.find_first_not_of("0123456789") == std::string::npos;
+  const bool date_like = !numeric && seed.find_first_not_of("0123456789-:T.Z ") == std::string::npos &&
+                         std::count_if(seed.begin(), seed.end(), [](char c) { return c >= '0' && c <= '9'; }) >= 6;
+  auto count_text = [](double log10_count) {
+    if (log10_count < 15) {
+      const auto v = static_cast<std::uint64_t>(std::llround(std::pow(10.0, log10_count)));
+      std::string digits = std::to_string(v), out;
+      for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+        out += digits[i];
+      }
+      return out;
+    }
+    return fmt::format("2^{:.0f}", log10_count / std::log10(2.0));
+  };
+  if (numeric && seed.size() <= 19) {
+    const auto v = std::stoull(seed);
+    if (v >= 631152000ull && v < 4102444800ull)
+      return fmt::format("--seed '{}' looks like a time in Unix seconds: an attacker who knows the day tries 86,400 "
+                         "seeds",
+                         seed);
+    if (v >= 631152000000ull && v < 4102444800000ull)
+      return fmt::format("--seed '{}' looks like a time in Unix milliseconds: an attacker who knows the day tries "
+                         "86,400,000 seeds",
+                         seed);
+  }
+  if (date_like)
+    return fmt::format("--seed '{}' looks like a date or time: an attacker who knows the day tries 86,400 seeds "
+                       "(one per second)",
+                       seed);
+  if (numeric)
+    return fmt::format("--seed '{}' is a number of {} digits: an attacker tries at most {} seeds", seed, seed.size(),
+                       count_text(static_cast<double>(seed.size())));
+  if (seed.size() < 16) {
+    bool lower = false, upper = false, digit = false, other = false;
+    for (const unsigned char c : seed) {
+      if (c >= 'a' && c <= 'z') lower = true;
+      else if (c >= 'A' && c <= 'Z') upper = true;
+      else if (c >= '0' && c <= '9') digit = true;
+      else other = true;
+    }
+    const double alphabet = (lower ? 26 : 0) + (upper ? 26 : 0) + (digit ? 10 : 0) + (other ? 33 : 0);
+    return fmt::format("--seed '{}' is short ({} characters): an attacker tries at most {} seeds", seed, seed.size(),
+                       count_text(static_cast<double>(seed.size()) * std::log10(alphabet)));
+  }
+  return std::nullopt;
+}
+
+/// The warning of --commit and --explain for a guessable seed, on stderr.
+void warn_weak_seed(const std::string& seed) {
+  if (const auto reason = weak_seed_reason(seed))
+    std::fprintf(stderr,
+                 "shufl: warning: %s; anyone who sees a few cards (or the commitment) can try them all and find "
+                 "the seed, then every card; omit --seed to use a random 256-bit one\n",
+                 reason->c_str());
+}
+
 struct explanation {
   double possible_bits = 0;
   double reachable_bits = 0;  // infinity: unbounded
@@ -137,6 +202,7 @@ struct explanation {
   std::string source;
   std::string verdict;
   bool vanishing = false;
+  std::optional<std::string> weak_seed;  // why the --seed is guessable (weak_seed_reason)
 };
 
 // The explanation of a shoe of `copies` copies of d's cards.
@@ -157,7 +223,13 @@ explanation explain(const deck& d, const deck_randomness& r, std::uint64_t copie
                          r.seed ? "the seed (BLAKE2b-256 of --seed)" : "32 bytes from the operating system",
                          e.reachable_bits);
   const double shortfall = e.possible_bits - e.reachable_bits;
-  if (shortfall <= 0) {
+  if (r.seed) e.weak_seed = weak_seed_reason(*r.seed);
+  if (shortfall <= 0 && e.weak_seed) {
+    e.verdict = fmt::format(
+        "2^{:.2f} >= 2^{:.2f}: the engine could reach every order, but this seed is guessable ({}), so whoever "
+        "tries those seeds can predict the deal",
+        e.reachable_bits, e.possible_bits, *e.weak_seed);
+  } else if (shortfall <= 0) {
     e.verdict = fmt::format(
         "2^{:.2f} >= 2^{:.2f}: the seed space is large enough for every order to be possible",
         e.reachable_bits, e.possible_bits);
@@ -197,6 +269,7 @@ nlohmann::ordered_json explain_json(const deck& d, const deck_randomness& r, std
   j["randomness"] = e.source;
   j["vanishing_fraction"] = e.vanishing;
   j["verdict"] = e.verdict;
+  j["seed_warning"] = e.weak_seed ? nlohmann::ordered_json(*e.weak_seed) : nlohmann::ordered_json(nullptr);
   return j;
 }
 
@@ -367,6 +440,7 @@ int run_deck(const deck_cli_options& o) {
   if (seeded) r.seed = o.seed;
   if (o.rng_option->count() > 0) r.engine = parse_engine(o.rng);
   if (o.explain) {
+    if (seeded) warn_weak_seed(o.seed);
     write_stdout(o.format == "json" ? explain_json(d, r, copies).dump(2) + "\n"
                                     : escape_controls(explain_text(d, r, copies), true));
     return exit_ok;
@@ -437,10 +511,8 @@ int run_deck(const deck_cli_options& o) {
     if (!seeded) {
       r.seed = random_seed_string();
       reveal_seed = true;
-    } else if (o.seed.size() < 16) {
-      std::fprintf(stderr,
-                   "shufl: warning: a short seed can be found from its commitment by trying seeds; "
-                   "omit --seed to use a random 256-bit one\n");
+    } else {
+      warn_weak_seed(o.seed);
     }
     commitment = deal_commitment(parameters, *r.seed);
   }

@@ -1,0 +1,127 @@
+// Seed search: given logged deals, find the seed of a weak generator that reproduces them.
+//
+// A family is a generator AND the shuffle code people write with it, re-implemented exactly
+// (checked against the real library on this machine by tests). Convention: the list to shuffle
+// holds the n cards in `shufl deck`'s canonical order (index c = canonical card c, deck.hpp),
+// the family's shuffle runs on it, and the cards are dealt from index 0 (list[0] is the first
+// card dealt). A logged deal is the first K ≥ 1 cards dealt, as canonical indices.
+//
+// Reseeding: `per_deal` — each deal is shuffled right after seeding (the ASF Software pattern:
+// seed, fresh canonical list, shuffle); each logged deal is an independent search and gets its
+// own seed. `once` — one seed, then the generator runs on: every deal shuffles a FRESH canonical
+// list (as `deck = list(range(52)); random.shuffle(deck)` in a loop does) with the next outputs.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace shufl::audit {
+
+/// The searchable generator + shuffle families.
+enum class seed_family : std::uint8_t { python_random, c_rand, cpp_mt19937, java_random, asf_poker };
+
+/// What a time window's instants become as seeds of a family.
+enum class time_unit : std::uint8_t {
+  unix_seconds,              ///< int(time.time()), time(NULL)
+  unix_milliseconds,         ///< System.currentTimeMillis()
+  milliseconds_since_midnight,  ///< Delphi's Randomize as ASF used it (clock time, 0..86,399,999)
+};
+
+/// One family: its name, its one-line definition with the source, the seeds it accepts.
+struct seed_family_info {
+  seed_family family;
+  std::string_view name;        ///< "python-random", ...
+  std::string_view definition;  ///< One line: generator, shuffle code, source.
+  std::uint64_t max_seed;       ///< Largest distinct seed (larger ones alias or are refused).
+  time_unit unit;               ///< How a time window maps to seeds.
+};
+
+/// The families in documentation order.
+std::span<const seed_family_info> seed_families() noexcept;
+/// The family of a name; throws shufl::error with the closest name otherwise.
+const seed_family_info& parse_seed_family(std::string_view name);
+const seed_family_info& family_info(seed_family family) noexcept;
+
+enum class reseed_mode : std::uint8_t { per_deal, once };
+
+/// Reference (exact, unoptimised) deals of a family: `deals` consecutive shuffles of a fresh
+/// canonical list of n cards after seeding once with `seed` (per-deal reseeding is deals = 1 per
+/// seed). Each result is the full list of n canonical indices, index 0 dealt first. n ≥ 1.
+std::vector<std::vector<std::uint32_t>> family_deals(seed_family family, std::uint64_t seed, std::size_t n,
+                                                     std::size_t deals);
+
+/// An inclusive range of seeds, with the text it came from.
+struct seed_range {
+  std::uint64_t first = 0;
+  std::uint64_t last = 0;
+  bool from_time = false;  ///< A `time:` window (first/last already in the family's unit).
+  std::string text;        ///< The range as given.
+  [[nodiscard]] std::uint64_t count() const noexcept { return last - first + 1; }  ///< 0 means 2^64.
+};
+
+/// The most seeds one search covers: 2^48 (java-random's whole space).
+inline constexpr std::uint64_t max_search_seeds = std::uint64_t{1} << 48;
+
+/// Parses `A..B` (decimal, or `2^K`, `2^K-1`; A ≤ B ≤ the family's max_seed) or
+/// `time:YYYY-MM-DDTHH:MM:SSZ..YYYY-MM-DDTHH:MM:SSZ` (UTC, both ends included) into seeds of
+/// `family`: Unix seconds [t0, t1], Unix milliseconds [1000·t0, 1000·t1 + 999], or milliseconds
+/// since midnight (the window's clock times; a window of a day or more, or one that crosses
+/// midnight, is the whole day 0..86,399,999). Throws shufl::error naming `option` on bad syntax,
+/// A > B, a seed above max_seed or more than max_search_seeds seeds.
+seed_range parse_seed_range(std::string_view text, const seed_family_info& family,
+                            std::string_view option = "--seeds");
+
+/// Parses `YYYY-MM-DDTHH:MM:SSZ` into Unix seconds (proleptic Gregorian, UTC, 1970..9999).
+std::optional<std::int64_t> parse_utc_time(std::string_view text) noexcept;
+
+/// Shard `shard` of `shards` of a range: seeds [first + ⌊I·C/N⌋, first + ⌊(I+1)·C/N⌋), C = count;
+/// nullopt when empty (N > C). Throws shufl::error when N = 0 or I ≥ N.
+std::optional<seed_range> shard_of(const seed_range& range, std::uint64_t shard, std::uint64_t shards);
+
+/// Progress: seeds tried so far of all seeds to try (summed over per-deal searches). Called from
+/// worker threads, about every 2^16 seeds; must be thread-safe.
+using seed_search_progress = std::function<void(std::uint64_t done, std::uint64_t total)>;
+
+struct seed_search_options {
+  seed_family family = seed_family::python_random;
+  std::size_t n = 52;                                ///< Cards in the deck.
+  std::vector<std::vector<std::uint32_t>> deals;     ///< Logged deals: first K cards, canonical indices.
+  reseed_mode reseed = reseed_mode::per_deal;
+  seed_range range;                                  ///< The seeds to try (a shard of them already).
+  unsigned threads = 1;
+  bool all = false;                                  ///< Every matching seed, not only the first.
+  std::size_t max_matches = 1000;                    ///< With `all`: stop after this many per search.
+  seed_search_progress progress;
+};
+
+/// A seed that reproduces a deal (per_deal) or every deal (once).
+struct seed_match {
+  std::uint64_t seed = 0;
+  std::size_t deal = 0;  ///< per_deal: the 0-based logged deal it reproduces; once: 0.
+};
+
+struct seed_search_result {
+  std::vector<seed_match> matches;   ///< Sorted by (deal, seed); without `all` the lowest seed per search.
+  std::uint64_t seeds_tried = 0;     ///< Seeds examined over all searches (≤ range.count() × searches).
+  std::size_t searches = 0;          ///< 1 (once) or the number of deals (per_deal).
+  bool truncated = false;            ///< `all` stopped at max_matches.
+};
+
+/// Runs the search. Throws shufl::error when the deals are empty, a deal is longer than n, has a
+/// card ≥ n or repeats a card, or the range exceeds the family's seeds.
+/// Method: every seed in the range is tried; for the families whose loop runs from the top index
+/// down (python-random, c-rand, java-random) a position is final once placed, so each placed
+/// card is checked against the log at once (a logged card placed at a final index ≥ K is a
+/// mismatch too) and most seeds are rejected after a few draws; the seeding is vectorised across
+/// 16 seeds (Mersenne Twister's init_by_array; glibc's 310 discarded outputs are a fixed linear
+/// map of the 31 seeded words, precomputed). Candidates are confirmed by `family_deals`.
+seed_search_result search_seeds(const seed_search_options& options);
+
+}  // namespace shufl::audit

@@ -1,0 +1,40 @@
+// `shufl audit --seed-search FAMILY --seeds RANGE`: the options, and the function the audit
+// command calls to run the search and print its report (text or JSON).
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "shufl/audit/deck_reader.hpp"
+
+namespace shufl::cli {
+
+/// What the audit command parsed for a seed search.
+struct seed_search_cli_options {
+  std::string family;              ///< --seed-search FAMILY (python-random, c-rand, cpp-mt19937, java-random, asf-poker)
+  std::string seeds;               ///< --seeds RANGE: A..B or time:START..END
+  std::string reseed = "per-deal"; ///< --reseed per-deal|once
+  bool all = false;                ///< --all: every matching seed, not only the first
+  unsigned threads = 0;            ///< --threads (0: every core)
+  std::string shard;               ///< --shard I/N (empty: the whole range)
+  std::string format = "text";     ///< --format text|json
+  std::string input = "-";         ///< FILE or "-": logged deals, one per line, top card first
+  audit::reader_options reader;    ///< --pack, --dealt K (the first K cards of each deal), ...
+  bool progress = false;           ///< --progress: draw the bar even when stderr is not a terminal
+};
+
+/// The search's outcome as the JSON object "seed_search" of the audit document, its text report,
+/// and the exit status (3: a seed reproduces the deals; 0: none in the range).
+struct seed_search_report {
+  nlohmann::ordered_json json;
+  std::string text;
+  int status = 0;
+};
+
+/// Reads the deals, runs the search and builds both reports. Throws shufl::error on bad input.
+seed_search_report make_seed_search_report(const seed_search_cli_options& options);
+
+/// make_seed_search_report, then the report in options.format on stdout; returns the exit status.
+int run_seed_search(const seed_search_cli_options& options);
+
+}  // namespace shufl::cli

@@ -1,0 +1,120 @@
+// `shufl audit --seed-search` end to end: deals made by the real CPython random module, found
+// seeds, predicted cards checked against Python's own next deal, the not-found wording, JSON,
+// shards and refusals.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+#include "support/run.hpp"
+
+namespace shufl::test {
+namespace {
+
+// Python: random.seed(SEED) once (per_deal: before every deal, SEED + 90·d), DEALS fresh decks
+// shuffled, each printed as its first K cards in poker codes; deal DEALS + 1 printed whole last
+// when `extra`.
+std::string python_deals(long long seed, int deals, int k, bool per_deal, bool extra = false) {
+  const std::string program =
+      "import random, sys\n"
+      "seed, deals, k, per_deal, extra = " + std::to_string(seed) + ", " + std::to_string(deals) + ", " +
+      std::to_string(k) + ", " + (per_deal ? "True" : "False") + ", " + (extra ? "True" : "False") + "\n"
+      "codes = [r + s for s in 'shdc' for r in 'A23456789TJQK']\n"
+      "random.seed(seed)\n"
+      "for d in range(deals + (1 if extra else 0)):\n"
+      "    if per_deal: random.seed(seed + 90 * d)\n"
+      "    deck = list(range(52)); random.shuffle(deck)\n"
+      "    print(' '.join(codes[c] for c in (deck[:k] if d < deals else deck)))\n";
+  const auto r = run_program("/usr/bin/env", {"python3", "-c", program});
+  EXPECT_EQ(r.status, 0) << r.err;
+  return r.out;
+}
+
+TEST(E2eSeedSearch, FindsAClockSeedAndPredictsTheNextDeal) {
+  const std::string all = python_deals(1796112345, 3, 5, false, true);
+  const auto rows = lines(all);
+  ASSERT_EQ(rows.size(), 4u);
+  const std::string logged = rows[0] + "\n" + rows[1] + "\n" + rows[2] + "\n";
+  const auto r = run_shufl({"audit", "--seed-search", "python-random", "--reseed", "once", "--dealt", "5", "--seeds",
+                            "time:2026-12-01T00:00:00Z..2026-12-01T23:59:59Z", "-"},
+                           logged);
+  EXPECT_EQ(r.status, 3) << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_NE(r.out.find("FOUND: seed 1796112345 reproduces all 3 logged deals (15 cards)."), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("(86,400 seeds)"), std::string::npos) << r.out;
+  // Python's own fourth deal.
+  EXPECT_NE(r.out.find("Predicted next deal (deal 4):\n  " + rows[3] + "\n"), std::string::npos) << r.out;
+
+  const auto j = nlohmann::json::parse(
+      run_shufl({"audit", "--seed-search", "python-random", "--reseed", "once", "--dealt", "5", "--seeds",
+                 "1796112000..1796113000", "--format", "json", "-"},
+                logged)
+          .out);
+  const auto& s = j["seed_search"];
+  EXPECT_EQ(s["found"], true);
+  EXPECT_EQ(s["matches"][0]["seed"], 1796112345);
+  EXPECT_EQ(s["seeds"]["count"], 1001);
+  EXPECT_EQ(s["predicted_rest_of_last_deal"].size(), 47u);
+  std::string next;
+  for (const auto& c : s["predicted_next_deal"]) next += (next.empty() ? "" : " ") + c.get<std::string>();
+  EXPECT_EQ(next, rows[3]);
+}
+
+TEST(E2eSeedSearch, PerDealSeedsFromWholeDecks) {
+  const std::string logged = python_deals(1796083210, 2, 52, true);
+  const auto r = run_shufl({"audit", "--seed-search", "python-random", "--seeds",
+                            "time:2026-12-01T00:00:00Z..2026-12-01T00:10:00Z", "--threads", "2", "-"},
+                           logged);
+  EXPECT_EQ(r.status, 3) << r.err;
+  EXPECT_NE(r.out.find("  deal 1 (52 cards): seed 1796083210\n  deal 2 (52 cards): seed 1796083300\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("2 of 2 logged deals reproduced."), std::string::npos) << r.out;
+}
+
+TEST(E2eSeedSearch, NotFoundSaysWhatWasRuledOut) {
+  const std::string logged = python_deals(99, 5, 5, false);
+  const auto r =
+      run_shufl({"audit", "--seed-search", "python-random", "--reseed", "once", "--dealt", "5", "--seeds", "0..50", "-"},
+                logged);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("Not found: no python-random seed in 0..50 reproduces these 5 deals.\n"
+                       "This rules out only python-random seeded with one of these 51 seeds; another generator, "
+                       "other shuffle code or a seed outside the range is not tested.\n"),
+            std::string::npos)
+      << r.out;
+  // The shard holding seed 99 finds it; the other one says it searched its own part only.
+  const auto mine = run_shufl({"audit", "--seed-search", "python-random", "--reseed", "once", "--dealt", "5",
+                               "--seeds", "0..199", "--shard", "0/2", "-"},
+                              logged);
+  EXPECT_EQ(mine.status, 3) << mine.err;
+  EXPECT_NE(mine.out.find("FOUND: seed 99 reproduces all 5 logged deals (25 cards)."), std::string::npos) << mine.out;
+  const auto other = run_shufl({"audit", "--seed-search", "python-random", "--reseed", "once", "--dealt", "5",
+                                "--seeds", "0..199", "--shard", "1/2", "-"},
+                               logged);
+  EXPECT_EQ(other.status, 0) << other.err;
+  EXPECT_NE(other.out.find("no python-random seed in 100..199, shard 1/2 of 0..199 reproduces these 5 deals"),
+            std::string::npos)
+      << other.out;
+}
+
+TEST(E2eSeedSearch, Refusals) {
+  const std::string logged = python_deals(1, 1, 5, false);
+  auto fails = [&](const std::vector<std::string>& args, const std::string& words) {
+    const auto r = run_shufl(args, logged);
+    EXPECT_EQ(r.status, 1) << r.out;
+    EXPECT_EQ(r.out, "");
+    EXPECT_NE(r.err.find(words), std::string::npos) << r.err;
+  };
+  fails({"audit", "--seeds", "0..9", "-"}, "--seeds applies to --seed-search");
+  fails({"audit", "--seed-search", "python-randon", "--seeds", "0..9", "--dealt", "5", "-"}, "did you mean 'python-random'");
+  fails({"audit", "--seed-search", "c-rand", "--dealt", "5", "-"}, "--seed-search needs --seeds");
+  fails({"audit", "--seed-search", "c-rand", "--seeds", "0..2^32", "--dealt", "5", "-"}, "c-rand seeds go up to");
+  fails({"audit", "--seed-search", "c-rand", "--seeds", "0..9", "-"}, "give --dealt K");
+  fails({"audit", "--seed-search", "c-rand", "--seeds", "0..9", "--dealt", "5", "--reseed", "sometimes", "-"},
+        "--reseed");
+}
+
+}  // namespace
+}  // namespace shufl::test
