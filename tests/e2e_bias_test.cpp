@@ -264,7 +264,10 @@ TEST(E2eBias, InputFromStdin) {
   r = run_shufl({"bias", "--input", "-"}, "1 2 3\n1 2\n");
   EXPECT_EQ(r.status, 1);
   EXPECT_EQ(r.out, "");
-  EXPECT_EQ(r.err, "shufl: standard input: line 2: 2 items, expected 3 like the first line\n");
+  EXPECT_EQ(r.err,
+            "shufl: standard input: line 2: 2 items, expected 3 like the first line; print one permutation per "
+            "line, e.g. console.log(a.join(' ')) or console.log(JSON.stringify(a)) in JavaScript, print(*a) in "
+            "Python\n");
 }
 
 // Counts saved by two runs with different seeds add up; the same seed twice is refused.
