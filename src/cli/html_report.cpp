@@ -129,6 +129,7 @@ std::string render_result(const nlohmann::ordered_json& doc, const nlohmann::ord
   std::string out;
   out += fmt::format(R"(<section class="result" data-result="{}">)" "\n", k);
   out += fmt::format("<h2>{}</h2>\n", xml_escape(field_text(r, "algorithm")));
+  if (r.contains("summary")) out += fmt::format("<p class=\"summary\">{}</p>\n", xml_escape(field_text(r, "summary")));
   out += fmt::format(R"(<p>verdict: <span class="verdict {}">{}</span></p>)" "\n", xml_escape(verdict),
                      xml_escape(verdict_words(verdict)));
   out += "<p class=\"deciding\">";
