@@ -342,6 +342,47 @@ std::optional<card> parse_card_code(std::string_view code) {
   return std::nullopt;
 }
 
+namespace {
+
+// Every card of a style as (text, card), sorted by text: the 56 suited cards of the tarot pack's
+// 14 ranks, both jokers and the 22 trumps, written by format_card (so parsing is its inverse).
+struct style_table {
+  std::vector<std::pair<std::string, card>> entries;
+  explicit style_table(card_style style) {
+    std::vector<card> all = make_pack(pack_kind::tarot).cards;
+    all.push_back(joker_card(true));
+    all.push_back(joker_card(false));
+    for (auto& c : all) entries.emplace_back(format_card(c, style), std::move(c));
+    std::sort(entries.begin(), entries.end());
+  }
+  std::optional<card> find(std::string_view text) const {
+    const auto it = std::lower_bound(entries.begin(), entries.end(), text,
+                                     [](const auto& e, std::string_view t) { return std::string_view(e.first) < t; });
+    if (it == entries.end() || it->first != text) return std::nullopt;
+    return it->second;
+  }
+};
+
+const style_table& table_of(card_style style) {
+  static const style_table tables[] = {style_table(card_style::code), style_table(card_style::unicode),
+                                       style_table(card_style::glyph), style_table(card_style::name)};
+  return tables[static_cast<std::size_t>(style)];
+}
+
+}  // namespace
+
+std::optional<card> parse_card(std::string_view text, card_style style) {
+  if (static_cast<std::size_t>(style) >= std::size(kStyleNames)) return std::nullopt;
+  return table_of(style).find(text);
+}
+
+std::optional<card> parse_card_any(std::string_view text) {
+  for (const auto style : {card_style::code, card_style::unicode, card_style::glyph, card_style::name}) {
+    if (auto c = table_of(style).find(text)) return c;
+  }
+  return std::nullopt;
+}
+
 std::vector<std::uint64_t> multiplicities(std::span<const card> cards) {
   std::map<card, std::uint64_t> counts;
   for (const auto& c : cards) ++counts[c];

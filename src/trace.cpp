@@ -1,6 +1,7 @@
 #include "shufl/trace.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <boost/multiprecision/cpp_int.hpp>
 #include <bit>
@@ -12,6 +13,7 @@
 #include "shufl/error.hpp"
 #include "shufl/permutation.hpp"
 #include "shufl/random.hpp"
+#include "shufl/shuffle.hpp"
 
 namespace shufl {
 
@@ -180,6 +182,44 @@ std::string ordinal(std::uint64_t k) {
   return fmt::format("{}{}", k, suffix);
 }
 
+// A plain statement of which orders the machine and hand shuffles reach (empty: none to make).
+std::string reachable_orders(const algorithm_spec& algorithm, std::size_t n) {
+  const std::string_view name = algorithm.info->name;
+  const std::uint64_t p = algorithm.parameter;
+  if (name == "pile") {
+    const std::size_t k = std::min<std::size_t>(p, n);
+    return fmt::format("Dealing into piles is the same permutation every time; only the order of gathering the {} "
+                       "pile{} is random, so it reaches exactly {}! = {} of the {}! orders, each with probability 1/{}",
+                       k, k == 1 ? "" : "s", k, decimal(big_factorial(k)), n, decimal(big_factorial(k)));
+  }
+  if (name == "cut") {
+    return fmt::format("A cut is a rotation: it reaches exactly the {} rotations of the deck, each with probability "
+                       "1/{}",
+                       n, n);
+  }
+  if (name == "overhand" && parameter_passes(p) == 1 && n >= 2) {
+    if (parameter_base(p) == overhand_q_denominator) {
+      return "With Q = 1 every gap is a cut: the deck is reversed every time (1 order)";
+    }
+    return fmt::format("Each set of cut points gives a different order (cards i and i+1 stay together, in order, "
+                       "exactly when the gap between them is not cut), so one overhand reaches exactly 2^{} = {} "
+                       "of the {}! orders",
+                       n - 1, decimal(big(1) << (n - 1)), n);
+  }
+  if (name == "thorp" && p == 1 && n >= 2) {
+    return fmt::format("Each coin sets which card of its pair comes first, so one Thorp shuffle reaches exactly "
+                       "2^{} = {} of the {}! orders, each with probability 1/{}",
+                       n / 2, decimal(big(1) << (n / 2)), n, decimal(big(1) << (n / 2)));
+  }
+  if (name == "shelf" && n >= 2) {
+    return fmt::format("After a pass every shelf's pile reads, from the top, the cards put on top of it in reverse "
+                       "feed order, then the cards put under it in feed order; with {} shelves a pass draws from {}^{} "
+                       "equally likely paths, and several paths can give the same order",
+                       parameter_base(p), 2 * parameter_base(p), n);
+  }
+  return {};
+}
+
 }  // namespace
 
 path_kind known_path_kind(std::string_view name) noexcept {
@@ -188,6 +228,7 @@ path_kind known_path_kind(std::string_view name) noexcept {
   constexpr std::string_view fixed[] = {"fisher-yates", "naive", "inside-out", "pencil-and-paper",
                                         "two-array", "sattolo", "asf-poker", "modulo",
                                         "random-keys", "transpositions", "weak-seed",
+                                        "thorp", "shelf", "overhand", "pile", "cut",
                                         // Coin sorts with a fixed number of comparisons,
                                         // n(n-1)/2 coins whatever they say.
                                         "sort-coin:bubble", "sort-coin:selection"};
@@ -380,7 +421,16 @@ trace_result run_trace(const trace_options& o) {
       if (s != 2) kind = path_kind::unknown;
     }
   }
+  if (o.algorithm.info->parameter_form == algorithm_info::form::sequence) {
+    // A sequence without a riffle draws from fixed ranges (verified on the zero path as above).
+    const sequence_parts& parts = sequence_at(o.algorithm.parameter);
+    bool fixed = true;
+    for (std::size_t i = 0; i < parts.count; ++i) fixed = fixed && parts.parts[i].algorithm != composable::riffle;
+    if (fixed && ranges_of_zero_path(o) == bounds) kind = path_kind::equally_likely;
+  }
   out.counting = make_counting_argument(kind, o.n, bounds, label, o.algorithm.parameter);
+  const std::string reach = reachable_orders(o.algorithm, o.n);
+  if (!reach.empty()) out.counting.statement += ". " + reach;
   return out;
 }
 
@@ -468,6 +518,56 @@ std::string describe_step(const trace_record& r, std::span<const std::string> la
     return fmt::format("compare a[{}] = {} with a[{}] = {}: should {} come first? a coin says {}{}{}",
                        s.a, item(r.before, s.a), s.b, item(r.before, s.b), item(r.before, s.a),
                        s.outcome ? "yes" : "no", suffix(drew()), then);
+  }
+  // The cards of a shelf or pile after the step, top to bottom: "7 4 2".
+  const auto pile_cards = [&]() {
+    std::vector<std::string> cards;
+    for (std::size_t k = s.pile_begin; k < s.pile_end && k < r.after.size(); ++k) cards.push_back(item(r.after, k));
+    return fmt::format("{}", fmt::join(cards, " "));
+  };
+  if (a == "shelve" && s.pile != none) {
+    const std::uint64_t shelves = (s.draw_hi + 1) / 2;
+    const std::string how = r.has_draw() ? fmt::format("drew {} from {}: shelf {} = {}/2 + 1, {} as {} is {}; ", s.draw,
+                                                       range(), s.pile + 1, s.draw, s.outcome ? "under" : "on top", s.draw,
+                                                       s.outcome ? "odd" : "even")
+                                         : std::string();
+    return fmt::format("feed {} from the bottom of the deck to shelf {} of {}, {} its pile ({}shelf {} now holds {})",
+                       item(r.after, s.b), s.pile + 1, shelves, s.outcome ? "under" : "on top of", how, s.pile + 1,
+                       pile_cards());
+  }
+  if (a == "pair" && s.cursor != none && s.b != none) {
+    const std::size_t first = 2 * s.cursor;
+    return fmt::format("pair {}: {}the {} half's card first: {} then {}", s.cursor + 1,
+                       r.has_draw() ? fmt::format("drew {} from {}, so ", s.draw, range()) : std::string(),
+                       s.outcome ? "bottom" : "top", item(r.after, first), item(r.after, first + 1));
+  }
+  if (a == "gap" && s.cursor != none) {
+    // A cut when the draw is below Q·q (Q = p/q): the step carries the outcome, not p.
+    const std::string coin = r.has_draw() ? fmt::format("drew {} from {}, {} Q·{}, so ", s.draw, range(),
+                                                        s.outcome ? "below" : "not below", s.draw_hi + 1)
+                                          : std::string();
+    if (!s.outcome) return fmt::format("gap {}: {}no cut here", s.cursor + 1, coin);
+    return fmt::format("gap {}: {}cut: the packet above it goes on top of the new pile ({})", s.cursor + 1, coin,
+                       pile_cards());
+  }
+  if (a == "packet") {
+    return fmt::format("the last packet goes on top of the new pile ({})", pile_cards());
+  }
+  if (a == "deal" && s.pile != none) {
+    return fmt::format("deal {} onto pile {} (pile {} now holds {})", item(r.after, s.b), s.pile + 1, s.pile + 1,
+                       pile_cards());
+  }
+  if (a == "gather" && s.pile != none) {
+    const std::uint64_t left = s.draw_hi - s.draw_lo + 1;
+    const std::string how = r.has_draw() ? fmt::format("drew {} from {}: the {} of the {} piles left; ", s.draw, range(),
+                                                       ordinal(s.draw + 1), left)
+                                         : std::string();
+    return fmt::format("gather pile {} ({}{}) under the piles gathered so far", s.pile + 1, how, pile_cards());
+  }
+  if (a == "cut" && s.outcome && s.cursor == none) {
+    const std::size_t n = r.before.size();
+    return fmt::format("cut: drew {} from {}: the top {} card{} go{} under the other {}", s.draw, range(), s.a,
+                       s.a == 1 ? "" : "s", s.a == 1 ? "es" : "", n - s.a);
   }
   if (a == "cut") {
     const std::uint64_t k = s.a != none ? s.a : s.draw;

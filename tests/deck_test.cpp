@@ -257,6 +257,42 @@ TEST(DeckCards, CodesAreUniqueAndRoundTrip) {
   }
 }
 
+TEST(DeckCards, EveryStyleParsesBackToItsCard) {
+  constexpr card_style styles[] = {card_style::code, card_style::unicode, card_style::glyph, card_style::name};
+  for (const auto kind : {pack_kind::standard, pack_kind::piquet, pack_kind::euchre, pack_kind::tarot}) {
+    const deck d = make_pack(kind, 1, kind == pack_kind::tarot ? 0 : 2);
+    for (const auto& c : d.cards) {
+      for (const auto style : styles) {
+        const std::string text = format_card(c, style);
+        EXPECT_EQ(parse_card(text, style), c) << text;
+        EXPECT_EQ(parse_card_any(text), c) << text;
+      }
+    }
+  }
+  // Hand-written texts (the conventions of StylesMatchTheConventions, read the other way).
+  EXPECT_EQ(parse_card_any("Ace of Spades"), suited_card(rank_ace, card_suit::spades));
+  EXPECT_EQ(parse_card_any("Knight of Hearts"), suited_card(rank_knight, card_suit::hearts));
+  EXPECT_EQ(parse_card_any("10\u2665"), suited_card(10, card_suit::hearts));
+  EXPECT_EQ(parse_card_any("C\u2666"), suited_card(rank_knight, card_suit::diamonds));
+  EXPECT_EQ(parse_card_any("\U0001F0DE"), suited_card(rank_king, card_suit::clubs));
+  EXPECT_EQ(parse_card_any("\U0001F0BF"), joker_card(true));
+  EXPECT_EQ(parse_card_any("\U0001F0CF"), joker_card(false));
+  EXPECT_EQ(parse_card_any("\U0001F0F5"), trump_card(21));
+  EXPECT_EQ(parse_card_any("The Fool"), trump_card(0));
+  EXPECT_EQ(parse_card_any("Trump 21"), trump_card(21));
+  EXPECT_EQ(parse_card_any("Red Joker"), joker_card(true));
+  EXPECT_EQ(parse_card_any("BJ"), joker_card(false));
+  EXPECT_EQ(parse_card("RJ", card_style::unicode), joker_card(true));
+  EXPECT_EQ(parse_card("0t", card_style::unicode), trump_card(0));
+  EXPECT_FALSE(parse_card("As", card_style::unicode).has_value());
+  EXPECT_FALSE(parse_card("A\u2660", card_style::code).has_value());
+  EXPECT_FALSE(parse_card("Ace of Spades", card_style::glyph).has_value());
+  for (const auto bad : {"", "ace of spades", "Ace of  Spades", " As", "As ", "10s", "Trump 22", "Trump 0",
+                         "The fool", "1\u2660", "\U0001F0A0", "\U0001F0F6", "Joker"}) {
+    EXPECT_FALSE(parse_card_any(bad).has_value()) << bad;
+  }
+}
+
 TEST(DeckCards, StylesMatchTheConventions) {
   EXPECT_EQ(format_card(suited_card(rank_ace, card_suit::spades), card_style::code), "As");
   EXPECT_EQ(format_card(suited_card(10, card_suit::diamonds), card_style::code), "Td");

@@ -247,7 +247,8 @@ TEST(E2eBias, ListShowsEveryAlgorithm) {
   for (const char* name : {"fisher-yates", "inside-out", "pencil-and-paper", "two-array", "naive", "sattolo",
                            "asf-poker", "sort-coin:insertion", "sort-coin:merge", "sort-coin:bubble",
                            "sort-coin:selection", "random-keys:BITS", "modulo:BITS", "transpositions:K",
-                           "riffle:K", "weak-seed"}) {
+                           "riffle:K", "thorp:K", "shelf:M", "overhand:Q", "pile:K", "cut", "A+B+...",
+                           "weak-seed"}) {
     EXPECT_NE(r.out.find(std::string(name) + " "), std::string::npos) << name;
   }
 }

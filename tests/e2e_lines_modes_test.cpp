@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 #include <string>
@@ -19,6 +20,7 @@ namespace {
 using shufl::test::read_file;
 using shufl::test::run_program;
 using shufl::test::run_result;
+using shufl::test::run_shell;
 using shufl::test::run_shufl;
 using shufl::test::split;
 using shufl::test::temp_dir;
@@ -308,6 +310,161 @@ TEST(E2eLinesModes, ModesThatHoldEveryLineRespectMemory) {
   const auto ok = lines({"--weight-field", "1", "-n", "3", "--memory", "16M", "--seed", "m"}, big);
   EXPECT_EQ(ok.status, 0) << ok.err;
   EXPECT_EQ(split(ok.out, '\n').size(), 3u);
+}
+
+// ---- numbers at the edges of binary64, and bounds ----
+
+TEST(E2eLinesWeighted, SubnormalAndHugeWeightsEndAndKeepTheirLaw) {
+  // A subnormal weight once made every key +inf and the entering record's retry loop endless.
+  const auto r = run_shell("printf '1e-320\\n1e-320\\n' | timeout 20 " + shufl::test::shufl_binary() +
+                           " lines --weight-field 1 -n 1 --seed 1");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "1e-320\n");
+  EXPECT_EQ(r.err, "");
+  // Equal subnormal weights: a weighted shuffle is not input order for every seed (it was).
+  // Over 60 seeds each of 2 lines comes first Binomial(60, 1/2) times: |z| < 5.3.
+  int first_a = 0;
+  for (int seed = 0; seed < 60; ++seed) {
+    const auto o = lines({"--weight-field", "2", "--seed", std::to_string(seed)}, "a\t5e-324\nb\t5e-324\n");
+    ASSERT_EQ(o.status, 0) << o.err;
+    ASSERT_TRUE(o.out == "a\t5e-324\nb\t5e-324\n" || o.out == "b\t5e-324\na\t5e-324\n") << o.out;
+    first_a += o.out[0] == 'a';
+  }
+  EXPECT_LT(std::abs(first_a - 30) / std::sqrt(15.0), 5.3) << first_a;
+  // 1e-310 vs 3e-310 over 60 seeds: the heavier first Binomial(60, 3/4) times (was ~6%).
+  int heavier = 0;
+  for (int seed = 0; seed < 60; ++seed) {
+    heavier += lines({"--weight-field", "1", "-n", "1", "--seed", "t" + std::to_string(seed)}, "1e-310\n3e-310\n").out == "3e-310\n";
+  }
+  EXPECT_LT(std::abs(heavier - 45) / std::sqrt(60 * 0.75 * 0.25), 5.3) << heavier;
+}
+
+TEST(E2eLinesWithReplacement, WeightsWhoseTotalOverflowsDrawByTheirRatio) {
+  // 1e308, 1e308, 1: the total overflowed and every draw was the last line. Now the first two
+  // take half each (Binomial(4000, 1/2): |z| < 5.3) and the last (probability 5e-309) none.
+  const auto r = lines({"--with-replacement", "--weight-field", "1", "-n", "4000", "--seed", "o"}, "1e308\n1e308\n1\n");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto l = split(r.out, '\n');
+  ASSERT_EQ(l.size(), 4000u);
+  EXPECT_EQ(std::count(l.begin(), l.end(), "1e308"), 4000);
+  // Which 1e308 line: number them.
+  const auto n = lines({"--with-replacement", "--weight-field", "2", "-n", "4000", "--seed", "o"}, "a\t1e308\nb\t1e308\nc\t1\n");
+  const auto nl = split(n.out, '\n');
+  const auto a = std::count(nl.begin(), nl.end(), "a\t1e308");
+  EXPECT_EQ(std::count(nl.begin(), nl.end(), "c\t1"), 0);
+  EXPECT_LT(std::abs(static_cast<double>(a) - 2000) / std::sqrt(1000.0), 5.3) << a;
+}
+
+TEST(E2eLinesWithReplacement, DrawsStreamInBoundedMemory) {
+  // -r -n 10^8 held 1 GB of draws before the first line; now the draws stream out: under a
+  // 200 MB address-space limit the first lines come at once and head ends the run.
+  const auto r = run_shell("ulimit -v 200000; " + shufl::test::shufl_binary() +
+                           " lines --with-replacement -n 100000000 --seed s -e a b | head -n 3");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(split(r.out, '\n').size(), 3u) << r.err;
+  EXPECT_EQ(r.err, "");
+  // The streamed draws are the draws of the list form: the first of -n 50 are -n 5.
+  const auto five = lines({"--with-replacement", "-n", "5", "--seed", "s"}, seq(1, 9));
+  const auto fifty = lines({"--with-replacement", "-n", "50", "--seed", "s"}, seq(1, 9));
+  EXPECT_EQ(fifty.out.substr(0, five.out.size()), five.out);
+  // --keep-order: the same draws in input order (counts per line when draws outnumber lines,
+  // sorted draws otherwise).
+  for (const char* k : {"5", "50", "5000"}) {
+    for (const bool range : {false, true}) {
+      std::vector<std::string> args = {"--with-replacement", "-n", k, "--seed", "s"};
+      if (range) args.insert(args.end(), {"-i", "1-9"});
+      const auto plain = lines(args, range ? "" : seq(1, 9));
+      args.push_back("--keep-order");
+      const auto kept = lines(args, range ? "" : seq(1, 9));
+      ASSERT_EQ(kept.status, 0) << kept.err;
+      auto sorted = numbers(plain.out);
+      std::sort(sorted.begin(), sorted.end());
+      EXPECT_EQ(numbers(kept.out), sorted) << k << range;
+    }
+  }
+  // --keep-order has to hold the draws: bounded by --memory, refused before any output.
+  const auto big = lines({"--with-replacement", "-n", "1000000000", "--keep-order", "-i", "1-1000000000000", "--memory", "16M"});
+  EXPECT_EQ(big.status, 1);
+  EXPECT_EQ(big.out, "");
+  EXPECT_NE(big.err.find("--keep-order with --with-replacement holds 1000000000 draws or counts in memory, more than 16777216 bytes"),
+            std::string::npos)
+      << big.err;
+}
+
+TEST(E2eLinesWeighted, AWeightWithACarriageReturnIsShownEscaped) {
+  // A CRLF file's weight: the CR is shown as GNU's quote shows it, not sent to the terminal.
+  const auto r = run_program(shufl::test::shufl_binary(), {"lines", "--weight-field", "2"}, "a\t1.5\r\n", {},
+                             {"LC_ALL=C"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "shufl: line 1: invalid weight '1.5\\r' (a non-negative decimal number)\n");
+  const auto u = run_program(shufl::test::shufl_binary(), {"lines", "--weight-field", "2"}, "a\t\x1b]0;x\a\n", {},
+                             {"LC_ALL=C.UTF-8"});
+  EXPECT_EQ(u.err, "shufl: line 1: invalid weight \u2018\\033]0;x\\a\u2019 (a non-negative decimal number)\n");
+  // The same quoting as GNU shuf's own messages (its quote()), in both locales.
+  if (access(kGnuShuf.c_str(), X_OK) == 0) {
+    for (const char* locale : {"LC_ALL=C", "LC_ALL=C.UTF-8"}) {
+      const std::string count = "1\r\\\x01'\xc3\xa9\xff";
+      const auto gnu = run_program(kGnuShuf, {"-n", count}, "", {}, {locale});
+      const auto ours = run_program(shufl::test::shufl_binary(), {"lines", "-n", count}, "", {}, {locale});
+      const auto tail = [](const std::string& e) { return e.substr(e.find(": ") + 2, e.find('\n') - e.find(": ") - 2); };
+      EXPECT_EQ(tail(ours.err), tail(gnu.err)) << locale;
+    }
+  }
+}
+
+// ---- --key-fields as cut -f ----
+
+TEST(E2eLinesDistinct, KeyFieldListsMeanWhatCutMeans) {
+  std::string input;
+  for (int i = 0; i < 300; ++i) input += "k" + std::to_string(i % 37) + "\tv" + std::to_string(i % 5) + "\tx" + std::to_string(i % 3) + "\n";
+  const auto with = [&](const std::string& list) {
+    const auto r = lines({"--seed", "c", "--prob", "0.5", "--key-fields", list}, input);
+    EXPECT_EQ(r.status, 0) << list << r.err;
+    return r.out;
+  };
+  EXPECT_EQ(with("3,1"), with("1,3"));
+  EXPECT_EQ(with("1,1"), with("1"));
+  EXPECT_EQ(with("2-"), with("2,3"));
+  EXPECT_EQ(with("-2"), with("1-2"));
+  EXPECT_EQ(with("1 3"), with("1,3"));
+  EXPECT_EQ(with("3-,1"), with("1,3"));
+  EXPECT_NE(with("1"), with("2"));
+  // cut's selection: the kept lines' key is what cut -f prints; every line of a kept key is kept.
+  const auto kept = with("3,1");
+  std::set<std::string> kept_keys;
+  for (const auto& l : split(kept, '\n')) {
+    const auto f = split(l, '\t');
+    kept_keys.insert(f[0] + "\t" + f[2]);
+  }
+  std::size_t expected = 0;
+  for (const auto& l : split(input, '\n')) {
+    const auto f = split(l, '\t');
+    expected += kept_keys.count(f[0] + "\t" + f[2]);
+  }
+  EXPECT_EQ(split(kept, '\n').size(), expected);
+  // Refusals say why, in cut's words.
+  const auto bad = lines({"--prob", "0.5", "--key-fields", "3-2"}, input);
+  EXPECT_EQ(bad.status, 1);
+  EXPECT_NE(bad.err.find("invalid field list: "), std::string::npos) << bad.err;
+  EXPECT_NE(bad.err.find(": invalid decreasing range (as cut -f: 2, 1,3, 2-4, 2- or -3)"), std::string::npos) << bad.err;
+  // An open range needs only its first field; a closed one its last.
+  EXPECT_EQ(lines({"--prob", "1", "--key-fields", "3-"}, "a\tb\tc\n").out, "a\tb\tc\n");
+  EXPECT_EQ(lines({"--prob", "1", "--key-fields", "4-"}, "a\tb\tc\n").err, "shufl: line 1: fewer fields than --key-fields needs\n");
+}
+
+TEST(E2eLinesDistinct, KeyFieldListMemoryFollowsTheListNotItsNumbers) {
+  // Every range of a long list once became one entry per field: a list of 12,000 ranges of
+  // 4096 fields took gigabytes. Now ranges are kept as ranges: under a 200 MB limit it runs.
+  std::string list = "1-4096";
+  for (int i = 0; i < 12000; ++i) list += ",1-4096";
+  const auto r = run_shell("ulimit -v 200000; printf 'a\\tb\\n' | " + shufl::test::shufl_binary() +
+                           " lines --prob 1 --key-fields " + list + "," + "1-1000000000000 2>&1; echo \"exit $?\"");
+  EXPECT_EQ(r.out, "shufl: line 1: fewer fields than --key-fields needs\nexit 1\n");
+  const auto open = run_shell("ulimit -v 200000; printf 'a\\tb\\n' | " + shufl::test::shufl_binary() +
+                              " lines --prob 1 --key-fields " + list + ",2-");
+  EXPECT_EQ(open.status, 0) << open.err;
+  EXPECT_EQ(open.out, "a\tb\n");
 }
 
 // ---- refusals ----

@@ -182,6 +182,100 @@ TEST(LinesWeighted, KeepsMinOfKAndRecordsAndNoDuplicates) {
   }
 }
 
+// ---- weights at the edges of binary64 ----
+
+// The laws above must hold whatever the scale of the weights: the smallest subnormals (keys
+// E/w far above the largest double), the largest doubles (keys far below the smallest normal,
+// totals past the largest double) and both in one input.
+
+TEST(LinesWeightedEdges, SubnormalWeightsEndAndFollowTheLaw) {
+  // Two equal subnormal weights, K = 1: the second record's entry used to retry for ever
+  // (every key +inf); now it ends, and each is chosen half the time.
+  const std::vector<double> w = {1e-320, 1e-320};
+  std::map<std::string, std::uint64_t> counts;
+  const std::uint64_t trials = 4000;
+  for (std::uint64_t t = 0; t < trials; ++t) ++counts[join(weighted_run(w, 1, shufl::key_from_seed("sub-" + std::to_string(t))))];
+  EXPECT_GT(chi_squared_p(counts, {{"0", 0.5}, {"1", 0.5}}, trials), kAlpha);
+}
+
+TEST(LinesWeightedEdges, EqualSubnormalWeightsShuffleUniformly) {
+  const std::uint64_t trials = 6000;
+  const auto counts = weighted_counts({5e-324, 5e-324, 5e-324}, UINT64_MAX, trials, "sub3-");
+  EXPECT_GT(chi_squared_p(counts, reference_law("edge_sub3"), trials), kAlpha);
+}
+
+TEST(LinesWeightedEdges, TinyWeightsKeepTheirRatio) {
+  // 1e-310 vs 3e-310: the heavier first 3/4 of the time (was 58 in 1000).
+  const std::uint64_t trials = 6000;
+  for (const std::uint64_t k : {std::uint64_t{2}, UINT64_MAX}) {
+    const auto counts = weighted_counts({1e-310, 3e-310}, k, trials, "tiny-" + std::to_string(k));
+    EXPECT_GT(chi_squared_p(counts, reference_law("edge_tiny_pair"), trials), kAlpha) << k;
+  }
+}
+
+TEST(LinesWeightedEdges, HugeEqualWeightsAreChosenEqually) {
+  // Four weights of 1e308, K = 1 (was 2098/1574/1440/888 in 6000): keys E/w were subnormal.
+  const std::uint64_t trials = 6000;
+  const auto counts = weighted_counts({1e308, 1e308, 1e308, 1e308}, 1, trials, "huge4-");
+  EXPECT_GT(chi_squared_p(counts, reference_law("edge_huge4"), trials), kAlpha);
+}
+
+TEST(LinesWeightedEdges, BothEndsInOneInput) {
+  // The largest doubles are drawn first, then the subnormals 1 : 3 : 4 (in units of 2^-1074):
+  // keys spanning 2^-1080 .. 2^1080 in one heap, jumps beyond the largest double.
+  const std::vector<double> w = {5e-324, 1.7976931348623157e308, 1.5e-323, 1e308, 2e-323};
+  const std::uint64_t trials = 8000;
+  const auto counts = weighted_counts(w, 3, trials, "mixed-");
+  const auto law = reference_law("edge_mixed");
+  EXPECT_GT(chi_squared_p(counts, law, trials), kAlpha);
+  for (const auto& [outcome, c] : counts) EXPECT_GT(law.at(outcome), 0.0) << outcome;  // a subnormal before a huge one: ~1e-600
+}
+
+TEST(LinesWeightedEdges, SingleDrawThroughJumpsAtBothEnds) {
+  // K = 1 over five records, every later one entering through a jump (plain double, or scaled
+  // where it leaves the doubles) and the truncated key of the entering record: the same law
+  // at 2^-1060 (subnormal weights) and 2^1023 (a total past the largest double).
+  const std::vector<double> base = {1, 0.75, 1, 0.5, 1};
+  const std::uint64_t trials = 20000;
+  for (const auto& [name, scale] : {std::pair<std::string, int>{"edge_single_sub", -1060}, {"edge_single_huge", 1023}}) {
+    std::vector<double> w;
+    for (const double b : base) w.push_back(std::ldexp(b, scale));  // exact
+    const auto counts = weighted_counts(w, 1, trials, name);
+    EXPECT_GT(chi_squared_p(counts, reference_law(name), trials), kAlpha) << name;
+  }
+}
+
+TEST(LinesWeightedEdges, ScaledArithmeticIsThePlainDoubleInTheNormalRange) {
+  // detmath::scaled gives exactly the binary64 result wherever that is a normal double (so
+  // ordinary weights keep their seeded output), and the right order and value beyond.
+  using sc = sl::detmath::scaled;
+  shufl::xoshiro256pp_engine e(shufl::key_from_seed("scaled"));
+  const auto any = [&] {
+    const double m = static_cast<double>((e() >> 11) | 1) * 0x1p-53;
+    return std::ldexp(m, static_cast<int>(e() % 400) - 200);
+  };
+  for (int t = 0; t < 100000; ++t) {
+    const double a = any(), b = any();
+    ASSERT_EQ((sc::of(a) * sc::of(b)).to_double(), a * b);
+    ASSERT_EQ((sc::of(a) / sc::of(b)).to_double(), a / b);
+    ASSERT_EQ((sc::of(a) + sc::of(b)).to_double(), a + b);
+    const double hi = std::max(a, b), lo = std::min(a, b);
+    ASSERT_EQ((sc::of(hi) - sc::of(lo)).to_double(), hi - lo);
+    ASSERT_EQ(sc::of(a) < sc::of(b), a < b);
+  }
+  const sc tiny = sc::of(5e-324), huge = sc::of(1.7976931348623157e308);
+  EXPECT_EQ(tiny.e, -1073);
+  EXPECT_TRUE(tiny < huge);
+  const sc ratio = huge / tiny;  // 2^1024·(1 − 2^-53) / 2^-1074
+  EXPECT_FALSE(ratio.fits_double());
+  EXPECT_EQ(ratio.e, 2098);
+  EXPECT_EQ(ratio.m, 1 - 0x1p-53);
+  EXPECT_EQ((ratio * tiny).to_double(), 1.7976931348623157e308);
+  EXPECT_EQ(((huge + huge) - huge).to_double(), 1.7976931348623157e308);
+  EXPECT_TRUE(sc::of(0) < tiny);
+  EXPECT_TRUE((tiny - tiny).zero());
+}
+
 // ---- Bernoulli ----
 
 TEST(LinesBernoulli, CountsFollowTheBinomialAndPositionsAreFair) {
@@ -244,8 +338,8 @@ TEST(LinesBernoulli, ProbabilityOneKeepsEverythingAndLimitStops) {
 
 TEST(LinesDistinct, DecisionDependsOnlyOnKeyAndSeedAndFractionIsBinomial) {
   const seed_key key = shufl::key_from_seed("distinct");
-  sl::distinct_filter f(0.3, {2}, ',', key);
-  sl::distinct_filter g(0.3, {1}, '\t', key);  // another layout, same key bytes
+  sl::distinct_filter f(0.3, *sl::parse_field_list("2"), ',', key);
+  sl::distinct_filter g(0.3, *sl::parse_field_list("1"), '\t', key);  // another layout, same key bytes
   std::uint64_t kept = 0;
   const int keys = 20000;
   for (int i = 0; i < keys; ++i) {
@@ -260,7 +354,7 @@ TEST(LinesDistinct, DecisionDependsOnlyOnKeyAndSeedAndFractionIsBinomial) {
   const double z = (static_cast<double>(kept) - 6000.0) / std::sqrt(20000 * 0.3 * 0.7);
   EXPECT_LT(std::abs(z), 5.3) << kept;
   // Another seed keeps other keys (the overlap of two independent 30% samples is ~9%).
-  sl::distinct_filter h(0.3, {1}, '\t', shufl::key_from_seed("other"));
+  sl::distinct_filter h(0.3, *sl::parse_field_list("1"), '\t', shufl::key_from_seed("other"));
   std::uint64_t both = 0;
   for (int i = 0; i < keys; ++i) {
     const std::string k = "user" + std::to_string(i);
@@ -273,9 +367,31 @@ TEST(LinesDistinct, DecisionDependsOnlyOnKeyAndSeedAndFractionIsBinomial) {
 
 TEST(LinesDistinct, MultiFieldKeysAreJoinedUnambiguously) {
   const seed_key key = shufl::key_from_seed("join");
-  sl::distinct_filter f(0.5, {1, 3}, '\t', key);
+  sl::distinct_filter f(0.5, *sl::parse_field_list("1,3"), '\t', key);
   // The key of "a\tX\tb" is "a\tb": the same as the hash of those bytes.
   EXPECT_EQ(*f.keep("a\tX\tb"), f.hash("a\tb") < (std::uint64_t{1} << 63));
+}
+
+TEST(LinesDistinct, KeysFollowCutsFieldSets) {
+  // The key is the fields of the set in field order, joined: whatever the list's order or
+  // repeats; open ranges take the fields to the end; a record needs the fields named up to
+  // the highest closed end or open start. Checked against the hash of the expected bytes for
+  // many seeds (each a different threshold crossing).
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"3,1", "a\tc"}, {"1,3,1", "a\tc"}, {"2-", "b\tc\td"}, {"-2", "a\tb"}, {"4,2-3", "b\tc\td"},
+      {"2-,1", "a\tb\tc\td"}, {"1 2", "a\tb"}};
+  for (int seed = 0; seed < 64; ++seed) {
+    const auto key = shufl::key_from_seed("cut" + std::to_string(seed));
+    for (const auto& [list, joined] : cases) {
+      sl::distinct_filter f(0.5, *sl::parse_field_list(list), '\t', key);
+      ASSERT_EQ(f.keep("a\tb\tc\td"), std::optional<bool>(f.hash(joined) < (std::uint64_t{1} << 63))) << list;
+    }
+  }
+  const auto key = shufl::key_from_seed("needs");
+  EXPECT_FALSE(sl::distinct_filter(0.5, *sl::parse_field_list("5-"), '\t', key).keep("a\tb\tc\td").has_value());
+  EXPECT_TRUE(sl::distinct_filter(0.5, *sl::parse_field_list("4-"), '\t', key).keep("a\tb\tc\td").has_value());
+  EXPECT_FALSE(sl::distinct_filter(0.5, *sl::parse_field_list("1,5"), '\t', key).keep("a\tb\tc\td").has_value());
+  EXPECT_FALSE(sl::distinct_filter(0.5, *sl::parse_field_list("1-1000000000"), '\t', key).keep("a\tb").has_value());
 }
 
 // ---- with replacement ----
@@ -304,6 +420,29 @@ TEST(LinesWithReplacement, UniformDrawsAndAllZeroWeightsAreUniform) {
     for (int i = 0; i < 7; ++i) law[std::to_string(i)] = 1.0 / 7;
     EXPECT_GT(chi_squared_p(counts, law, k), kAlpha);
   }
+}
+
+TEST(LinesWithReplacementEdges, TotalsPastTheLargestDoubleAndSubnormalWeights) {
+  // 1e308, 1e308, 1: the total overflowed and every draw was the last line; subnormal
+  // weights drew with the coarse grid of u·W near 2^-1074.
+  const std::uint64_t k = 60000;
+  for (const auto& [name, w] : {std::pair<std::string, std::vector<double>>{"wr_huge", {1e308, 1e308, 1}},
+                                {"wr_sub", {5e-324, 1e-323, 1.5e-323}},
+                                {"wr_tiny_pair", {1e-310, 3e-310}}}) {
+    const auto drawn = sl::draw_with_replacement(w.size(), w, k, shufl::key_from_seed(name));
+    std::map<std::string, std::uint64_t> counts;
+    for (const auto i : drawn) ++counts[std::to_string(i)];
+    EXPECT_GT(chi_squared_p(counts, reference_law(name), k), kAlpha) << name;
+  }
+}
+
+TEST(LinesWithReplacementEdges, DrawsComeOneByOneAsTheListDoes) {
+  // replacement_draws (the streaming form) is the same sequence as draw_with_replacement.
+  const std::vector<double> w = {1, 0, 3, 6};
+  const auto key = shufl::key_from_seed("stream");
+  const auto all = sl::draw_with_replacement(4, w, 1000, key);
+  sl::replacement_draws one(4, w, key);
+  for (const auto i : all) ASSERT_EQ(one.next(), i);
 }
 
 // ---- parsing ----
@@ -450,12 +589,67 @@ TEST(LinesWeighted, BulkPassingDecidesExactlyAsRecordByRecord) {
   }
 }
 
-TEST(LinesModesParsing, FieldListsAndFields) {
-  EXPECT_EQ(sl::parse_field_list("2"), (std::vector<std::size_t>{2}));
-  EXPECT_EQ(sl::parse_field_list("1,3-5"), (std::vector<std::size_t>{1, 3, 4, 5}));
-  for (const char* bad : {"", "0", "1,", ",1", "3-2", "-2", "2-", "a", "1.5", "1,,2"}) {
-    EXPECT_FALSE(sl::parse_field_list(bad).has_value()) << bad;
+TEST(LinesWeightedEdges, BulkPassingAgreesWhenJumpsLeaveTheDoubles) {
+  // Extreme weights (read by the careful parse) among plain decimals (the bulk path): after a
+  // subnormal or huge weight the jump may be a scaled number, which only pass_slow handles;
+  // the bulk path must then pass nothing itself and the samples stay those of record-by-record
+  // passing.
+  shufl::xoshiro256pp_engine e(shufl::key_from_seed("edge bulk"));
+  const char* extreme[] = {"5e-324", "1e-320", "3e-310", "1e308", "1.7976931348623157e308", "2e-300"};
+  std::string input;
+  for (int i = 0; i < 40000; ++i) {
+    const auto u = e();
+    input += (u % 50 == 0 ? std::string(extreme[(u >> 8) % 6]) : std::to_string(1 + (u >> 16) % 1000)) + "\n";
   }
+  std::uint64_t passed = 0;
+  for (const std::uint64_t k : {1, 5, 100}) {
+    for (int seed = 0; seed < 4; ++seed) {
+      const auto key = shufl::key_from_seed("edge" + std::to_string(seed));
+      ASSERT_EQ(shufl::test::weighted_sample_by(input, 1, k, key, true, &passed),
+                shufl::test::weighted_sample_by(input, 1, k, key, false))
+          << "k " << k << " seed " << seed;
+    }
+  }
+  EXPECT_GT(passed, 0u);
+}
+
+TEST(LinesModesParsing, FieldListsAndFields) {
+  using R = sl::field_list::range;
+  const auto ranges = [](std::string_view text) {
+    const auto list = sl::parse_field_list(text);
+    return list ? list->ranges : std::vector<R>{{0, 0}};
+  };
+  constexpr std::size_t kOpen = SIZE_MAX;
+  // cut -f's meaning: a set in field order, ranges merged; open ranges both ways.
+  EXPECT_EQ(ranges("2"), (std::vector<R>{{2, 2}}));
+  EXPECT_EQ(ranges("1,3-5"), (std::vector<R>{{1, 1}, {3, 5}}));
+  EXPECT_EQ(ranges("3,1"), ranges("1,3"));
+  EXPECT_EQ(ranges("1,1,1"), ranges("1"));
+  EXPECT_EQ(ranges("2-4,3-6,7"), (std::vector<R>{{2, 7}}));
+  EXPECT_EQ(ranges("2-"), (std::vector<R>{{2, kOpen}}));
+  EXPECT_EQ(ranges("-3"), (std::vector<R>{{1, 3}}));
+  EXPECT_EQ(ranges("5-,2,1-3"), (std::vector<R>{{1, 3}, {5, kOpen}}));
+  EXPECT_EQ(ranges("4-,9"), (std::vector<R>{{4, kOpen}}));
+  EXPECT_EQ(ranges("1 3\t5"), (std::vector<R>{{1, 1}, {3, 3}, {5, 5}}));  // blanks separate, as in cut
+  // Huge numbers stay two numbers (the memory follows the list's text, not its numbers).
+  EXPECT_EQ(ranges("1-1000000000,1000000000000"), (std::vector<R>{{1, 1000000000}, {1000000000000, 1000000000000}}));
+  EXPECT_EQ(sl::parse_field_list("2-")->needed(), 2u);
+  EXPECT_EQ(sl::parse_field_list("1,7-9")->needed(), 9u);
+  EXPECT_EQ(sl::parse_field_list("-3,5-")->needed(), 5u);
+  for (const auto& [bad, why] : std::vector<std::pair<std::string, std::string>>{
+           {"", "missing list of fields"}, {"0", "fields are numbered from 1"}, {"1,", "fields are numbered from 1"},
+           {",1", "fields are numbered from 1"}, {"1,,2", "fields are numbered from 1"},
+           {"0-2", "fields are numbered from 1"}, {"3-2", "invalid decreasing range"},
+           {"-", "invalid range with no endpoint: -"}, {"a", "invalid field value"}, {"1.5", "invalid field value"},
+           {"1-2-3", "invalid field value"}, {"99999999999999999999", "field number is too large"}}) {
+    std::string reason;
+    EXPECT_FALSE(sl::parse_field_list(bad, &reason).has_value()) << bad;
+    EXPECT_EQ(reason, why) << bad;
+  }
+  std::size_t number = 0;
+  EXPECT_TRUE(sl::parse_field_list("2-2")->single(&number));
+  EXPECT_EQ(number, 2u);
+  EXPECT_FALSE(sl::parse_field_list("2-3")->single(&number));
   EXPECT_EQ(sl::field("a\tb\tc", 1, '\t'), "a");
   EXPECT_EQ(sl::field("a\tb\tc", 3, '\t'), "c");
   EXPECT_EQ(sl::field("a\t\tc", 2, '\t'), "");

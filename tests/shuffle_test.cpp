@@ -90,14 +90,18 @@ namespace shufl {
 namespace {
 
 const std::vector<std::string_view> kStepActions = {"swap", "compare", "cut", "drop", "key", "sort",
-                                                    "strike", "place", "pick", "seed"};
+                                                    "strike", "place", "pick", "seed", "pair", "shelve",
+                                                    "gap", "packet", "deal", "gather"};
 
 // Every registered algorithm, on decks of 1..60 cards: always a permutation, whatever the engine;
 // its traced run reports only the documented step actions and ends with the same deck as an
 // untraced run on the same stream.
 TEST(Registry, EveryAlgorithmShufflesAndTraces) {
   for (const auto& info : algorithms()) {
-    const algorithm_spec spec{&info, info.takes_parameter ? std::min<std::uint64_t>(info.default_parameter, 12) : 0};
+    // A sequence is run as one that has every kind of part.
+    const algorithm_spec spec = info.parameter_form == algorithm_info::form::sequence
+                                    ? parse_algorithm_list("riffle:1+thorp+shelf:3x2+overhand:0.5+pile:3+cut")[0]
+                                    : algorithm_spec{&info, info.takes_parameter ? std::min<std::uint64_t>(info.default_parameter, 12) : 0};
     SCOPED_TRACE(spec.label());
     for (std::size_t n = 1; n <= 60; n += (n < 8 ? 1 : 13)) {
       std::vector<std::uint8_t> plain(n), traced(n);
@@ -132,7 +136,7 @@ TEST(Registry, NamesWithColonsAndParameters) {
   EXPECT_THROW(parse_algorithm_list("sort-coin:quick"), error);
   EXPECT_THROW(parse_algorithm_list("modulo:64"), error);
   EXPECT_THROW(parse_algorithm_list("riffle:0"), error);
-  EXPECT_EQ(algorithms().size(), 16u);
+  EXPECT_EQ(algorithms().size(), 22u);
 }
 
 // The worked examples of the algorithms whose draws are easiest to follow by hand.

@@ -147,6 +147,17 @@ std::string format_card(const card& c, card_style style);
 /// == c for every suited card, joker and trump.
 std::optional<card> parse_card_code(std::string_view code);
 
+/// Reads a card written by `format_card(c, style)` in that one style: every suited card of every
+/// rank (Knight included), both jokers and the trumps 0–21; nullopt for anything else (custom
+/// labels are no style's cards). Exact bytes: no case folding, no trimming. Round trip:
+/// parse_card(format_card(c, s), s) == c for every card of every named pack with jokers.
+std::optional<card> parse_card(std::string_view text, card_style style);
+
+/// Reads a card in any style `format_card` writes (code, unicode, glyph or name; the strings of
+/// different styles never clash, "RJ" and "0t" are the same card in code and unicode). nullopt
+/// for anything else. Used by `audit` to read and infer decks, and meant for every card reader.
+std::optional<card> parse_card_any(std::string_view text);
+
 /// log2 of the number of distinct orders of a deck: the multinomial n! / ∏ m_i!, where m_i are
 /// the multiplicities of cards that compare equal (52! ≈ 2^225.58; a 6-deck shoe ≈ 2^1647.9).
 /// Computed with lgamma; accurate to about 1e-12 relative.

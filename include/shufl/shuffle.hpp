@@ -44,6 +44,10 @@ struct shuffle_step {
   bool a_drawn = false;
   /// The finalized region after this step is [final_begin, final_end) (empty: none marked).
   std::size_t final_begin = 0, final_end = 0;
+  /// The shelf or pile (from 0) a card went to or was taken from (shelf, pile), and where that
+  /// shelf's or pile's cards lie after the step: [pile_begin, pile_end) (empty: none).
+  std::size_t pile = none;
+  std::size_t pile_begin = 0, pile_end = 0;
 };
 
 /// The observer that does nothing: the default for every algorithm, compiled away entirely.
@@ -107,6 +111,7 @@ struct naive_algorithm {
 
 #include "shufl/shuffle/classic.hpp"
 #include "shufl/shuffle/riffle.hpp"
+#include "shufl/shuffle/hand.hpp"
 #include "shufl/shuffle/sorts.hpp"
 
 namespace shufl {
@@ -145,6 +150,12 @@ struct algorithm_info {
   bool takes_parameter = false; ///< Whether it is written NAME:PARAM (e.g. "modulo:8").
   std::uint64_t default_parameter = 0;
   std::uint64_t min_parameter = 0, max_parameter = 0;  ///< Valid range when takes_parameter.
+  /// How the parameter is written: a count ("modulo:8"), a count with passes ("shelf:10x2":
+  /// pack_passes(M, P)), a decimal with passes ("overhand:0.5x3": pack_passes(Q in millionths,
+  /// K)), or a sequence ("riffle:3+cut": an interned handle, see sequence_at).
+  enum class form : std::uint8_t { count, count_passes, decimal_passes, sequence };
+  form parameter_form = form::count;
+  std::string_view parameter_name;  ///< What `--list` calls the parameter: "BITS", "K", "M", "Q".
   /// Shuffles `deck` (n ≤ 255 items) with a scripted engine: exact enumeration, tests, trace.
   void (*run_scripted)(std::span<std::uint8_t> deck, scripted_engine& engine,
                        std::uint64_t parameter) = nullptr;
@@ -176,8 +187,13 @@ std::span<const algorithm_info> algorithms() noexcept;
 /// suggestion when there is none.
 const algorithm_info& find_algorithm(std::string_view name);
 
+/// The parameter as written after "NAME:" ("8", "10x2", "0.5x3"; a sequence: its parts).
+std::string parameter_text(const algorithm_info& info, std::uint64_t parameter);
+
 /// Parses a comma-separated algorithm list: "fisher-yates,naive", "modulo:8",
-/// "riffle:1..10" (a parameter range expands to one entry per value). Throws shufl::error on an
+/// "riffle:1..10" (a parameter range expands to one entry per value; "shelf:10x1..4" and
+/// "overhand:0.5x1..10" expand the passes), "riffle:3+cut" (a sequence: parts of riffle, shelf,
+/// overhand, pile and cut joined by '+', run in order on one deck). Throws shufl::error on an
 /// unknown name, a missing, unexpected or out-of-range parameter, or an empty list.
 std::vector<algorithm_spec> parse_algorithm_list(std::string_view list);
 

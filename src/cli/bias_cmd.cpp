@@ -144,13 +144,27 @@ void check_resume(const bias_counts& saved, const bias_options& b, const std::st
 std::string list_text() {
   std::string out;
   for (const auto& a : algorithms()) {
-    const std::string name = a.takes_parameter ? fmt::format("{}:{}", a.name, a.name == "modulo" || a.name == "random-keys" ? "BITS" : "K")
-                                               : std::string(a.name);
+    using form = algorithm_info::form;
+    std::string name = a.takes_parameter ? fmt::format("{}:{}", a.name, a.parameter_name) : std::string(a.name);
     // Parameters show their default and range: "riffle" alone is riffle:7.
-    const std::string parameter =
-        a.takes_parameter ? fmt::format(" (default: {} = {}:{}; {} from {} to {})", a.name, a.name, a.default_parameter,
-                                        name.substr(name.find(':') + 1), a.min_parameter, a.max_parameter)
-                          : std::string();
+    std::string parameter;
+    if (a.takes_parameter) {
+      const std::string deflt = fmt::format(" (default: {} = {}:{}; ", a.name, a.name, parameter_text(a, a.default_parameter));
+      switch (a.parameter_form) {
+        case form::count_passes:
+          parameter = fmt::format("{}{} from {} to {}, P from 1 to 1000)", deflt, a.parameter_name, a.min_parameter,
+                                  a.max_parameter);
+          break;
+        case form::decimal_passes:
+          parameter = fmt::format("{}{} a decimal in (0, 1] with at most 6 digits after the point, K from 1 to 1000)",
+                                  deflt, a.parameter_name);
+          break;
+        default:
+          parameter = fmt::format("{}{} from {} to {})", deflt, a.parameter_name, a.min_parameter, a.max_parameter);
+          break;
+      }
+    }
+    if (a.parameter_form == form::sequence) name = "A+B+...";
     out += fmt::format("{:<20}  {}{}\n", name, a.definition, parameter);
   }
   return out;

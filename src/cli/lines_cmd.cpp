@@ -134,8 +134,9 @@ Sampler modes (shufl; see "which mode when" in the README):
                               with probability P (0 < P <= 1), in input order,
                               streaming; with -n COUNT at most COUNT lines
       --key-fields=LIST     with --prob: distinct sampling; keep the lines whose
-                              key (the fields LIST, as in cut -f: 1,3-4) hashes
-                              below P, so all lines of a key are kept or dropped
+                              key (the fields LIST as cut -f reads it: 1,3-4,
+                              2- or -3; a set, in field order) hashes below P,
+                              so all lines of a key are kept or dropped
                               together, the same keys for a seed in any file; a
                               line lacking a key field is an error naming it
                               (exit 1) after the lines kept before it (output
@@ -272,27 +273,27 @@ void check_modes(const options& o) {
   const auto needs = [](const char* a, const char* b) {
     throw usage_error(std::string("option ") + a + " needs " + b);
   };
-  const bool any = o.keep_order || o.prob || !o.key_fields.empty() || o.field_delimiter ||
+  const bool any = o.keep_order || o.prob || !o.key_fields.ranges.empty() || o.field_delimiter ||
                    o.weight_field || o.with_replacement || o.skip_bad_weights;
   if (!any) return;
   // GNU's byte-compatible mode reproduces GNU shuf; the sampler modes do not exist there.
   if (o.random_source) {
-    combine(o.keep_order ? "--keep-order" : o.prob ? "--prob" : !o.key_fields.empty() ? "--key-fields"
+    combine(o.keep_order ? "--keep-order" : o.prob ? "--prob" : !o.key_fields.ranges.empty() ? "--key-fields"
             : o.field_delimiter ? "--field-delimiter" : o.weight_field ? "--weight-field"
             : o.with_replacement ? "--with-replacement" : "--bad-weights", "--random-source");
   }
   if (o.repeat) {  // -r repeats forever, GNU's; -r -n K stays GNU's
     combine("-r", o.keep_order ? "--keep-order" : o.prob ? "--prob" : o.with_replacement ? "--with-replacement"
-                  : o.weight_field ? "--weight-field" : !o.key_fields.empty() ? "--key-fields"
+                  : o.weight_field ? "--weight-field" : !o.key_fields.ranges.empty() ? "--key-fields"
                   : o.field_delimiter ? "--field-delimiter" : "--bad-weights");
   }
   if (o.prob && o.weight_field) combine("--prob", "--weight-field");
   if (o.prob && o.with_replacement) combine("--prob", "--with-replacement");
-  if (!o.key_fields.empty() && !o.prob) needs("--key-fields", "--prob P (distinct sampling)");
-  if (o.field_delimiter && o.key_fields.empty() && !o.weight_field) {
+  if (!o.key_fields.ranges.empty() && !o.prob) needs("--key-fields", "--prob P (distinct sampling)");
+  if (o.field_delimiter && o.key_fields.ranges.empty() && !o.weight_field) {
     needs("--field-delimiter", "--key-fields or --weight-field");
   }
-  if ((!o.key_fields.empty() || o.weight_field) && o.fields_by() == o.delimiter) {
+  if ((!o.key_fields.ranges.empty() || o.weight_field) && o.fields_by() == o.delimiter) {
     throw usage_error("the field delimiter cannot be the line delimiter");
   }
   if (o.skip_bad_weights && !o.weight_field) needs("--bad-weights", "--weight-field");
@@ -300,10 +301,6 @@ void check_modes(const options& o) {
     needs("--with-replacement", "-n COUNT (-r repeats without end)");
   }
   if (o.keep_order && !o.head_given && !o.prob) needs("--keep-order", "-n COUNT");
-}
-
-std::string quote(std::string_view text) {
-  return utf8_locale() ? "\u2018" + std::string(text) + "\u2019" : "'" + std::string(text) + "'";
 }
 
 namespace {
@@ -356,6 +353,41 @@ bool quotef_plain(char c) noexcept {
 }
 
 }  // namespace
+
+// GNU quote = gnulib's locale quoting style: ‘text’ in a UTF-8 locale, 'text' otherwise; inside,
+// a backslash as \\, \a \b \f \n \r \t \v as those escapes, any other unprintable byte as
+// \ooo (a printable multibyte character stays in a UTF-8 locale), and the closing quote
+// itself with a backslash before it.
+std::string quote(std::string_view text) {
+  const bool utf8 = utf8_locale();
+  const std::string_view open = utf8 ? "\u2018" : "'";
+  const std::string_view close = utf8 ? "\u2019" : "'";
+  std::string out(open);
+  for (std::size_t i = 0; i < text.size();) {
+    const char c = text[i];
+    const name_unit u = next_unit(text, i);
+    if (c == '\\') {
+      out += "\\\\";
+    } else if (const char letter = escape_letter(c); letter != 0) {
+      out += '\\';
+      out += letter;
+    } else if (u.printable) {
+      if (text.substr(i, u.size) == close) out += '\\';
+      out.append(text.substr(i, u.size));
+    } else {
+      for (std::size_t k = 0; k < u.size; ++k) {
+        const auto b = static_cast<unsigned char>(text[i + k]);
+        out += '\\';
+        out += static_cast<char>('0' + (b >> 6));
+        out += static_cast<char>('0' + ((b >> 3) & 7));
+        out += static_cast<char>('0' + (b & 7));
+      }
+    }
+    i += u.size;
+  }
+  out += close;
+  return out;
+}
 
 // GNU quotef = gnulib's shell-escape quoting style with ':' quoted too (coreutils' quotef):
 // 1. bare when every character is safe for the shell: letters, digits, % + , - . / ] _ @,
@@ -453,7 +485,7 @@ int run_lines(int argc, char** argv, const char* program_name) {
   lines::options opts;
   bool header_given = false;
   std::optional<char> delimiter;                     // -z, --delimiter
-  std::optional<std::vector<std::size_t>> key_fields;  // --key-fields
+  std::optional<shufl::lines::field_list> key_fields;  // --key-fields
 
   // getopt_long prints its diagnostics with argv[0]: give it the program name.
   std::vector<char*> args(argv, argv + argc);
@@ -553,8 +585,9 @@ int run_lines(int argc, char** argv, const char* program_name) {
           break;
         }
         case lines::kKeyFieldsOption: {
-          const auto list = shufl::lines::parse_field_list(optarg);
-          if (!list) throw error("invalid field list: " + lines::quote(optarg) + " (e.g. 2, 1,3 or 2-4)");
+          std::string why;
+          const auto list = shufl::lines::parse_field_list(optarg, &why);
+          if (!list) throw error("invalid field list: " + lines::quote(optarg) + ": " + why + " (as cut -f: 2, 1,3, 2-4, 2- or -3)");
           lines::set_once(key_fields, *list, "key field lists");
           opts.key_fields = *key_fields;
           break;
@@ -565,8 +598,9 @@ int run_lines(int argc, char** argv, const char* program_name) {
         }
         case lines::kWeightFieldOption: {
           const auto list = shufl::lines::parse_field_list(optarg);
-          if (!list || list->size() != 1) throw error("invalid weight field: " + lines::quote(optarg) + " (a field number: 1, 2, ...)");
-          lines::set_once(opts.weight_field, list->front(), "weight fields");
+          std::size_t number = 0;
+          if (!list || !list->single(&number)) throw error("invalid weight field: " + lines::quote(optarg) + " (a field number: 1, 2, ...)");
+          lines::set_once(opts.weight_field, number, "weight fields");
           break;
         }
         case lines::kWithReplacementOption:

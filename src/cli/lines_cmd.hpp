@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "shufl/lines/modes.hpp"
+
 namespace shufl::cli::lines {
 
 /// Everything `shufl lines` was asked to do, after parsing and validation.
@@ -32,7 +34,7 @@ struct options {
   // The sampler modes (issue 17; none exists in GNU shuf, none is accepted with --random-source).
   bool keep_order = false;                   ///< --keep-order: a sample comes out in input order
   std::optional<double> prob;                ///< --prob P: Bernoulli sampling, 0 < P <= 1
-  std::vector<std::size_t> key_fields;       ///< --key-fields LIST: distinct sampling (with --prob)
+  shufl::lines::field_list key_fields;       ///< --key-fields LIST: distinct sampling (with --prob)
   std::optional<char> field_delimiter;       ///< --field-delimiter C (default TAB)
   std::optional<std::size_t> weight_field;   ///< --weight-field F: weighted sampling / shuffle
   bool with_replacement = false;             ///< --with-replacement (with -n COUNT)

@@ -418,7 +418,7 @@ int run_modes(const options& opts, prepared& pre, output_sink& sink, const seed_
   if (opts.prob) {
     kept_writer out(opts, sink);
     try {
-      if (opts.key_fields.empty()) {
+      if (opts.key_fields.ranges.empty()) {
         shufl::lines::bernoulli_sample(*source, *opts.prob, key, opts.head, out);
       } else {
         shufl::lines::distinct_filter filter(*opts.prob, opts.key_fields, opts.fields_by(), key);
@@ -458,6 +458,36 @@ int run_modes(const options& opts, prepared& pre, output_sink& sink, const seed_
     }
   };
 
+  // --with-replacement: the draws stream out one by one, as GNU's -r -n does (memory: the
+  // lines, or nothing for -i). --keep-order needs them all before the first: counts per line
+  // when there are more draws than lines, else the draws sorted, within --memory.
+  const auto write_draws = [&](std::uint64_t n, std::span<const double> w, auto&& write) {
+    shufl::lines::replacement_draws draws(n, w, key);
+    if (!opts.keep_order) {
+      sink.open();
+      for (std::uint64_t i = 0; i < opts.head; ++i) write(draws.next());
+      return;
+    }
+    const std::uint64_t held_items = std::min(opts.head, n);
+    if (held_items > (budget - std::min(budget, held)) / 8) {
+      throw error(fmt::format("--keep-order with --with-replacement holds {} draws or counts in memory, "
+                              "more than {} bytes (--memory SIZE raises the limit)", held_items, budget));
+    }
+    if (opts.head >= n) {
+      std::vector<std::uint64_t> counts(static_cast<std::size_t>(n), 0);
+      for (std::uint64_t i = 0; i < opts.head; ++i) ++counts[static_cast<std::size_t>(draws.next())];
+      sink.open();
+      for (std::uint64_t i = 0; i < n; ++i) {
+        for (std::uint64_t c = counts[static_cast<std::size_t>(i)]; c > 0; --c) write(i);
+      }
+    } else {
+      std::vector<std::uint64_t> drawn(static_cast<std::size_t>(opts.head));
+      for (auto& i : drawn) i = draws.next();
+      std::sort(drawn.begin(), drawn.end());
+      sink.open();
+      for (const auto i : drawn) write(i);
+    }
+  };
   if (opts.with_replacement && opts.input_range && !weights) {
     // -i LO-HI: the draws are the numbers themselves, whatever the size of the range.
     const std::uint64_t n = opts.hi - opts.lo + 1;
@@ -465,10 +495,7 @@ int run_modes(const options& opts, prepared& pre, output_sink& sink, const seed_
       sink.open();
       throw error("no lines to draw from");
     }
-    auto drawn = shufl::lines::draw_with_replacement(n, {}, opts.head, key);
-    if (opts.keep_order) std::sort(drawn.begin(), drawn.end());
-    fd_writer& out = sink.open();
-    for (const auto i : drawn) out.write_number(opts.lo + i, d);
+    write_draws(n, {}, [&](std::uint64_t i) { sink.open().write_number(opts.lo + i, d); });
     sink.finish();
     return 0;
   }
@@ -494,10 +521,10 @@ int run_modes(const options& opts, prepared& pre, output_sink& sink, const seed_
       throw error("no lines to draw from");
     }
     starts.push_back(data.size());
-    auto drawn = shufl::lines::draw_with_replacement(starts.size() - 1, w, opts.head, key);
-    if (opts.keep_order) std::sort(drawn.begin(), drawn.end());
-    fd_writer& out = sink.open();
-    for (const auto i : drawn) out.write(std::string_view(data).substr(starts[i], starts[i + 1] - starts[i]));
+    const std::string_view all_data = data;
+    write_draws(starts.size() - 1, w, [&](std::uint64_t i) {
+      sink.open().write(all_data.substr(starts[i], starts[i + 1] - starts[i]));
+    });
     sink.finish();
     return 0;
   }

@@ -57,41 +57,73 @@ std::uint64_t record_source::skip(std::uint64_t count) {
 
 // ---- fields and weights ----
 
-namespace {
-
-// A positive decimal field number, digits only.
-std::optional<std::size_t> field_number(std::string_view text) {
-  if (text.empty() || text.size() > 9) return std::nullopt;
-  std::size_t v = 0;
-  for (const char c : text) {
-    if (c < '0' || c > '9') return std::nullopt;
-    v = v * 10 + static_cast<std::size_t>(c - '0');
-  }
-  if (v == 0) return std::nullopt;
-  return v;
-}
-
-}  // namespace
-
-std::optional<std::vector<std::size_t>> parse_field_list(std::string_view text) {
-  std::vector<std::size_t> out;
-  if (text.empty()) return std::nullopt;
+std::optional<field_list> parse_field_list(std::string_view text, std::string* why) {
+  // cut's grammar (coreutils set_fields): items separated by ',' or blanks; an item is N, N-M,
+  // N- or -M; every number >= 1; no empty item, no lone '-'.
+  const auto fail = [&](const char* reason) -> std::optional<field_list> {
+    if (why) *why = reason;
+    return std::nullopt;
+  };
+  constexpr std::size_t kMax = std::size_t{1} << 63;  // a field number above this: "too large"
+  std::vector<field_list::range> ranges;
+  std::size_t i = 0;
+  const std::size_t n = text.size();
+  if (n == 0) return fail("missing list of fields");
   for (;;) {
-    const auto comma = text.find(',');
-    const std::string_view item = text.substr(0, comma);
-    const auto dash = item.find('-');
-    if (dash == std::string_view::npos) {
-      const auto v = field_number(item);
-      if (!v) return std::nullopt;
-      out.push_back(*v);
-    } else {
-      const auto a = field_number(item.substr(0, dash));
-      const auto b = field_number(item.substr(dash + 1));
-      if (!a || !b || *b < *a || *b - *a > 4096) return std::nullopt;
-      for (std::size_t i = *a; i <= *b; ++i) out.push_back(i);
+    // One item up to the next separator or the end.
+    std::size_t lo = 0, hi = 0;
+    bool has_lo = false, has_hi = false, dash = false;
+    const auto number = [&](std::size_t& value) -> bool {
+      value = 0;
+      bool any = false;
+      while (i < n && text[i] >= '0' && text[i] <= '9') {
+        value = value * 10 + static_cast<std::size_t>(text[i] - '0');
+        if (value > kMax) return false;
+        ++i;
+        any = true;
+      }
+      return any;
+    };
+    std::size_t v = 0;
+    if (i < n && text[i] >= '0' && text[i] <= '9') {
+      if (!number(v)) return fail("field number is too large");
+      lo = v;
+      has_lo = true;
     }
-    if (comma == std::string_view::npos) break;
-    text.remove_prefix(comma + 1);
+    if (i < n && text[i] == '-') {
+      dash = true;
+      ++i;
+      if (i < n && text[i] >= '0' && text[i] <= '9') {
+        if (!number(v)) return fail("field number is too large");
+        hi = v;
+        has_hi = true;
+      }
+    }
+    if (i < n && text[i] != ',' && text[i] != ' ' && text[i] != '\t') return fail("invalid field value");
+    if (!dash) {
+      if (!has_lo || lo == 0) return fail("fields are numbered from 1");
+      hi = lo;
+    } else {
+      if (!has_lo && !has_hi) return fail("invalid range with no endpoint: -");
+      if ((has_lo && lo == 0) || (has_hi && hi == 0)) return fail("fields are numbered from 1");
+      if (!has_lo) lo = 1;
+      if (!has_hi) hi = SIZE_MAX;
+      if (hi < lo) return fail("invalid decreasing range");
+    }
+    ranges.push_back({lo, hi});
+    if (i == n) break;
+    ++i;  // the separator
+    if (i == n) return fail("fields are numbered from 1");  // an empty last item, as cut says
+  }
+  // The set: sorted by start, overlapping or adjacent ranges merged.
+  std::sort(ranges.begin(), ranges.end(), [](const auto& a, const auto& b) { return a.lo < b.lo; });
+  field_list out;
+  for (const auto& r : ranges) {
+    if (!out.ranges.empty() && (out.ranges.back().hi == SIZE_MAX || r.lo <= out.ranges.back().hi + 1)) {
+      out.ranges.back().hi = std::max(out.ranges.back().hi, r.hi);
+    } else {
+      out.ranges.push_back(r);
+    }
   }
   return out;
 }
@@ -115,7 +147,7 @@ probability_threshold threshold_of(double p) noexcept {
 
 // ---- distinct sampling ----
 
-distinct_filter::distinct_filter(double p, std::vector<std::size_t> fields, char field_delimiter,
+distinct_filter::distinct_filter(double p, field_list fields, char field_delimiter,
                                  const seed_key& key)
     : threshold_(threshold_of(p)), fields_(std::move(fields)), field_delimiter_(field_delimiter) {
   static_assert(crypto_shorthash_KEYBYTES == 16 && crypto_shorthash_BYTES == 8);
@@ -134,13 +166,26 @@ std::uint64_t distinct_filter::hash(std::string_view key_bytes) const noexcept {
 }
 
 std::optional<bool> distinct_filter::keep(std::string_view record) {
+  // One pass over the record's fields; the ranges in ascending order.
   joined_.clear();
-  for (std::size_t i = 0; i < fields_.size(); ++i) {
-    const auto f = field(record, fields_[i], field_delimiter_);
-    if (!f) return std::nullopt;
-    if (i > 0) joined_ += field_delimiter_;
-    joined_ += *f;
+  const std::size_t needed = fields_.needed();
+  std::size_t number = 1, start = 0, r = 0;
+  bool first = true;
+  for (;;) {
+    const auto hit = record.find(field_delimiter_, start);
+    const std::size_t stop = hit == std::string_view::npos ? record.size() : hit;
+    while (r < fields_.ranges.size() && fields_.ranges[r].hi < number) ++r;
+    if (r == fields_.ranges.size()) break;  // past the last range: the key is complete
+    if (fields_.ranges[r].lo <= number) {
+      if (!first) joined_ += field_delimiter_;
+      joined_.append(record.substr(start, stop - start));
+      first = false;
+    }
+    if (hit == std::string_view::npos) break;
+    start = hit + 1;
+    ++number;
   }
+  if (number < needed) return std::nullopt;
   return threshold_.passes(hash(joined_));
 }
 
@@ -158,8 +203,8 @@ double weighted_sampler::uniform() noexcept { return detmath::open_unit(engine_(
 double weighted_sampler::exponential() noexcept { return -detmath::log(uniform()); }
 
 weighted_sampler::entry weighted_sampler::key_for(double weight, std::uint64_t position) noexcept {
-  if (weight > 0) return {false, exponential() / weight, position, 0};
-  return {true, uniform(), position, 0};
+  if (weight > 0) return {false, scaled::of(exponential()) / scaled::of(weight), position, 0};
+  return {true, scaled::of(uniform()), position, 0};
 }
 
 bool weighted_sampler::pass_slow(double weight) noexcept {
@@ -167,16 +212,34 @@ bool weighted_sampler::pass_slow(double weight) noexcept {
   const entry& top = heap_.front();
   if (top.zero) return false;  // a positive weight enters surely; a zero one needs its draw
   if (!(weight > 0)) return true;
-  if (!have_jump_) {
-    jump_ = exponential() / top.key;  // weight passed over before the next entry: Exp(rate τ)
-    have_jump_ = true;
+  if (!have_jump_ && !have_scaled_jump_) {
+    // The weight passed over before the next entry: Exp(rate τ). A plain double while it is a
+    // normal one (then exactly E/τ in binary64: the ordinary case); else scaled.
+    const scaled jump = scaled::of(exponential()) / top.key;
+    if (jump.fits_double()) {
+      jump_ = jump.to_double();
+      have_jump_ = true;
+    } else {
+      scaled_jump_ = jump;
+      have_scaled_jump_ = true;
+    }
   }
-  if (jump_ >= weight) {
-    jump_ -= weight;
+  if (have_jump_) {
+    if (jump_ >= weight) {  // exact: a normal jump, or one below, minus weights it covers
+      jump_ -= weight;
+      return true;
+    }
+    pending_ = scaled::of(jump_);
+    have_jump_ = false;
+    return false;
+  }
+  const scaled w = scaled::of(weight);
+  if (scaled_jump_ >= w) {
+    scaled_jump_ = scaled_jump_ - w;
     return true;
   }
-  pending_ = jump_;
-  have_jump_ = false;
+  pending_ = scaled_jump_;
+  have_scaled_jump_ = false;
   return false;
 }
 
@@ -330,25 +393,27 @@ stop:
   return static_cast<std::size_t>(s - begin);
 }
 
-double weighted_sampler::truncated_key(double weight, double offset) noexcept {
+weighted_sampler::scaled weighted_sampler::truncated_key(double weight, scaled offset) noexcept {
   // Exp(rate weight) conditioned on being below τ.
-  const double tau = heap_.front().key;
-  if (weight * tau >= 1.0) {
+  const scaled tau = heap_.front().key;
+  const scaled w = scaled::of(weight);
+  if (w * tau >= scaled::of(1.0)) {
     for (;;) {  // accepted with probability 1 − e^(−wτ) ≥ 0.63
-      const double key = exponential() / weight;
+      const scaled key = scaled::of(exponential()) / w;
       if (key < tau) return key;
     }
   }
   // The Poisson points (position, time) of rate 1 with time below τ fall on the weight line
   // at rate τ; the first in this record is at `offset`; its time is uniform in [0, τ), and
   // the record's key is the least time of its points.
-  double key = uniform() * tau;
-  double rest = weight - offset;
+  scaled key = scaled::of(uniform()) * tau;
+  scaled rest = w - offset;
   for (;;) {
-    const double gap = exponential() / tau;
+    const scaled gap = scaled::of(exponential()) / tau;
     if (gap >= rest) break;
-    rest -= gap;
-    key = std::min(key, uniform() * tau);
+    rest = rest - gap;
+    const scaled other = scaled::of(uniform()) * tau;
+    if (other < key) key = other;
   }
   return key;
 }
@@ -374,7 +439,7 @@ void weighted_sampler::offer(std::string_view record, double weight, std::uint64
   heap_.back() = e;
   std::push_heap(heap_.begin(), heap_.end());
   slots_[e.slot].assign(record);
-  have_jump_ = false;
+  have_jump_ = have_scaled_jump_ = false;
 }
 
 std::vector<std::string> weighted_sampler::take_in_key_order() {
@@ -398,29 +463,60 @@ std::vector<std::string> weighted_sampler::take_in_input_order() {
 
 // ---- with replacement ----
 
+namespace {
+// x·2^k by multiplications with exact powers of two (correctly rounded IEEE products; exact
+// unless the result is subnormal).
+double times_pow2(double x, int k) noexcept {
+  while (k > 1000) {
+    x *= 0x1p1000;
+    k -= 1000;
+  }
+  while (k < -1000) {
+    x *= 0x1p-1000;
+    k += 1000;
+  }
+  return x * std::ldexp(1.0, k);  // 2^k, a normal double for |k| ≤ 1000
+}
+}  // namespace
+
+replacement_draws::replacement_draws(std::uint64_t n, std::span<const double> weights, const seed_key& key)
+    : engine_(derive_key(key, "lines/with-replacement", 0), 0), n_(n) {
+  if (weights.empty()) return;
+  double total = 0, largest = 0;
+  for (const double w : weights) {
+    total += w;
+    largest = std::max(largest, w);
+  }
+  if (!(largest > 0)) return;  // every weight zero: uniform draws
+  // Scale only when the plain sums would overflow or u·W lose precision (ordinary weights
+  // keep their plain sums, bit for bit).
+  int scale = 0;
+  if (!(total <= std::numeric_limits<double>::max()) || total < 0x1p-969) {
+    int e = 0;
+    (void)std::frexp(largest, &e);
+    scale = -e;  // the largest weight times 2^scale is in [½, 1)
+  }
+  running_.reserve(weights.size());
+  total = 0;
+  for (const double w : weights) running_.push_back(total += (scale == 0 ? w : times_pow2(w, scale)));
+  total_ = total;
+  last_ = running_.size() - 1;
+  while (last_ > 0 && weights[static_cast<std::size_t>(last_)] == 0) --last_;
+}
+
+std::uint64_t replacement_draws::next() noexcept {
+  if (running_.empty()) return uniform_below(engine_, n_);
+  const double t = detmath::open_unit(engine_()) * total_;
+  const auto it = std::upper_bound(running_.begin(), running_.end(), t);
+  return it == running_.end() ? last_ : static_cast<std::uint64_t>(it - running_.begin());
+}
+
 std::vector<std::uint64_t> draw_with_replacement(std::uint64_t n, std::span<const double> weights,
                                                  std::uint64_t k, const seed_key& key) {
-  chacha20_engine engine(derive_key(key, "lines/with-replacement", 0), 0);
+  replacement_draws draws(n, weights, key);
   std::vector<std::uint64_t> out;
   out.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(k, std::uint64_t{1} << 24)));
-  std::vector<double> running;
-  double total = 0;
-  if (!weights.empty()) {
-    running.reserve(weights.size());
-    for (const double w : weights) running.push_back(total += w);
-  }
-  if (!(total > 0)) {
-    for (std::uint64_t i = 0; i < k; ++i) out.push_back(uniform_below(engine, n));
-    return out;
-  }
-  // The last record with a positive weight: the answer when u·W rounds up to W.
-  std::size_t last = running.size() - 1;
-  while (last > 0 && weights[last] == 0) --last;
-  for (std::uint64_t i = 0; i < k; ++i) {
-    const double t = detmath::open_unit(engine()) * total;
-    const auto it = std::upper_bound(running.begin(), running.end(), t);
-    out.push_back(it == running.end() ? last : static_cast<std::uint64_t>(it - running.begin()));
-  }
+  for (std::uint64_t i = 0; i < k; ++i) out.push_back(draws.next());
   return out;
 }
 

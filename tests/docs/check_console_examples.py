@@ -3,8 +3,10 @@
 
 Usage: check_console_examples.py SHUFL_BINARY FILE...
 
-FILE is a Markdown file (README.md: every ```console block) or a generated man page (shufl.1:
-every .nf/.fi block of its EXAMPLES section). The convention, the same for both:
+FILE is a Markdown file (README.md: every ```console block), a directory (every *.md file in it,
+e.g. docs/; a page there may have no console block) or a generated man page (shufl.1: every
+.nf/.fi block of its EXAMPLES section). A FILE named directly must have at least one example.
+The convention, the same for all:
 
 - A line starting with `$ ` is a command. It runs under `bash -c` with `set -o pipefail`, in a
   fresh temporary directory per block (commands of one block share it, so a block may create a
@@ -168,15 +170,23 @@ def main():
     if len(sys.argv) < 3:
         print(__doc__, file=sys.stderr)
         return 2
-    shufl, sources = sys.argv[1], sys.argv[2:]
+    shufl, sources = sys.argv[1], []
+    optional = set()
+    for arg in sys.argv[2:]:
+        if os.path.isdir(arg):
+            pages = sorted(os.path.join(arg, p) for p in os.listdir(arg) if p.endswith(".md"))
+            sources += pages
+            optional.update(pages)
+        else:
+            sources.append(arg)
     failures, commands = [], 0
     for source in sources:
         blocks = list(man_blocks(source) if source.endswith(".1") else markdown_blocks(source))
-        if not blocks:
+        if not blocks and source not in optional:
             failures.append(f"{source}: no console examples found")
         for line, body in blocks:
             commands += len(parse_block(body))
-            failures += run_block(shufl, os.path.basename(source), line, body)
+            failures += run_block(shufl, os.path.relpath(source), line, body)
     for f in failures:
         print("FAIL " + f, file=sys.stderr)
     print(f"{commands} example commands in {len(sources)} files, {len(failures)} failing")

@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""Checks that README.md documents every field of the `shufl bias --format json` report (issue 11).
+"""Checks that docs/json.md documents every field of the `shufl bias --format json` report (issue 11).
 
-Usage: check_json_fields.py SCHEMA README
+Usage: check_json_fields.py SCHEMA PAGE
 
 SCHEMA is schema/bias-report.schema.json. Every property name it declares, anywhere (top level,
 nested objects and everything under "definitions": result, test, secondary, exact, power,
 monte_carlo, primary, ...), must appear as `name` (the whole name between backticks) inside the
-README's subsection whose heading is "JSON report fields" (from that heading to the next heading
+page's subsection whose heading is "JSON report fields" (from that heading to the next heading
 of the same or a higher level; fenced code blocks are not searched for headings).
 
 Exit status 0 when every name is documented; 1 with the list of missing names otherwise (also

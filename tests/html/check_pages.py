@@ -316,7 +316,8 @@ def main():
         # Every algorithm, every step; the buttons, keys and slider on a few of them.
         keyed = {"fisher-yates", "naive", "sort-coin:merge", "riffle:3"}
         for k, algo in enumerate(algorithms):
-            spec = algo.replace(":K", ":3").replace(":BITS", ":3")
+            spec = algo.replace(":K", ":3").replace(":BITS", ":3").replace(":M", ":3").replace(":Q", ":0.5")
+            spec = spec.replace("A+B+...", "riffle:1+cut")
             n = 4 + k % 3
             check_trace(d, binary, out_dir, spec, ["--n", str(n), "--seed", str(k + 1)], f"{spec} n={n} seed={k + 1}", 3,
                         interactive=spec in keyed)

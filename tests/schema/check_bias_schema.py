@@ -35,7 +35,8 @@ def main():
     zoo = []
     for line in subprocess.run([shufl, "bias", "--list"], check=True, capture_output=True, text=True).stdout.splitlines():
         name = line.split()[0]
-        zoo.append(name.replace(":BITS", ":8").replace(":K", ":3"))
+        zoo.append(name.replace(":BITS", ":8").replace(":K", ":3").replace(":M", ":3").replace(":Q", ":0.5")
+                   .replace("A+B+...", "riffle:1+cut"))
     ns = [3, 5, 8, 13, 52]
     trials = [1, 2, 10, 100, 1000, 10000, 100000, 1000000]
     tests = ["auto", "table", "position"]

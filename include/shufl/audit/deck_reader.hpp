@@ -7,7 +7,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -46,17 +48,37 @@ struct reader_options {
   bool skip_bad = false;                      ///< Count and skip invalid decks instead of failing.
 };
 
-/// Streams decks from a text_reader. Blank lines are skipped.
+/// How many skip reasons a deck_reader keeps (the first ones).
+inline constexpr std::size_t max_skip_reasons = 5;
+
+/// Streams decks from a text_reader. Blank lines and lines starting with '#' are skipped.
+/// The line format (docs/audit-input.md): cards separated by tabs when the line has a tab, else by
+/// commas when it has a comma, else by spaces (then a card whose label has spaces, "Ace of
+/// Spades", is the shortest run of words that names a card); spaces around a card are dropped,
+/// as are matching quotes around it ('As', "As") and [ ] or ( ) around the whole line. A line
+/// holds labels or numbers 1..N, never both. With a custom pack that has an all-digit label,
+/// digits are labels (no numbers).
+/// The pack is declared when options name a pack, custom labels, decks != 1 or jokers != 0 (then
+/// the standard pack unless named), else inferred from the first deck.
 class deck_reader {
  public:
-  /// Throws shufl::error for inconsistent options (dealt = 0 or larger than the pack, ...).
+  /// Throws shufl::error for inconsistent options (dealt = 0 or larger than the pack, dealt
+  /// without a declared pack, a pack and custom labels together, ...). `in` must outlive this.
   deck_reader(text_reader& in, reader_options options);
+  ~deck_reader();
+  deck_reader(deck_reader&&) noexcept;
+  deck_reader(const deck_reader&) = delete;
+  deck_reader& operator=(const deck_reader&) = delete;
+  deck_reader& operator=(deck_reader&&) = delete;
 
   /// The next valid deck as FACE ids (0..faces()−1), top card first: pack().size() entries, or
   /// `dealt` entries with --dealt. false at the end of the input. Throws shufl::error
   /// "NAME: line L, position P: unknown card 'X'" / "... card 'X' appears more often than the
-  /// pack has it" / "NAME: line L: N cards, the pack has M" (without skip_bad); read and
-  /// encoding errors from text_reader always throw.
+  /// pack has it" / "... 'X' is a number but the line began with card labels (...)" /
+  /// "NAME: line L: N cards, the pack has M (missing 'As', ...)" / "NAME: line L: N cards, the
+  /// deal has K" (without skip_bad; X quoted by quote_input_text, P counts cards from 1). Read
+  /// and encoding errors from text_reader, and a first deck the pack cannot be inferred from
+  /// ("NAME: line L: cannot infer the pack: ..."), always throw.
   bool next(std::vector<std::uint32_t>& faces);
 
   /// The pack (declared, or inferred from the first deck: valid after the first next()).
@@ -69,9 +91,26 @@ class deck_reader {
   [[nodiscard]] const std::vector<std::string>& skip_reasons() const noexcept;
   /// Line number of the last deck returned.
   [[nodiscard]] std::uint64_t line_number() const noexcept;
+
+ private:
+  struct impl;
+  std::unique_ptr<impl> impl_;
 };
 
 /// Builds the audit_pack of a declared pack (no input needed): for `audit --algo` and `--plan`.
+/// Custom labels → make_custom(labels, decks) (name "custom"); else make_pack(pack or standard,
+/// decks, jokers). Throws shufl::error from those, and for a pack together with custom labels or
+/// jokers with custom labels.
 audit_pack make_audit_pack(const reader_options& options);
+
+/// The audit_pack of a deck already built (faces, copies, suits and ranks from its cards).
+/// `name` is stored as given.
+audit_pack audit_pack_of(deck cards, std::string name, std::uint64_t decks, std::uint64_t jokers);
+
+/// Text from the input quoted for a message: in single quotes, control characters (C0, DEL, C1),
+/// backslash, quote, and bidirectional or invisible format characters (U+200B–U+200F,
+/// U+2028–U+202E, U+2066–U+2069, U+FEFF) written as \xHH or \u{HHHH}; cut after 40 code points
+/// ("..." appended). For valid UTF-8 (text_reader's output); other bytes are written as \xHH too.
+std::string quote_input_text(std::string_view text);
 
 }  // namespace shufl::audit

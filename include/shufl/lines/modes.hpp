@@ -17,6 +17,7 @@
 
 #include "shufl/lines/records.hpp"
 #include "shufl/lines/sampling.hpp"
+#include "shufl/lines/scaled.hpp"
 #include "shufl/random.hpp"
 
 namespace shufl::lines {
@@ -55,10 +56,38 @@ class record_source {
   std::string scratch_;
 };
 
-/// A list of 1-based field numbers as `cut -f` writes it: "2", "1,3", "2-4", "1,3-5"; in the
-/// given order, repeats allowed. Returns nothing for an empty list, a 0, a reversed or open
-/// range, or anything else.
-std::optional<std::vector<std::size_t>> parse_field_list(std::string_view text);
+/// A set of 1-based field numbers as `cut -f` reads a list: items N, N-M, N- (N to the last
+/// field) and -M (1 to M), separated by commas or blanks; the set of the fields named, in field
+/// order (so "3,1" is "1,3" and duplicates and overlaps merge). Held as disjoint ranges, so its
+/// size follows the list's text, never the field numbers in it.
+struct field_list {
+  /// Fields lo..hi, 1-based, inclusive; hi = SIZE_MAX for an open range.
+  struct range {
+    std::size_t lo;
+    std::size_t hi;
+    friend bool operator==(const range&, const range&) = default;
+  };
+  std::vector<range> ranges;  ///< ascending, disjoint, not adjacent
+  /// Whether the list names exactly one field (its number in `*number`).
+  bool single(std::size_t* number) const noexcept {
+    if (ranges.size() != 1 || ranges[0].lo != ranges[0].hi) return false;
+    *number = ranges[0].lo;
+    return true;
+  }
+  /// The fields a record must have: the highest closed end, or the start of an open range.
+  std::size_t needed() const noexcept {
+    if (ranges.empty()) return 0;
+    const range& r = ranges.back();
+    return r.hi == SIZE_MAX ? r.lo : r.hi;
+  }
+  friend bool operator==(const field_list&, const field_list&) = default;
+};
+
+/// Parses a field list (see field_list): nothing for an empty list or item, a 0, a decreasing
+/// range, a lone "-", a number above 2^63 or any other character; `why` (when given) then
+/// gets the reason in cut's words ("fields are numbered from 1", "invalid decreasing range",
+/// ...).
+std::optional<field_list> parse_field_list(std::string_view text, std::string* why = nullptr);
 
 /// Field `number` (1-based) of `record` (without its record delimiter), fields separated by
 /// the byte `delimiter`; nothing when the record has fewer fields.
@@ -309,20 +338,21 @@ void bernoulli_sample(record_source& source, double p, const seed_key& key, std:
 /// key is below p's threshold, so every record of a key is kept or dropped together and the
 /// decision for a key depends only on the key bytes and the seed (as PostgreSQL's Bernoulli
 /// TABLESAMPLE, history-independent). Hash: SipHash-2-4 (libsodium crypto_shorthash) keyed
-/// with the first 16 bytes of derive_key(key, "lines/distinct", 0), over the key fields joined
-/// by the field delimiter (unambiguous: fields cannot contain it).
+/// with the first 16 bytes of derive_key(key, "lines/distinct", 0), over the key fields (in
+/// field order) joined by the field delimiter (unambiguous: fields cannot contain it).
 class distinct_filter {
  public:
-  /// `fields`: 1-based field numbers (non-empty); `field_delimiter` separates fields.
-  distinct_filter(double p, std::vector<std::size_t> fields, char field_delimiter, const seed_key& key);
-  /// Whether `record` (without its record delimiter) is kept; nothing when it lacks a field.
+  /// `fields`: a non-empty field list; `field_delimiter` separates fields.
+  distinct_filter(double p, field_list fields, char field_delimiter, const seed_key& key);
+  /// Whether `record` (without its record delimiter) is kept; nothing when it has fewer than
+  /// fields.needed() fields. Time: the record's length plus the list's ranges.
   std::optional<bool> keep(std::string_view record);
   /// The 64-bit keyed hash of a key (the joined key fields).
   std::uint64_t hash(std::string_view key_bytes) const noexcept;
 
  private:
   probability_threshold threshold_;
-  std::vector<std::size_t> fields_;
+  field_list fields_;
   char field_delimiter_;
   unsigned char hash_key_[16];
   std::string joined_;
@@ -346,7 +376,11 @@ class distinct_filter {
 /// uniform times U·τ of the Poisson points falling in the rest of the record's weight
 /// (further jumps E/τ). Ties of keys go to the earlier record. Draws come from
 /// chacha20_engine(derive_key(key, "lines/weighted", 0), 0) in the order of the calls.
-/// Memory: K records.
+/// Keys, τ and the entering record's arithmetic are detmath::scaled numbers, so every finite
+/// weight from the smallest subnormal (keys near 2^1080) to the largest double (keys near
+/// 2^-1080) gets its exact law up to binary64 rounding; the jump is a plain double while it is
+/// a normal one (the ordinary case, where every value is the plain double computation's), else
+/// a scaled number passed record by record. Memory: K records.
 class weighted_sampler {
  public:
   /// k >= 1 records to keep.
@@ -384,9 +418,10 @@ class weighted_sampler {
   std::vector<std::string> take_in_input_order();
 
  private:
+  using scaled = detmath::scaled;
   struct entry {
     bool zero;             // a zero weight: after every positive key
-    double key;            // E/w, or a uniform tie-breaker for zeros
+    scaled key;            // E/w, or a uniform tie-breaker for zeros
     std::uint64_t position;
     std::size_t slot;
     friend bool operator<(const entry& a, const entry& b) noexcept {
@@ -399,23 +434,44 @@ class weighted_sampler {
   double exponential() noexcept;
   double uniform() noexcept;
   entry key_for(double weight, std::uint64_t position) noexcept;
-  double truncated_key(double weight, double offset) noexcept;
+  scaled truncated_key(double weight, scaled offset) noexcept;
   std::uint64_t k_;
   chacha20_engine engine_;
   std::vector<entry> heap_;  // max-heap
   std::vector<std::string> slots_;
-  bool have_jump_ = false;
-  double jump_ = 0;     // weight still to pass over before the next entry
-  double pending_ = -1; // the offset within the record that enters (set by pass)
+  bool have_jump_ = false;  // jump_ holds the jump (a normal double, or less after subtractions)
+  double jump_ = 0;         // weight still to pass over before the next entry
+  bool have_scaled_jump_ = false;  // the jump is outside the normal doubles: scaled_jump_
+  scaled scaled_jump_;
+  scaled pending_;  // the offset within the record that enters (set by pass)
 };
 
-/// Sampling with replacement (--with-replacement -n K): K independent draws among n records,
-/// uniform (Lemire, uniform_below(n)) when `weights` is empty, else proportional to the
-/// weights: t = u·W with u uniform in (0, 1) (detmath::open_unit) and W the sum of the weights
-/// added in input order; the record drawn is the first whose running sum exceeds t (a zero
-/// weight is never drawn; when every weight is zero the draws are uniform). Returns the drawn
-/// indices in draw order. Draws from chacha20_engine(derive_key(key,
-/// "lines/with-replacement", 0), 0). Precondition n >= 1 (and weights.size() == n if given).
+/// Sampling with replacement (--with-replacement -n K): independent draws among n records,
+/// one at a time (the output streams), uniform (Lemire, uniform_below(n)) when `weights` is
+/// empty, else proportional to the weights: t = u·W with u uniform in (0, 1)
+/// (detmath::open_unit) and W the sum of the weights added in input order; the record drawn is
+/// the first whose running sum exceeds t (a zero weight is never drawn; when every weight is
+/// zero the draws are uniform). When W overflows or is below 2^-969 (where u·W would lose
+/// precision), every weight is first multiplied by the power of two that brings the largest
+/// into [½, 1) (exact, but for weights below 2^-1021 of the largest, which the draws cannot
+/// reach anyway); otherwise the weights are used as they are. Draws from
+/// chacha20_engine(derive_key(key, "lines/with-replacement", 0), 0). Memory: n running sums.
+class replacement_draws {
+ public:
+  /// Precondition n >= 1 (and weights.size() == n if given); every weight finite and >= 0.
+  replacement_draws(std::uint64_t n, std::span<const double> weights, const seed_key& key);
+  /// The 0-based index of the next record drawn.
+  std::uint64_t next() noexcept;
+
+ private:
+  chacha20_engine engine_;
+  std::uint64_t n_;
+  std::vector<double> running_;  // running sums of the (scaled) weights; empty: uniform draws
+  double total_ = 0;
+  std::uint64_t last_ = 0;  // the last record with a positive weight: when u·W rounds up to W
+};
+
+/// K draws of replacement_draws, in draw order (the tests' and small callers' form).
 std::vector<std::uint64_t> draw_with_replacement(std::uint64_t n, std::span<const double> weights,
                                                  std::uint64_t k, const seed_key& key);
 

@@ -37,6 +37,12 @@ inline constexpr std::tuple registered_algorithms{
     registered_algorithm<modulo_algorithm>{"modulo"},
     registered_algorithm<transpositions_algorithm>{"transpositions"},
     registered_algorithm<riffle_algorithm>{"riffle"},
+    registered_algorithm<thorp_algorithm>{"thorp"},
+    registered_algorithm<shelf_algorithm>{"shelf"},
+    registered_algorithm<overhand_algorithm>{"overhand"},
+    registered_algorithm<pile_algorithm>{"pile"},
+    registered_algorithm<cut_algorithm>{"cut"},
+    registered_algorithm<sequence_algorithm>{"sequence"},
     registered_algorithm<weak_seed_algorithm>{"weak-seed"},
 };
 

@@ -62,3 +62,21 @@ emit('subset12', subsets)
 p = F(1, 5)
 for c in range(41):
     print('binom40', c, float(comb(40, c) * p**c * (1 - p)**(40 - c)))
+
+# Weights at the edges of binary64 (the exact doubles the tests use, as fractions): the laws
+# depend only on the ratios, so the smallest subnormals and the largest doubles must give the
+# same laws as ordinary weights.
+D = lambda s: F(float(s))  # the double nearest the decimal, exactly
+emit('edge_tiny_pair', ordered_law([D('1e-310'), D('3e-310')], 2))
+emit('edge_huge4', ordered_law([D('1e308')] * 4, 1))
+emit('edge_sub3', ordered_law([D('5e-324')] * 3, 3))
+emit('edge_mixed', ordered_law([D('5e-324'), D('1.7976931348623157e308'), D('1.5e-323'), D('1e308'),
+                                D('2e-323')], 3))
+for name, scale in (('edge_single_sub', F(1, 2**1060)), ('edge_single_huge', F(2**1023))):
+    emit(name, ordered_law([scale * x for x in (F(1), F(3, 4), F(1), F(1, 2), F(1))], 1))
+# Draws with replacement: record i with probability w_i / W.
+for name, ws in (('wr_huge', ['1e308', '1e308', '1']), ('wr_sub', ['5e-324', '1e-323', '1.5e-323']),
+                 ('wr_tiny_pair', ['1e-310', '3e-310'])):
+    w = [D(s) for s in ws]
+    for i, x in enumerate(w):
+        print(name, i, float(x / sum(w)))
