@@ -516,6 +516,51 @@ TEST(BiasInput, ParsesIndicesAndSymbols) {
   }
 }
 
+// Arrays printed over several lines, as Node's console.log prints an array of more than 72
+// characters and numpy wraps a long one: each is one permutation, the same as on one line.
+TEST(BiasInput, ArraysOverSeveralLines) {
+  std::string node, one_line;
+  for (int rep = 0; rep < 2; ++rep) {
+    node += "[\n";
+    for (int row = 0; row < 52; row += 12) {
+      node += " ";
+      for (int k = row; k < std::min(row + 12, 52); ++k) node += fmt::format(" {:2}{}", (k * 7 + rep) % 52, k < 51 ? "," : "");
+      node += "\n";
+    }
+    node += "]\n";
+    for (int k = 0; k < 52; ++k) one_line += fmt::format("{} ", (k * 7 + rep) % 52);
+    one_line += "\n";
+  }
+  const auto spread = parse_permutations(node);
+  EXPECT_EQ(spread.n, 52u);
+  EXPECT_EQ(spread.perms, parse_permutations(one_line).perms);
+  EXPECT_EQ(spread.perms.size(), 104u);
+  EXPECT_EQ(spread.perms[1], 7);
+  // numpy's wrap, strings as Node prints them, and a tuple; one-line arrays still read as before.
+  EXPECT_EQ(parse_permutations("[3 1\n 0 2]\n[0 1 2 3]\n").perms, (std::vector<std::uint8_t>{3, 1, 0, 2, 0, 1, 2, 3}));
+  EXPECT_EQ(parse_permutations("[\n  'b', 'a',\n  'c'\n]\n").symbols, (std::vector<std::string>{"a", "b", "c"}));
+  EXPECT_EQ(parse_permutations("(2,\n0, 1)\n").perms, (std::vector<std::uint8_t>{2, 0, 1}));
+  // Messages: the lines of the array; how to print one permutation per line.
+  const auto message = [](std::string_view text) {
+    try {
+      parse_permutations(text);
+    } catch (const error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(message("[\n 0, 1,\n 2\n]\n[\n 0, 1\n]\n"),
+            "input: lines 5-7: 2 items, expected 3 like the first line; print one permutation per line, e.g. "
+            "console.log(a.join(' ')) or console.log(JSON.stringify(a)) in JavaScript, print(*a) in Python");
+  EXPECT_NE(message("[\n 0, 1, 2,\n 3\n").find("input: line 1: the array opened with '[' is not closed by ']'"),
+            std::string::npos);
+  EXPECT_NE(message("[\n 0, 1, 2, 3,\n ... 148 more items\n]\n").find("lines 1-4: the array was cut short"),
+            std::string::npos);
+  EXPECT_NE(message("7\n").find("line 1: 1 items; permutations of 2 to 255 items are needed; print one"),
+            std::string::npos);
+  EXPECT_NE(message("[" + std::string((std::size_t{1} << 20) + 10, '\n')).find("an array longer than"), std::string::npos);
+}
+
 TEST(BiasInput, TestsPermutationsFromElsewhere) {
   // A perfectly balanced list of 3-card orders (each 10 times) and a heavily biased one.
   std::string fair, biased;

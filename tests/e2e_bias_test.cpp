@@ -1,5 +1,6 @@
 // End-to-end tests of `shufl bias`: the real binary, its stdout, stderr and exit status.
 #include <gtest/gtest.h>
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <cmath>
@@ -41,6 +42,51 @@ TEST(E2eBias, SignatureCommandText) {
   EXPECT_TRUE(contains(naive_part, "verdict: biased")) << naive_part;
   for (const char* deck : {"123", "132", "213", "231", "312", "321"}) EXPECT_TRUE(contains(fy_part, deck));
   EXPECT_TRUE(contains(r.out, "df = 5"));
+}
+
+// Each result opens with one plain sentence (also the JSON `summary`); the tests that do not
+// decide follow the verdict under "diagnostics". Independent values: the naive shuffle of 3 gives
+// 132, 213 and 231 with probability 5/27 each (by enumeration of its 27 paths), 10/9 of 1/6:
+// 11% more often than expected; the table test needs 5 expected per order, 5 x 3! = 30 trials.
+TEST(E2eBias, PlainSentenceFirstDiagnosticsLast) {
+  const auto r = run_shufl({"bias", "--n", "3", "--trials", "60000", "--seed", "1"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = bias_json({"--n", "3", "--trials", "60000", "--seed", "1"});
+  const auto sentence = [&](std::string_view algo) {
+    const auto at = r.out.find(std::string("\n") + std::string(algo) + ": ");
+    const auto start = r.out.find('\n', at + 1) + 1;
+    return r.out.substr(start, r.out.find('\n', start) - start);
+  };
+  // Fisher-Yates: the smallest and largest count of the table, of 60000 / 6 expected.
+  std::uint64_t lo = UINT64_MAX, hi = 0;
+  for (const auto& [order, count] : j["results"][0]["counts"].items()) {
+    lo = std::min(lo, count.get<std::uint64_t>());
+    hi = std::max(hi, count.get<std::uint64_t>());
+  }
+  const auto grouped = [](std::uint64_t v) { return fmt::format("{},{:03}", v / 1000, v % 1000); };
+  EXPECT_EQ(sentence("fisher-yates"), fmt::format("  fair at this sample size: the 6 orders came up {} to {} times of "
+                                                  "10,000 expected", grouped(lo), grouped(hi)));
+  EXPECT_TRUE(contains(sentence("naive"), "  biased: orders 132, 213 and 231 come up about 11% more often than "
+                                          "expected; p = 1.1e-148, not chance; see `shufl trace --algo naive --n 3`"))
+      << sentence("naive");
+  EXPECT_EQ("  " + j["results"][0]["summary"].get<std::string>(), sentence("fisher-yates"));
+  EXPECT_EQ("  " + j["results"][1]["summary"].get<std::string>(), sentence("naive"));
+  // The secondary tests are not in the verdict beside a valid table: after the verdict line,
+  // under the diagnostics heading, with the G-test.
+  const std::string naive_part = r.out.substr(r.out.find("\nnaive: "));
+  const auto verdict = naive_part.find("  verdict: biased");
+  const auto diagnostics = naive_part.find("  diagnostics, not in the verdict (the table chi-squared covers what");
+  ASSERT_NE(verdict, std::string::npos);
+  ASSERT_NE(diagnostics, std::string::npos);
+  EXPECT_LT(verdict, diagnostics);
+  for (const char* test : {"    G-test:", "    fixed points:", "    cycles:", "    inversions:", "    rising sequences:"}) {
+    EXPECT_GT(naive_part.find(test), diagnostics) << test;
+  }
+  // Too few trials: how many would be enough.
+  const auto few = run_shufl({"bias", "--n", "3", "--trials", "20", "--seed", "1", "--algo", "naive"});
+  EXPECT_TRUE(contains(few.out, "\n  no verdict yet: too few trials for the table chi-squared (3.3 expected per cell, "
+                                "5 needed); about 30 trials would be enough\n"))
+      << few.out;
 }
 
 TEST(E2eBias, SignatureCommandJsonFollowsSchema) {
@@ -265,7 +311,10 @@ TEST(E2eBias, InputFromStdin) {
   r = run_shufl({"bias", "--input", "-"}, "1 2 3\n1 2\n");
   EXPECT_EQ(r.status, 1);
   EXPECT_EQ(r.out, "");
-  EXPECT_EQ(r.err, "shufl: standard input: line 2: 2 items, expected 3 like the first line\n");
+  EXPECT_EQ(r.err,
+            "shufl: standard input: line 2: 2 items, expected 3 like the first line; print one permutation per "
+            "line, e.g. console.log(a.join(' ')) or console.log(JSON.stringify(a)) in JavaScript, print(*a) in "
+            "Python\n");
 }
 
 // Counts saved by two runs with different seeds add up; the same seed twice is refused.

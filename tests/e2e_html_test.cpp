@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <fstream>
+#include <regex>
 #include <set>
 #include <string>
 #include <vector>
@@ -67,6 +68,31 @@ TEST(HtmlE2E, TraceLabelsCannotEndTheScriptOrBecomeMarkup) {
   EXPECT_EQ(doc["items"][0], "</script><b>");
   EXPECT_EQ(doc["items"][1], "a&b");
   EXPECT_EQ(page.out.find("<b>"), std::string::npos);
+}
+
+// The report page says when and by which command it was written, and the SHA-256 of the
+// --input file it read (sha256sum as the oracle).
+TEST(HtmlE2E, ReportPageCarriesDateCommandAndInputHash) {
+  temp_dir dir;
+  const std::string file = dir.file("report.html"), input = dir.file("perms.txt");
+  {
+    std::ofstream out(input, std::ios::binary);
+    for (int k = 0; k < 60; ++k) out << (k % 2 ? "1 2 3\n" : "3 1 2\n");
+  }
+  const run_result r = run_shufl({"bias", "--input", input, "--report", file});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string page = read_file(file);
+  const run_result sum = run_shell("sha256sum '" + input + "'");
+  ASSERT_EQ(sum.status, 0);
+  const std::string digest = sum.out.substr(0, 64);
+  EXPECT_NE(page.find("SHA-256 " + digest + "</p>"), std::string::npos) << page.substr(0, 3000);
+  EXPECT_NE(page.find("command line: <code>shufl bias --input " + input + " --report " + file + "</code>"),
+            std::string::npos);
+  EXPECT_TRUE(std::regex_search(page, std::regex("written 20[0-9]{2}-[01][0-9]-[0-3][0-9] [0-2][0-9]:[0-5][0-9]:[0-6][0-9] UTC;")));
+  // Standard input is read once: no hash, said so.
+  const run_result piped = run_shufl({"bias", "--input", "-", "--report", file}, "1 2 3\n3 1 2\n");
+  ASSERT_EQ(piped.status, 0) << piped.err;
+  EXPECT_NE(read_file(file).find("input stdin SHA-256 none (standard input cannot be read again)"), std::string::npos);
 }
 
 TEST(HtmlE2E, ReportPageEmbedsTheRunAndShowsItsNumbers) {

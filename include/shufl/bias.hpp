@@ -357,18 +357,18 @@ struct permutation_list {
   std::vector<std::string> symbols;   ///< symbols[i] is the item mapped to i.
 };
 
-/// Parses permutations, one per line, read under the input-text convention of text_input.hpp
-/// (UTF-8 checked, BOM dropped, LF or CRLF, last line with or without newline): items separated
-/// by spaces, tabs or commas; a line may be wrapped in [ ] or ( ) (Python's print of a list or
-/// tuple) and an item in matching quotes ('a', "a"); 0- or 1-based indices or any symbols
-/// ("b a c"); a line that is one token of several characters (and no separators) is read one
-/// character (code point) per item ("bac"). Blank lines and lines starting with '#' are skipped.
-/// The first line fixes the items: when they are all decimal numbers, items are numbers compared
-/// by value ("01" and "1" are the same item, shown as "1"), ordered numerically; otherwise
-/// symbols compared and ordered by their bytes. Item k of that order becomes k (so 0..n-1 and
-/// 1..n both map to 0..n-1); symbols[k] is its label. Streams: memory is the permutations (n
-/// bytes each) plus one line. Throws shufl::error naming the file and line for a line that is
-/// not a permutation of the same items, n < 2 or n > bias_max_n, or a read or encoding error.
+/// Parses permutations, one per line, read under the input-text convention of text_input.hpp (UTF-8 checked, BOM
+/// dropped, LF or CRLF, last line with or without newline): items separated by spaces, tabs or commas; a line may be
+/// wrapped in [ ] or ( ) (Python's print of a list or tuple) and an item in matching quotes ('a', "a"); 0- or 1-based
+/// indices or any symbols ("b a c"); a line that is one token of several characters (and no separators) is read one
+/// character (code point) per item ("bac"). An array printed over several lines (Node's console.log, numpy: a line
+/// starting with '[' or '(' without the matching bracket at its end, up to the line that ends with it; at most 1 MiB)
+/// is one permutation ("lines A-B" in messages). Blank lines and lines starting with '#' are skipped. The first line
+/// fixes the items: all decimal numbers → numbers compared by value ("01" = "1", shown as "1"), ordered numerically;
+/// otherwise symbols ordered by their bytes. Item k of that order becomes k (0..n-1 and 1..n both map to 0..n-1);
+/// symbols[k] is its label. Streams: memory is the permutations (n bytes each) plus one line or array. Throws
+/// shufl::error naming the file and line for a line that is not a permutation of the same items (a wrong number of
+/// items or console.log's "... N more items" with how to print one per line), an unclosed array, n < 2 or n > 255.
 permutation_list parse_permutations(text_reader& reader);
 
 /// The same on text in memory (named "input" in messages).

@@ -65,6 +65,14 @@ std::string_view number_key(std::string_view s) {
   return first == std::string_view::npos ? s.substr(s.size() - 1) : s.substr(first);
 }
 
+// What a message about a line that is no permutation suggests.
+constexpr const char* kHowToPrint =
+    "print one permutation per line, e.g. console.log(a.join(' ')) or console.log(JSON.stringify(a)) in "
+    "JavaScript, print(*a) in Python";
+
+// The longest array spread over several lines (Node's console.log of a long array).
+constexpr std::size_t kMaxArrayBytes = std::size_t{1} << 20;
+
 }  // namespace
 
 permutation_list parse_permutations(text_reader& reader) {
@@ -73,15 +81,51 @@ permutation_list parse_permutations(text_reader& reader) {
   bool numeric = false;
   std::vector<bool> seen;
   std::string_view line;
+  std::string array;  // the lines of an array that spans several, joined by spaces
   while (reader.next(line)) {
-    const std::uint64_t line_number = reader.line_number();
-    const auto where = [&] { return fmt::format("{}: line {}", reader.name(), line_number); };
+    const std::uint64_t first_line = reader.line_number();
+    std::uint64_t last_line = first_line;
+    const std::string_view opening = trim(line);
+    if (!opening.empty() && (opening.front() == '[' || opening.front() == '(') &&
+        opening.back() != (opening.front() == '[' ? ']' : ')')) {
+      // An array printed over several lines ("[", rows of items, "]"): read up to its closing bracket.
+      const char open = opening.front();  // `opening` views the reader's line: gone after next()
+      const char close = open == '[' ? ']' : ')';
+      array.assign(opening);
+      bool closed = false;
+      while (!closed && reader.next(line)) {
+        last_line = reader.line_number();
+        const std::string_view part = trim(line);
+        if (array.size() + 1 + part.size() > kMaxArrayBytes) {
+          throw error(fmt::format("{}: lines {}-{}: an array longer than {} bytes", reader.name(), first_line,
+                                  last_line, kMaxArrayBytes));
+        }
+        array += ' ';
+        array += part;
+        closed = !part.empty() && part.back() == close;
+      }
+      if (!closed) {
+        throw error(fmt::format("{}: line {}: the array opened with '{}' is not closed by '{}' before the end of "
+                                "the input; {}",
+                                reader.name(), first_line, open, close, kHowToPrint));
+      }
+      line = array;
+    }
+    const auto where = [&] {
+      return last_line == first_line ? fmt::format("{}: line {}", reader.name(), first_line)
+                                     : fmt::format("{}: lines {}-{}", reader.name(), first_line, last_line);
+    };
     const auto items = split_items(line);
     if (items.empty() || items[0][0] == '#') continue;
+    if (line.find("... ") != std::string_view::npos && line.find(" more item") != std::string_view::npos) {
+      throw error(fmt::format("{}: the array was cut short ('... more items', as console.log prints an array "
+                              "of over 100 items); {}",
+                              where(), kHowToPrint));
+    }
     if (out.n == 0) {
       if (items.size() < 2 || items.size() > bias_max_n) {
-        throw error(fmt::format("{}: {} items; permutations of 2 to {} items are needed", where(), items.size(),
-                                bias_max_n));
+        throw error(fmt::format("{}: {} items; permutations of 2 to {} items are needed; {}", where(), items.size(),
+                                bias_max_n, kHowToPrint));
       }
       numeric = std::all_of(items.begin(), items.end(), all_digits);
       std::vector<std::string_view> order;
@@ -100,7 +144,8 @@ permutation_list parse_permutations(text_reader& reader) {
       seen.assign(out.n, false);
     }
     if (items.size() != out.n) {
-      throw error(fmt::format("{}: {} items, expected {} like the first line", where(), items.size(), out.n));
+      throw error(fmt::format("{}: {} items, expected {} like the first line; {}", where(), items.size(), out.n,
+                              kHowToPrint));
     }
     std::fill(seen.begin(), seen.end(), false);
     for (const auto item : items) {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <fstream>
 #include <iterator>
 #include <numeric>
@@ -201,10 +202,166 @@ std::string power_statement(const bias_result& r, double alpha) {
   return {};
 }
 
+// 9877 → "9,877"; 10000 → "10,000" (the summary sentence's counts).
+std::string grouped(std::uint64_t v) {
+  const std::string digits = std::to_string(v);
+  std::string out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+// An expected count: whole numbers grouped ("10,000"), else with one decimal ("2.5").
+std::string expected_text(double e) {
+  if (e >= 1e15) return fmt::format("{:.3g}", e);
+  if (std::fabs(e - std::round(e)) < 1e-9) return grouped(static_cast<std::uint64_t>(std::llround(e)));
+  if (e < 10) return fmt::format("{:.2g}", e);
+  const auto tenths = static_cast<std::uint64_t>(std::llround(e * 10));
+  return fmt::format("{}.{}", grouped(tenths / 10), tenths % 10);
+}
+
+// A relative excess as a percentage: "11%", "4.2%", "0.35%".
+std::string percent_text(double fraction) {
+  const double pc = 100 * fraction;
+  return pc >= 9.95 ? fmt::format("{:.0f}%", pc) : fmt::format("{:.2g}%", pc);
+}
+
+// A count of trials to suggest, rounded up to two significant digits: 123456 → "130,000".
+std::string trials_text(double t) {
+  if (!(t < 1e18)) return "more than 10^18";
+  auto v = static_cast<std::uint64_t>(std::ceil(std::max(t, 1.0)));
+  std::uint64_t scale = 1;
+  while (v / scale >= 100) scale *= 10;
+  v = (v + scale - 1) / scale * scale;
+  return grouped(v);
+}
+
+// The deciding p of the summary sentence, short: "p = 1.1e-148", "p = 10^-340.7", "p <= ...".
+std::string short_p(double ln_p, bool bound) {
+  const char* op = bound ? "<=" : "=";
+  if (ln_p < std::log(1e-300)) return fmt::format("p {} 10^{:.1f}", op, ln_p / std::log(10.0));
+  return fmt::format("p {} {:.2g}", op, std::exp(ln_p));
+}
+
+// "a", "a and b", "a, b and c", "a, b, c and 5 others" (the first three of `names`, in order).
+std::string name_list(const std::vector<std::string>& names) {
+  const std::size_t shown = std::min<std::size_t>(3, names.size());
+  std::string out;
+  for (std::size_t i = 0; i < shown; ++i) {
+    if (i > 0) out += i + 1 == shown && names.size() == shown ? " and " : ", ";
+    out += names[i];
+  }
+  if (names.size() > shown) out += fmt::format(" and {} others", names.size() - shown);
+  return out;
+}
+
+// "about 11% more often" when the excesses are alike, else "4.1% to 40% more often".
+std::string excess_text(const std::vector<double>& excess) {
+  const auto [lo, hi] = std::minmax_element(excess.begin(), excess.end());
+  const double mean = std::accumulate(excess.begin(), excess.end(), 0.0) / static_cast<double>(excess.size());
+  if (*hi - *lo <= 0.5 * mean) return fmt::format("about {} more often", percent_text(mean));
+  return fmt::format("{} to {} more often", percent_text(*lo), percent_text(*hi));
+}
+
+// The cells that come up more often than expected, for the "biased:" sentence: those at least 3
+// standard deviations above (z of heatmap.hpp), the largest excess first; the one with the largest
+// excess when none is. `label(i)` names cell i; `p` is a cell's probability under uniformity.
+std::string excess_cells(const std::vector<std::uint64_t>& counts, double expected, double trials, double p,
+                         const std::function<std::string(std::size_t)>& label, std::string_view one = "",
+                         std::string_view many = "") {
+  std::vector<std::size_t> over;
+  for (std::size_t i = 0; i < counts.size(); ++i) {
+    if (cell_z(static_cast<double>(counts[i]), trials, p) >= 3) over.push_back(i);
+  }
+  if (over.empty()) {
+    over.push_back(static_cast<std::size_t>(std::max_element(counts.begin(), counts.end()) - counts.begin()));
+  }
+  std::stable_sort(over.begin(), over.end(), [&](auto a, auto b) { return counts[a] > counts[b]; });
+  // The three named are the largest excesses, shown in their own order (132, 213, 231).
+  std::sort(over.begin(), over.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(3, over.size())));
+  std::vector<std::string> names;
+  std::vector<double> excess;
+  for (const auto i : over) {
+    names.push_back(label(i));
+    excess.push_back((static_cast<double>(counts[i]) - expected) / expected);
+  }
+  return fmt::format("{}{} come{} up {} than expected", names.size() == 1 ? one : many, name_list(names),
+                     names.size() == 1 ? "s" : "", excess_text(excess));
+}
+
+// The plain sentence that opens each result (text) and is its JSON `summary`: the verdict in
+// words with the numbers behind it, what to look at next, and, when the sample is too small,
+// how many trials would be enough.
+std::string summary_sentence(const bias_result& r, const bias_options& o) {
+  const std::string trace = r.definition.empty() ? std::string()
+                                                 : fmt::format("; see `shufl trace --algo {} --n {}`", r.label, r.n);
+  if (r.exact) {
+    const auto& x = *r.exact;
+    if (r.outcome != verdict::biased) return "fair: the exact law is uniform (every order has probability 1/n!)";
+    const double cells = std::exp(std::lgamma(static_cast<double>(r.n) + 1));
+    return fmt::format("biased: exactly, the most likely order is {:.3g} times as likely as with a fair shuffle and "
+                       "the least likely {:.3g} times (total variation distance {:.3g}){}",
+                       x.most_likely_value * cells, x.least_likely_value * cells, x.total_variation_value, trace);
+  }
+  const bool table = r.test == "table";
+  const std::vector<std::uint64_t>& cells = table ? r.counts : r.position_counts;
+  const double trials = static_cast<double>(r.trials);
+  const double cell_p = table ? 1.0 / static_cast<double>(cells.size()) : 1.0 / static_cast<double>(r.n);
+  const char* noun = o.input ? "permutations" : "trials";
+  switch (r.outcome) {
+    case verdict::biased: {
+      std::string what;
+      if (r.deciding_test == r.primary_name) {
+        what = table ? excess_cells(
+                           cells, r.expected, trials, cell_p,
+                           [&](std::size_t rank) { return labels_of(rank, r.n, o.input_symbols); }, "order ", "orders ")
+                     : excess_cells(cells, r.expected, trials, cell_p, [&](std::size_t i) {
+                         return fmt::format("card {} at position {}", item_label(i / r.n, o.input_symbols), i % r.n + 1);
+                       });
+      } else {
+        const auto s = std::find_if(r.secondary.begin(), r.secondary.end(),
+                                    [&](const secondary_test& t) { return t.name == r.deciding_test; });
+        what = s == r.secondary.end() ? fmt::format("the {} rejects uniformity", r.deciding_test)
+                                      : fmt::format("the {} test is off: {}", s->name, s->detail);
+      }
+      return fmt::format("biased: {}; {}, not chance{}", what, short_p(r.ln_p_deciding_adjusted, r.deciding_bound),
+                         trace);
+    }
+    case verdict::unreliable:
+      return fmt::format("no verdict yet: too few {} for the {} ({} expected per cell, 5 needed); about {} {} would "
+                         "be enough",
+                         noun, r.primary_name, expected_text(r.expected), trials_text(5 * trials / r.expected), noun);
+    case verdict::no_evidence:
+    default: {
+      const auto [lo, hi] = std::minmax_element(cells.begin(), cells.end());
+      std::string out =
+          table ? fmt::format("fair at this sample size: the {} orders came up {} to {} times of {} expected",
+                              grouped(cells.size()), grouped(*lo), grouped(*hi), expected_text(r.expected))
+                : fmt::format("fair at this sample size: every card came up at every position {} to {} times, of {} "
+                              "expected",
+                              grouped(*lo), grouped(*hi), expected_text(r.expected));
+      // Too few trials to see a small bias: the trials for a total variation distance of 0.05
+      // (the detectable distance shrinks as 1/sqrt(trials): the non-centrality grows as T d^2).
+      constexpr double kSmallBias = 0.05;
+      if (std::isfinite(r.detectable_tv) && r.detectable_tv > kSmallBias) {
+        out += fmt::format("; too few {} to see a small bias: only a total variation distance of {:.2g} or more "
+                           "would show (90%); about {} {} would show {}",
+                           noun, r.detectable_tv,
+                           trials_text(trials * (r.detectable_tv / kSmallBias) * (r.detectable_tv / kSmallBias)), noun,
+                           kSmallBias);
+      }
+      return out;
+    }
+  }
+}
+
 nlohmann::ordered_json result_json(const bias_result& r, const bias_report& report) {
   nlohmann::ordered_json e;
   e["algorithm"] = json_text(r.label);
   e["test"] = r.test;
+  e["summary"] = json_text(summary_sentence(r, report.options));
   if (r.exact) {
     e["verdict"] = verdict_json(r.outcome);
     e["warnings"] = r.warnings;
@@ -339,11 +496,13 @@ std::string text_report(const bias_report& report, const std::string& seed_text,
   const bias_result* previous = nullptr;
   for (const auto& r : report.results) {
     out += fmt::format("\n{}: {}\n", r.label, r.definition.empty() ? "permutations read from the input" : r.definition);
+    if (!report.interrupted) out += "  " + summary_sentence(r, o) + "\n";
     if (r.exact) {
       out += text_exact(r, previous);
       previous = &r;
       continue;
     }
+    std::vector<std::string> diagnostics;  // what is not in the verdict, printed after it
     if (r.test == "table") {
       const std::size_t cells = r.counts.size();
       std::vector<std::uint64_t> rows(cells);
@@ -372,40 +531,54 @@ std::string text_report(const bias_report& report, const std::string& seed_text,
       }
       out += fmt::format("  chi-squared: X2 = {:.4f}, df = {}, {}\n", r.chi_squared.statistic,
                          r.chi_squared.df, format_p(r.chi_squared));
-      out += fmt::format("  G-test:      G = {:.4f}, df = {}, {}\n", r.g_test.statistic, r.g_test.df,
-                         format_p(r.g_test));
+      diagnostics.push_back(fmt::format("G-test:      G = {:.4f}, df = {}, {}", r.g_test.statistic, r.g_test.df,
+                                        format_p(r.g_test)));
       out += fmt::format("  plug-in estimate of the total variation distance from uniform (biased upward): {:.4f}\n",
                          r.plug_in_tv);
     } else {
       if (r.n <= 64) out += heatmap(r, o.input_symbols);
       out += fmt::format("  position test: X2 x (n-1)/n = {:.4f}, df = {}, {}\n", r.chi_squared.statistic,
                          r.chi_squared.df, format_p(r.chi_squared));
-      out += fmt::format("  G-test (scaled): G = {:.4f}, df = {}, {}\n", r.g_test.statistic, r.g_test.df,
-                         format_p(r.g_test));
+      diagnostics.push_back(fmt::format("G-test (scaled): G = {:.4f}, df = {}, {}", r.g_test.statistic,
+                                        r.g_test.df, format_p(r.g_test)));
       if (!r.row_tests.empty()) {
         const auto worst = static_cast<std::size_t>(std::min_element(r.row_tests.begin(), r.row_tests.end(),
             [](const auto& a, const auto& b) { return a.ln_p < b.ln_p; }) - r.row_tests.begin());
-        out += fmt::format("  per-card tests (not in the verdict): worst is card {}: X2 = {:.4f}, df = {}, {}\n",
-                           item_label(worst, o.input_symbols), r.row_tests[worst].statistic, r.row_tests[worst].df,
-                           format_p(r.row_tests[worst]));
+        diagnostics.push_back(fmt::format("per-card tests: worst is card {}: X2 = {:.4f}, df = {}, {}",
+                                          item_label(worst, o.input_symbols), r.row_tests[worst].statistic,
+                                          r.row_tests[worst].df, format_p(r.row_tests[worst])));
       }
     }
     if (r.monte_carlo) {
       out += fmt::format("  Monte-Carlo p-value of the primary statistic ({} tables): p = {:.4g}\n",
                          o.monte_carlo, r.monte_carlo->p_value);
     }
+    bool invalid = false;
     for (const auto& s : r.secondary) {
       const std::string stat = s.name == "duplicates" ? fmt::format("{:g}", s.result.statistic)
                                                       : fmt::format("z = {:+.3f}", s.result.statistic);
-      const std::string role = !s.valid ? fmt::format(" (not valid here: {}; not in the verdict)", s.validity)
-                               : s.in_verdict ? std::string()
-                                              : std::string(" (not in the verdict)");
-      out += fmt::format("  {:<17} {}, {}; {}{}\n", s.name + ":", stat, format_p(s.result, s.approximation), s.detail,
-                         role);
+      const std::string line = fmt::format("{:<17} {}, {}; {}{}", s.name + ":", stat, format_p(s.result, s.approximation),
+                                           s.detail, s.valid ? std::string() : fmt::format(" (not valid here: {})", s.validity));
+      if (s.in_verdict) {
+        out += "  " + line + "\n";
+      } else {
+        diagnostics.push_back(line);
+        invalid = invalid || !s.valid;
+      }
     }
     if (const std::string power = power_statement(r, o.alpha); !power.empty()) out += "  power: " + power + "\n";
     for (const auto& w : r.warnings) out += fmt::format("  warning: {}\n", w);
     out += fmt::format("  verdict: {} ({})\n", verdict_text(r.outcome), verdict_reason(r, o.alpha));
+    if (!diagnostics.empty()) {
+      // One line on why these do not decide: the primary test already covers what they measure
+      // (they show where a bias lies), or they are not valid at this sample size.
+      const std::string why =
+          r.primary_valid ? fmt::format("the {} covers what they measure; they show where a bias lies{}",
+                                        r.primary_name, invalid ? "; a test not valid here cannot decide" : "")
+                          : std::string("not valid at this sample size, they cannot decide");
+      out += fmt::format("  diagnostics, not in the verdict ({}):\n", why);
+      for (const auto& d : diagnostics) out += "    " + d + "\n";
+    }
   }
   out += exact_range_table(report);
   return out;

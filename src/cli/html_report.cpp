@@ -3,9 +3,13 @@
 // every shown number carries data-json (its path in the document) and data-format (the rounding,
 // a printf conversion) so that a test can recompute it from the embedded document.
 #include <fmt/format.h>
+#include <sodium.h>
 
 #include <algorithm>
 #include <cmath>
+#include <ctime>
+#include <fstream>
+#include <iterator>
 
 #include "bias_view.hpp"
 #include "heatmap.hpp"
@@ -129,6 +133,7 @@ std::string render_result(const nlohmann::ordered_json& doc, const nlohmann::ord
   std::string out;
   out += fmt::format(R"(<section class="result" data-result="{}">)" "\n", k);
   out += fmt::format("<h2>{}</h2>\n", xml_escape(field_text(r, "algorithm")));
+  if (r.contains("summary")) out += fmt::format("<p class=\"summary\">{}</p>\n", xml_escape(field_text(r, "summary")));
   out += fmt::format(R"(<p>verdict: <span class="verdict {}">{}</span></p>)" "\n", xml_escape(verdict),
                      xml_escape(verdict_words(verdict)));
   out += "<p class=\"deciding\">";
@@ -248,6 +253,77 @@ std::string render_result(const nlohmann::ordered_json& doc, const nlohmann::ord
   return out;
 }
 
+// A word as a POSIX shell reads it: bare when it holds only safe characters, else single-quoted.
+std::string shell_word(const std::string& w) {
+  const bool safe = !w.empty() && std::all_of(w.begin(), w.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           std::string_view("_./:=,+-%@").find(c) != std::string_view::npos;
+  });
+  if (safe) return w;
+  std::string out(1, '\'');
+  for (const char c : w) {
+    if (c == '\'') {
+      out.append("'\\''");
+    } else {
+      out.push_back(c);
+    }
+  }
+  out.push_back('\'');
+  return out;
+}
+
+// Where the page came from: when it was written (UTC), the command line that wrote it (this
+// process's /proc/self/cmdline, the program named "shufl") and, for an --input file, its SHA-256
+// (libsodium) as it reads now; standard input cannot be read again, so it has none.
+std::string provenance(const nlohmann::ordered_json& doc) {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char date[40];
+  std::strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S UTC", &utc);
+  std::ifstream cmdline("/proc/self/cmdline", std::ios::binary);
+  const std::string raw((std::istreambuf_iterator<char>(cmdline)), std::istreambuf_iterator<char>());
+  std::string command;
+  std::size_t start = 0;
+  for (std::size_t k = 0; start < raw.size(); ++k) {
+    std::size_t end = raw.find('\0', start);
+    if (end == std::string::npos) end = raw.size();
+    if (k == 0) {
+      command.append("shufl");
+    } else {
+      command.push_back(' ');
+      command.append(shell_word(raw.substr(start, end - start)));
+    }
+    start = end + 1;
+  }
+  std::string out = fmt::format(R"(<p class="muted" id="provenance">written {}; command line: <code>{}</code>)",
+                                date, xml_escape(command));
+  if (doc.contains("input") && doc["input"].is_string()) {
+    const std::string input = doc["input"].get<std::string>();
+    std::string digest = "none (standard input cannot be read again)";
+    if (input != "stdin") {
+      std::ifstream in(input, std::ios::binary);
+      if (in) {
+        crypto_hash_sha256_state state;
+        crypto_hash_sha256_init(&state);
+        char block[1 << 16];
+        while (in.read(block, sizeof block) || in.gcount() > 0) {
+          crypto_hash_sha256_update(&state, reinterpret_cast<const unsigned char*>(block),
+                                    static_cast<unsigned long long>(in.gcount()));
+        }
+        unsigned char hash[crypto_hash_sha256_BYTES];
+        crypto_hash_sha256_final(&state, hash);
+        digest.clear();
+        for (const unsigned char b : hash) digest += fmt::format("{:02x}", b);
+      } else {
+        digest = "none (the file cannot be read again)";
+      }
+    }
+    out += fmt::format("; input {} SHA-256 {}", xml_escape(input), digest);
+  }
+  return out + "</p>\n";
+}
+
 }  // namespace
 
 std::string report_page(const nlohmann::ordered_json& doc) {
@@ -264,6 +340,7 @@ std::string report_page(const nlohmann::ordered_json& doc) {
           ? fmt::format("{} thread(s); ", doc["threads"].get<std::uint64_t>())
           : std::string(),
       xml_escape(field_text(doc, "shufl_version")));
+  page += provenance(doc);
   std::size_t k = 0;
   for (const auto& r : doc["results"]) page += render_result(doc, r, k++);
   page += "<script id=\"bias-data\" type=\"application/json\">";
