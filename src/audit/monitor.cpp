@@ -45,11 +45,6 @@ constexpr std::array<std::string_view, 4> suit_names = {"spades", "hearts", "dia
 constexpr double ln10 = 2.302585092994045684;
 constexpr double fold_high = 1e150, fold_low = 1e-150;
 
-double log_sum_exp(double a, double b) noexcept {
-  if (a < b) std::swap(a, b);
-  if (b == -std::numeric_limits<double>::infinity()) return a;
-  return a + std::log1p(std::exp(b - a));
-}
 
 }  // namespace
 
@@ -130,7 +125,7 @@ void e_process::check_deck(std::span<const std::uint32_t> faces) {
 
 void e_process::fold(predictor_state& p) noexcept {
   for (component& c : p.comps) {
-    c.log_e += std::log(c.scale);
+    if (c.scale != 1) c.log_e += std::log(c.scale);
     c.scale = 1;
   }
 }
@@ -154,6 +149,7 @@ void e_process::add_deck(std::span<const std::uint32_t> faces) {
   std::copy(suit_faces_.begin(), suit_faces_.end(), suit_left_.begin());
   std::copy(rank_faces_.begin(), rank_faces_.end(), rank_left_.begin());
   bool hot_successor = false, hot_repeat = false;
+  misses_.fill(0);
   const bool have_prev = !prev_.empty();
   std::array<double, predictor_count> ratio{};
   std::array<bool, predictor_count> hot{};
@@ -258,9 +254,18 @@ void e_process::add_deck(std::span<const std::uint32_t> faces) {
       hot[pred_suit_rank] = false;
     }
 
-    // The factors (1 − w) + w·r of every component.
+    // The factors (1 − w) + w·r of every component. For the single-card predictors r is 1 (no
+    // guess: factor 1), 0 (a miss: factor 1 − w, counted and applied once per deck) or a hit's
+    // R/left[g] (applied now; hits are rare under the null).
     for (std::size_t p = 0; p < predictor_count; ++p) {
       const double r = ratio[p];
+      if (p == pred_successor || p == pred_repeat) {
+        if (r == 1) continue;
+        if (r == 0) {
+          ++misses_[2 * p + (hot[p] ? 1 : 0)];
+          continue;
+        }
+      }
       for (component& comp : preds_[p].comps) {
         const double w = hot[p] ? comp.w_hot : comp.w_cold;
         comp.scale *= (1 - w) + w * r;
@@ -282,6 +287,13 @@ void e_process::add_deck(std::span<const std::uint32_t> faces) {
     ++seen_copy_[c];
   }
 
+  // The misses' factors (1 − w)^misses, per context.
+  for (std::size_t p : {pred_successor, pred_repeat}) {
+    const std::uint64_t cold = misses_[2 * p], hot_misses = misses_[2 * p + 1];
+    for (component& comp : preds_[p].comps)
+      comp.log_e += static_cast<double>(cold) * std::log1p(-comp.w_cold) +
+                    static_cast<double>(hot_misses) * std::log1p(-comp.w_hot);
+  }
   for (predictor_state& p : preds_) fold(p);
 
   // This deck becomes history.
@@ -304,16 +316,27 @@ void e_process::add_deck(std::span<const std::uint32_t> faces) {
   max_log_mixture_ = std::max(max_log_mixture_, mixture_log());
 }
 
+// Between decks every component is folded (scale = 1), so log_e is its whole logarithm.
 double e_process::predictor_log(const predictor_state& p) const noexcept {
-  double acc = -std::numeric_limits<double>::infinity();
-  for (const component& c : p.comps) acc = log_sum_exp(acc, c.log_e + std::log(c.scale));
-  return acc - std::log(static_cast<double>(p.comps.size()));
+  double top = -std::numeric_limits<double>::infinity();
+  for (const component& c : p.comps) top = std::max(top, c.log_e);
+  double sum = 0;
+  for (const component& c : p.comps) sum += std::exp(c.log_e - top);
+  return top + std::log(sum / static_cast<double>(p.comps.size()));
 }
 
+// log of (1/P) Σ_p (1/G_p) Σ_g e_{p,g}, with one exp per component and one log.
 double e_process::mixture_log() const noexcept {
-  double acc = -std::numeric_limits<double>::infinity();
-  for (const predictor_state& p : preds_) acc = log_sum_exp(acc, predictor_log(p));
-  return acc - std::log(static_cast<double>(preds_.size()));
+  double top = -std::numeric_limits<double>::infinity();
+  for (const predictor_state& p : preds_)
+    for (const component& c : p.comps) top = std::max(top, c.log_e);
+  double sum = 0;
+  for (const predictor_state& p : preds_) {
+    double part = 0;
+    for (const component& c : p.comps) part += std::exp(c.log_e - top);
+    sum += part / static_cast<double>(p.comps.size());
+  }
+  return top + std::log(sum / static_cast<double>(preds_.size()));
 }
 
 bool e_process::crossed(double alpha) const noexcept {
@@ -439,7 +462,7 @@ std::string e_process::serialize() const {
   nlohmann::json preds = nlohmann::json::array();
   for (const predictor_state& p : preds_) {
     std::vector<double> logs;
-    for (const component& c : p.comps) logs.push_back(c.log_e + std::log(c.scale));
+    for (const component& c : p.comps) logs.push_back(c.log_e);
     preds.push_back({{"log_e", logs},
                      {"hits", p.hits},
                      {"guesses", p.guesses},

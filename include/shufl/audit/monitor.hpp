@@ -32,6 +32,7 @@
 // allocation per deck after the first.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -127,6 +128,7 @@ class e_process {
   std::vector<std::uint32_t> offset_;      // prefix sums of copies
 
   // Scratch for one deck (sized once).
+  std::array<std::uint64_t, 8> misses_{};  // [2 · predictor + hot]: misses in this deck
   std::vector<std::uint32_t> left_, live_, live_pos_, seen_copy_, suit_left_, rank_left_;
 };
 
