@@ -196,7 +196,8 @@ TEST(AuditMonitor, CatchesThreeRiffles) {
 }
 
 TEST(AuditMonitor, KeepsUpWithAHundredThousandDecksPerSecond) {
-  // Generous against slow CI machines: a quarter of the target, in an optimised build.
+  // Generous against slow CI machines: a quarter of the target, in an optimised build without
+  // sanitizers (bench/monitor.sh measures the real figure).
   const audit_pack pack = standard_pack();
   shufl::xoshiro256pp_engine engine(shufl::key_from_seed("speed"), 0);
   std::vector<std::vector<std::uint32_t>> decks(1000, std::vector<std::uint32_t>(52));
@@ -209,7 +210,7 @@ TEST(AuditMonitor, KeepsUpWithAHundredThousandDecksPerSecond) {
   const double seconds = static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC;
   std::printf("monitor: %.0f decks per second (processor time)\n", 20000 / seconds);
   RecordProperty("decks_per_second", static_cast<int>(20000 / seconds));
-#ifdef NDEBUG
+#if defined(NDEBUG) && !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_UNDEFINED__)
   EXPECT_GT(20000 / seconds, 25000.0);
 #endif
 }
