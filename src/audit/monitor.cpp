@@ -1,0 +1,548 @@
+// The e-process of `audit --follow` (include/shufl/audit/monitor.hpp; docs/monitor.md).
+//
+// Notation for one card: R cards are left in this deck, left[f] of them show face f, the card
+// dealt is c. The null's next-card law is p0(f) = left[f] / R. Every predictor below computes a
+// ratio r(f) = q(f) / p0(f) for a distribution q over the faces with left[f] > 0, from the past
+// only: earlier decks and the cards of this deck dealt before c, never c itself. Then
+//   E0[ r(c) | past ] = Σ_{f: left[f]>0} p0(f) · q(f)/p0(f) = Σ_f q(f) = 1,
+// and for any weight w in [0, 1] fixed in advance or computed from the past, the factor
+// (1 − w) + w·r(c) = ((1 − w)·p0(c) + w·q(c)) / p0(c) is of the same form (q replaced by the
+// mixture (1 − w)·p0 + w·q), so its conditional expectation is 1 as well. A product of such
+// factors is a test martingale; an average of test martingales with fixed weights is one.
+#include "shufl/audit/monitor.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <string_view>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "shufl/error.hpp"
+
+namespace shufl::audit {
+namespace {
+
+constexpr std::uint32_t none = std::numeric_limits<std::uint32_t>::max();
+constexpr std::size_t pred_position = 0, pred_successor = 1, pred_repeat = 2, pred_suit_rank = 3;
+constexpr std::size_t predictor_count = 4;
+constexpr std::array<std::string_view, predictor_count> names = {"position", "successor", "repeat",
+                                                                 "suit-rank"};
+// The grids of mixing weights (fixed: part of the predictor set a state file must match).
+// Distributions (position, suit-rank): w over {0, 1/64, 1/8, 1/2, 1}.
+constexpr std::array<double, 5> kt_grid = {0.0, 1.0 / 64, 1.0 / 8, 1.0 / 2, 1.0};
+// Single-card guesses (successor, repeat): w_cold after a miss (or at the top of a deck) and
+// w_hot right after a hit of this predictor in the same deck; w < 1 so a miss never zeroes.
+constexpr std::array<double, 4> cold_grid = {0.0, 1.0 / 256, 1.0 / 32, 1.0 / 4};
+constexpr std::array<double, 4> hot_grid = {0.0, 1.0 / 4, 3.0 / 4, 15.0 / 16};
+constexpr std::string_view predictor_set =
+    "position:kt{0,1/64,1/8,1/2,1};successor:guess{0,1/256,1/32,1/4}x{0,1/4,3/4,15/16};"
+    "repeat:guess{0,1/256,1/32,1/4}x{0,1/4,3/4,15/16};suit-rank:kt{0,1/64,1/8,1/2,1}";
+constexpr std::array<std::string_view, 4> suit_names = {"spades", "hearts", "diamonds", "clubs"};
+
+constexpr double ln10 = 2.302585092994045684;
+constexpr double fold_high = 1e150, fold_low = 1e-150;
+
+
+}  // namespace
+
+std::span<const std::string_view> e_process::predictor_names() noexcept { return names; }
+
+e_process::e_process(const audit_pack& pack) : pack_(pack) {
+  n_ = pack.size();
+  faces_ = pack.faces();
+  if (n_ == 0 || faces_ == 0) throw shufl::error("audit monitor: the pack has no cards");
+  preds_.resize(predictor_count);
+  for (std::size_t p = 0; p < predictor_count; ++p) {
+    if (p == pred_successor || p == pred_repeat) {
+      for (double c : cold_grid)
+        for (double h : hot_grid) preds_[p].comps.push_back({c, h, 0.0, 1.0});
+    } else {
+      for (double w : kt_grid) preds_[p].comps.push_back({w, w, 0.0, 1.0});
+    }
+  }
+  // Suit and rank classes: the pack's suits 0..3 and ranks 0..ranks−1, plus one "none" class
+  // for faces without (jokers, trumps, custom cards).
+  suits_ = 5;
+  ranks_ = pack.ranks + 1;
+  suit_class_.resize(faces_);
+  rank_class_.resize(faces_);
+  suit_faces_.assign(suits_, 0);
+  rank_faces_.assign(ranks_, 0);
+  offset_.assign(faces_ + 1, 0);
+  for (std::size_t f = 0; f < faces_; ++f) {
+    const int s = f < pack.suit_of.size() ? pack.suit_of[f] : -1;
+    const int r = f < pack.rank_of.size() ? pack.rank_of[f] : -1;
+    suit_class_[f] = s >= 0 && s < 4 ? static_cast<std::uint32_t>(s) : 4;
+    rank_class_[f] = r >= 0 && static_cast<std::size_t>(r) < pack.ranks
+                         ? static_cast<std::uint32_t>(r)
+                         : static_cast<std::uint32_t>(pack.ranks);
+    suit_faces_[suit_class_[f]] += pack.copies[f];
+    rank_faces_[rank_class_[f]] += pack.copies[f];
+    offset_[f + 1] = offset_[f] + pack.copies[f];
+  }
+  pos_count_.assign(n_ * faces_, 0);
+  pos_weight_.resize(n_ * faces_);
+  suit_count_.assign(n_ * suits_, 0);
+  rank_count_.assign(n_ * ranks_, 0);
+  prev_next_.assign(n_, none);
+  left_.resize(faces_);
+  live_.resize(faces_);
+  live_pos_.resize(faces_);
+  seen_copy_.resize(faces_);
+  suit_left_.resize(suits_);
+  rank_left_.resize(ranks_);
+  rebuild_weights();
+}
+
+void e_process::rebuild_weights() noexcept {
+  for (std::size_t t = 0; t < n_; ++t)
+    for (std::size_t f = 0; f < faces_; ++f)
+      pos_weight_[t * faces_ + f] =
+          (pos_count_[t * faces_ + f] + 0.5) / static_cast<double>(pack_.copies[f]);
+}
+
+void e_process::check_deck(std::span<const std::uint32_t> faces) {
+  if (faces.empty() || faces.size() > n_)
+    throw shufl::error(fmt::format("audit monitor: a deck of {} cards, the pack has {}",
+                                   faces.size(), n_));
+  if (length_ != 0 && faces.size() != length_)
+    throw shufl::error(fmt::format(
+        "audit monitor: a deck of {} cards, the earlier decks of this stream have {}",
+        faces.size(), length_));
+  std::fill(left_.begin(), left_.end(), 0u);
+  for (std::uint32_t f : faces) {
+    if (f >= faces_)
+      throw shufl::error(fmt::format("audit monitor: face id {} outside the pack's {} faces", f,
+                                     faces_));
+    if (++left_[f] > pack_.copies[f])
+      throw shufl::error(fmt::format("audit monitor: card {} appears more often than the pack has it",
+                                     face_label(f)));
+  }
+}
+
+void e_process::fold(predictor_state& p) noexcept {
+  for (component& c : p.comps) {
+    if (c.scale != 1) c.log_e += std::log(c.scale);
+    c.scale = 1;
+  }
+}
+
+void e_process::add_deck(std::span<const std::uint32_t> faces) {
+  check_deck(faces);  // throws before anything changes
+  const std::size_t len = faces.size();
+  length_ = len;
+
+  // Per-deck state: copies left per face, the list of faces still possible (for O(R) sums),
+  // copies left per suit and rank class, and how many copies of each face were dealt.
+  std::size_t live = 0;
+  for (std::size_t f = 0; f < faces_; ++f) {
+    left_[f] = pack_.copies[f];
+    seen_copy_[f] = 0;
+    if (left_[f] > 0) {
+      live_pos_[f] = static_cast<std::uint32_t>(live);
+      live_[live++] = static_cast<std::uint32_t>(f);
+    }
+  }
+  std::copy(suit_faces_.begin(), suit_faces_.end(), suit_left_.begin());
+  std::copy(rank_faces_.begin(), rank_faces_.end(), rank_left_.begin());
+  bool hot_successor = false, hot_repeat = false;
+  misses_.fill(0);
+  const bool have_prev = !prev_.empty();
+  std::array<double, predictor_count> ratio{};
+  std::array<bool, predictor_count> hot{};
+
+  for (std::size_t t = 0; t < len; ++t) {
+    const std::uint32_t c = faces[t];
+    const double R = static_cast<double>(n_ - t);
+
+    // (a) position: q(f) ∝ (count[t][f] + 1/2) · left[f] / copies[f] over the faces still
+    // possible — the Krichevsky–Trofimov (Dirichlet(1/2)) estimate of "face f at position t"
+    // from the earlier decks, restricted and renormalised to what this deck can still deal
+    // (for a shoe, shaped by the copies left). It reads counts of earlier decks only, and the
+    // cards already dealt in this deck only through left[]: a distribution fixed before c.
+    // r(c) = q(c)/p0(c) = weight[t][c] · R / Z.
+    {
+      const double* wrow = pos_weight_.data() + t * faces_;
+      double z = 0;
+      for (std::size_t i = 0; i < live; ++i) z += wrow[live_[i]] * left_[live_[i]];
+      ratio[pred_position] = wrow[c] * R / z;
+      hot[pred_position] = false;
+    }
+
+    // (b) successor: the `guessing` strategy's card g — at the top card 0; after card x, x+1
+    // if still possible, else the smallest possible face above x, else the largest below (x
+    // itself, in a shoe, as the last resort). g depends on the cards already dealt only.
+    // q = δ_g, so r(c) = [c = g] · R / left[g]; mixed with the null below (w < 1).
+    {
+      std::uint32_t g = none;
+      if (t == 0) {
+        for (std::size_t f = 0; f < faces_ && g == none; ++f)
+          if (left_[f] > 0) g = static_cast<std::uint32_t>(f);
+      } else {
+        const std::uint32_t x = faces[t - 1];
+        for (std::size_t f = x + 1; f < faces_; ++f)
+          if (left_[f] > 0) { g = static_cast<std::uint32_t>(f); break; }
+        if (g == none)
+          for (std::size_t f = x; f-- > 0;)
+            if (left_[f] > 0) { g = static_cast<std::uint32_t>(f); break; }
+        if (g == none && left_[x] > 0) g = x;
+      }
+      predictor_state& p = preds_[pred_successor];
+      hot[pred_successor] = hot_successor;
+      if (g == none) {
+        ratio[pred_successor] = 1;
+        hot_successor = false;
+      } else {
+        ratio[pred_successor] = c == g ? R / left_[g] : 0.0;
+        hot_successor = c == g;
+        ++p.guesses;
+        p.hits += c == g;
+        p.expected_hits += left_[g] / R;
+      }
+    }
+
+    // (c) repeat: the face that followed this card in the previous deck (for a shoe, the k-th
+    // copy dealt here is matched with the k-th copy there); at the top, the previous deck's top
+    // card. The previous deck is the past; which copy of the last card this is, too. When that
+    // face is no longer possible (or there is none), q = p0 and r = 1.
+    {
+      std::uint32_t g = none;
+      if (have_prev) {
+        if (t == 0) {
+          g = prev_[0];
+        } else {
+          const std::uint32_t x = faces[t - 1];
+          g = prev_next_[offset_[x] + seen_copy_[x] - 1];
+        }
+        if (g != none && left_[g] == 0) g = none;
+      }
+      predictor_state& p = preds_[pred_repeat];
+      hot[pred_repeat] = hot_repeat;
+      if (g == none) {
+        ratio[pred_repeat] = 1;
+        hot_repeat = false;
+      } else {
+        ratio[pred_repeat] = c == g ? R / left_[g] : 0.0;
+        hot_repeat = c == g;
+        ++p.guesses;
+        p.hits += c == g;
+        p.expected_hits += left_[g] / R;
+      }
+    }
+
+    // (d) suit-rank: q = ½·q_suit + ½·q_rank, where q_suit(f) = P_t(suit of f) · left[f] /
+    // suit_left[suit of f], P_t(s) ∝ count_t[s] + 1/2 (KT over the suits still possible, from
+    // earlier decks), i.e. the suit is predicted from position t's history and spread over the
+    // possible faces of that suit in proportion to their copies left; q_rank likewise with ranks.
+    // Both sum to 1 over the possible faces, so q does. r(c) = ½·P_t(s)·R/suit_left[s] +
+    // ½·P_t(r)·R/rank_left[r]. Without suits and ranks (a custom pack) every face is in the one
+    // "none" class and r = 1.
+    {
+      const std::uint32_t* srow = suit_count_.data() + t * suits_;
+      const std::uint32_t* rrow = rank_count_.data() + t * ranks_;
+      double zs = 0, zr = 0;
+      for (std::size_t s = 0; s < suits_; ++s)
+        if (suit_left_[s] > 0) zs += srow[s] + 0.5;
+      for (std::size_t r = 0; r < ranks_; ++r)
+        if (rank_left_[r] > 0) zr += rrow[r] + 0.5;
+      const std::uint32_t s = suit_class_[c], r = rank_class_[c];
+      ratio[pred_suit_rank] = 0.5 * (srow[s] + 0.5) / zs * R / suit_left_[s] +
+                              0.5 * (rrow[r] + 0.5) / zr * R / rank_left_[r];
+      hot[pred_suit_rank] = false;
+    }
+
+    // The factors (1 − w) + w·r of every component. For the single-card predictors r is 1 (no
+    // guess: factor 1), 0 (a miss: factor 1 − w, counted and applied once per deck) or a hit's
+    // R/left[g] (applied now; hits are rare under the null).
+    for (std::size_t p = 0; p < predictor_count; ++p) {
+      const double r = ratio[p];
+      if (p == pred_successor || p == pred_repeat) {
+        if (r == 1) continue;
+        if (r == 0) {
+          ++misses_[2 * p + (hot[p] ? 1 : 0)];
+          continue;
+        }
+      }
+      for (component& comp : preds_[p].comps) {
+        const double w = hot[p] ? comp.w_hot : comp.w_cold;
+        comp.scale *= (1 - w) + w * r;
+        if (comp.scale > fold_high || comp.scale < fold_low) {
+          comp.log_e += std::log(comp.scale);
+          comp.scale = 1;
+        }
+      }
+    }
+
+    // Deal c.
+    if (--left_[c] == 0) {
+      const std::uint32_t i = live_pos_[c], last = live_[--live];
+      live_[i] = last;
+      live_pos_[last] = i;
+    }
+    --suit_left_[suit_class_[c]];
+    --rank_left_[rank_class_[c]];
+    ++seen_copy_[c];
+  }
+
+  // The misses' factors (1 − w)^misses, per context.
+  for (std::size_t p : {pred_successor, pred_repeat}) {
+    const std::uint64_t cold = misses_[2 * p], hot_misses = misses_[2 * p + 1];
+    for (component& comp : preds_[p].comps)
+      comp.log_e += static_cast<double>(cold) * std::log1p(-comp.w_cold) +
+                    static_cast<double>(hot_misses) * std::log1p(-comp.w_hot);
+  }
+  for (predictor_state& p : preds_) fold(p);
+
+  // This deck becomes history.
+  for (std::size_t t = 0; t < len; ++t) {
+    const std::uint32_t c = faces[t];
+    const std::size_t cell = t * faces_ + c;
+    ++pos_count_[cell];
+    pos_weight_[cell] = (pos_count_[cell] + 0.5) / static_cast<double>(pack_.copies[c]);
+    ++suit_count_[t * suits_ + suit_class_[c]];
+    ++rank_count_[t * ranks_ + rank_class_[c]];
+  }
+  prev_.assign(faces.begin(), faces.end());
+  std::fill(prev_next_.begin(), prev_next_.end(), none);
+  std::fill(seen_copy_.begin(), seen_copy_.end(), 0u);
+  for (std::size_t t = 0; t < len; ++t) {
+    const std::uint32_t c = faces[t];
+    prev_next_[offset_[c] + seen_copy_[c]++] = t + 1 < len ? faces[t + 1] : none;
+  }
+  ++decks_;
+  max_log_mixture_ = std::max(max_log_mixture_, mixture_log());
+}
+
+// Between decks every component is folded (scale = 1), so log_e is its whole logarithm.
+double e_process::predictor_log(const predictor_state& p) const noexcept {
+  double top = -std::numeric_limits<double>::infinity();
+  for (const component& c : p.comps) top = std::max(top, c.log_e);
+  double sum = 0;
+  for (const component& c : p.comps) sum += std::exp(c.log_e - top);
+  return top + std::log(sum / static_cast<double>(p.comps.size()));
+}
+
+// log of (1/P) Σ_p (1/G_p) Σ_g e_{p,g}, with one exp per component and one log.
+double e_process::mixture_log() const noexcept {
+  double top = -std::numeric_limits<double>::infinity();
+  for (const predictor_state& p : preds_)
+    for (const component& c : p.comps) top = std::max(top, c.log_e);
+  double sum = 0;
+  for (const predictor_state& p : preds_) {
+    double part = 0;
+    for (const component& c : p.comps) part += std::exp(c.log_e - top);
+    sum += part / static_cast<double>(p.comps.size());
+  }
+  return top + std::log(sum / static_cast<double>(preds_.size()));
+}
+
+bool e_process::crossed(double alpha) const noexcept {
+  return max_log_mixture_ >= -std::log(alpha);
+}
+
+std::string e_process::face_label(std::uint32_t face) const {
+  if (pack_.cards.cards.size() == pack_.face_of.size()) {
+    for (std::size_t i = 0; i < pack_.face_of.size(); ++i)
+      if (pack_.face_of[i] == face) {
+        const card& c = pack_.cards.cards[i];
+        return c.label.empty() ? format_card(c, card_style::code) : c.label;
+      }
+  }
+  return fmt::format("#{}", face + 1);
+}
+
+std::string e_process::evidence_of(std::size_t predictor) const {
+  const double d = static_cast<double>(decks_);
+  if (decks_ == 0) return "no decks yet";
+  if (predictor == pred_successor || predictor == pred_repeat) {
+    const predictor_state& p = preds_[predictor];
+    return fmt::format("{}: {} hits in {} guesses, {:.1f} expected by chance",
+                       predictor == pred_successor
+                           ? "guessing each card's original successor"
+                           : "guessing the card that followed it in the previous deck",
+                       p.hits, p.guesses, p.expected_hits);
+  }
+  // The cell furthest from its expected count (standardised), positions from 1.
+  double best = -1;
+  std::string text;
+  auto consider = [&](std::size_t t, double count, double prob, const std::string& what) {
+    const double mean = d * prob, sd = std::sqrt(d * prob * (1 - prob));
+    const double z = sd > 0 ? std::fabs(count - mean) / sd : 0;
+    if (z > best) {
+      best = z;
+      text = fmt::format("{} at position {}: {} times in {} decks, {:.1f} expected", what, t + 1,
+                         static_cast<std::uint64_t>(count), decks_, mean);
+    }
+  };
+  const double n = static_cast<double>(n_);
+  if (predictor == pred_position) {
+    for (std::size_t t = 0; t < length_; ++t)
+      for (std::size_t f = 0; f < faces_; ++f)
+        consider(t, pos_count_[t * faces_ + f], pack_.copies[f] / n,
+                 face_label(static_cast<std::uint32_t>(f)));
+    return text;
+  }
+  for (std::size_t t = 0; t < length_; ++t) {
+    for (std::size_t s = 0; s < 4; ++s)
+      if (suit_faces_[s] > 0)
+        consider(t, suit_count_[t * suits_ + s], suit_faces_[s] / n,
+                 fmt::format("suit {}", suit_names[s]));
+    for (std::size_t r = 0; r + 1 < ranks_; ++r) {
+      if (rank_faces_[r] == 0) continue;
+      std::string label;
+      for (std::size_t f = 0; f < faces_ && label.empty(); ++f)
+        if (rank_class_[f] == r) label = face_label(static_cast<std::uint32_t>(f));
+      consider(t, rank_count_[t * ranks_ + r], rank_faces_[r] / n,
+               fmt::format("rank of {}", label));
+    }
+  }
+  return text.empty() ? "the pack has no suits or ranks" : text;
+}
+
+e_process::status e_process::current() const {
+  status s;
+  s.decks = decks_;
+  double best = -std::numeric_limits<double>::infinity();
+  std::size_t leader = 0;
+  for (std::size_t p = 0; p < preds_.size(); ++p) {
+    const double l = predictor_log(preds_[p]);
+    s.log10_e.emplace_back(std::string(names[p]), l / ln10);
+    if (l > best) {
+      best = l;
+      leader = p;
+    }
+  }
+  s.log10_mixture = mixture_log() / ln10;
+  s.max_log10_mixture = max_log_mixture_ / ln10;
+  s.anytime_p = std::min(1.0, std::exp(-max_log_mixture_));
+  s.leader = std::string(names[leader]);
+  s.evidence = evidence_of(leader);
+  return s;
+}
+
+// ---- state file ----
+
+namespace {
+
+nlohmann::json pack_identity(const audit_pack& pack) {
+  return {{"name", pack.name},       {"size", pack.size()},     {"decks", pack.decks},
+          {"jokers", pack.jokers},   {"copies", pack.copies},   {"suit_of", pack.suit_of},
+          {"rank_of", pack.rank_of}, {"ranks", pack.ranks}};
+}
+
+std::string describe_pack(const nlohmann::json& id) {
+  return fmt::format("'{}' ({} cards, {} deck(s), {} joker(s))",
+                     id.value("name", std::string("?")), id.value("size", std::size_t{0}),
+                     id.value("decks", std::uint64_t{0}), id.value("jokers", std::uint64_t{0}));
+}
+
+template <class T>
+void read_vector(const nlohmann::json& j, const char* key, std::vector<T>& out, std::size_t size) {
+  const auto& a = j.at(key);
+  if (!a.is_array() || a.size() != size)
+    throw shufl::error(fmt::format("state file: '{}' has the wrong size", key));
+  out.clear();
+  for (const auto& v : a) out.push_back(v.get<T>());
+}
+
+}  // namespace
+
+std::string e_process::serialize() const {
+  nlohmann::json j;
+  j["format"] = "shufl audit monitor state";
+  j["version"] = 1;
+  j["predictor_set"] = predictor_set;
+  j["pack"] = pack_identity(pack_);
+  j["length"] = length_;
+  j["decks"] = decks_;
+  j["max_log_mixture"] = max_log_mixture_;
+  nlohmann::json preds = nlohmann::json::array();
+  for (const predictor_state& p : preds_) {
+    std::vector<double> logs;
+    for (const component& c : p.comps) logs.push_back(c.log_e);
+    preds.push_back({{"log_e", logs},
+                     {"hits", p.hits},
+                     {"guesses", p.guesses},
+                     {"expected_hits", p.expected_hits}});
+  }
+  j["predictors"] = preds;
+  j["position_counts"] = pos_count_;
+  j["suit_counts"] = suit_count_;
+  j["rank_counts"] = rank_count_;
+  j["previous"] = prev_;
+  return j.dump();
+}
+
+void e_process::deserialize(std::string_view json_text) {
+  try {
+    deserialize_checked(json_text);
+  } catch (const nlohmann::json::exception& e) {
+    throw shufl::error(std::string("state file: malformed (") + e.what() + ")");
+  }
+}
+
+void e_process::deserialize_checked(std::string_view json_text) {
+  const nlohmann::json j = nlohmann::json::parse(json_text, nullptr, false);
+  if (j.is_discarded() || !j.is_object() || !j.contains("format") ||
+      j["format"] != "shufl audit monitor state")
+    throw shufl::error("state file: not a state file of shufl audit --follow");
+  if (j.value("version", 0) != 1)
+    throw shufl::error("state file: written by another version of the monitor (version " +
+                       j.value("version", nlohmann::json()).dump() + ", this one reads 1)");
+  const nlohmann::json mine = pack_identity(pack_);
+  if (!j.contains("pack") || j["pack"] != mine)
+    throw shufl::error("state file: written for the pack " +
+                       (j.contains("pack") && j["pack"].is_object() ? describe_pack(j["pack"])
+                                                                    : std::string("?")) +
+                       ", this stream's pack is " + describe_pack(mine));
+  if (j.value("predictor_set", std::string()) != predictor_set)
+    throw shufl::error("state file: written for another set of predictors ('" +
+                       j.value("predictor_set", std::string()) + "'; this monitor has '" +
+                       std::string(predictor_set) + "')");
+  {
+    e_process next(pack_);
+    next.length_ = j.at("length").get<std::size_t>();
+    next.decks_ = j.at("decks").get<std::uint64_t>();
+    next.max_log_mixture_ = j.at("max_log_mixture").get<double>();
+    if (next.length_ > n_ || (next.length_ == 0) != (next.decks_ == 0))
+      throw shufl::error("state file: inconsistent deck length");
+    const auto& preds = j.at("predictors");
+    if (!preds.is_array() || preds.size() != next.preds_.size())
+      throw shufl::error("state file: wrong number of predictors");
+    for (std::size_t p = 0; p < preds.size(); ++p) {
+      predictor_state& ps = next.preds_[p];
+      std::vector<double> logs;
+      read_vector(preds[p], "log_e", logs, ps.comps.size());
+      for (std::size_t i = 0; i < logs.size(); ++i) {
+        if (!std::isfinite(logs[i])) throw shufl::error("state file: a non-finite e-value");
+        ps.comps[i].log_e = logs[i];
+      }
+      ps.hits = preds[p].at("hits").get<std::uint64_t>();
+      ps.guesses = preds[p].at("guesses").get<std::uint64_t>();
+      ps.expected_hits = preds[p].at("expected_hits").get<double>();
+    }
+    read_vector(j, "position_counts", next.pos_count_, n_ * faces_);
+    read_vector(j, "suit_counts", next.suit_count_, n_ * suits_);
+    read_vector(j, "rank_counts", next.rank_count_, n_ * ranks_);
+    const auto& prev = j.at("previous");
+    if (!prev.is_array() || prev.size() != (next.decks_ == 0 ? 0 : next.length_))
+      throw shufl::error("state file: the previous deck has the wrong length");
+    if (next.decks_ > 0) {
+      std::vector<std::uint32_t> deck;
+      for (const auto& v : prev) deck.push_back(v.get<std::uint32_t>());
+      next.check_deck(deck);
+      next.prev_ = deck;
+      std::fill(next.seen_copy_.begin(), next.seen_copy_.end(), 0u);
+      for (std::size_t t = 0; t < deck.size(); ++t)
+        next.prev_next_[offset_[deck[t]] + next.seen_copy_[deck[t]]++] =
+            t + 1 < deck.size() ? deck[t + 1] : none;
+    }
+    next.rebuild_weights();
+    *this = std::move(next);
+  }
+}
+
+}  // namespace shufl::audit

@@ -1,0 +1,88 @@
+// The monitor of `audit --follow` (audit/monitor.hpp): its state file and its decks. The first
+// byte chooses the pack (bit 0: a standard 52-card pack or a 5-card shoe of three faces with
+// suits, ranks and a face without either) and the mode (bit 1). Mode 0: the rest is a state
+// file; deserialize either succeeds or throws shufl::error with a "state file: " message, and a
+// state it accepts round-trips (serialize → deserialize → serialize gives the same text) and
+// takes further decks. Mode 1: the rest is a stream of face ids (one byte each, cut into decks
+// of the pack's size); add_deck accepts valid decks and throws shufl::error for others, leaving
+// the process unchanged; every status value is finite (no NaN) and a state round-trips.
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "fuzz_support.hpp"
+#include "shufl/audit/deck_reader.hpp"
+#include "shufl/audit/monitor.hpp"
+#include "shufl/deck.hpp"
+
+namespace {
+
+using shufl::fuzz::check;
+
+shufl::audit::audit_pack small_shoe() {
+  shufl::audit::audit_pack p;
+  p.name = "shoe";
+  p.copies = {2, 2, 1};
+  p.face_of = {0, 0, 1, 1, 2};
+  p.suit_of = {0, 1, -1};
+  p.rank_of = {0, 1, -1};
+  p.ranks = 2;
+  return p;
+}
+
+void check_status(const shufl::audit::e_process& e) {
+  const auto s = e.current();
+  for (const auto& [name, v] : s.log10_e) check(std::isfinite(v), "finite predictor e-values");
+  check(std::isfinite(s.log10_mixture) && std::isfinite(s.max_log10_mixture), "finite mixture");
+  check(s.max_log10_mixture >= s.log10_mixture - 1e-9 && s.max_log10_mixture >= 0, "the maximum");
+  check(s.anytime_p >= 0 && s.anytime_p <= 1, "a p-value");
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  using namespace shufl;
+  if (size == 0) return 0;
+  const audit::audit_pack pack =
+      (data[0] & 1) != 0 ? small_shoe()
+                         : audit::audit_pack_of(make_pack(pack_kind::standard), "standard", 1, 0);
+  const std::string_view rest = fuzz::bytes(data + 1, size - 1);
+  audit::e_process e(pack);
+  std::vector<std::uint32_t> deck(pack.size());
+  if ((data[0] & 2) == 0) {
+    try {
+      e.deserialize(rest);
+    } catch (const shufl::error& err) {
+      check(std::string(err.what()).rfind("state file: ", 0) == 0, "state messages say so");
+      check(e.decks() == 0, "a refused state changes nothing");
+      return 0;
+    }
+    const std::string once = e.serialize();
+    audit::e_process again(pack);
+    again.deserialize(once);
+    check(again.serialize() == once, "an accepted state round-trips");
+    for (std::size_t i = 0; i < deck.size(); ++i) deck[i] = pack.face_of[i];
+    try {
+      e.add_deck(deck);  // a partial-deal state refuses a whole deck: that is a shufl::error
+    } catch (const shufl::error&) {
+    }
+    check_status(e);
+    return 0;
+  }
+  for (std::size_t at = 0; at + deck.size() <= rest.size(); at += deck.size()) {
+    for (std::size_t i = 0; i < deck.size(); ++i)
+      deck[i] = static_cast<unsigned char>(rest[at + i]) % (pack.faces() + 1);  // sometimes invalid
+    const std::uint64_t before = e.decks();
+    try {
+      e.add_deck(deck);
+      check(e.decks() == before + 1, "a deck counted");
+    } catch (const shufl::error&) {
+      check(e.decks() == before, "a refused deck changes nothing");
+    }
+    check_status(e);
+  }
+  audit::e_process again(pack);
+  again.deserialize(e.serialize());
+  check(again.serialize() == e.serialize(), "a state round-trips");
+  return 0;
+}
