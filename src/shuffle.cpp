@@ -276,8 +276,11 @@ void parse_item(std::string_view item, std::vector<algorithm_spec>& out) {
   const std::string_view base_text = param.substr(0, x);
   const std::uint64_t base = info.parameter_form == form::decimal_passes ? parse_probability(base_text, info)
                                                                          : parse_parameter(base_text, info);
+  // One pass is the base alone, as the default parameter is: every spelling of one pass
+  // ("shelf", "shelf:10", "shelf:10x1") is the same parameter, so a label parses back to itself.
+  const auto packed = [base](std::uint64_t passes) { return passes == 1 ? base : pack_passes(base, passes); };
   if (x == std::string_view::npos) {
-    out.push_back({&info, pack_passes(base, 1)});
+    out.push_back({&info, packed(1)});
     return;
   }
   range(param.substr(x + 1),
@@ -285,7 +288,7 @@ void parse_item(std::string_view item, std::vector<algorithm_spec>& out) {
           return parse_number(t, info, info.parameter_form == form::decimal_passes ? "number of shuffles" : "number of passes",
                               1, kMaxPasses);
         },
-        [&](std::uint64_t p) { return pack_passes(base, p); });
+        packed);
 }
 
 }  // namespace

@@ -286,6 +286,8 @@ std::string xml_escape(std::string_view text) {
           // U+2400 + c: three bytes E2 90 80+c.
           out += "\xE2\x90";
           out += static_cast<char>(0x80 + c);
+        } else if (c == 0x7F) {
+          out += "\u2421";  // DEL as its control picture, like the C0 controls
         } else {
           out.append(text.substr(i, size));
         }
