@@ -143,6 +143,24 @@ TEST(SeedSearch, FindsAPlantedSeedFromTwoDealsOfFiveCards) {
   }
 }
 
+// The last 2^16 seeds below 2^64 (python-random takes any 64-bit seed): the search's blocks of
+// 2^16 seeds must not wrap past 2^64 - 1, so a seed there is found, also as a one-seed range, and
+// (a new user found 2^64 - 3 reported as ruled out).
+TEST(SeedSearch, FindsSeedsAtTheTopOfTheSixtyFourBitRange) {
+  for (const std::uint64_t planted : {UINT64_MAX - 2, UINT64_MAX, UINT64_MAX - 65536 + 5}) {
+    const auto made = family_deals(seed_family::python_random, planted, 52, 1);
+    for (const std::uint64_t width : {std::uint64_t{0}, std::uint64_t{7}}) {
+      const std::uint64_t lo = planted - width;
+      const std::uint64_t hi = planted + std::min(width, UINT64_MAX - planted);
+      auto o = options_for(seed_family::python_random, lo, hi);
+      o.deals = {first(made[0], 5)};
+      const auto r = search_seeds(o);
+      ASSERT_EQ(r.matches.size(), 1u) << planted << " width " << width;
+      EXPECT_EQ(r.matches[0].seed, planted);
+    }
+  }
+}
+
 TEST(SeedSearch, FindsPerDealSeedsFromFullDecks) {
   for (const auto f : all_families) {
     auto o = options_for(f, 1796083200, 1796083200 + 3000);

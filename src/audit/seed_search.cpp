@@ -853,10 +853,11 @@ seed_search_result search_seeds(const seed_search_options& o) {
         if (b >= blocks || stop) break;
         const std::uint64_t lo = o.range.first + b * block;
         if (!o.all && lo > best.load()) break;
-        const std::uint64_t hi = std::min(o.range.last, lo + block - 1);
+        // lo + block - 1 would wrap past 2^64 - 1 in the last block below it: compare the distance.
+        const std::uint64_t hi = o.range.last - lo < block - 1 ? o.range.last : lo + block - 1;
         std::uint64_t seed = lo;
         if (vectorised(o.family)) {
-          while (seed <= hi && seed + lanes - 1 < two_32) {
+          while (seed <= hi && seed < two_32 - (lanes - 1)) {  // seed + lanes - 1 < 2^32, without wrapping
             const auto count = static_cast<unsigned>(std::min<std::uint64_t>(lanes, hi - seed + 1));
             const kernel_args args{o.family, &log,           static_cast<std::uint32_t>(seed), count, mt_outputs,
                                    genrand.data(), mod_m.data(), mt.get(),                         scratch.data()};
