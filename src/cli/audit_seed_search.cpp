@@ -268,8 +268,12 @@ seed_search_report make_seed_search_report(const seed_search_cli_options& o) {
     const std::span<const std::uint32_t> rest(last.begin() + static_cast<std::ptrdiff_t>(deals[last_deal].size()),
                                               last.end());
     j["predicted_rest_of_last_deal"] = cards_json(pack, rest);
-    t += fmt::format("\nPredicted rest of deal {} (cards {} to {}):\n  {}\n", deals.size(), deals[last_deal].size() + 1,
-                     last.size(), rest.empty() ? std::string("(the whole deck was logged)") : cards_text(pack, rest));
+    if (rest.empty()) {
+      t += fmt::format("\nDeal {} was logged whole: nothing of it is left to predict.\n", deals.size());
+    } else {
+      t += fmt::format("\nPredicted rest of deal {} (cards {} to {}):\n  {}\n", deals.size(), deals[last_deal].size() + 1,
+                       last.size(), cards_text(pack, rest));
+    }
     if (reseed == reseed_mode::once) {
       j["predicted_next_deal"] = cards_json(pack, predicted.back());
       t += fmt::format("Predicted next deal (deal {}):\n  {}\n", deals.size() + 1, cards_text(pack, predicted.back()));
