@@ -258,8 +258,14 @@ TEST(E2eEdges, SighupAndSigpipeDuringSaveCountsSaveTheFinishedChunks) {
     EXPECT_FALSE(std::filesystem::exists(dir.file("r.html")));
     const json j = json::parse(test::read_file(part));
     EXPECT_EQ(j["format"], "shufl-bias-counts-2");
+    // A slow build (sanitizers) may be signalled before its first chunk ends: the part is then
+    // valid but empty, and merging it alone says so.
     const auto merged = run_shufl({"bias", "--merge", part, "--allow-partial", "--format", "json"});
-    EXPECT_EQ(merged.status, 0) << merged.err;
+    if (err.find(": saved 0 of ") == std::string::npos) {
+      EXPECT_EQ(merged.status, 0) << merged.err;
+    } else {
+      EXPECT_NE(merged.err.find("the merged files hold no trials"), std::string::npos) << merged.err;
+    }
   }
 }
 
