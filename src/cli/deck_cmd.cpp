@@ -383,6 +383,18 @@ nlohmann::ordered_json json_cards(const deck& d, std::span<const std::uint32_t> 
   return a;
 }
 
+// The fields every JSON document of `shufl deck` opens with (deals, grids, --count), in order.
+void put_deck_header(nlohmann::ordered_json& j, const deck& d, const deck_randomness& r, const std::string& style) {
+  j["shufl_version"] = SHUFL_VERSION;
+  j["command"] = "deck";
+  j["description"] = json_text(d.description);
+  j["cards"] = d.cards.size();
+  j["seed"] = r.seed ? json_text(*r.seed) : nlohmann::ordered_json(nullptr);
+  j["engine"] = (r.seed || r.engine) ? std::string(engine_name(r.engine.value_or(engine_kind::chacha20)))
+                                     : std::string("os");
+  j["style"] = style;
+}
+
 int run_deck(const deck_cli_options& o) {
   // Validate everything before any randomness or output.
   const card_style style = parse_card_style(o.style);
@@ -450,14 +462,7 @@ int run_deck(const deck_cli_options& o) {
     const bool json = o.format == "json";
     if (json) {
       nlohmann::ordered_json j;
-      j["shufl_version"] = SHUFL_VERSION;
-      j["command"] = "deck";
-      j["description"] = json_text(d.description);
-      j["cards"] = d.cards.size();
-      j["seed"] = r.seed ? json_text(*r.seed) : nlohmann::ordered_json(nullptr);
-      j["engine"] = (r.seed || r.engine) ? std::string(engine_name(r.engine.value_or(engine_kind::chacha20)))
-                                         : std::string("os");
-      j["style"] = o.style;
+      put_deck_header(j, d, r, o.style);
       j["count"] = *count;
       std::string head = j.dump(2);
       head.pop_back();  // the closing brace: the decks follow
@@ -524,14 +529,7 @@ int run_deck(const deck_cli_options& o) {
     if (!commitment.empty()) j["commitment"] = commitment;
     if (verifying) j["commitment_verified"] = true;
     if (!commitment.empty()) j["commitment_parameters"] = parameters;
-    j["shufl_version"] = SHUFL_VERSION;
-    j["command"] = "deck";
-    j["description"] = json_text(d.description);
-    j["cards"] = d.cards.size();
-    j["seed"] = r.seed ? json_text(*r.seed) : nlohmann::ordered_json(nullptr);
-    j["engine"] = (r.seed || r.engine) ? std::string(engine_name(r.engine.value_or(engine_kind::chacha20)))
-                                       : std::string("os");
-    j["style"] = o.style;
+    put_deck_header(j, d, r, o.style);
     if (spec) {
       const deal_result dealt = deal(order, *spec);
       if (spec->burn) j["burned"] = json_cards(d, dealt.burned, style);
