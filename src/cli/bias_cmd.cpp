@@ -347,6 +347,11 @@ subcommand bias_subcommand() {
                   }
                 }
               }
+              // A run of trials that saves its counts stops cleanly on a signal: the handler goes in
+              // before the side files exist (theirs then stays out), so a signal during the setup
+              // too saves a valid part (of no chunk) instead of dying without one.
+              const bool stops_cleanly = !o->save_counts.empty() && o->merge.empty() && !b.exact && o->input.empty();
+              if (stops_cleanly) catch_stop_signals();
               // Side files are created now, before the work, so a bad path fails at once (U05).
               std::optional<side_file> counts_file, plot_file, report_file;
               if (sub.count("--save-counts") > 0) counts_file.emplace("--save-counts", o->save_counts);
@@ -403,10 +408,7 @@ subcommand bias_subcommand() {
                   bar.emplace(std::move(labels), o->progress);
                   b.progress = bar->callback();
                 }
-                if (!o->save_counts.empty() && !b.exact && !b.input) {
-                  catch_stop_signals();
-                  b.stop = &g_stop;
-                }
+                if (stops_cleanly) b.stop = &g_stop;
                 report = run_bias(b);
                 if (bar) bar->stop();
                 bias_counts counts = counts_of_report(report);
