@@ -6,6 +6,7 @@
 #include <boost/math/distributions/chi_squared.hpp>
 #include <boost/math/distributions/non_central_chi_squared.hpp>
 #include <cmath>
+#include <string_view>
 #include <limits>
 #include <numeric>
 #include <stdexcept>
@@ -53,12 +54,15 @@ void set_ln_p(test_result& r, double ln_p) {
 
 }  // namespace
 
-void apply_floor(test_result& t, double ln_floor) noexcept {
+void apply_floor(test_result& t, double ln_floor, double ln_upper, const char* upper_by) noexcept {
   if (!(t.ln_p >= ln_floor) && std::isfinite(ln_floor)) {
     t.ln_p = ln_floor;
     t.p_value = std::exp(ln_floor);
     t.log10_p = ln_floor / std::log(10.0);
     t.bound = true;
+    const bool exact = std::string_view(upper_by) == "exact" || !(ln_upper > ln_floor);
+    t.ln_p_upper = exact ? ln_floor : std::min(0.0, ln_upper);
+    t.upper_by = exact ? "exact" : upper_by;
   }
 }
 

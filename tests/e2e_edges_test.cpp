@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -358,9 +359,9 @@ TEST(E2eEdges, FloorsAreTheExactPOfTheMostExtremeOutcomes) {
   EXPECT_NEAR(res["chi_squared"]["log10_p"].get<double>(), table, 1e-6);
   EXPECT_GE(res["g_test"]["log10_p"].get<double>(), table - 1e-6);  // its approximation stays above
   const auto text = run_shufl({"bias", "--input", "-"}, three);
-  EXPECT_NE(text.out.find("X2 = 5000.0000, df = 5, p <= 10^-777.37 (ln p <= -1789.97"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("X2 = 5000.0000, df = 5, p = 10^-777.37 (ln p = -1789.97; exact"), std::string::npos) << text.out;
   // Fixed points: only the identity has 3 of them, so (1/6)^1000 is their exact p.
-  EXPECT_NE(text.out.find("fixed points:     z = +63.246, p <= 10^-778.15"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("fixed points:     z = +63.246, p = 10^-778.15"), std::string::npos) << text.out;
 
   // n = 8, 1000 identities: position test (8! > 1000 trials).
   std::string eight;
@@ -386,6 +387,57 @@ TEST(E2eEdges, FloorsAreTheExactPOfTheMostExtremeOutcomes) {
       EXPECT_NEAR(s["log10_p"].get<double>(), floor, 1e-6) << name;
     }
   }
+}
+
+// An outcome next to the most extreme one whose approximation falls below the floor: the floor is
+// then a lower bound on the exact p, and the report adds an upper bound that needs no
+// approximation; both bracket the exact p, which Python computes from exact rationals (12
+// permutations of 3, eleven identities and one transposition: the table's X² by enumerating
+// every count vector, the fixed points' two-sided tail by convolution). Verdicts decide on the
+// upper bound.
+TEST(E2eEdges, BoundsBelowTheFloorBracketTheExactP) {
+  std::string input = "1 3 2\n";
+  for (int k = 0; k < 11; ++k) input += "1 2 3\n";
+  const auto r = run_shufl({"bias", "--input", "-", "--format", "json"}, input);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const json res = json::parse(r.out)["results"][0];
+  const auto exact = run_shell(
+      "python3 -c '\n"
+      "from fractions import Fraction as F\nimport itertools, math\n"
+      "T, k = 12, 6\n"
+      "def comps(t, parts):\n"
+      "    if parts == 1:\n        yield (t,)\n        return\n"
+      "    for c in range(t + 1):\n        for rest in comps(t - c, parts - 1): yield (c,) + rest\n"
+      "x2 = lambda c: F(k, T) * sum(v * v for v in c) - T\n"
+      "obs = x2((11, 1, 0, 0, 0, 0))\n"
+      "p = sum(F(math.factorial(T), math.prod(math.factorial(v) for v in c)) * F(1, k ** T) for c in comps(T, k) if x2(c) >= obs)\n"
+      "law = {0: F(1)}\n"
+      "for _ in range(T):\n"
+      "    nxt = {}\n"
+      "    for s, q in law.items():\n"
+      "        for f, w in ((0, F(2, 6)), (1, F(3, 6)), (3, F(1, 6))): nxt[s + f] = nxt.get(s + f, 0) + q * w\n"
+      "    law = nxt\n"
+      "fp = sum(q for s, q in law.items() if abs(s - T) >= abs(3 * 11 + 1 - T))\n"
+      "print(math.log(p.numerator) - math.log(p.denominator), math.log(fp.numerator) - math.log(fp.denominator))'");
+  ASSERT_EQ(exact.status, 0) << exact.err;
+  double ln_table = 0, ln_fixed = 0;
+  std::istringstream(exact.out) >> ln_table >> ln_fixed;
+  EXPECT_NEAR(ln_table, std::log(366.0) - 12 * std::log(6.0), 1e-9);  // 6 + 360 count vectors' worth
+  const json& x2 = res["chi_squared"];
+  ASSERT_TRUE(x2["bound"].get<bool>());
+  EXPECT_LE(x2["ln_p"].get<double>(), ln_table);
+  EXPECT_GE(x2["ln_p_upper"].get<double>(), ln_table - 1e-9);
+  EXPECT_LT(x2["ln_p_upper"].get<double>(), ln_table + 0.01);  // the largest-cell bound is tight here
+  for (const auto& s : res["secondary"]) {
+    if (s["name"] != "fixed points") continue;
+    ASSERT_TRUE(s["bound"].get<bool>());
+    EXPECT_LE(s["ln_p"].get<double>(), ln_fixed);
+    EXPECT_GE(s["ln_p_upper"].get<double>(), ln_fixed);
+  }
+  const auto text = run_shufl({"bias", "--input", "-"}, input);
+  EXPECT_NE(text.out.find("X2 = 49.0000, df = 5, 2.756e-09 <= p <= 1.682e-07 (ln p from -19.71 to -15.60"),
+            std::string::npos)
+      << text.out;
 }
 
 // --- Hostile text in every output format ----------------------------------------------------

@@ -16,18 +16,31 @@ struct test_result {
   double ln_p = 0;       ///< Natural log of the p-value: finite even when p_value underflows.
   double log10_p = 0;    ///< Base-10 log of the p-value.
   /// True when the approximation (chi-squared, normal, Poisson) gave a p below `ln_floor`, the
-  /// probability of the most extreme outcomes possible under the null (all of them: the exact
-  /// p-value of those outcomes): ln_p then holds that floor and the p-value is reported as a
-  /// bound ("p <= e^ln_p"), not as a value.
+  /// probability of the most extreme outcomes possible under the null: no outcome has a smaller
+  /// exact p, so ln_p then holds that floor as a LOWER bound on the exact p (equal to it when the
+  /// outcome is itself most extreme), and ln_p_upper an upper bound that holds without the
+  /// approximation (Markov's or Chebyshev's inequality, the method of types; 0 when none is
+  /// known). Decisions use the upper bound (decision_ln_p).
   bool bound = false;
+  /// With `bound`: ln of a rigorous upper bound on the exact p (ln_p <= ln_p_upper <= 0).
+  double ln_p_upper = 0;
+  /// With `bound`: how ln_p_upper was obtained ("exact" when the outcome is most extreme).
+  const char* upper_by = "";
+
+  /// The ln p a decision may use: ln_p, or its rigorous upper bound when ln_p is the floor.
+  [[nodiscard]] double decision_ln_p() const noexcept { return bound ? ln_p_upper : ln_p; }
 };
 
 /// Raises `t` to the floor `ln_floor` (ln of the smallest p-value any outcome of the experiment
 /// has under the null: the total probability of the most extreme outcomes, ties included, e.g.
 /// ln(n!) + T·ln(1/n!) for T uniform permutations of n, whose n! most extreme outcomes are one
 /// permutation T times): when
-/// t.ln_p < ln_floor, sets ln_p, log10_p and p_value from the floor and marks it a bound.
-void apply_floor(test_result& t, double ln_floor) noexcept;
+/// t.ln_p < ln_floor, sets ln_p, log10_p and p_value from the floor and marks it a bound: the
+/// exact p is at least the floor (every outcome's p includes the most extreme outcomes'), and at
+/// most e^ln_upper, an upper bound the caller derives without the approximation (`upper_by` names
+/// how; ln_upper <= ln_floor, or upper_by "exact", when the outcome is itself most extreme: the
+/// floor is then its exact p). ln_upper is clamped to [ln_floor, 0].
+void apply_floor(test_result& t, double ln_floor, double ln_upper = 0, const char* upper_by = "none") noexcept;
 
 /// Upper-tail p-value of a chi-squared statistic: Q(df/2, x/2), the regularised upper incomplete
 /// gamma function (Boost.Math `gamma_q`, the complement form — never 1 − cdf). When p is below

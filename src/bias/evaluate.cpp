@@ -10,6 +10,7 @@
 #include <limits>
 #include <numeric>
 #include <thread>
+#include <vector>
 
 #include "internal.hpp"
 #include "shufl/permutation.hpp"
@@ -49,22 +50,22 @@ void decide_family(bias_result& r, double alpha) {
   std::vector<double> ln_ps;
   std::vector<std::ptrdiff_t> who;  // -1: the primary; else an index into r.secondary
   if (r.primary_valid) {
-    ln_ps.push_back(primary.ln_p);
+    ln_ps.push_back(primary.decision_ln_p());
     who.push_back(-1);
   }
   for (std::size_t i = 0; i < r.secondary.size(); ++i) {
     auto& s = r.secondary[i];
     s.in_verdict = family && s.valid;
     if (s.in_verdict) {
-      ln_ps.push_back(s.result.ln_p);
+      ln_ps.push_back(s.result.decision_ln_p());
       who.push_back(static_cast<std::ptrdiff_t>(i));
     }
   }
   const auto adjusted = holm_adjust_ln(ln_ps);
   r.tests_in_verdict = ln_ps.size();
   r.correction = ln_ps.size() > 1 ? "holm" : "none";
-  r.ln_p_primary_adjusted = primary.ln_p;
-  for (auto& s : r.secondary) s.ln_p_adjusted = s.result.ln_p;
+  r.ln_p_primary_adjusted = primary.decision_ln_p();
+  for (auto& s : r.secondary) s.ln_p_adjusted = s.result.decision_ln_p();
   for (std::size_t k = 0; k < who.size(); ++k) {
     if (who[k] < 0) {
       r.ln_p_primary_adjusted = adjusted[k];
@@ -74,7 +75,7 @@ void decide_family(bias_result& r, double alpha) {
   }
   if (adjusted.empty()) {
     r.deciding_test = r.primary_name;
-    r.ln_p_deciding_adjusted = primary.ln_p;
+    r.ln_p_deciding_adjusted = primary.decision_ln_p();
     r.deciding_bound = primary.bound;
     r.outcome = verdict::unreliable;
   } else {
@@ -125,6 +126,51 @@ void decide_family(bias_result& r, double alpha) {
 
 namespace {
 
+// ln of an upper bound on P(Binomial(T, p) >= m): the first term over (1 - r), r the ratio of
+// its successor to it (the ratios fall as j grows, so the tail is below that geometric series);
+// 0 (no information) when r >= 1, -infinity when m > T.
+double ln_binomial_tail_upper(double trials, double p, double m) {
+  if (m <= 0) return 0;
+  if (m > trials) return -std::numeric_limits<double>::infinity();
+  const double term = std::lgamma(trials + 1) - std::lgamma(m + 1) - std::lgamma(trials - m + 1) + m * std::log(p) +
+                      (trials - m) * std::log1p(-p);
+  const double r = (trials - m) / (m + 1) * p / (1 - p);
+  if (!(r < 1)) return 0;
+  return std::min(0.0, term - std::log1p(-r));
+}
+
+// ln of an upper bound on the p of a statistic that can reach the observed value only when some
+// cell of `cells` multinomial-like cells (each Binomial(T, p) under the null) holds at least m:
+// the union bound cells · P(Binomial(T, p) >= m).
+double ln_max_cell_bound(double cells, double trials, double p, double m) {
+  return std::min(0.0, std::log(cells) + ln_binomial_tail_upper(trials, p, std::ceil(m - 1e-9 * m)));
+}
+
+// Kullback–Leibler divergence of Bernoulli(q) from Bernoulli(m), 0 < m < 1, 0 <= q <= 1.
+double bernoulli_kl(double q, double m) {
+  const double a = q > 0 ? q * std::log(q / m) : 0.0;
+  const double b = q < 1 ? (1 - q) * std::log((1 - q) / (1 - m)) : 0.0;
+  return a + b;
+}
+
+// ln of Hoeffding's bound on P(|S/T - mean| >= |observed - mean|) for T independent values in
+// [low, high] with the given mean: exp(-T KL(q || m)) on each side the deviation can reach
+// (W. Hoeffding, "Probability inequalities for sums of bounded random variables", JASA 58, 1963,
+// Theorem 1).
+double ln_hoeffding_two_sided(double observed_mean, double trials, double mean, double low, double high) {
+  const double d = std::abs(observed_mean - mean), range = high - low, m = (mean - low) / range;
+  std::vector<double> ln_sides;  // in logarithms: e^(-T KL) underflows far above the floors
+  for (const double side : {mean + d, mean - d}) {
+    if (side > high + 1e-12 || side < low - 1e-12) continue;
+    ln_sides.push_back(-trials * bernoulli_kl(std::clamp((side - low) / range, 0.0, 1.0), m));
+  }
+  if (ln_sides.empty()) return -std::numeric_limits<double>::infinity();
+  const double top = *std::max_element(ln_sides.begin(), ln_sides.end());
+  double sum = 0;
+  for (const double l : ln_sides) sum += std::exp(l - top);
+  return std::min(0.0, top + std::log(sum));
+}
+
 double harmonic(std::size_t n, double power) {
   double h = 0;
   for (std::size_t k = 1; k <= n; ++k) h += 1 / std::pow(static_cast<double>(k), power);
@@ -152,7 +198,7 @@ std::string_view verdict_text(verdict v) noexcept {
 
 verdict decide_verdict(const test_result& primary, double expected_per_cell, double alpha) noexcept {
   if (expected_per_cell < 5) return verdict::unreliable;
-  return primary.ln_p < std::log(alpha) ? verdict::biased : verdict::no_evidence;
+  return primary.decision_ln_p() < std::log(alpha) ? verdict::biased : verdict::no_evidence;
 }
 
 std::string choose_test(bias_test test, std::size_t n, std::uint64_t trials) {
@@ -181,6 +227,22 @@ bias_result evaluate_tallies(const bias_tallies& t, const bias_options& o, const
   // approximation that says less is reported as this bound, which is then the exact p of the
   // most extreme outcomes (1000 identical n = 3 permutations: p = 6 (1/6)^1000 = 10^-777.37).
   const double ln_floor = (1 - trials) * std::lgamma(static_cast<double>(n) + 1);
+  // Where an approximation falls below the floor, the exact p lies between the floor and an
+  // upper bound that needs no approximation: the floor itself when the outcome is most extreme
+  // (one permutation T times); else, for a Pearson X² or a G over cells of expected count T p,
+  // the observed value is reached only when some cell holds at least m (X²: Σc² >= S forces a
+  // cell >= S / total; G: Σ c ln(c/E) <= total · ln(max/E) forces max >= E e^(G / (2 total))),
+  // so p <= cells · P(Binomial(T, p) >= m); for a z-test, Hoeffding's bound on a sum of bounded
+  // values.
+  const auto row_is_one_cell = [&](std::span<const std::uint64_t> row) {
+    return std::find(row.begin(), row.end(), t.trials) != row.end();
+  };
+  const auto sum_of_squares = [](std::span<const std::uint64_t> cells) {
+    double sq = 0;
+    for (const auto c : cells) sq += static_cast<double>(c) * static_cast<double>(c);
+    return sq;
+  };
+  bool one_permutation = t.trials > 0;  // every trial the same permutation: the most extreme outcome
   if (test == "table") {
     r.counts = t.table;
     const double cells = static_cast<double>(t.table.size());
@@ -188,6 +250,13 @@ bias_result evaluate_tallies(const bias_tallies& t, const bias_options& o, const
     r.chi_squared = pearson_uniform(r.counts);
     r.g_test = g_test_uniform(r.counts);
     r.plug_in_tv = plug_in_tv_from_uniform(r.counts);
+    one_permutation = row_is_one_cell(r.counts);
+    const double k = static_cast<double>(r.counts.size());
+    const double x2_bound = ln_max_cell_bound(k, trials, 1 / k, sum_of_squares(r.counts) / trials);
+    const double g_bound = ln_max_cell_bound(k, trials, 1 / k, trials / k * std::exp(r.g_test.statistic / (2 * trials)));
+    apply_floor(r.g_test, ln_floor, one_permutation ? ln_floor : g_bound, one_permutation ? "exact" : "the largest cell");
+    apply_floor(r.chi_squared, ln_floor, one_permutation ? ln_floor : x2_bound,
+                one_permutation ? "exact" : "the largest cell");
     if (r.expected < 5) {
       r.warnings.push_back(fmt::format(
           "expected count per permutation is {:.4g} (< 5): the chi-squared approximation is "
@@ -200,12 +269,26 @@ bias_result evaluate_tallies(const bias_tallies& t, const bias_options& o, const
     r.chi_squared = x2;
     r.g_test = g;
     r.expected = trials / static_cast<double>(n);
+    const double nn = static_cast<double>(n);
     for (std::size_t e = 0; e < n; ++e) {
-      r.row_tests.push_back(pearson_uniform(std::span<const std::uint64_t>(t.positions).subspan(e * n, n)));
+      const auto row = std::span<const std::uint64_t>(t.positions).subspan(e * n, n);
+      r.row_tests.push_back(pearson_uniform(row));
       // One card's row is multinomial(T, 1/n): its most extreme outcomes (the card T times at
       // one of the n positions) have probability n (1/n)^T together.
-      apply_floor(r.row_tests.back(), (1 - trials) * std::log(static_cast<double>(n)));
+      const bool extreme = row_is_one_cell(row);
+      one_permutation = one_permutation && extreme;
+      const double row_floor = (1 - trials) * std::log(static_cast<double>(n));
+      const double bound = ln_max_cell_bound(nn, trials, 1 / nn, sum_of_squares(row) / trials);
+      apply_floor(r.row_tests.back(), row_floor, extreme ? row_floor : bound, extreme ? "exact" : "the largest cell");
     }
+    // The matrix: n² cells of T/n expected (n T in all); the statistics are scaled by (n - 1)/n.
+    const double total = nn * trials, scale = (nn - 1) / nn;
+    const double x2_bound = ln_max_cell_bound(nn * nn, trials, 1 / nn, sum_of_squares(t.positions) / total);
+    const double g_bound =
+        ln_max_cell_bound(nn * nn, trials, 1 / nn, trials / nn * std::exp(r.g_test.statistic / scale / (2 * total)));
+    apply_floor(r.g_test, ln_floor, one_permutation ? ln_floor : g_bound, one_permutation ? "exact" : "the largest cell");
+    apply_floor(r.chi_squared, ln_floor, one_permutation ? ln_floor : x2_bound,
+                one_permutation ? "exact" : "the largest cell");
     if (r.expected < 5) {
       r.warnings.push_back(fmt::format(
           "expected count per cell of the position matrix is {:.4g} (< 5): the chi-squared "
@@ -214,8 +297,6 @@ bias_result evaluate_tallies(const bias_tallies& t, const bias_options& o, const
     }
   }
 
-  apply_floor(r.chi_squared, ln_floor);
-  apply_floor(r.g_test, ln_floor);
   r.monte_carlo_tables = o.monte_carlo;
 
   if (t.sums.trials > 0 && n >= 2) {
@@ -228,13 +309,15 @@ bias_result evaluate_tallies(const bias_tallies& t, const bias_options& o, const
       uint128 sum;
       double mean, variance;
       double ties;
+      uint128 low, high;  // the smallest and largest value one permutation has
     };
     const double two = n == 2 ? 2 : 1;
+    const auto u = [](std::size_t v) { return static_cast<uint128>(v); };
     const moment moments[] = {
-        {"fixed points", t.sums.fixed_points, 1.0, 1.0, two},
-        {"cycles", t.sums.cycles, h1, h1 - h2, two},
-        {"inversions", t.sums.inversions, nn * (nn - 1) / 4, nn * (nn - 1) * (2 * nn + 5) / 72, 2},
-        {"rising sequences", t.sums.rising_sequences, (nn + 1) / 2, (nn + 1) / 12, 2},
+        {"fixed points", t.sums.fixed_points, 1.0, 1.0, two, 0, u(n)},
+        {"cycles", t.sums.cycles, h1, h1 - h2, two, 1, u(n)},
+        {"inversions", t.sums.inversions, nn * (nn - 1) / 4, nn * (nn - 1) * (2 * nn + 5) / 72, 2, 0, u(n * (n - 1) / 2)},
+        {"rising sequences", t.sums.rising_sequences, (nn + 1) / 2, (nn + 1) / 12, 2, 1, u(n)},
     };
     const double st = static_cast<double>(t.sums.trials);
     // A two-sided z-test's most extreme outcomes: a permutation of the largest deviation T
@@ -247,7 +330,14 @@ bias_result evaluate_tallies(const bias_tallies& t, const bias_options& o, const
       s.approximation = "normal";
       try {
         s.result = z_test_two_sided(static_cast<double>(m.sum), st, m.mean, m.variance);
-        apply_floor(s.result, std::log(m.ties) + z_floor);
+        // Most extreme: every permutation at the end farther from the mean (either end on a tie).
+        const double far_high = static_cast<double>(m.high) - m.mean, far_low = m.mean - static_cast<double>(m.low);
+        const bool extreme = (far_high >= far_low && m.sum == m.high * t.sums.trials) ||
+                             (far_low >= far_high && m.sum == m.low * t.sums.trials);
+        const double hoeffding = ln_hoeffding_two_sided(static_cast<double>(m.sum) / st, st, m.mean,
+                                                        static_cast<double>(m.low), static_cast<double>(m.high));
+        apply_floor(s.result, std::log(m.ties) + z_floor, extreme ? -1e300 : hoeffding,
+                    extreme ? "exact" : "Hoeffding's inequality");
         s.detail = fmt::format("mean {:.6g} (uniform: {:.6g})", static_cast<double>(m.sum) / st, m.mean);
         if (t.sums.trials < bias_min_z_trials) {
           s.valid = false;
@@ -279,7 +369,9 @@ bias_result evaluate_tallies(const bias_tallies& t, const bias_options& o, const
       s.approximation = "Poisson";
       s.result = poisson_upper_tail_ln(static_cast<double>(t.duplicates), ln_lambda);
       // k repeats are at least as likely as the first k + 1 permutations being equal: (1/n!)^k.
-      apply_floor(s.result, -static_cast<double>(t.duplicates) * ln_cells);
+      // Markov: the repeats are at most the colliding pairs, whose mean is lambda: P(D >= k) <= lambda / k.
+      apply_floor(s.result, -static_cast<double>(t.duplicates) * ln_cells,
+                  ln_lambda - std::log(static_cast<double>(t.duplicates)), "Markov's inequality");
       s.detail = fmt::format("{} repeated permutations among the first {} (uniform: {:.3g} expected)",
                              t.duplicates, t.birthday_trials, std::exp(ln_lambda));
       r.secondary.push_back(std::move(s));

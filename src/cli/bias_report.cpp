@@ -23,15 +23,25 @@ namespace shufl::cli {
 namespace {
 
 // A p-value is never printed as 0: below 1e-308 (the double range) it is given by ln p and
-// log10 p, which stats.hpp keeps exact far below that. A p that reached the floor of the most
-// extreme possible outcome is printed as a bound and says which approximation gave less.
-std::string format_ln_p(double ln_p, bool bound = false, const std::string& approximation = {}) {
+// log10 p, which stats.hpp keeps exact far below that.
+std::string p_number(double ln_p) {
+  return ln_p < std::log(1e-308) ? fmt::format("10^{:.2f}", ln_p / std::log(10.0)) : fmt::format("{:.4g}", std::exp(ln_p));
+}
+
+// A p that is (or is a bound from) the floor of the most extreme possible outcome: the deciding
+// p of the verdict line, an upper bound on the exact (Holm-adjusted) p, or its exact value.
+std::string format_ln_p(double ln_p, bool bound = false, const std::string& approximation = {},
+                        const std::string& upper_by = {}) {
   if (bound) {
-    return fmt::format("p <= {} (ln p <= {:.2f}; a bound: the probability of the most extreme outcomes under "
-                       "uniformity; the {} approximation is not meaningful below it)",
-                       ln_p < std::log(1e-308) ? fmt::format("10^{:.2f}", ln_p / std::log(10.0))
-                                               : fmt::format("{:.4g}", std::exp(ln_p)),
-                       ln_p, approximation.empty() ? "chi-squared" : approximation);
+    const std::string approx = approximation.empty() ? "chi-squared" : approximation;
+    if (upper_by == "exact") {
+      return fmt::format("p = {} (ln p = {:.2f}; exact: the probability of the most extreme outcomes under "
+                         "uniformity, which this outcome is; the {} approximation gives less)",
+                         p_number(ln_p), ln_p, approx);
+    }
+    return fmt::format("p <= {} (ln p <= {:.2f}; an upper bound by {}: the {} approximation gives less than "
+                       "any outcome can have)",
+                       p_number(ln_p), ln_p, upper_by, approx);
   }
   if (ln_p < std::log(1e-308)) {
     return fmt::format("p < 1e-308 (ln p = {:.2f}, log10 p = {:.2f})", ln_p, ln_p / std::log(10.0));
@@ -39,17 +49,34 @@ std::string format_ln_p(double ln_p, bool bound = false, const std::string& appr
   return fmt::format("p = {:.4g} (ln p = {:.4g})", std::exp(ln_p), ln_p);
 }
 
+// One test's p. Where its approximation fell below the floor (the probability of the most
+// extreme outcomes, below which no exact p lies), the exact p is stated between the floor and
+// an upper bound that needs no approximation; both are the floor for a most extreme outcome.
 std::string format_p(const test_result& t, const std::string& approximation = "chi-squared") {
-  return format_ln_p(t.ln_p, t.bound, approximation);
+  if (!t.bound || std::string_view(t.upper_by) == "exact") return format_ln_p(t.ln_p, t.bound, approximation, t.upper_by);
+  return fmt::format("{} <= p <= {} (ln p from {:.2f} to {:.2f}; the {} approximation gives less than the "
+                     "probability of the most extreme outcomes under uniformity, below which no p lies; "
+                     "the upper bound is by {})",
+                     p_number(t.ln_p), p_number(t.ln_p_upper), t.ln_p, t.ln_p_upper, approximation, t.upper_by);
 }
 
 // The reason given on the verdict line: the test that decided and its (Holm-adjusted) p.
 std::string verdict_reason(const bias_result& r, double alpha) {
   const bool holm = r.tests_in_verdict > 1;
+  // The deciding test's bound, when its p is one: how its upper bound was obtained.
+  std::string upper_by;
+  if (r.deciding_bound) {
+    const test_result& primary = r.monte_carlo ? *r.monte_carlo : r.chi_squared;
+    upper_by = primary.upper_by;
+    for (const auto& s : r.secondary) {
+      if (s.name == r.deciding_test) upper_by = s.result.upper_by;
+    }
+  }
   const std::string p = format_ln_p(r.ln_p_deciding_adjusted, r.deciding_bound,
                                     r.deciding_test.find("chi-squared") != std::string::npos ? "chi-squared"
                                     : r.deciding_test == "duplicates"                       ? "Poisson"
-                                                                                            : "normal");
+                                                                                            : "normal",
+                                    upper_by);
   const std::string family =
       holm ? fmt::format("{} tests with Holm's correction, family-wise alpha = {}; ", r.tests_in_verdict, alpha) : "";
   const std::string adjusted = holm ? "smallest adjusted " : "";
@@ -142,7 +169,7 @@ std::string text_exact(const bias_result& r, const bias_result* previous) {
 
 nlohmann::ordered_json test_json(const test_result& t) {
   return {{"statistic", t.statistic}, {"df", static_cast<std::uint64_t>(t.df)}, {"p_value", t.p_value}, {"ln_p", t.ln_p},
-          {"log10_p", t.log10_p}, {"bound", t.bound}};
+          {"log10_p", t.log10_p}, {"bound", t.bound}, {"ln_p_upper", t.decision_ln_p()}};
 }
 
 // A double that may be NaN (not stated): JSON null.
@@ -395,6 +422,7 @@ nlohmann::ordered_json result_json(const bias_result& r, const bias_report& repo
   for (const auto& s : r.secondary) {
     secondary.push_back({{"name", s.name}, {"statistic", s.result.statistic}, {"p_value", s.result.p_value},
                          {"ln_p", s.result.ln_p}, {"log10_p", s.result.log10_p}, {"bound", s.result.bound},
+                         {"ln_p_upper", s.result.decision_ln_p()},
                          {"valid", s.valid}, {"validity", s.validity}, {"in_verdict", s.in_verdict},
                          {"ln_p_adjusted", s.ln_p_adjusted}, {"detail", s.detail}});
   }
