@@ -79,6 +79,7 @@ Examples:
   shufl deck --count 100000 --seed s | shufl audit -
   shufl audit decks.txt --format json
   shufl audit --algo riffle:3,fisher-yates --trials 20000 --seed 1
+  shufl audit shoe.txt --pack standard --decks 6 --game blackjack
 )";
 
 std::string format_p(double p, double ln_p, bool bound) {
@@ -289,7 +290,7 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
   audit::reader_options ro = reader_options_of(o, sub);
   if (sub.count("--seed-search") > 0) {
     if (generated) throw error("--seed-search reads logged deals: drop --algo");
-    for (const char* name : {"--check", "--alpha", "--skip-bad"}) {
+    for (const char* name : {"--check", "--alpha", "--skip-bad", "--game", "--deal"}) {
       if (sub.count(name) > 0) throw error(fmt::format("{} applies to the test battery, not to --seed-search", name));
     }
     seed_search_cli_options so;
