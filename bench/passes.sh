@@ -1,61 +1,81 @@
 #!/usr/bin/env bash
 # "How many passes": for each pass count of a family (shelf:10xP, overhand:0.5xK, riffle:K by
-# default), the number of 52-card decks at which each test of `shufl bias` first flags it at
-# ALPHA (its own p-value, before the Holm correction of the verdict), median over SEEDS seeds.
-# Deck counts double from 64 to MAX_DECKS; "-" = not flagged by MAX_DECKS in the median seed.
-# The tests: the position chi-squared (card x position, valid from 260 decks), the z-tests of
-# fixed points, cycles, inversions and rising sequences, and the duplicates (birthday) test.
+# default), the number of 52-card decks from which each test of the `shufl audit` battery flags
+# it at ALPHA (the test's own p-value, before the Holm correction of the decision; a test that is
+# not-valid at a deck count does not flag): the smallest count at which it flags and keeps
+# flagging at every larger count tried, so a chance flag at one count (each test looks about 12
+# times) is not taken for detection; median over SEEDS seeds. Deck counts double from 64 to
+# MAX_DECKS (the decks of a count are the first decks of every larger count of the same seed);
+# "-" = not flagging steadily by MAX_DECKS in the median seed. For riffle:K the exact
+# total variation distance from uniform (Bayer-Diaconis closed form, `shufl bias --exact`) is added.
+# Each run: shufl audit --algo A --trials D --seed passes-S --threads THREADS --format json.
 # Usage: bench/passes.sh [path/to/shufl] [ALGO ...]
-# Environment: SEEDS (3), MAX_DECKS (262144), ALPHA (0.01), THREADS (2).
+# Environment: SEEDS (3), MAX_DECKS (65536), ALPHA (0.01), THREADS (1).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 shufl=$(readlink -f "${1:-build/shufl}")
 shift || true
 if [ $# -eq 0 ]; then
-  set -- shelf:10x1 shelf:10x2 shelf:10x3 shelf:10x4 \
-         overhand:0.5x1 overhand:0.5x10 overhand:0.5x100 overhand:0.5x1000 \
+  set -- shelf:10x1 shelf:10x2 shelf:10x3 \
+         overhand:0.5x1 overhand:0.5x10 overhand:0.5x100 \
          riffle:1 riffle:2 riffle:3 riffle:4 riffle:5 riffle:6 riffle:7 riffle:8
 fi
 echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'); load: $(cut -d' ' -f1-3 /proc/loadavg)"
-SHUFL="$shufl" SEEDS="${SEEDS:-3}" MAX_DECKS="${MAX_DECKS:-262144}" ALPHA="${ALPHA:-0.01}" THREADS="${THREADS:-2}" \
+SHUFL="$shufl" SEEDS="${SEEDS:-3}" MAX_DECKS="${MAX_DECKS:-65536}" ALPHA="${ALPHA:-0.01}" THREADS="${THREADS:-1}" \
 python3 - "$@" <<'PY'
-import json, math, os, statistics, subprocess, sys
+import json, math, os, statistics, subprocess, sys, time
 
 shufl, seeds = os.environ["SHUFL"], int(os.environ["SEEDS"])
 max_decks, alpha, threads = int(os.environ["MAX_DECKS"]), float(os.environ["ALPHA"]), os.environ["THREADS"]
-tests = ["position chi-squared", "fixed points", "cycles", "inversions", "rising sequences", "duplicates"]
+tests = ["card-position", "suit-position", "rank-position", "successions", "adjacent-pairs", "descents",
+         "rising-sequences", "runs-up-down", "fixed-points", "guessing", "guessing-shelf",
+         "serial-successions", "serial-position", "duplicates"]
 
 def flagged(algo, decks, seed):
-    out = subprocess.run([shufl, "bias", "--n", "52", "--algo", algo, "--trials", str(decks), "--seed",
-                          f"passes-{seed}", "--threads", threads, "--format", "json"],
-                         check=False, capture_output=True, text=True)
-    if out.returncode not in (0, 3, 4):
-        sys.exit(f"shufl bias failed for {algo}: {out.stderr}")
-    r = json.loads(out.stdout)["results"][0]
+    out = subprocess.run([shufl, "audit", "--algo", algo, "--trials", str(decks), "--seed", f"passes-{seed}",
+                          "--threads", threads, "--format", "json"], check=False, capture_output=True, text=True)
+    if out.returncode != 0:
+        sys.exit(f"shufl audit failed for {algo}: {out.stderr}")
     found = {}
-    if r["primary"]["valid"]:
-        found["position chi-squared"] = r["chi_squared"]["ln_p"] < math.log(alpha)
-    for s in r["secondary"]:
-        found[s["name"]] = s["ln_p"] < math.log(alpha)
+    for t in json.loads(out.stdout)["tests"]:
+        if t["result"] in ("pass", "fail"):
+            found[t["name"]] = t["ln_p"] < math.log(alpha)
     return found
 
-print(f"decks of 52 cards until each test flags at alpha {alpha} (median of {seeds} seeds; '-': not by {max_decks})")
-print(f"{'algorithm':<18}" + "".join(f"{t:>22}" for t in tests))
+def tv(algo):
+    if not algo.startswith("riffle:"):
+        return "-"
+    out = subprocess.run([shufl, "bias", "--exact", "--n", "52", "--algo", algo, "--format", "json"],
+                         check=False, capture_output=True, text=True)
+    try:
+        return f"{json.loads(out.stdout)['results'][0]['exact']['total_variation_distance']:.3f}"
+    except (ValueError, KeyError, IndexError, TypeError):
+        return "?"
+
+start = time.time()
+print(f"decks of 52 cards from which each audit test flags at alpha {alpha} at every larger count "
+      f"(median of {seeds} seeds; '-': not by {max_decks})")
+print("| algorithm | TV | " + " | ".join(tests) + " |")
+print("|---|---|" + "---|" * len(tests))
 for algo in sys.argv[1:]:
     first = {t: [] for t in tests}
     for seed in range(1, seeds + 1):
-        seen = {}
+        since = {t: math.inf for t in tests}  # the start of the current run of flags
         decks = 64
-        while decks <= max_decks and len(seen) < len(tests):
-            for t, hit in flagged(algo, decks, seed).items():
-                if hit and t not in seen:
-                    seen[t] = decks
+        while decks <= max_decks:
+            found = flagged(algo, decks, seed)
+            for t in tests:
+                if not found.get(t, False):
+                    since[t] = math.inf
+                elif since[t] == math.inf:
+                    since[t] = decks
             decks *= 2
         for t in tests:
-            first[t].append(seen.get(t, math.inf))
+            first[t].append(since[t])
     cells = []
     for t in tests:
         m = statistics.median_low(first[t])
         cells.append("-" if m == math.inf else str(m))
-    print(f"{algo:<18}" + "".join(f"{c:>22}" for c in cells), flush=True)
+    print(f"| `{algo}` | {tv(algo)} | " + " | ".join(cells) + " |", flush=True)
+print(f"elapsed {time.time() - start:.0f} s", file=sys.stderr)
 PY

@@ -444,5 +444,22 @@ TEST(AuditLaws, BlackjackClassesMatchEnumerationOfTheShoe) {
   EXPECT_THROW(blackjack_class_law(0), shufl::error);
 }
 
+// blackjack_class_law against tests/reference/audit/blackjack.py (Python fractions, every
+// ordered pair of cards of the shoe), K = 1..8 packs.
+TEST(AuditLaws, BlackjackLawMatchesThePythonEnumeration) {
+  std::ifstream in(std::string(SHUFL_REFERENCE_DIR) + "/audit/blackjack.json");
+  ASSERT_TRUE(in) << "tests/reference/audit/blackjack.json";
+  const nlohmann::json ref = nlohmann::json::parse(in);
+  for (std::uint64_t K = 1; K <= 8; ++K) {
+    const auto& r = ref.at(std::to_string(K));
+    const auto law = blackjack_class_law(K);
+    ASSERT_EQ(r.at("classes").size(), law.size()) << K;
+    for (const auto& c : law) {
+      EXPECT_EQ(c.denominator, r.at("denominator").get<std::uint64_t>()) << K;
+      EXPECT_EQ(c.numerator, r.at("classes").at(c.label).at("numerator").get<std::uint64_t>()) << K << " " << c.label;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace shufl::audit

@@ -102,6 +102,48 @@ TEST(AuditStatistics, GuessingMatchesAPlainImplementation) {
   }
 }
 
+// Strategy "shelf" written plainly over a std::set of unseen cards.
+std::uint32_t reference_shelf_guesses(const deck_ids& d) {
+  std::set<std::uint32_t> unseen(d.begin(), d.end());
+  std::uint32_t guess = 0, right = 0;
+  for (std::size_t p = 0; p < d.size(); ++p) {
+    const auto c = d[p];
+    right += c == guess;
+    unseen.erase(c);
+    if (unseen.empty()) break;
+    const auto above = unseen.upper_bound(c);
+    const auto below = unseen.lower_bound(c);
+    const bool has_above = above != unseen.end(), has_below = below != unseen.begin();
+    const bool rising = p == 0 || c > d[p - 1];
+    if (rising) {
+      guess = has_above ? *above : *std::prev(below);
+    } else {
+      guess = has_below ? *std::prev(below) : *above;
+    }
+  }
+  return right;
+}
+
+TEST(AuditStatistics, ShelfGuessingMatchesAPlainImplementation) {
+  // Rising 0 1 2, falling 6 5 4 3, rising 7 8 9 (piles of a one-pass shelf shuffle).
+  const deck_ids runs = {0, 1, 2, 6, 5, 4, 3, 7, 8, 9};
+  std::vector<std::uint64_t> unseen(3);
+  // shelf: 0 1 2 right, 6 and 5 wrong (after 6, rising: 7), then 4 3 (falling), 7 8 9.
+  EXPECT_EQ(shelf_guesses_of(runs.data(), 10, unseen.data()), 8u);
+  // original successor: after 6, 5, 4 it guesses 7 (the smallest unseen above): 0 1 2 7 8 9.
+  EXPECT_EQ(guesses_of(runs.data(), 10, unseen.data()), 6u);
+  xoshiro256pp_engine engine(key_from_seed("shelf guessing"), 0);
+  for (const std::size_t n : {2u, 5u, 52u, 64u, 65u, 130u}) {
+    deck_ids d(n);
+    unseen.assign((n + 63) / 64, 0);
+    for (int k = 0; k < 200; ++k) {
+      std::iota(d.begin(), d.end(), 0u);
+      fisher_yates(std::span<std::uint32_t>(d), engine);
+      ASSERT_EQ(shelf_guesses_of(d.data(), n, unseen.data()), reference_shelf_guesses(d)) << "n = " << n;
+    }
+  }
+}
+
 TEST(AuditStatistics, SerialSuccessions) {
   const deck_ids prev = {2, 3, 4, 0, 1}, next = {3, 4, 0, 1, 2};  // next = prev cut by one card
   std::vector<std::uint32_t> below(5);

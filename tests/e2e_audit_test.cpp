@@ -96,7 +96,7 @@ TEST(E2eAudit, FairStreamPasses) {
   EXPECT_NE(r.err.find("inferred"), std::string::npos) << r.err;  // the reader's inference note
   for (const char* name : {"card-position", "suit-position", "rank-position", "successions", "adjacent-pairs",
                            "descents", "rising-sequences", "runs-up-down", "fixed-points", "guessing",
-                           "serial-successions", "serial-position", "duplicates"}) {
+                           "guessing-shelf", "serial-successions", "serial-position", "duplicates"}) {
     EXPECT_NE(r.out.find(std::string("\n") + name + " "), std::string::npos) << name;
   }
 }
@@ -114,7 +114,7 @@ TEST(E2eAudit, JsonReportFields) {
   // sha256sum as the oracle.
   const run_result sum = run_shell("sha256sum '" + file + "' | cut -c1-64");
   EXPECT_EQ(j["input"]["sha256"].get<std::string>() + "\n", sum.out);
-  ASSERT_EQ(j["tests"].size(), 13u);
+  ASSERT_EQ(j["tests"].size(), 14u);
   for (const auto& t : j["tests"]) {
     for (const char* field : {"name", "observed", "expected", "statistic", "df", "p", "ln_p", "holm_p", "result"}) {
       EXPECT_TRUE(t.contains(field)) << t["name"] << " lacks " << field;
@@ -292,6 +292,8 @@ TEST(E2eAudit, ReportsValidateAgainstTheSchema) {
   save("dealt.json", {"audit", dir.write("hands.txt", "As Kd\n2c 3h\n"), "--dealt", "2", "--pack", "standard", "--format", "json"});
   save("algo.json", {"audit", "--algo", "riffle:2", "--trials", "500", "--seed", "1", "--format", "json"});
   save("algos.json", {"audit", "--algo", "riffle:2,naive", "--trials", "500", "--seed", "1", "--format", "json"});
+  save("blackjack.json", {"audit", "--algo", "fisher-yates", "--trials", "500", "--seed", "1", "--decks", "2", "--game",
+                          "blackjack", "--format", "json"});
   const std::string script =
       "import json, sys, jsonschema\n"
       "schema = json.load(open(sys.argv[1]))\n"
@@ -304,19 +306,38 @@ TEST(E2eAudit, ReportsValidateAgainstTheSchema) {
   for (const auto& f : reports) cmd += " '" + f + "'";
   const run_result r = run_shell(cmd);
   EXPECT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(r.out, "valid 4\n");
+  EXPECT_EQ(r.out, "valid 5\n");
+}
+
+// One pass of the ten-shelf machine: the shelf strategy follows the falling runs too, so it
+// guesses more cards than original successor (Python: 9.29 and 7.52 per deck, H_52 = 4.54).
+TEST(E2eAudit, ShelfStrategyOutguessesOriginalSuccessorOnAShelfShuffler) {
+  const nlohmann::json j = audit_json({"--algo", "shelf:10", "--trials", "300", "--seed", "5"});
+  const auto total = [&](const std::string& name) {
+    for (const auto& t : j["tests"]) {
+      if (t["name"] == name) return t["observed"].get<double>() / 300;
+    }
+    return 0.0;
+  };
+  EXPECT_EQ(result_of(j, "guessing-shelf"), "fail");
+  EXPECT_NEAR(total("guessing-shelf"), 9.29, 0.5);
+  EXPECT_NEAR(total("guessing"), 7.52, 0.5);
+  const nlohmann::json fair = audit_json({"--algo", "fisher-yates", "--trials", "300", "--seed", "5"});
+  EXPECT_EQ(result_of(fair, "guessing-shelf"), "pass");
+  EXPECT_NE(run_shufl({"audit", "--help"}).out.find("--deal"), std::string::npos);
 }
 
 TEST(E2eAudit, GamePokerClassifiesTheFirstFiveCards) {
   const nlohmann::json fair = audit_json({"--algo", "fisher-yates", "--trials", "20000", "--seed", "2", "--game", "poker"});
-  ASSERT_EQ(fair["tests"].size(), 14u);
-  const auto& poker = fair["tests"][13];
+  ASSERT_EQ(fair["tests"].size(), 15u);
+  const auto& poker = fair["tests"][14];
   EXPECT_EQ(poker["name"], "poker-hands");
   EXPECT_EQ(poker["result"], "pass");
   // 20000 hands: straight flushes (0.31 expected) and fours (4.80) pool to 5.11; the other seven
   // classes expect at least 28.8 each: 8 pools, df 7.
   EXPECT_EQ(poker["note"], "pooled: straight-flush+four-of-a-kind");
   EXPECT_EQ(poker["df"], 7);
+  EXPECT_EQ(poker["columns"][0], "high-card");
   std::uint64_t hands = 0;
   for (const auto& row : poker["table"]) {
     for (const auto& c : row) hands += c.get<std::uint64_t>();
@@ -329,6 +350,76 @@ TEST(E2eAudit, GamePokerClassifiesTheFirstFiveCards) {
   EXPECT_EQ(bad.status, 1);
   EXPECT_NE(bad.err.find("--game poker needs a standard 52-card pack"), std::string::npos) << bad.err;
   EXPECT_EQ(run_shufl({"audit", "--algo", "fisher-yates", "--game", "bridge"}).status, 1);
+}
+
+// Six hands dealt round the table: card k to seat k mod 6. Seat h holds cards h, h+6, ..., h+24.
+TEST(E2eAudit, GamePokerDealsRoundTheTable) {
+  const temp_dir dir;
+  test_rng rng{31};
+  // Decks whose cards 0, 6, 12, 18, 24 are As Ks Qs Js Ts (a royal flush for seat 1), the rest
+  // uniform: seat 1 fails, the other seats are uniform.
+  const std::vector<std::uint32_t> royal = {0, 12, 11, 10, 9};
+  std::string text;
+  for (int t = 0; t < 400; ++t) {
+    std::vector<std::uint32_t> rest;
+    for (std::uint32_t c = 0; c < 52; ++c) {
+      if (std::find(royal.begin(), royal.end(), c) == royal.end()) rest.push_back(c);
+    }
+    const auto shuffled = rng.deck(47);
+    std::vector<std::uint32_t> d;
+    std::size_t next = 0;
+    for (std::size_t p = 0; p < 52; ++p) d.push_back(p % 6 == 0 && p < 30 ? royal[p / 6] : rest[shuffled[next++]]);
+    text += deck_line(d);
+  }
+  const std::string file = dir.write("royal.txt", text);
+  const nlohmann::json j = audit_json({file, "--pack", "standard", "--game", "poker", "--deal", "6x5"});
+  const auto& t = j["tests"].back();
+  EXPECT_EQ(t["name"], "poker-hands");
+  EXPECT_EQ(t["result"], "fail");
+  ASSERT_EQ(t["table"].size(), 6u);
+  EXPECT_EQ(t["table"][0][8], 400);  // seat 1: 400 straight flushes
+  EXPECT_NE(t["note"].get<std::string>().find("6 seats: statistic and p of seat 1"), std::string::npos) << t["note"];
+  // The first five cards (the default 1x5) are As plus four uniform cards: no royal flush there.
+  const nlohmann::json first = audit_json({file, "--pack", "standard", "--game", "poker"});
+  EXPECT_EQ(first["tests"].back()["table"].size(), 1u);
+  // Hole-card logs: --dealt 30 is enough for 6x5; 29 is not.
+  std::string dealt;
+  for (std::size_t pos = 0; pos < text.size();) {
+    const std::size_t end = text.find('\n', pos);
+    const std::string line = text.substr(pos, end - pos);
+    std::size_t cut = 0;
+    for (int k = 0; k < 30; ++k) cut = line.find(' ', cut) + 1;
+    dealt += line.substr(0, cut - 1) + "\n";
+    pos = end + 1;
+  }
+  const std::string dealt_file = dir.write("dealt.txt", dealt);
+  const nlohmann::json d = audit_json({dealt_file, "--pack", "standard", "--dealt", "30", "--game", "poker", "--deal", "6x5"});
+  EXPECT_EQ(d["tests"].back()["table"], t["table"]);
+  const run_result few = run_shufl({"audit", dealt_file, "--pack", "standard", "--dealt", "30", "--game", "poker",
+                                    "--deal", "7x5"});
+  EXPECT_EQ(few.status, 1);
+  EXPECT_NE(few.err.find("--deal 7x5 needs 35 cards per deck; --dealt gives 30"), std::string::npos) << few.err;
+  EXPECT_EQ(run_shufl({"audit", file, "--pack", "standard", "--game", "poker", "--deal", "2x2"}).status, 1);
+  EXPECT_EQ(run_shufl({"audit", file, "--pack", "standard", "--deal", "2x5"}).status, 1);
+}
+
+TEST(E2eAudit, GameBlackjackClassifiesThePlayersTwoCards) {
+  const nlohmann::json fair = audit_json(
+      {"--algo", "fisher-yates", "--trials", "20000", "--seed", "4", "--decks", "4", "--game", "blackjack"});
+  const auto& bj = fair["tests"].back();
+  EXPECT_EQ(bj["name"], "blackjack-hands");
+  EXPECT_EQ(bj["result"], "pass");
+  ASSERT_EQ(bj["table"].size(), 2u);  // 2x2: player (cards 1, 3) and dealer (cards 2, 4)
+  ASSERT_EQ(bj["columns"].size(), 26u);
+  EXPECT_EQ(bj["columns"][0], "natural");
+  EXPECT_EQ(bj["df"], 25);  // 20000 hands: every class expects more than 5 (the rarest 1.2%)
+  // One riffle of a shoe in canonical order: the player's cards 1 and 3 come from two runs.
+  const nlohmann::json riffled = audit_json(
+      {"--algo", "riffle:1", "--trials", "2000", "--seed", "4", "--decks", "2", "--game", "blackjack"});
+  EXPECT_EQ(result_of(riffled, "blackjack-hands"), "fail");
+  const run_result bad = run_shufl({"audit", "--algo", "fisher-yates", "--jokers", "2", "--game", "blackjack"});
+  EXPECT_EQ(bad.status, 1);
+  EXPECT_NE(bad.err.find("--game blackjack needs a shoe of standard 52-card packs"), std::string::npos) << bad.err;
 }
 
 TEST(E2eAudit, FalsePositiveRateOfTheBattery) {

@@ -41,6 +41,26 @@
 
 namespace shufl::audit {
 
+/// --game: which game's hands are classified. poker: 5-card hands, the nine classes of
+/// poker_class against their exact counts out of C(52,5) (a single standard pack); blackjack: the
+/// two-card classes of blackjack_class_law for a shoe of standard packs.
+enum class game_kind : std::uint8_t { none, poker, blackjack };
+
+/// --game G --deal HxC: H hands (seats) of C cards dealt round the table from the top: card k
+/// (0-based) goes to seat k mod H, so seat h holds cards h, h + H, ..., h + (C−1)·H. Defaults:
+/// poker 1x5 (the first five cards), blackjack 2x2 (player then dealer: the player holds cards 1
+/// and 3, the dealer 2 and 4).
+struct game_deal {
+  game_kind game = game_kind::none;
+  std::size_t hands = 1;  ///< H ≥ 1.
+  std::size_t cards = 5;  ///< C: 5 for poker, 2 for blackjack.
+};
+
+/// "poker-hands" or "blackjack-hands".
+std::string_view game_test_name(game_kind game) noexcept;
+/// Number of classes a hand of the game falls in (9 poker, 26 blackjack; 0 for none).
+std::size_t game_class_count(game_kind game) noexcept;
+
 /// What the battery counts with, from the pack and --dealt.
 struct battery_shape {
   std::size_t cards = 0;                 ///< N: cards in a whole deck.
@@ -49,8 +69,10 @@ struct battery_shape {
   std::vector<std::int8_t> suit_of;      ///< Per face: suit 0..3 or −1 (see audit_pack).
   std::vector<std::int8_t> rank_of;      ///< Per face: rank 0..ranks−1 or −1.
   std::size_t ranks = 0;                 ///< 0: the pack has no suits and ranks.
-  /// --game poker: classify the first five cards of each deck (a standard 52-card pack).
-  bool poker = false;
+  /// --game: the hands dealt round the table and classified (game_kind::none: no game test).
+  game_deal game;
+  /// Packs in the shoe (the blackjack law depends on it).
+  std::uint64_t shoe_decks = 1;
   [[nodiscard]] std::size_t faces() const noexcept { return copies.size(); }
   /// Every card of the pack is distinct (no shoe, no repeated custom card).
   [[nodiscard]] bool distinct() const noexcept { return faces() == cards; }
@@ -77,6 +99,13 @@ std::uint32_t rising_sequences_of(const std::uint32_t* d, std::size_t n, std::ui
 /// Alternating runs: maximal monotone runs of d[0..n−1]; 1 + number of turning points (n ≥ 2),
 /// 0 for n = 1.
 std::uint32_t runs_up_down_of(const std::uint32_t* d, std::size_t n) noexcept;
+/// Correct guesses with feedback, strategy "shelf" (after Diaconis, Fulman and Holmes's analysis
+/// of shelf shufflers, whose piles are runs of the original order rising then falling): guess card
+/// 0 first; after card c is shown, when c is above the card shown before it (or is the first card)
+/// guess the smallest unseen card above c, else the largest unseen below c; when c is below the
+/// card before it guess the largest unseen card below c, else the smallest unseen above c. Only
+/// unseen cards are guessed: the null law is guessing_law. `unseen`: scratch of (n + 63) / 64 words.
+std::uint32_t shelf_guesses_of(const std::uint32_t* d, std::size_t n, std::uint64_t* unseen) noexcept;
 /// Correct guesses of the guessing game with feedback, strategy "original successor": guess
 /// card 0 first; after card c is shown guess the smallest unseen card above c (c+1 when it is
 /// unseen), else the largest unseen below c. Every guess is an unseen card, so under the null
@@ -178,7 +207,8 @@ class duplicate_finder {
 inline constexpr std::string_view battery_test_names[] = {
     "card-position", "suit-position",  "rank-position",     "successions",     "adjacent-pairs",
     "descents",      "rising-sequences", "runs-up-down",    "fixed-points",    "guessing",
-    "serial-successions", "serial-position", "duplicates", "poker-hands"};
+    "guessing-shelf", "serial-successions", "serial-position", "duplicates", "poker-hands",
+    "blackjack-hands"};
 
 /// A test's outcome. JSON/text words: "pass", "fail", "not-valid", "not-applicable".
 enum class test_outcome { pass, fail, not_valid, not_applicable };
@@ -208,6 +238,8 @@ struct test_report {
   /// column holds the cards not dealt). Empty for totals.
   std::vector<std::uint64_t> table;
   std::size_t table_rows = 0, table_columns = 0;
+  /// Game tests: the label of each column of `table` (its classes); empty else.
+  std::vector<std::string> columns;
 };
 
 /// Every accumulator of the battery for one shape. Not thread-safe: one per thread, merged.
@@ -233,11 +265,11 @@ class battery {
   // The accumulators, for tests and reports.
   position_table card_position, suit_position, rank_position;
   deck_total successions, adjacent_pairs, descents, rising_sequences, runs_up_down, fixed_points,
-      guessing, serial_successions;
+      guessing, guessing_shelf, serial_successions;
   serial_table serial_position;
   duplicate_finder duplicates;
-  /// --game poker: hands of the first five cards by class (poker_class order).
-  std::array<std::uint64_t, 9> poker_hands{};
+  /// --game: hands by seat and class, seat-major (hands × game_class_count entries).
+  std::vector<std::uint64_t> game_hands;
 
  private:
   battery_shape shape_;
@@ -254,6 +286,19 @@ class battery {
 test_report table_test(std::string name, std::span<const std::uint64_t> counts, std::size_t rows,
                        std::size_t columns, std::span<const std::uint64_t> row_margin,
                        std::span<const std::uint64_t> column_margin, std::uint64_t units, double ln_floor);
+
+/// Checks --game/--deal against the pack and the cards seen per deck (`positions`), and sets the
+/// shape's game. Throws shufl::error naming what is wrong.
+void set_game(battery_shape& shape, const audit_pack& pack, const game_deal& deal);
+
+/// Adds the hands of one deck (K ≥ H·C face ids) to counts (hands × classes, seat-major).
+void add_game_hands(const battery_shape& shape, const std::uint32_t* deck, std::uint64_t* counts) noexcept;
+
+/// The game's hands test over `decks` decks: per seat, Pearson X² of the classes against their
+/// exact law (rare classes pooled, see docs/audit.md), df = pools − 1; one seat's hands over
+/// decks are independent (a multinomial), hands of one deck are not, so with H > 1 seats the p is
+/// Bonferroni's H · min over seats (capped at 1), and the statistic the largest seat's X².
+test_report game_test(const battery_shape& shape, std::span<const std::uint64_t> counts, std::uint64_t decks);
 
 // ---- Decision and runs ----
 
@@ -290,9 +335,9 @@ struct audit_options {
   /// audit_decks: called once the first deck fixed the pack, before the rest is read (the CLI
   /// prints the reader's inference note then).
   std::function<void()> on_pack;
-  /// --game poker: add the poker-hands test (first five cards of each deck; needs a standard
-  /// 52-card pack, else shufl::error).
-  bool poker = false;
+  /// --game: add the game's hands test (poker: a standard 52-card pack; blackjack: a shoe of
+  /// standard packs; H·C cards dealt at most the cards per deck; else shufl::error).
+  game_deal game;
 };
 
 /// Decks per block handed to a worker thread.

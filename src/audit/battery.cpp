@@ -94,76 +94,6 @@ double ln_orders(const battery_shape& s) {
   return v;
 }
 
-// poker-hands: the classes of the first five cards against their exact frequencies out of
-// C(52,5). Pooling rule: from the strongest class down, classes join one pool until its expected
-// count reaches 5, then the next pool starts; a last pool below 5 joins the one before. Pearson
-// X² over the pools, df = pools − 1 (a multinomial: each deck adds one hand).
-test_report poker_test(const std::array<std::uint64_t, 9>& hands, std::uint64_t decks) {
-  test_report r;
-  r.name = "poker-hands";
-  r.decks = decks;
-  r.tail = "upper";
-  const std::vector<double> law = poker_class_law();
-  const double T = static_cast<double>(decks);
-  struct pool {
-    double expected = 0;
-    std::uint64_t observed = 0;
-    std::string names;
-  };
-  std::vector<pool> pools;
-  pool current;
-  for (std::size_t c = hands.size(); c-- > 0;) {
-    current.expected += T * law[c];
-    current.observed += hands[c];
-    // append(), not operator+: GCC 12 warns falsely on string concatenation (-Wrestrict, bug 105329).
-    if (!current.names.empty()) current.names.append("+");
-    current.names.append(poker_class_name(static_cast<poker_class>(c)));
-    if (current.expected >= 5) {
-      pools.push_back(current);
-      current = pool{};
-    }
-  }
-  if (current.expected > 0) {
-    if (pools.empty()) {
-      pools.push_back(current);
-    } else {
-      pools.back().expected += current.expected;
-      pools.back().observed += current.observed;
-      pools.back().names.append("+").append(current.names);
-    }
-  }
-  r.table.assign(hands.begin(), hands.end());
-  r.table_rows = 1;
-  r.table_columns = hands.size();
-  r.law = "exact: 5-card hand classes out of C(52,5) = 2598960, pooled from the strongest class until each pool "
-          "expects at least 5";
-  std::string pooled;
-  for (const auto& p : pools) {
-    if (p.names.find('+') != std::string::npos) pooled.append(pooled.empty() ? "pooled: " : "; ").append(p.names);
-  }
-  if (pools.size() < 2) {
-    r.result = test_outcome::not_valid;
-    r.note = "fewer than two classes expect 5 hands: more decks are needed";
-    return r;
-  }
-  double x2 = 0;
-  for (const auto& p : pools) {
-    const double diff = static_cast<double>(p.observed) - p.expected;
-    x2 += diff * diff / p.expected;
-  }
-  const double df = static_cast<double>(pools.size() - 1);
-  const test_result t = chi_squared_upper_tail(x2, df);
-  r.observed = x2;
-  r.expected = df;
-  r.statistic = x2;
-  r.df = df;
-  r.p = t.p_value;
-  r.ln_p = t.ln_p;
-  r.note = pooled;
-  r.result = test_outcome::pass;
-  return r;
-}
-
 }  // namespace
 
 battery_shape make_shape(const audit_pack& pack, std::optional<std::size_t> dealt) {
@@ -202,6 +132,7 @@ battery::battery(const battery_shape& shape) : shape_(shape) {
     rank_position = position_table(std::move(rank_rows), ranks, K);
   }
   if (shape.whole()) serial_position = serial_table(F, K);
+  game_hands.assign(shape.game.hands * game_class_count(shape.game.game), 0);
   where_.assign(shape.cards, 0);
   below_.assign(shape.cards, 0);
   unseen_.assign((shape.cards + 63) / 64, 0);
@@ -251,17 +182,12 @@ void battery::add_block(const std::uint32_t* decks, std::size_t count, const std
       runs_up_down.add(1 + turns);
       rising_sequences.add(rising_sequences_of(d, n, where_.data()));
       guessing.add(guesses_of(d, n, unseen_.data()));
+      guessing_shelf.add(shelf_guesses_of(d, n, unseen_.data()));
     }
     const std::uint32_t* prev = i > 0 ? d - K : previous;
     if (prev != nullptr) add_serial_pair(prev, d);
     duplicates.add(first_index + i, deck_fingerprint(d, K));
-    if (shape_.poker) {
-      std::array<playing_card, 5> hand;
-      for (std::size_t c = 0; c < 5; ++c) {
-        hand[c] = playing_card{static_cast<std::uint8_t>(shape_.suit_of[d[c]]), static_cast<std::uint8_t>(shape_.rank_of[d[c]])};
-      }
-      ++poker_hands[static_cast<std::size_t>(classify_poker_hand(hand))];
-    }
+    if (!game_hands.empty()) add_game_hands(shape_, d, game_hands.data());
   }
   decks_ += count;
 }
@@ -273,12 +199,13 @@ void battery::merge(const battery& other) {
   for (auto [a, b] : {std::pair{&successions, &other.successions}, std::pair{&adjacent_pairs, &other.adjacent_pairs},
                       std::pair{&descents, &other.descents}, std::pair{&rising_sequences, &other.rising_sequences},
                       std::pair{&runs_up_down, &other.runs_up_down}, std::pair{&fixed_points, &other.fixed_points},
-                      std::pair{&guessing, &other.guessing}, std::pair{&serial_successions, &other.serial_successions}}) {
+                      std::pair{&guessing, &other.guessing}, std::pair{&guessing_shelf, &other.guessing_shelf},
+                      std::pair{&serial_successions, &other.serial_successions}}) {
     a->merge(*b);
   }
   serial_position.merge(other.serial_position);
   duplicates.merge(other.duplicates);
-  for (std::size_t c = 0; c < poker_hands.size(); ++c) poker_hands[c] += other.poker_hands[c];
+  for (std::size_t c = 0; c < game_hands.size(); ++c) game_hands[c] += other.game_hands[c];
   decks_ += other.decks_;
 }
 
@@ -401,6 +328,8 @@ std::vector<test_report> battery::evaluate() const {
       // than chance is no advantage to a player.
       {"guessing", &guessing, guessing_law, true,
        "exact: Poisson-binomial of Bernoulli(1/k), k = 1..n (strategy original successor)"},
+      {"guessing-shelf", &guessing_shelf, guessing_law, true,
+       "exact: Poisson-binomial of Bernoulli(1/k), k = 1..n (strategy shelf: follow rising and falling runs)"},
   };
   for (const auto& t : totals) {
     if (!permutations) {
@@ -476,7 +405,7 @@ std::vector<test_report> battery::evaluate() const {
     }
     out.push_back(std::move(r));
   }
-  if (s.poker) out.push_back(poker_test(poker_hands, decks_));
+  if (s.game.game != game_kind::none) out.push_back(game_test(s, game_hands, decks_));
   return out;
 }
 

@@ -23,15 +23,6 @@ namespace shufl::audit {
 
 namespace {
 
-// --game poker needs the standard 52-card pack and at least five cards per deck.
-void check_poker(battery_shape& shape, const audit_pack& pack, bool poker) {
-  if (!poker) return;
-  if (pack.name != "standard" || pack.decks != 1 || pack.jokers != 0 || shape.positions < 5) {
-    throw error("--game poker needs a standard 52-card pack without jokers and at least 5 cards per deck");
-  }
-  shape.poker = true;
-}
-
 audit_report finish(const battery& b, const audit_pack& pack, double alpha) {
   audit_report r;
   r.tests = b.evaluate();
@@ -124,7 +115,7 @@ audit_report audit_decks(deck_reader& reader, const audit_options& options) {
   if (!reader.next(faces)) throw error("no decks in the input");
   const audit_pack& pack = reader.pack();
   battery_shape shape = make_shape(pack, faces.size());
-  check_poker(shape, pack, options.poker);
+  set_game(shape, pack, options.game);
   if (options.on_pack) options.on_pack();
   const std::size_t K = shape.positions;
   const std::size_t ids = audit_block_decks * K;
@@ -225,7 +216,7 @@ audit_report audit_algorithm(const algorithm_spec& algorithm, const audit_pack& 
   if (algorithm.info == nullptr) throw error("audit: no algorithm");
   const detail::bias_loops& loops = detail::bias_loops_for(*algorithm.info);
   battery_shape shape = make_shape(pack);
-  check_poker(shape, pack, options.poker);
+  set_game(shape, pack, options.game);
   const seed_key algorithm_key = derive_key(key, "bias/" + algorithm.label(), 0);
   const std::uint64_t chunks = bias_chunk_count(trials);
   // The first and last deck of every chunk, for the serial pairs at chunk boundaries.

@@ -97,6 +97,50 @@ std::uint32_t guesses_of(const std::uint32_t* d, std::size_t n, std::uint64_t* u
   return right;
 }
 
+namespace {
+
+// The smallest unseen card above c, or n when there is none.
+std::uint32_t unseen_above(const std::uint64_t* unseen, std::size_t words, std::uint32_t c, std::size_t n) noexcept {
+  const std::size_t w = c >> 6;
+  const unsigned bit = c & 63;
+  std::uint64_t above = bit == 63 ? 0 : unseen[w] & (~std::uint64_t{0} << (bit + 1));
+  std::size_t v = w;
+  while (above == 0 && ++v < words) above = unseen[v];
+  return above != 0 ? static_cast<std::uint32_t>(v * 64 + static_cast<unsigned>(std::countr_zero(above)))
+                    : static_cast<std::uint32_t>(n);
+}
+
+// The largest unseen card below c, or n when there is none.
+std::uint32_t unseen_below(const std::uint64_t* unseen, std::uint32_t c, std::size_t n) noexcept {
+  std::size_t v = c >> 6;
+  std::uint64_t below = unseen[v] & ((std::uint64_t{1} << (c & 63)) - 1);
+  while (below == 0 && v > 0) below = unseen[--v];
+  return below != 0 ? static_cast<std::uint32_t>(v * 64 + 63 - static_cast<unsigned>(std::countl_zero(below)))
+                    : static_cast<std::uint32_t>(n);
+}
+
+}  // namespace
+
+std::uint32_t shelf_guesses_of(const std::uint32_t* d, std::size_t n, std::uint64_t* unseen) noexcept {
+  const std::size_t words = (n + 63) / 64;
+  for (std::size_t w = 0; w < words; ++w) unseen[w] = ~std::uint64_t{0};
+  if (n % 64 != 0) unseen[words - 1] = (std::uint64_t{1} << (n % 64)) - 1;
+  std::uint32_t guess = 0, right = 0;
+  for (std::size_t p = 0; p < n; ++p) {
+    const std::uint32_t c = d[p];
+    right += c == guess;
+    unseen[c >> 6] &= ~(std::uint64_t{1} << (c & 63));
+    const bool rising = p == 0 || c > d[p - 1];
+    const std::uint32_t up = unseen_above(unseen, words, c, n), down = unseen_below(unseen, c, n);
+    if (rising) {
+      guess = up != n ? up : down;
+    } else {
+      guess = down != n ? down : up;
+    }
+  }
+  return right;
+}
+
 void fill_below(const std::uint32_t* prev, std::size_t n, std::uint32_t* below) noexcept {
   for (std::size_t p = 0; p + 1 < n; ++p) below[prev[p]] = prev[p + 1];
   if (n > 0) below[prev[n - 1]] = static_cast<std::uint32_t>(n);

@@ -44,6 +44,7 @@ struct audit_cli_options {
   std::string seed;
   std::string rng = "xoshiro256pp";
   std::string game;
+  std::string deal;
   // --seed-search (src/cli/audit_seed_search.cpp)
   std::string seed_search;
   std::string seeds;
@@ -62,10 +63,12 @@ Ad ... Kd, Ac ... Kc), which is also the original order of successions and guess
 
 The battery: card-position, suit-position, rank-position (position tables: Pearson X2 x (N-1)/N,
 df (rows-1)(columns-1)); successions, adjacent-pairs, descents, rising-sequences, runs-up-down,
-fixed-points (totals over decks against exact laws, two-sided); guessing (correct guesses with
-feedback, strategy original successor, upper tail); serial-successions (pairs kept from one deck to
-the next, upper tail) and serial-position (position table of consecutive decks); duplicates
-(identical decks, Poisson); with --game poker, poker-hands (classes of the first five cards).
+fixed-points (totals over decks against exact laws, two-sided); guessing and guessing-shelf
+(correct guesses with feedback, strategies original successor and shelf, upper tail);
+serial-successions (pairs kept from one deck to the next, upper tail) and serial-position
+(position table of consecutive decks); duplicates (identical decks, Poisson); with --game poker or
+blackjack, poker-hands or blackjack-hands (the classes of the hands --deal deals, per seat against
+the exact law, Bonferroni over the seats).
 Each test is pass, fail, not-valid (too few decks for its
 approximation) or not-applicable (e.g. a shoe for successions, --dealt for whole-deck tests).
 Decision: Holm over the valid tests at --alpha (family-wise). The result says "no evidence of
@@ -76,6 +79,7 @@ Examples:
   shufl deck --count 100000 --seed s | shufl audit -
   shufl audit decks.txt --format json
   shufl audit --algo riffle:3,fisher-yates --trials 20000 --seed 1
+  shufl audit shoe.txt --pack standard --decks 6 --game blackjack
 )";
 
 std::string format_p(double p, double ln_p, bool bound) {
@@ -206,6 +210,9 @@ nlohmann::ordered_json json_report(const audit::audit_report& r, const input_inf
       }
       o["table"] = std::move(rows);
     }
+    if (!t.columns.empty()) {
+      o["columns"] = t.columns;
+    }
     tests.push_back(std::move(o));
   }
   j["tests"] = std::move(tests);
@@ -236,6 +243,31 @@ audit::reader_options reader_options_of(const audit_cli_options& o, const CLI::A
   return r;
 }
 
+// --game poker|blackjack and --deal HxC (defaults 1x5 and 2x2).
+audit::game_deal parse_game(const std::string& game, const std::string& deal, bool has_game, bool has_deal) {
+  audit::game_deal g;
+  if (!has_game) {
+    if (has_deal) throw error("--deal applies to --game");
+    return g;
+  }
+  parse_choice("--game", game, {"poker", "blackjack"});
+  g.game = game == "poker" ? audit::game_kind::poker : audit::game_kind::blackjack;
+  g.hands = g.game == audit::game_kind::poker ? 1 : 2;
+  g.cards = g.game == audit::game_kind::poker ? 5 : 2;
+  if (has_deal) {
+    const auto x = deal.find('x');
+    if (x == std::string::npos || x == 0 || x + 1 == deal.size()) {
+      throw error(fmt::format("--deal takes HxC (hands x cards each), e.g. 6x5, not '{}'", deal));
+    }
+    const std::uint64_t h = parse_uint("--deal", deal.substr(0, x)), c = parse_uint("--deal", deal.substr(x + 1));
+    if (h < 1 || h > 1024) throw error("--deal: the number of hands must be between 1 and 1024");
+    if (c > 1024) throw error("--deal: too many cards per hand");
+    g.hands = static_cast<std::size_t>(h);
+    g.cards = static_cast<std::size_t>(c);
+  }
+  return g;
+}
+
 int run_audit(const audit_cli_options& o, const CLI::App& sub) {
   audit::audit_options options;
   options.alpha = parse_double("--alpha", o.alpha);
@@ -248,10 +280,7 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
     if (t < 1 || t > 1024) throw error("--threads must be between 1 and 1024");
     options.threads = static_cast<unsigned>(t);
   }
-  if (sub.count("--game") > 0) {
-    parse_choice("--game", o.game, {"poker"});
-    options.poker = true;
-  }
+  options.game = parse_game(o.game, o.deal, sub.count("--game") > 0, sub.count("--deal") > 0);
   const bool generated = sub.count("--algo") > 0;
   if (!generated) {
     for (const char* name : {"--trials", "--seed", "--rng"}) {
@@ -261,7 +290,7 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
   audit::reader_options ro = reader_options_of(o, sub);
   if (sub.count("--seed-search") > 0) {
     if (generated) throw error("--seed-search reads logged deals: drop --algo");
-    for (const char* name : {"--check", "--alpha", "--skip-bad"}) {
+    for (const char* name : {"--check", "--alpha", "--skip-bad", "--game", "--deal"}) {
       if (sub.count(name) > 0) throw error(fmt::format("{} applies to the test battery, not to --seed-search", name));
     }
     seed_search_cli_options so;
@@ -386,7 +415,14 @@ subcommand audit_subcommand() {
             sub.add_flag("--check", o->check, "Exit 3 when any test fails");
             sub.add_option("--format", o->format, "Output format: text or json")->capture_default_str()->type_name("FORMAT");
             sub.add_option("--threads", o->threads, "Worker threads (default: all cores); never changes the result")->type_name("N");
-            sub.add_option("--game", o->game, "Add the game's outcome test: poker (classes of the first 5 cards)")->type_name("GAME");
+            sub.add_option("--game", o->game,
+                           "Add the game's hands test: poker (5-card hand classes) or blackjack (the two-card "
+                           "classes natural, pair, soft and hard totals)")
+                ->type_name("GAME");
+            sub.add_option("--deal", o->deal,
+                           "With --game: H hands of C cards dealt round the table (card k to hand k mod H); "
+                           "default poker 1x5, blackjack 2x2 (player cards 1 and 3, dealer 2 and 4)")
+                ->type_name("HxC");
             sub.add_option("--algo", o->algo, "Audit decks of these algorithms (see 'shufl bias --list') instead of a file")->type_name("LIST");
             sub.add_option("--trials", o->trials, "With --algo: decks per algorithm")->capture_default_str()->type_name("T");
             sub.add_option("--seed", o->seed, "With --algo: any string; the same seed gives the same decks")->type_name("SEED")->expected(0, 1);
