@@ -263,6 +263,16 @@ TEST(E2eLinesWeighted, BadWeightsNameTheLineOrAreSkippedWithAWarning) {
   EXPECT_NE(skipped.err.find("shufl: warning: skipped 2 lines with a bad weight (first: line 3: invalid weight "),
             std::string::npos)
       << skipped.err;
+  // Quoted CSV is not parsed: the error says so when the line holds a double quote.
+  const auto csv = lines({"--field-delimiter", ",", "--weight-field", "2"}, "\"New York, NY\",3\n");
+  EXPECT_EQ(csv.status, 1);
+  EXPECT_EQ(csv.err.rfind("shufl: line 1: invalid weight ", 0), 0u) << csv.err;
+  EXPECT_NE(csv.err.find(" NY\"", 0), std::string::npos) << csv.err;  // quoted as the locale quotes
+  EXPECT_NE(csv.err.find(" (a non-negative decimal number); the line holds a double quote: fields are split at every "
+                         "field delimiter, quoted CSV fields are not parsed (convert first, e.g. mlr --icsv --otsv "
+                         "cat)\n"),
+            std::string::npos)
+      << csv.err;
 }
 
 // ---- with replacement ----

@@ -370,14 +370,20 @@ class weight_reader {
       const double w = shufl::lines::weight_or_negative(text);
       if (w >= 0) return w;
     }
-    bad(found, text, position);
+    bad(found, text, position, body(record).find('"') != std::string_view::npos);
     return -1;
   }
   // A bad weight: an error, or counted for the warning.
-  void bad(bool found, std::string_view text, std::uint64_t position) {
+  // A line with a double quote is likely quoted CSV ("New York, NY"), whose fields this reader
+  // does not parse: the message says so and how to convert.
+  void bad(bool found, std::string_view text, std::uint64_t position, bool quoted) {
     const std::uint64_t line = first_line_ + position;
-    const std::string what = found ? "invalid weight " + quote(text) + " (a non-negative decimal number)"
-                                   : "no field " + std::to_string(field_) + " for the weight";
+    std::string what = found ? "invalid weight " + quote(text) + " (a non-negative decimal number)"
+                             : "no field " + std::to_string(field_) + " for the weight";
+    if (quoted) {
+      what += "; the line holds a double quote: fields are split at every field delimiter, quoted CSV fields "
+              "are not parsed (convert first, e.g. mlr --icsv --otsv cat)";
+    }
     if (!skip_) throw error(fmt::format("line {}: {}", line, what));
     if (skipped_++ == 0) first_ = fmt::format("line {}: {}", line, what);
   }
