@@ -190,7 +190,7 @@ TEST(Size, GnuSortForms) {
 // A byte source (audit --follow): bytes in pieces of any size, lines across pieces, a last line
 // without its newline, and an exception from the source passed through unchanged.
 TEST(TextReaderSource, LinesAcrossPiecesAndErrorsPassThrough) {
-  const std::string text = "\xef\xbb\xbfAs 2s\r\nKd Qc\n\nlast";
+  const std::string text = "\xef\xbb\xbf" "As 2s\r\nKd Qc\n\nlast";
   std::size_t at = 0;
   std::size_t calls = 0;
   text_reader in(
