@@ -270,6 +270,27 @@ TEST(AuditFollow, FollowsAGrowingFileAndStopsOnSigint) {
   EXPECT_EQ(v.back()["report"]["input"]["bytes"], text.size());
 }
 
+// --interval: a status comes while the monitor waits for more decks, once (an idle monitor is
+// quiet), then the final status when the pipe ends.
+TEST(AuditFollow, IntervalStatusWhileWaitingThenQuiet) {
+  const std::string bin = shufl_binary();
+  const auto r = run_shell("(" + bin + " deck --count 5 --seed iv; sleep 1) | " + bin +
+                           " audit --follow - --pack standard --interval 0.2 --format json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto v = json_lines(r.out);
+  // Usually [status 5, final]; on a slow start a status may come after the first deck too.
+  ASSERT_GE(v.size(), 2u) << r.out;
+  ASSERT_LE(v.size(), 3u) << r.out;
+  const auto& last_status = v[v.size() - 2];
+  EXPECT_EQ(last_status["type"], "status");
+  EXPECT_EQ(last_status["decks"], 5);
+  if (v.size() == 3) {
+    EXPECT_LT(v[0]["decks"].get<int>(), 5);
+  }
+  EXPECT_EQ(v.back()["type"], "final");
+  EXPECT_EQ(v.back()["decks"], 5);
+}
+
 // Metric values of the Prometheus text format: "name{labels} value" lines.
 std::map<std::string, double> metric_values(const std::string& text) {
   std::map<std::string, double> m;
