@@ -29,7 +29,8 @@ the report was printed, gives 1 with the error on standard error.
 .TP
 .B 3
 \fBshufl bias \-\-check\fR found bias in at least one algorithm, or \fBshufl audit \-\-check\fR
-failed a test (also: \fBshufl audit \-\-seed\-search\fR found a seed).
+failed a test (also: \fBshufl audit \-\-seed\-search\fR found a seed; \fBshufl audit
+\-\-follow\fR raised its alarm or its final battery failed).
 .TP
 .B 4
 \fBshufl bias \-\-check\fR found no bias, but at least one verdict is unreliable (the test that
@@ -44,7 +45,9 @@ A signal N ended the run: 129 SIGHUP (the terminal closed), 130 SIGINT (Ctrl\-C)
 before the signal stays as it is; the unnamed temporary files of \fBshufl lines\fR never outlive
 the run. A progress display on the terminal is erased first. A \fBshufl bias
 \-\-save\-counts\fR run stopped by SIGINT or SIGTERM first saves its finished chunks
-(\fB\-\-resume\fR continues it) and then exits 130 or 143.
+(\fB\-\-resume\fR continues it) and then exits 130 or 143. The exception: \fBshufl audit
+\-\-follow\fR, a monitor whose normal end is SIGINT, SIGTERM or SIGHUP, prints its final status
+and report and exits 0 or 3.
 .SH DETERMINISM
 \fB\-\-seed\fR \fISTRING\fR accepts any string; it is hashed with BLAKE2b to a 256-bit key and never
 truncated. For a given seed the output is a function of the input bytes and the options alone:

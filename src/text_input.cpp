@@ -89,6 +89,8 @@ text_reader::text_reader(std::string_view text, std::string name) : name_(std::m
 text_reader::text_reader(int fd, bool owns_fd, std::string name, std::uint64_t max_bytes)
     : fd_(fd), owns_fd_(owns_fd), name_(std::move(name)), max_bytes_(max_bytes) {}
 
+text_reader::text_reader(byte_source source, std::string name) : name_(std::move(name)), source_(std::move(source)) {}
+
 text_reader::text_reader(text_reader&& other) noexcept
     : fd_(other.fd_),
       owns_fd_(other.owns_fd_),
@@ -99,15 +101,16 @@ text_reader::text_reader(text_reader&& other) noexcept
       pos_(other.pos_),
       eof_(other.eof_),
       line_number_(other.line_number_),
-      observer_(std::move(other.observer_)) {
-  text_ = fd_ >= 0 ? std::string_view(buffer_) : other.text_;
+      observer_(std::move(other.observer_)),
+      source_(std::move(other.source_)) {
+  text_ = streaming() ? std::string_view(buffer_) : other.text_;
   other.fd_ = -1;
   other.owns_fd_ = false;
 }
 
 void text_reader::observe_bytes(std::function<void(std::string_view)> observer) {
   observer_ = std::move(observer);
-  if (fd_ < 0 && observer_) observer_(text_);
+  if (!streaming() && observer_) observer_(text_);
 }
 
 text_reader::~text_reader() {
@@ -128,9 +131,19 @@ bool text_reader::fill() {
   const std::size_t old = buffer_.size();
   buffer_.resize(old + kChunk);
   ssize_t got = 0;
-  do {
-    got = ::read(fd_, buffer_.data() + old, kChunk);
-  } while (got < 0 && errno == EINTR);
+  if (source_) {
+    try {
+      got = static_cast<ssize_t>(source_(buffer_.data() + old, kChunk));
+    } catch (...) {
+      buffer_.resize(old);
+      text_ = buffer_;
+      throw;
+    }
+  } else {
+    do {
+      got = ::read(fd_, buffer_.data() + old, kChunk);
+    } while (got < 0 && errno == EINTR);
+  }
   if (got < 0) {
     const int e = errno;
     buffer_.resize(old);
@@ -159,7 +172,7 @@ bool text_reader::next(std::string_view& line) {
     if (text_.size() - pos_ > text_max_line_bytes) {
       throw error(fmt::format("{}: line {} is longer than {} bytes", name_, line_number_ + 1, text_max_line_bytes));
     }
-    if (fd_ < 0 || eof_) {
+    if (!streaming() || eof_) {
       if (pos_ >= text_.size()) return false;
       line = text_.substr(pos_);  // the last line, without its newline
       pos_ = text_.size();

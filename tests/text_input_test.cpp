@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -184,6 +185,35 @@ TEST(Size, GnuSortForms) {
                           "1e9", "16%%", "%", "0x10"}) {
     EXPECT_EQ(parse_size(bad, mem), std::nullopt) << bad;
   }
+}
+
+// A byte source (audit --follow): bytes in pieces of any size, lines across pieces, a last line
+// without its newline, and an exception from the source passed through unchanged.
+TEST(TextReaderSource, LinesAcrossPiecesAndErrorsPassThrough) {
+  const std::string text = "\xef\xbb\xbf" "As 2s\r\nKd Qc\n\nlast";
+  std::size_t at = 0;
+  std::size_t calls = 0;
+  text_reader in(
+      [&](char* buffer, std::size_t size) -> std::size_t {
+        ++calls;
+        const std::size_t n = std::min<std::size_t>({size, 3, text.size() - at});  // 3 bytes at a time
+        text.copy(buffer, n, at);
+        at += n;
+        return n;
+      },
+      "the source");
+  std::string seen;
+  in.observe_bytes([&](std::string_view b) { seen += b; });
+  std::vector<std::string> got;
+  for (std::string_view line; in.next(line);) got.emplace_back(line);
+  EXPECT_EQ(got, (std::vector<std::string>{"As 2s", "Kd Qc", "", "last"}));
+  EXPECT_EQ(seen, text);
+  EXPECT_GE(calls, text.size() / 3);
+
+  struct stop {};
+  text_reader failing([](char*, std::size_t) -> std::size_t { throw stop{}; }, "x");
+  std::string_view line;
+  EXPECT_THROW(failing.next(line), stop);
 }
 
 }  // namespace

@@ -45,6 +45,11 @@ class text_reader {
   /// "cannot open 'PATH': REASON" (strerror). Read errors ("Is a directory") come from next().
   /// `max_bytes` bounds the whole file (0 = no bound): a larger file is an error.
   static text_reader open(const std::string& path, std::uint64_t max_bytes = 0);
+  /// Streams from `source` instead of a file (`audit --follow`, which waits at the end of a
+  /// growing file): source(buffer, size) stores up to `size` bytes in `buffer` and returns how
+  /// many, 0 at the end of the input; it may block. What it throws passes through next().
+  using byte_source = std::function<std::size_t(char* buffer, std::size_t size)>;
+  text_reader(byte_source source, std::string name);
   text_reader(text_reader&& other) noexcept;
   text_reader(const text_reader&) = delete;
   text_reader& operator=(const text_reader&) = delete;
@@ -80,6 +85,8 @@ class text_reader {
   bool eof_ = false;
   std::uint64_t line_number_ = 0;
   std::function<void(std::string_view)> observer_;
+  byte_source source_;    // when set: read through it instead of fd_
+  [[nodiscard]] bool streaming() const noexcept { return fd_ >= 0 || source_; }
 };
 
 /// Reads a whole structured text file ("-" = standard input) under the convention: the BOM

@@ -11,6 +11,7 @@
 #include <optional>
 #include <thread>
 
+#include "audit_follow.hpp"
 #include "audit_seed_search.hpp"
 #include "common.hpp"
 #include "shufl/audit.hpp"
@@ -52,6 +53,10 @@ struct audit_cli_options {
   bool all = false;
   std::string shard;
   bool progress = false;
+  // --follow (src/cli/audit_follow.cpp)
+  bool follow = false;
+  std::string every, interval, on_alarm, state, metrics;
+  bool keep_going = false;
 };
 
 constexpr const char* kAuditFooter = R"(
@@ -75,11 +80,22 @@ Decision: Holm over the valid tests at --alpha (family-wise). The result says "n
 non-randomness", never that decks are fair. Exit status: 0 success, 1 error; with --check, 3
 when a test fails.
 
+--follow: monitors a live stream (docs/monitor.md). After every deck an e-process (four
+predictors: position, successor, repeat, suit-rank, and their mixture) is updated; a status
+(decks, log10 e of each, anytime-valid p, leading predictor) comes every --every N decks or
+--interval S seconds, as text or JSON Lines (--format json). The alarm, when the mixture reaches
+1/--alpha (default 0.001 here), is valid however often one looks: it names the leading
+predictor, runs --on-alarm, and ends the run with exit 3 unless --keep-going. A pipe or FIFO is
+read to its end; a regular file is followed like tail -f (stop with Ctrl-C). The end of the
+input, SIGINT, SIGTERM and SIGHUP print a final status and the battery's report on the decks of
+this run, then exit 0, or 3 when the alarm fired or the battery failed (not 130/143).
+
 Examples:
   shufl deck --count 100000 --seed s | shufl audit -
   shufl audit decks.txt --format json
   shufl audit --algo riffle:3,fisher-yates --trials 20000 --seed 1
   shufl audit shoe.txt --pack standard --decks 6 --game blackjack
+  shufl audit --follow dealt.log --state monitor.json --metrics shufl.prom
 )";
 
 std::string format_p(double p, double ln_p, bool bound) {
@@ -288,6 +304,47 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
     }
   }
   audit::reader_options ro = reader_options_of(o, sub);
+  if (o.follow) {
+    for (const char* name : {"--algo", "--seed-search", "--threads", "--check"}) {
+      if (sub.count(name) > 0) throw error(fmt::format("{} does not apply to --follow", name));
+    }
+    follow_cli_options fo;
+    fo.input = o.file;
+    if (fo.input.empty()) {
+      if (isatty(STDIN_FILENO)) throw error("no input: give FILE or '-' for standard input");
+      fo.input = "-";
+    }
+    fo.reader = ro;
+    if (sub.count("--alpha") > 0) fo.alpha = o.alpha;
+    fo.game = options.game;
+    fo.format = o.format;
+    if (sub.count("--every") > 0) fo.every = o.every;
+    if (sub.count("--interval") > 0) fo.interval = o.interval;
+    fo.on_alarm = o.on_alarm;
+    fo.keep_going = o.keep_going;
+    fo.state = o.state;
+    fo.metrics = o.metrics;
+    fo.text_report = [](const audit::audit_report& r, const std::string& name, const std::string& sha256,
+                        std::uint64_t bytes) {
+      input_info in;
+      in.name = name;
+      in.sha256 = sha256;
+      in.bytes = bytes;
+      return text_report(r, in);
+    };
+    fo.json_report = [](const audit::audit_report& r, const audit::audit_pack& pack, const std::string& name,
+                        const std::string& sha256, std::uint64_t bytes) {
+      input_info in;
+      in.name = name;
+      in.sha256 = sha256;
+      in.bytes = bytes;
+      return json_report(r, in, pack);
+    };
+    return run_follow(fo);
+  }
+  for (const char* name : {"--every", "--interval", "--on-alarm", "--keep-going", "--state", "--metrics"}) {
+    if (sub.count(name) > 0) throw error(fmt::format("{} applies to --follow", name));
+  }
   if (sub.count("--seed-search") > 0) {
     if (generated) throw error("--seed-search reads logged deals: drop --algo");
     for (const char* name : {"--check", "--alpha", "--skip-bad", "--game", "--deal"}) {
@@ -445,6 +502,20 @@ subcommand audit_subcommand() {
                 ->type_name("I/N");
             sub.add_flag("--progress", o->progress,
                          "With --seed-search: show the progress bar even when stderr is not a terminal");
+            sub.add_flag("--follow", o->follow,
+                         "Monitor decks as they arrive (a pipe, or a file followed like tail -f): an "
+                         "anytime-valid alarm (docs/monitor.md)");
+            sub.add_option("--every", o->every, "With --follow: a status every N decks (default 1000 when not on a terminal)")
+                ->type_name("N");
+            sub.add_option("--interval", o->interval, "With --follow: a status every S seconds (default 1 on a terminal)")
+                ->type_name("S");
+            sub.add_option("--on-alarm", o->on_alarm, "With --follow: run CMD (/bin/sh -c) at the alarm, the alarm as JSON on its stdin")
+                ->type_name("CMD");
+            sub.add_flag("--keep-going", o->keep_going, "With --follow: keep monitoring after the alarm (exit 3 at the end)");
+            sub.add_option("--state", o->state, "With --follow: keep the e-process in FILE, continued by a restart")
+                ->type_name("FILE");
+            sub.add_option("--metrics", o->metrics, "With --follow: Prometheus text file (node_exporter textfile collector)")
+                ->type_name("FILE");
             return [o, &sub]() -> int { return run_audit(*o, sub); };
           }};
 }

@@ -3,8 +3,8 @@
 // 5 piquet, 6 euchre, 7 tarot; bit 3: skip_bad; bits 4-5: decks 1, 1, 2, 3; bit 6: one joker per
 // deck; bit 7: dealt 5), the rest is the file. Properties: every deck returned is a valid
 // multiset of the pack (all of it, or `dealt` cards with no face more often than the pack has
-// it); faces, copies and face_of agree; the same decks come from memory and streaming from a
-// file; every message (errors, skip reasons, the note) is UTF-8 without control characters;
+// it); faces, copies and face_of agree; the same decks come from memory, streaming from a file
+// and through a byte source in small pieces; every message (errors, skip reasons, the note) is UTF-8 without control characters;
 // anything else is shufl::error.
 #include <algorithm>
 #include <string>
@@ -101,5 +101,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     check(expected == c.error, "the same message from a file");
   }
+  // Through a byte source (as `audit --follow` reads) in pieces of 1 to 8 bytes: the same again.
+  std::size_t at = 0;
+  const std::size_t piece = 1 + (size % 8);
+  text_reader sourced(
+      [&](char* buffer, std::size_t room) -> std::size_t {
+        const std::size_t n = std::min({room, piece, text.size() - at});
+        text.copy(buffer, n, at);
+        at += n;
+        return n;
+      },
+      "'decks'");
+  const outcome s = read(sourced, o);
+  check(a.decks == s.decks && a.failed == s.failed && a.error == s.error, "byte source = memory");
   return 0;
 }

@@ -1,0 +1,49 @@
+// `shufl audit --follow`: the monitor on a live stream of decks (docs/monitor.md). Reads decks as
+// they arrive (a pipe or FIFO until its end; a regular file followed like `tail -f`), adds each to
+// the e-process of shufl/audit/monitor.hpp and to the batch battery's accumulators, prints a
+// status every --every N decks or --interval S seconds (text or JSON Lines), raises the alarm at
+// 1/--alpha (--on-alarm CMD, exit 3 unless --keep-going), keeps --state and --metrics side files,
+// and ends (end of input, SIGINT, SIGTERM, SIGHUP) with a final status and the battery's report.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "shufl/audit.hpp"
+#include "shufl/audit/deck_reader.hpp"
+
+namespace shufl::cli {
+
+/// What the audit command parsed for --follow (option texts are checked by run_follow).
+struct follow_cli_options {
+  std::string input = "-";              ///< FILE or "-"
+  audit::reader_options reader;         ///< --pack, --decks, --jokers, --cards-file, --dealt, --skip-bad
+  std::optional<std::string> alpha;     ///< --alpha (default 0.001 here)
+  audit::game_deal game;                ///< --game and --deal (battery only)
+  std::string format = "text";          ///< --format text|json (JSON Lines)
+  std::optional<std::string> every;     ///< --every N
+  std::optional<std::string> interval;  ///< --interval S
+  std::string on_alarm;                 ///< --on-alarm CMD (empty: none)
+  bool keep_going = false;              ///< --keep-going
+  std::string state;                    ///< --state FILE (empty: none)
+  std::string metrics;                  ///< --metrics FILE (empty: none)
+  /// The battery's report as `shufl audit` writes it, for the decks of this run: text, and the
+  /// JSON document. `name` is the input as given, `sha256`/`bytes` describe the bytes read.
+  std::function<std::string(const audit::audit_report&, const std::string& name, const std::string& sha256,
+                            std::uint64_t bytes)>
+      text_report;
+  std::function<nlohmann::ordered_json(const audit::audit_report&, const audit::audit_pack&, const std::string& name,
+                                       const std::string& sha256, std::uint64_t bytes)>
+      json_report;
+};
+
+/// Runs the monitor; returns the exit status (0; 3 when the alarm fired or the final battery
+/// failed; 1 when a side file could not be written). Throws shufl::error on bad options or
+/// input (before or during the run).
+int run_follow(const follow_cli_options& options);
+
+}  // namespace shufl::cli

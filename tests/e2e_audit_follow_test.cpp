@@ -1,0 +1,378 @@
+// End-to-end tests of `shufl audit --follow`: the real binary on a fair stream (`shufl deck
+// --count`), on decks with a planted flaw (three riffle shuffles from the canonical order, made
+// here with the test's own random numbers), on a regular file that grows while it is followed
+// (stopped with SIGINT), with --keep-going, --on-alarm, --state across a restart and --metrics
+// read back through prometheus-node-exporter. The mixture is checked against its definition
+// (the average of the predictors' e-values) and the anytime p against min(1, 1/max e).
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <fstream>
+#include <map>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "support/background.hpp"
+#include "support/run.hpp"
+
+namespace shufl::test {
+namespace {
+
+// splitmix64 with an unbiased bounded draw: decks that do not depend on shufl.
+struct test_rng {
+  std::uint64_t state;
+  std::uint64_t next() {
+    std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  std::uint32_t below(std::uint32_t s) {
+    const std::uint64_t limit = ~std::uint64_t{0} - (~std::uint64_t{0} % s);
+    std::uint64_t x;
+    do x = next(); while (x >= limit);
+    return static_cast<std::uint32_t>(x % s);
+  }
+};
+
+std::string code(std::uint32_t k) {
+  static const char ranks[] = "A23456789TJQK";
+  static const char suits[] = "shdc";
+  return {ranks[k % 13], suits[k / 13]};
+}
+
+std::string deck_line(const std::vector<std::uint32_t>& d) {
+  std::string s;
+  for (std::size_t i = 0; i < d.size(); ++i) {
+    if (i) s += ' ';
+    s += code(d[i]);
+  }
+  return s + "\n";
+}
+
+// One Gilbert–Shannon–Reeds riffle: cut binomially, drop from each packet with probability
+// proportional to its size.
+std::vector<std::uint32_t> riffle(const std::vector<std::uint32_t>& d, test_rng& rng) {
+  std::size_t cut = 0;
+  for (std::size_t i = 0; i < d.size(); ++i) cut += rng.next() >> 63;
+  std::vector<std::uint32_t> out;
+  std::size_t a = 0, b = cut;
+  while (a < cut || b < d.size()) {
+    const std::uint32_t left = static_cast<std::uint32_t>(cut - a), right = static_cast<std::uint32_t>(d.size() - b);
+    if (rng.below(left + right) < left) {
+      out.push_back(d[a++]);
+    } else {
+      out.push_back(d[b++]);
+    }
+  }
+  return out;
+}
+
+// `count` decks, each three riffles of the canonical order (a flaw the monitor finds in a few decks).
+std::string three_riffles(std::size_t count, std::uint64_t seed) {
+  test_rng rng{seed};
+  std::string text;
+  for (std::size_t t = 0; t < count; ++t) {
+    std::vector<std::uint32_t> d(52);
+    std::iota(d.begin(), d.end(), 0u);
+    for (int r = 0; r < 3; ++r) d = riffle(d, rng);
+    text += deck_line(d);
+  }
+  return text;
+}
+
+std::vector<nlohmann::json> json_lines(const std::string& out) {
+  std::vector<nlohmann::json> v;
+  for (const auto& line : lines(out)) v.push_back(nlohmann::json::parse(line));
+  return v;
+}
+
+// The documented relations of a status: mixture = log10 of the average of the predictors'
+// e-values; anytime p = min(1, 10^−max log10 mixture); the leader has the largest e-value.
+void check_status(const nlohmann::json& s) {
+  ASSERT_EQ(s["log10_e"].size(), 4u);
+  double sum = 0, best = -1e300;
+  std::string leader;
+  for (auto it = s["log10_e"].begin(); it != s["log10_e"].end(); ++it) {
+    const double value = it.value().get<double>();
+    sum += std::pow(10.0, value);
+    if (value > best) best = value, leader = it.key();
+  }
+  EXPECT_NEAR(s["log10_e_mixture"].get<double>(), std::log10(sum / 4), 1e-9);
+  EXPECT_EQ(s["leader"], leader);
+  const double max = s["max_log10_e_mixture"].get<double>();
+  EXPECT_GE(max, s["log10_e_mixture"].get<double>() - 1e-12);
+  EXPECT_NEAR(s["anytime_p"].get<double>(), std::min(1.0, std::pow(10.0, -max)), 1e-12);
+}
+
+TEST(AuditFollow, FairStreamPassesWithStatusesAndFinalReport) {
+  const std::string bin = shufl_binary();
+  const auto r = run_shell(bin + " deck --count 3000 --seed follow-fair | " + bin +
+                           " audit --follow - --format json --every 1000");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto v = json_lines(r.out);
+  ASSERT_EQ(v.size(), 4u) << r.out;
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(v[i]["type"], "status");
+    EXPECT_EQ(v[i]["decks"], 1000 * (i + 1));
+    EXPECT_FALSE(v[i]["alarm"].get<bool>());
+    check_status(v[i]);
+  }
+  const auto& f = v[3];
+  EXPECT_EQ(f["type"], "final");
+  EXPECT_EQ(f["reason"], "end of input");
+  EXPECT_EQ(f["decks"], 3000);
+  EXPECT_EQ(f["alpha"], 0.001);
+  EXPECT_LT(f["max_log10_e_mixture"].get<double>(), 3.0);
+  check_status(f);
+  EXPECT_EQ(f["report"]["command"], "audit");
+  EXPECT_EQ(f["report"]["decks"], 3000);
+  EXPECT_EQ(f["report"]["result"], "pass");
+
+  // Text: one status line per 1000 decks, the final status and the battery's table.
+  const auto t = run_shell(bin + " deck --count 2000 --seed follow-fair | " + bin + " audit --follow --every 1000");
+  ASSERT_EQ(t.status, 0) << t.err;
+  const auto l = lines(t.out);
+  ASSERT_GE(l.size(), 4u);
+  EXPECT_EQ(l[0].rfind("decks 1000  log10 e: position ", 0), 0u) << l[0];
+  EXPECT_NE(l[0].find("(alarm at 3.00)"), std::string::npos);
+  EXPECT_EQ(l[2].rfind("final (end of input): decks 2000 ", 0), 0u) << t.out;
+  EXPECT_NE(t.out.find("audit of standard input: 2000 decks"), std::string::npos) << t.out;
+  EXPECT_NE(t.out.find("result: pass"), std::string::npos);
+}
+
+TEST(AuditFollow, PlantedFlawAlarmsNamesThePredictorAndExits3) {
+  const auto r = run_shufl({"audit", "--follow", "-", "--format", "json"}, three_riffles(200, 7));
+  ASSERT_EQ(r.status, 3) << r.err;
+  const auto v = json_lines(r.out);
+  ASSERT_EQ(v.size(), 2u) << r.out;
+  EXPECT_EQ(v[0]["type"], "alarm");
+  EXPECT_GE(v[0]["log10_e_mixture"].get<double>(), 3.0);
+  EXPECT_LT(v[0]["decks"].get<int>(), 50);  // median 4 decks (docs/monitor.md)
+  check_status(v[0]);
+  EXPECT_FALSE(v[0]["evidence"].get<std::string>().empty());
+  EXPECT_EQ(v[1]["type"], "final");
+  EXPECT_EQ(v[1]["reason"], "alarm");
+  EXPECT_EQ(v[1]["decks"], v[0]["decks"]);
+
+  const auto t = run_shufl({"audit", "--follow", "-"}, three_riffles(200, 7));
+  ASSERT_EQ(t.status, 3);
+  EXPECT_EQ(t.out.rfind(fmt::format("ALARM after {} decks: ", v[0]["decks"].get<int>()), 0), 0u) << t.out;
+  EXPECT_NE(t.out.find(fmt::format("leader {}: {}", v[0]["leader"].get<std::string>(),
+                                   v[0]["evidence"].get<std::string>())),
+            std::string::npos)
+      << t.out;
+  EXPECT_NE(t.out.find("final (alarm): "), std::string::npos);
+}
+
+TEST(AuditFollow, KeepGoingAlarmsOnceAndReadsToTheEnd) {
+  const auto r = run_shufl({"audit", "--follow", "-", "--format", "json", "--every", "100", "--keep-going"},
+                           three_riffles(300, 11));
+  ASSERT_EQ(r.status, 3) << r.err;
+  const auto v = json_lines(r.out);
+  int alarms = 0;
+  for (const auto& o : v) alarms += o["type"] == "alarm";
+  EXPECT_EQ(alarms, 1);
+  ASSERT_EQ(v.back()["type"], "final");
+  EXPECT_EQ(v.back()["decks"], 300);
+  EXPECT_EQ(v.back()["reason"], "end of input");
+  EXPECT_TRUE(v.back()["alarm"].get<bool>());
+  EXPECT_EQ(v.back()["report"]["result"], "fail");  // the battery sees three riffles too
+}
+
+TEST(AuditFollow, OnAlarmGetsTheAlarmAsJsonAndItsFailureIsReported) {
+  temp_dir dir;
+  const std::string got = dir.file("alarm.json");
+  const auto r = run_shufl({"audit", "--follow", "-", "--format", "json", "--on-alarm", "cat > '" + got + "'; echo hi"},
+                           three_riffles(100, 5));
+  ASSERT_EQ(r.status, 3) << r.err;
+  const auto v = json_lines(r.out);  // the command's "hi" went to stderr, not into the JSON Lines
+  ASSERT_EQ(v.size(), 2u);
+  const auto sent = nlohmann::json::parse(read_file(got));
+  EXPECT_EQ(sent, v[0]);
+  EXPECT_NE(r.err.find("hi"), std::string::npos);
+
+  const auto f = run_shufl({"audit", "--follow", "-", "--on-alarm", "exit 7"}, three_riffles(100, 5));
+  EXPECT_EQ(f.status, 3);
+  EXPECT_NE(f.err.find("shufl: --on-alarm command exited with status 7"), std::string::npos) << f.err;
+  EXPECT_NE(f.out.find("final (alarm): "), std::string::npos);
+}
+
+TEST(AuditFollow, StateContinuesTheSameProcessAndRefusesAnotherPack) {
+  temp_dir dir;
+  const std::string state = dir.file("state.json");
+  const std::string bin = shufl_binary();
+  const std::string first = run_shufl({"deck", "--count", "1500", "--seed", "st"}).out;
+  const std::string all = first + run_shufl({"deck", "--count", "1500", "--seed", "st2"}).out;
+  const std::string second = all.substr(first.size());
+  const auto a = run_shufl({"audit", "--follow", "-", "--format", "json", "--state", state}, first);
+  ASSERT_EQ(a.status, 0) << a.err;
+  EXPECT_NE(a.err.find("does not exist yet"), std::string::npos);
+  const auto b = run_shufl({"audit", "--follow", "-", "--format", "json", "--state", state}, second);
+  ASSERT_EQ(b.status, 0) << b.err;
+  const auto whole = run_shufl({"audit", "--follow", "-", "--format", "json"}, all);
+  ASSERT_EQ(whole.status, 0) << whole.err;
+  const auto fb = json_lines(b.out).back(), fw = json_lines(whole.out).back();
+  EXPECT_EQ(fb["decks"], 3000);
+  EXPECT_EQ(fb["decks_this_run"], 1500);
+  EXPECT_EQ(fb["report"]["decks"], 1500);  // the battery covers this run
+  // One process over the restart: the same e-values as one run over all the decks.
+  for (auto it = fw["log10_e"].begin(); it != fw["log10_e"].end(); ++it) {
+    EXPECT_NEAR(fb["log10_e"][it.key()].get<double>(), it.value().get<double>(), 1e-9) << it.key();
+  }
+  EXPECT_NEAR(fb["max_log10_e_mixture"].get<double>(), fw["max_log10_e_mixture"].get<double>(), 1e-9);
+
+  const auto other = run_shufl({"audit", "--follow", "-", "--pack", "piquet", "--state", state},
+                               run_shufl({"deck", "--count", "3", "--pack", "piquet", "--seed", "x"}).out);
+  EXPECT_EQ(other.status, 1);
+  EXPECT_TRUE(other.out.empty());
+  EXPECT_NE(other.err.find("state file: written for the pack 'standard'"), std::string::npos) << other.err;
+}
+
+TEST(AuditFollow, FollowsAGrowingFileAndStopsOnSigint) {
+  temp_dir dir;
+  const std::string decks = dir.file("decks.txt");
+  const std::string text = run_shufl({"deck", "--count", "800", "--seed", "grow"}).out;
+  const std::size_t cut = text.find('\n', text.size() / 2) + 1;  // 400 decks first
+  { std::ofstream(decks) << text.substr(0, cut); }
+  background_run run({"audit", "--follow", decks, "--format", "json", "--every", "100"}, dir.file("out"),
+                     dir.file("err"));
+  const auto has = [&](const std::string& what) { return read_file(dir.file("out")).find(what) != std::string::npos; };
+  ASSERT_TRUE(poll_until([&] { return has("\"decks\":400,"); }, 20)) << read_file(dir.file("err"));
+  // The rest, with a pause inside a line: the monitor waits for its newline.
+  const std::string rest = text.substr(cut);
+  {
+    std::ofstream out(decks, std::ios::app);
+    out << rest.substr(0, 20) << std::flush;
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  EXPECT_FALSE(run.exited());
+  { std::ofstream(decks, std::ios::app) << rest.substr(20); }
+  ASSERT_TRUE(poll_until([&] { return has("\"decks\":800,"); }, 20)) << read_file(dir.file("err"));
+  EXPECT_FALSE(run.exited());
+  run.signal(SIGINT);
+  EXPECT_EQ(run.wait(), 0);
+  const auto v = json_lines(read_file(dir.file("out")));
+  ASSERT_EQ(v.back()["type"], "final");
+  EXPECT_EQ(v.back()["reason"], "SIGINT");
+  EXPECT_EQ(v.back()["decks"], 800);
+  EXPECT_EQ(v.back()["report"]["decks"], 800);
+  EXPECT_EQ(v.back()["report"]["input"]["bytes"], text.size());
+}
+
+// --interval: a status comes while the monitor waits for more decks, once (an idle monitor is
+// quiet), then the final status when the pipe ends.
+TEST(AuditFollow, IntervalStatusWhileWaitingThenQuiet) {
+  const std::string bin = shufl_binary();
+  const auto r = run_shell("(" + bin + " deck --count 5 --seed iv; sleep 1) | " + bin +
+                           " audit --follow - --pack standard --interval 0.2 --format json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto v = json_lines(r.out);
+  // Usually [status 5, final]; on a slow start a status may come after the first deck too.
+  ASSERT_GE(v.size(), 2u) << r.out;
+  ASSERT_LE(v.size(), 3u) << r.out;
+  const auto& last_status = v[v.size() - 2];
+  EXPECT_EQ(last_status["type"], "status");
+  EXPECT_EQ(last_status["decks"], 5);
+  if (v.size() == 3) {
+    EXPECT_LT(v[0]["decks"].get<int>(), 5);
+  }
+  EXPECT_EQ(v.back()["type"], "final");
+  EXPECT_EQ(v.back()["decks"], 5);
+}
+
+// Metric values of the Prometheus text format: "name{labels} value" lines.
+std::map<std::string, double> metric_values(const std::string& text) {
+  std::map<std::string, double> m;
+  for (const auto& line : lines(text)) {
+    if (line.empty() || line[0] == '#') continue;
+    const auto space = line.rfind(' ');
+    m[line.substr(0, space)] = std::stod(line.substr(space + 1));
+  }
+  return m;
+}
+
+TEST(AuditFollow, MetricsFileReadBackThroughNodeExporter) {
+  temp_dir dir;
+  const std::string prom = dir.file("shufl.prom");
+  const auto r = run_shufl({"audit", "--follow", "-", "--format", "json", "--metrics", prom},
+                           run_shufl({"deck", "--count", "500", "--seed", "m"}).out);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto f = json_lines(r.out).back();
+  const std::string text = read_file(prom);
+  EXPECT_NE(text.find("# TYPE shufl_audit_decks_total counter\n"), std::string::npos);
+  EXPECT_NE(text.find("# HELP shufl_audit_log10_e "), std::string::npos);
+  auto m = metric_values(text);
+  EXPECT_EQ(m["shufl_audit_decks_total"], 500);
+  EXPECT_EQ(m["shufl_audit_alarm"], 0);
+  EXPECT_NEAR(m["shufl_audit_alarm_threshold_log10_e"], 3, 1e-12);
+  EXPECT_EQ(m["shufl_audit_log10_e{predictor=\"mixture\"}"], f["log10_e_mixture"].get<double>());
+  EXPECT_EQ(m["shufl_audit_log10_e{predictor=\"position\"}"], f["log10_e"]["position"].get<double>());
+
+  const std::string exporter = "/usr/bin/prometheus-node-exporter";
+  if (access(exporter.c_str(), X_OK) != 0) GTEST_SKIP() << exporter << " is not installed";
+  // A free port: bind to 0, read it back, release it for the exporter.
+  const int s = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof a;
+  ASSERT_EQ(bind(s, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+  ASSERT_EQ(getsockname(s, reinterpret_cast<sockaddr*>(&a), &len), 0);
+  const int port = ntohs(a.sin_port);
+  close(s);
+  const std::string script = fmt::format(
+      R"(import subprocess, sys, time, urllib.request
+p = subprocess.Popen(["{}", "--collector.disable-defaults", "--collector.textfile",
+    "--collector.textfile.directory={}", "--web.listen-address=127.0.0.1:{}"],
+    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+try:
+    for _ in range(200):
+        try:
+            sys.stdout.write(urllib.request.urlopen("http://127.0.0.1:{}/metrics", timeout=2).read().decode())
+            break
+        except OSError:
+            time.sleep(0.02)
+finally:
+    p.terminate()
+    p.wait()
+)",
+      exporter, dir.path(), port, port);
+  const auto scraped = run_program("/usr/bin/python3", {"-c", script});
+  ASSERT_EQ(scraped.status, 0) << scraped.err;
+  ASSERT_NE(scraped.out.find("shufl_audit_decks_total"), std::string::npos) << scraped.out;
+  EXPECT_NE(scraped.out.find("\nnode_textfile_scrape_error 0\n"), std::string::npos) << scraped.out;
+  auto back = metric_values(scraped.out);
+  EXPECT_EQ(back["shufl_audit_decks_total"], 500);
+  EXPECT_EQ(back["shufl_audit_alarm"], 0);
+  EXPECT_NEAR(back["shufl_audit_log10_e{predictor=\"mixture\"}"], f["log10_e_mixture"].get<double>(), 1e-12);
+  EXPECT_NEAR(back["shufl_audit_log10_e{predictor=\"suit-rank\"}"], f["log10_e"]["suit-rank"].get<double>(), 1e-12);
+}
+
+TEST(AuditFollow, OptionErrors) {
+  auto r = run_shufl({"audit", "--every", "10", "-"}, "");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("--every applies to --follow"), std::string::npos) << r.err;
+  r = run_shufl({"audit", "--follow", "--algo", "riffle:3", "-"}, "");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("--algo does not apply to --follow"), std::string::npos) << r.err;
+  r = run_shufl({"audit", "--follow", "-", "--every", "0"}, "");
+  EXPECT_EQ(r.status, 1);
+  r = run_shufl({"audit", "--follow", "-"}, "");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("no decks in the input"), std::string::npos) << r.err;
+  EXPECT_TRUE(r.out.empty());
+}
+
+}  // namespace
+}  // namespace shufl::test
