@@ -79,10 +79,16 @@ Decision: Holm over the valid tests at --alpha (family-wise). The result says "n
 non-randomness", never that decks are fair. Exit status: 0 success, 1 error; with --check, 3
 when a test fails.
 
+--report FILE.html also writes a printable test report (A4; heatmaps, each total against its law).
+--plan prints the decks each test needs to detect an effect of size --effect with probability
+--power at --alpha (each test planned at alpha/m, m the tests in Holm's family); it reads no decks.
+
 Examples:
   shufl deck --count 100000 --seed s | shufl audit -
   shufl audit decks.txt --format json
   shufl audit --algo riffle:3,fisher-yates --trials 20000 --seed 1
+  shufl audit decks.txt --report audit.html
+  shufl audit --plan --effect 0.02
 )";
 
 std::string format_p(double p, double ln_p, bool bound) {

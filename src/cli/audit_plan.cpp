@@ -50,8 +50,9 @@ std::string text_plan(const audit::audit_plan& p, const std::string& pack) {
   std::string notes;
   for (const auto& t : p.tests) {
     if (t.planned) {
-      out += fmt::format("{:<19} {:>8} {:>10}  {}{}\n", t.name, fmt::format("{:g}", t.effect), t.decks, t.model,
-                         t.validity_bound ? " (the least for a valid chi-squared)" : "");
+      out += fmt::format("{:<19} {:>8} {:>10}  {}{}{}\n", t.name, fmt::format("{:g}", t.effect), t.decks, t.model,
+                         t.validity_bound ? " (the least for a valid chi-squared)" : "",
+                         t.note.empty() ? "" : " (" + t.note + ")");
     } else {
       out += fmt::format("{:<19} {:>8} {:>10}  {}\n", t.name, "-", "-", t.note);
     }

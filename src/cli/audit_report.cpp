@@ -45,7 +45,9 @@ td.result-not-valid, td.result-not-applicable { color: #666; }
 .overall { font-weight: bold; padding: .35em .6em; border-radius: 4px; display: inline-block; margin: .3em 0; }
 .overall.pass { background: #dcefd9; color: #1e5e1e; } .overall.fail { background: #f8d7da; color: #8a1020; }
 .picture { margin: .4em 0; } .picture svg { max-width: 100%; height: auto; }
-table.totals td { white-space: nowrap; } table.totals td.chart { padding: 0; }
+table.totals { width: 100%; font-size: .85em; } table.totals td { white-space: nowrap; text-align: right; }
+table.totals td:first-child { text-align: left; } table.totals td.chart { padding: 0 .3em; width: 38%; min-width: 8em; }
+table.totals td.chart svg { display: block; width: 100%; height: auto; }
 table.glossary td:first-child { white-space: nowrap; font-family: monospace; }
 @page { size: A4; margin: 14mm 12mm; }
 @media print {
@@ -127,20 +129,22 @@ std::string position_heatmap(const audit::test_report& t, const audit::audit_rep
                      heatmap_svg("", {p}, id));
 }
 
-// A total against its null law: the axis in totals, the central 99% of the null law (normal
-// approximation with the exact per-deck mean and variance), the expected total and the observed
-// one marked.
+// A total against its null law: the axis in totals (from the null law's mean ± 4 sd, widened to
+// take the observed total), the central 99% of the null law (normal approximation with the
+// exact per-deck mean and variance), the expected total and the observed one marked.
 std::string total_chart(double observed, double mean, double sd) {
   const double w = 300, h = 34, pad = 8;
-  const double half = std::max({4 * sd, std::fabs(observed - mean) * 1.15, 1.0});
-  const double lo = mean - half, hi = mean + half;
+  double lo = std::min(mean - 4 * sd, observed), hi = std::max(mean + 4 * sd, observed);
+  const double margin = std::max((hi - lo) * 0.04, 0.5);
+  lo = std::max(0.0, lo - margin);  // counts are never negative
+  hi += margin;
   const auto x = [&](double v) { return pad + (v - lo) / (hi - lo) * (w - 2 * pad); };
   const double band_lo = std::max(lo, mean - 2.5758 * sd), band_hi = std::min(hi, mean + 2.5758 * sd);
   std::string out = fmt::format(
-      R"(<svg xmlns="http://www.w3.org/2000/svg" class="total-chart" width="{:.0f}" height="{:.0f}" viewBox="0 0 {:.0f} {:.0f}" font-family="DejaVu Sans, Verdana, sans-serif">)" "\n",
-      w, h, w, h);
+      R"(<svg xmlns="http://www.w3.org/2000/svg" class="total-chart" viewBox="0 0 {:.0f} {:.0f}" font-family="DejaVu Sans, Verdana, sans-serif">)" "\n",
+      w, h);
   out += fmt::format(R"(<rect class="band" x="{:.1f}" y="6" width="{:.1f}" height="12" fill="#d1e5f0"/>)" "\n", x(band_lo),
-                     x(band_hi) - x(band_lo));
+                     std::max(x(band_hi) - x(band_lo), 1.5));
   out += fmt::format(R"(<line x1="{:.1f}" y1="12" x2="{:.1f}" y2="12" stroke="#666"/>)" "\n", pad, w - pad);
   out += fmt::format(R"(<line class="expected" x1="{0:.1f}" y1="3" x2="{0:.1f}" y2="21" stroke="#222" stroke-dasharray="3,2"/>)" "\n",
                      x(mean));
@@ -163,15 +167,15 @@ std::string totals_section(const audit::audit_report& r) {
     const double T = static_cast<double>(t.decks);
     const double sd = std::sqrt(T * v);
     rows += fmt::format(
-        "<tr data-test=\"{}\"><td>{}</td><td>{:.0f}</td><td>{:.1f}</td><td>{:.1f} \u2013 {:.1f}</td><td>{}</td><td>{}</td>"
+        "<tr data-test=\"{}\"><td>{}</td><td>{:.0f}</td><td>{:.1f}</td><td>{:.1f} \u2013 {:.1f}</td><td>{}</td>"
         "<td class=\"chart\">{}</td></tr>\n",
         t.name, t.name, t.observed, t.expected, t.expected - 2.5758 * sd, t.expected + 2.5758 * sd,
-        audit_statistic_text(t.statistic), audit_p_text(t.p, t.ln_p, t.p_bound), total_chart(t.observed, t.expected, sd));
+        audit_p_text(t.p, t.ln_p, t.p_bound), total_chart(t.observed, t.expected, sd));
   }
   if (rows.empty()) return {};
   return "<h3>Totals against their exact laws</h3>\n"
-         "<table class=\"totals\">\n<tr><th>test</th><th>observed</th><th>expected</th><th>central 99%</th><th>z</th>"
-         "<th>p</th><th>observed (\u25bc) and the null law's central 99% (band)</th></tr>\n" +
+         "<table class=\"totals\">\n<tr><th>test</th><th>observed</th><th>expected</th><th>central 99%</th>"
+         "<th>p</th><th>observed (\u25bc), central 99% (band)</th></tr>\n" +
          rows +
          "</table>\n<p class=\"muted\">Each total is the sum over decks of a count with an exact per-deck law; the band "
          "is mean \u00b1 2.576 sd of that law's sum (a normal approximation, for the picture only); p comes from the "

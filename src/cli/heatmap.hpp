@@ -1,5 +1,6 @@
 // Private to src/cli/: the one colour quantity and colour scale of every picture shufl draws
-// (the --plot SVG, the heatmaps and histograms of the --report page), and the SVG heatmap itself.
+// (the --plot SVG, the heatmaps and histograms of bias's and audit's --report pages), and the SVG
+// heatmap itself.
 //
 // Quantity: each cell's z-score z = (O − E) / sqrt(E (1 − p)), where p is the cell's probability
 // under a uniform shuffle (1/n for a card × position cell, 1/n! for an order), E = T p its

@@ -61,7 +61,9 @@ struct planned_test {
   double noncentrality = 0;       ///< λ* needed for the power at the level.
   std::uint64_t decks = 0;        ///< Decks needed (planned tests only).
   bool validity_bound = false;    ///< decks is the minimum for a valid χ² (λ* needs fewer).
-  std::string note;               ///< Why not planned.
+  /// Why not planned; for a planned table test whose δ exceeds twice the null probability,
+  /// the caveat that the approximation may give too few decks.
+  std::string note;
 };
 
 struct audit_plan {
