@@ -103,7 +103,8 @@ std::string heatmap_svg(const std::string& header, const std::vector<heat_panel>
     const auto& p = panels[k];
     const std::size_t n = p.n;
     const std::size_t rows = p.rows == 0 ? n : p.rows;
-    const double cell = std::clamp(std::floor(p.grid_width / static_cast<double>(n)), 4.0, 40.0);
+    // Square panels: n cells across grid_width; rectangular ones also at most grid_width tall.
+    const double cell = std::clamp(std::floor(p.grid_width / static_cast<double>(std::max(n, rows))), 4.0, 40.0);
     const double grid = cell * static_cast<double>(n);
     const double grid_h = cell * static_cast<double>(rows);
     double label_w = 0;

@@ -66,7 +66,7 @@ struct heat_panel {
   std::vector<double> row_p;           ///< Per row: a cell's probability (empty: 1/n each).
   std::vector<std::string> row_labels; ///< Row tick labels (empty: 1, 2, ...).
   std::string row_axis = "card";       ///< The rows' axis label.
-  double grid_width = 260;             ///< Target width of the grid in pixels (cells 4..40 px).
+  double grid_width = 260;             ///< Target width (and most height) of the grid in pixels (cells 4..40 px).
 };
 
 /// An SVG picture: `header` on top, the panels side by side (each with its title and lines, the
