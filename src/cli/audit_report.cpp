@@ -15,10 +15,6 @@
 
 namespace shufl::cli {
 
-// The text report's roundings (audit_cmd.cpp).
-std::string audit_p_text(double p, double ln_p, bool bound);
-std::string audit_statistic_text(double x);
-
 namespace {
 
 constexpr const char* kHead = R"~(<!DOCTYPE html>

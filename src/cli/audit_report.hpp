@@ -39,6 +39,11 @@ struct audit_page_section {
 /// "audit-data"), with print styles for A4. Every text from the user is escaped (xml_escape).
 std::string audit_report_page(const std::vector<audit_page_section>& sections);
 
+/// The text report's roundings of a p-value (from p and ln p; "<=" for a bound) and of a
+/// statistic (audit_cmd.cpp), so the page shows the very same cells.
+std::string audit_p_text(double p, double ln_p, bool bound);
+std::string audit_statistic_text(double x);
+
 /// `shufl audit --plan` options, parsed and checked by audit_cmd.cpp except --effect and --power.
 struct audit_plan_cli {
   audit::audit_pack pack;
