@@ -10,8 +10,9 @@ as text, the heatmaps have one cell per card x position, suit x position and ran
 every total and poker class has its row, the page never says "fair" or "certified", no console
 message, and nothing wider than the window (at 1100 and 700 px).
 Mode `print`: `chromium --headless --print-to-pdf` of the page: A4 pages (pdfinfo), page 1 not
-blank and holding the whole battery table (pdftotext), and on every page (pdftoppm -r 50) the
-right-hand margin is white: nothing is cut off at the right.
+blank and holding the whole battery table (pdftotext) at its size (a page too wide for the paper
+is shrunk to fit: smaller words), and on every page (pdftoppm -r 50) the right-hand margin is
+white: nothing is cut off at the right.
 Usage: check_audit_report.py page|print SHUFL OUT_DIR. Exits 77 (skip) only when a tool is missing.
 """
 import hashlib
@@ -180,6 +181,13 @@ def check_print(shufl, out):
         for rows, result in text_sections(text)[:1]:
             for r in rows:
                 check(" ".join(r) in " ".join(first.split()), f"{pdf}: page 1 lacks the row {' '.join(r)}")
+        # Chromium shrinks a page wider than the paper until it fits (so nothing is cut, but all
+        # gets small): the table's words keep their size (10 pt x 0.9 prints 10.5 pt high boxes;
+        # a page 1.5 times too wide gave 7).
+        boxes = run(["pdftotext", "-bbox", "-f", "1", "-l", "1", pdf, "-"], out)
+        heights = [float(b.split('yMax="')[1].split('"')[0]) - float(b.split('yMin="')[1].split('"')[0])
+                   for b in boxes.splitlines() if b.strip().endswith(">card-position</word>")]
+        check(heights and heights[0] >= 9, f"{pdf}: the table's text is {heights[:1]} pt high: the page was shrunk to fit")
         prefix = page[:-5] + "-page"
         run(["pdftoppm", "-r", "50", "-png", pdf, prefix], out)
         pngs = sorted(f for f in os.listdir(out) if f.startswith(os.path.basename(prefix)) and f.endswith(".png"))
