@@ -12,8 +12,10 @@
 #include <thread>
 
 #include "audit_follow.hpp"
+#include "audit_report.hpp"
 #include "audit_seed_search.hpp"
 #include "common.hpp"
+#include "side_file.hpp"
 #include "shufl/audit.hpp"
 #include "shufl/audit/deck_reader.hpp"
 #include "shufl/bias.hpp"
@@ -57,6 +59,11 @@ struct audit_cli_options {
   bool follow = false;
   std::string every, interval, on_alarm, state, metrics;
   bool keep_going = false;
+  // --report and --plan (src/cli/audit_report.cpp, audit_plan.cpp)
+  std::string report;
+  bool plan = false;
+  std::string effect;
+  std::string power = "0.9";
 };
 
 constexpr const char* kAuditFooter = R"(
@@ -89,6 +96,9 @@ predictor, runs --on-alarm, and ends the run with exit 3 unless --keep-going. A 
 read to its end; a regular file is followed like tail -f (stop with Ctrl-C). The end of the
 input, SIGINT, SIGTERM and SIGHUP print a final status and the battery's report on the decks of
 this run, then exit 0, or 3 when the alarm fired or the battery failed (not 130/143).
+--report FILE.html also writes a printable test report (A4; heatmaps, each total against its law).
+--plan prints the decks each test needs to detect an effect of size --effect with probability
+--power at --alpha (each test planned at alpha/m, m the tests in Holm's family); it reads no decks.
 
 Examples:
   shufl deck --count 100000 --seed s | shufl audit -
@@ -96,6 +106,8 @@ Examples:
   shufl audit --algo riffle:3,fisher-yates --trials 20000 --seed 1
   shufl audit shoe.txt --pack standard --decks 6 --game blackjack
   shufl audit --follow dealt.log --state monitor.json --metrics shufl.prom
+  shufl audit decks.txt --report audit.html
+  shufl audit --plan --effect 0.02
 )";
 
 std::string format_p(double p, double ln_p, bool bound) {
@@ -305,7 +317,7 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
   }
   audit::reader_options ro = reader_options_of(o, sub);
   if (o.follow) {
-    for (const char* name : {"--algo", "--seed-search", "--threads", "--check"}) {
+    for (const char* name : {"--algo", "--seed-search", "--threads", "--check", "--report", "--plan"}) {
       if (sub.count(name) > 0) throw error(fmt::format("{} does not apply to --follow", name));
     }
     follow_cli_options fo;
@@ -345,6 +357,21 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
   for (const char* name : {"--every", "--interval", "--on-alarm", "--keep-going", "--state", "--metrics"}) {
     if (sub.count(name) > 0) throw error(fmt::format("{} applies to --follow", name));
   }
+  if (!o.plan) {
+    for (const char* name : {"--effect", "--power"}) {
+      if (sub.count(name) > 0) throw error(fmt::format("{} applies to --plan", name));
+    }
+  } else {
+    if (!o.file.empty()) throw error(fmt::format("--plan reads no decks: drop the input '{}'", o.file));
+    for (const char* name : {"--algo", "--dealt", "--skip-bad", "--check", "--seed-search", "--report"}) {
+      if (sub.count(name) > 0) throw error(fmt::format("--plan reads no decks: drop {}", name));
+    }
+    return run_audit_plan({audit::make_audit_pack(ro), options.game, options.alpha, o.power, o.effect, o.format});
+  }
+  if (!o.report.empty() && sub.count("--seed-search") > 0) throw error("--report applies to the test battery, not to --seed-search");
+  std::optional<side_file> report_file;
+  if (!o.report.empty()) report_file.emplace("--report", o.report, side_format::html);
+  std::vector<audit_page_section> page;
   if (sub.count("--seed-search") > 0) {
     if (generated) throw error("--seed-search reads logged deals: drop --algo");
     for (const char* name : {"--check", "--alpha", "--skip-bad", "--game", "--deal"}) {
@@ -395,6 +422,9 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
       in.engine = std::string(engine_name(engine));
       in.trials = trials;
       all_pass = all_pass && r.decision.pass;
+      if (report_file) {
+        page.push_back({r, true, {}, {}, 0, in.algorithm, in.seed, in.engine, in.trials, json_report(r, in, pack)});
+      }
       if (o.format == "json") {
         reports.push_back(json_report(r, in, pack));
       } else {
@@ -417,7 +447,9 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
     } else {
       write_stdout(text);
     }
-    return o.check && !all_pass ? exit_audit_failed : exit_ok;
+    side_file_errors errors;
+    if (report_file) errors.commit(*report_file, audit_report_page(page));
+    return errors.finish(o.check && !all_pass ? exit_audit_failed : exit_ok);
   }
 
   std::string path = o.file;
@@ -445,16 +477,23 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
   info.name = path == "-" ? "-" : path;
   info.sha256 = to_hex_bytes(digest, sizeof digest);
   info.bytes = bytes;
+  const nlohmann::ordered_json doc = json_report(r, info, reader.pack());
   if (o.format == "json") {
-    write_stdout(json_report(r, info, reader.pack()).dump(2) + "\n");
+    write_stdout(doc.dump(2) + "\n");
   } else {
-    info.name = input_display_name(path);
-    write_stdout(text_report(r, info));
+    write_stdout(text_report(r, input_info{false, input_display_name(path), info.sha256, info.bytes, {}, {}, {}, 0}));
   }
-  return o.check && !r.decision.pass ? exit_audit_failed : exit_ok;
+  side_file_errors errors;
+  if (report_file) {
+    errors.commit(*report_file, audit_report_page({{r, false, path, info.sha256, info.bytes, {}, {}, {}, 0, doc}}));
+  }
+  return errors.finish(o.check && !r.decision.pass ? exit_audit_failed : exit_ok);
 }
 
 }  // namespace
+
+std::string audit_p_text(double p, double ln_p, bool bound) { return format_p(p, ln_p, bound); }
+std::string audit_statistic_text(double x) { return format_statistic(x); }
 
 subcommand audit_subcommand() {
   return {"audit", "Test decks any shuffler produced with the battery test labs use",
@@ -516,6 +555,13 @@ subcommand audit_subcommand() {
                 ->type_name("FILE");
             sub.add_option("--metrics", o->metrics, "With --follow: Prometheus text file (node_exporter textfile collector)")
                 ->type_name("FILE");
+            sub.add_option("--report", o->report, "Also write a printable test report (HTML, A4) to FILE.html")
+                ->type_name("FILE");
+            sub.add_flag("--plan", o->plan, "Print the decks each test needs to detect --effect with --power; reads no decks");
+            sub.add_option("--effect", o->effect,
+                           "With --plan: effect size D for every test, or TEST=D,... (defaults in docs/audit.md)")
+                ->type_name("LIST");
+            sub.add_option("--power", o->power, "With --plan: power wanted per test")->capture_default_str()->type_name("P");
             return [o, &sub]() -> int { return run_audit(*o, sub); };
           }};
 }

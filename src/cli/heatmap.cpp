@@ -80,6 +80,11 @@ std::string heat_caption(std::size_t n) {
                      "clipped at \u00b14; white = as expected", n);
 }
 
+std::string heat_caption_rows() {
+  return "colour: each cell's z = (O \u2212 E) / \u221a(E (1 \u2212 p)), O observed, E = trials \u00b7 p expected, "
+         "p = the row's share of the deck; clipped at \u00b14; white = as expected";
+}
+
 std::string colour_bar_svg(double height, const std::string& id) {
   return fmt::format(R"(<svg xmlns="http://www.w3.org/2000/svg" width="100" height="{:.0f}">)" "\n{}</svg>\n",
                      height + 60, colour_bar_at(4, 24, height, id));
@@ -97,9 +102,14 @@ std::string heatmap_svg(const std::string& header, const std::vector<heat_panel>
   for (std::size_t k = 0; k < panels.size(); ++k) {
     const auto& p = panels[k];
     const std::size_t n = p.n;
-    const double cell = std::clamp(std::floor(260.0 / static_cast<double>(n)), 4.0, 40.0);
+    const std::size_t rows = p.rows == 0 ? n : p.rows;
+    // Square panels: n cells across grid_width; rectangular ones also at most grid_width tall.
+    const double cell = std::clamp(std::floor(p.grid_width / static_cast<double>(std::max(n, rows))), 4.0, 40.0);
     const double grid = cell * static_cast<double>(n);
-    const double left = 40;  // row ticks and the "card" axis label
+    const double grid_h = cell * static_cast<double>(rows);
+    double label_w = 0;
+    for (const auto& l : p.row_labels) label_w = std::max(label_w, text_width(l, 10));
+    const double left = std::max(40.0, label_w + 22);  // row ticks and the row axis label
     double width = left + grid;
     width = std::max(width, text_width(p.title, 13) + 4);
     for (const auto& line : p.lines) width = std::max(width, text_width(line, 11) + 4);
@@ -112,41 +122,49 @@ std::string heatmap_svg(const std::string& header, const std::vector<heat_panel>
     }
     const double gx = x + left;
     const double gy = grid_top;
-    const double prob = 1.0 / static_cast<double>(n);
-    for (std::size_t e = 0; e < n; ++e) {
+    for (std::size_t e = 0; e < rows; ++e) {
+      const double prob = e < p.row_p.size() ? p.row_p[e] : 1.0 / static_cast<double>(n);
       for (std::size_t q = 0; q < n; ++q) {
         const double z = cell_z(static_cast<double>(p.counts[e * n + q]), p.trials, prob);
         body += fmt::format(
-            R"(<rect class="cell" data-panel="{}" data-card="{}" data-position="{}" x="{:.1f}" y="{:.1f}" width="{}" height="{}" fill="{}"><title>card {}, position {}: {} (z = {:.2f})</title></rect>)" "\n",
+            R"(<rect class="cell" data-panel="{}" data-card="{}" data-position="{}" x="{:.1f}" y="{:.1f}" width="{}" height="{}" fill="{}"><title>{} {}, position {}: {} (z = {:.2f})</title></rect>)" "\n",
             k, e + 1, q + 1, gx + cell * static_cast<double>(q), gy + cell * static_cast<double>(e), cell, cell,
-            heat_colour(z), e + 1, q + 1, p.counts[e * n + q], z);
+            heat_colour(z), xml_escape(p.row_axis),
+            e < p.row_labels.size() ? xml_escape(p.row_labels[e]) : std::to_string(e + 1), q + 1, p.counts[e * n + q], z);
       }
     }
     body += fmt::format(R"(<rect x="{:.1f}" y="{:.1f}" width="{}" height="{}" fill="none" stroke="#444" stroke-width="0.75"/>)" "\n",
-                        gx, gy, grid, grid);
+                        gx, gy, grid, grid_h);
     const std::size_t step = tick_step(n, cell);
+    const std::size_t row_step = p.row_labels.empty() ? tick_step(rows, cell) : (cell >= 10 ? 1 : tick_step(rows, cell));
+    for (std::size_t t = 1; t <= rows; ++t) {
+      if (t != 1 && t % row_step != 0) continue;
+      const double c = cell * (static_cast<double>(t) - 0.5);
+      const std::string label = t <= p.row_labels.size() ? xml_escape(p.row_labels[t - 1]) : std::to_string(t);
+      body += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" {} font-size="10" text-anchor="end">{}</text>)" "\n", gx - 3,
+                          gy + c + 3.5, kFont, label);
+    }
     for (std::size_t t = 1; t <= n; ++t) {
       if (t != 1 && t % step != 0) continue;
       const double c = cell * (static_cast<double>(t) - 0.5);
-      body += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" {} font-size="10" text-anchor="end">{}</text>)", gx - 3,
-                          gy + c + 3.5, kFont, t);
       body += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" {} font-size="10" text-anchor="middle">{}</text>)" "\n",
-                          gx + c, gy + grid + 12, kFont, t);
+                          gx + c, gy + grid_h + 12, kFont, t);
     }
     body += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" {} font-size="11" text-anchor="middle">position</text>)" "\n",
-                        gx + grid / 2, gy + grid + 27, kFont);
-    body += fmt::format(R"~(<text transform="translate({:.1f},{:.1f}) rotate(-90)" {} font-size="11" text-anchor="middle">card</text>)~" "\n",
-                        x + 12, gy + grid / 2, kFont);
+                        gx + grid / 2, gy + grid_h + 27, kFont);
+    body += fmt::format(R"~(<text transform="translate({:.1f},{:.1f}) rotate(-90)" {} font-size="11" text-anchor="middle">{}</text>)~" "\n",
+                        x + 12, gy + grid_h / 2, kFont, xml_escape(p.row_axis));
     body += "</g>\n";
     x += width + 28;
-    max_grid = std::max(max_grid, grid);
-    bottom = std::max(bottom, gy + grid + 34);
+    max_grid = std::max(max_grid, grid_h);
+    bottom = std::max(bottom, gy + grid_h + 34);
   }
   const double bar_height = std::max(max_grid, 140.0);
   body += colour_bar_at(x, grid_top, bar_height, id);
   x += 100;
   bottom = std::max(bottom, grid_top + bar_height + 30);
-  const std::string caption = heat_caption(panels.empty() ? 0 : panels.front().n);
+  const std::string caption = !panels.empty() && !panels.front().row_p.empty() ? heat_caption_rows()
+                              : heat_caption(panels.empty() ? 0 : panels.front().n);
   body += fmt::format(R"(<text x="12" y="{:.1f}" {} font-size="11" fill="#333">{}</text>)" "\n", bottom + 14, kFont,
                       xml_escape(caption));
   const double width = std::max(x, text_width(caption, 11) + 24);

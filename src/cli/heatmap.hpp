@@ -1,5 +1,6 @@
 // Private to src/cli/: the one colour quantity and colour scale of every picture shufl draws
-// (the --plot SVG, the heatmaps and histograms of the --report page), and the SVG heatmap itself.
+// (the --plot SVG, the heatmaps and histograms of bias's and audit's --report pages), and the SVG
+// heatmap itself.
 //
 // Quantity: each cell's z-score z = (O − E) / sqrt(E (1 − p)), where p is the cell's probability
 // under a uniform shuffle (1/n for a card × position cell, 1/n! for an order), E = T p its
@@ -48,6 +49,8 @@ std::string heat_colour(double z);
 
 /// How the quantity and scale are described on every picture (one line, plain text).
 std::string heat_caption(std::size_t n);
+/// The same for a panel whose rows have their own probability p (heat_panel::row_p).
+std::string heat_caption_rows();
 
 // xml_escape (text_escape.hpp) escapes every text of a picture.
 
@@ -58,6 +61,12 @@ struct heat_panel {
   std::size_t n = 0;               ///< Cards.
   double trials = 0;               ///< Permutations counted (each row and column sums to it).
   std::vector<std::uint64_t> counts;  ///< n × n, counts[card * n + position].
+  // Rectangular panels (audit's suit/rank × position tables); the defaults keep n × n.
+  std::size_t rows = 0;                ///< Rows (0: n); counts is then rows × n.
+  std::vector<double> row_p;           ///< Per row: a cell's probability (empty: 1/n each).
+  std::vector<std::string> row_labels; ///< Row tick labels (empty: 1, 2, ...).
+  std::string row_axis = "card";       ///< The rows' axis label.
+  double grid_width = 260;             ///< Target width (and most height) of the grid in pixels (cells 4..40 px).
 };
 
 /// An SVG picture: `header` on top, the panels side by side (each with its title and lines, the

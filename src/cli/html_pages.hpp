@@ -30,4 +30,11 @@ std::string trace_page(const nlohmann::ordered_json& trace_doc);
 /// whole document embedded (element id "bias-data").
 std::string report_page(const nlohmann::ordered_json& bias_doc);
 
+/// Now, as "YYYY-MM-DD HH:MM:SS UTC" (when a page was written).
+std::string page_date_utc();
+
+/// The command line that runs this process (/proc/self/cmdline), the program named "shufl" and
+/// every other word as a POSIX shell reads it (bare when safe, else single-quoted).
+std::string page_command_line();
+
 }  // namespace shufl::cli

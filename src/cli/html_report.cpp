@@ -272,15 +272,18 @@ std::string shell_word(const std::string& w) {
   return out;
 }
 
-// Where the page came from: when it was written (UTC), the command line that wrote it (this
-// process's /proc/self/cmdline, the program named "shufl") and, for an --input file, its SHA-256
-// (libsodium) as it reads now; standard input cannot be read again, so it has none.
-std::string provenance(const nlohmann::ordered_json& doc) {
+}  // namespace
+
+std::string page_date_utc() {
   const std::time_t now = std::time(nullptr);
   std::tm utc{};
   gmtime_r(&now, &utc);
   char date[40];
   std::strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S UTC", &utc);
+  return date;
+}
+
+std::string page_command_line() {
   std::ifstream cmdline("/proc/self/cmdline", std::ios::binary);
   const std::string raw((std::istreambuf_iterator<char>(cmdline)), std::istreambuf_iterator<char>());
   std::string command;
@@ -296,8 +299,17 @@ std::string provenance(const nlohmann::ordered_json& doc) {
     }
     start = end + 1;
   }
+  return command;
+}
+
+namespace {
+
+// Where the page came from: when it was written (UTC), the command line that wrote it and, for
+// an --input file, its SHA-256 (libsodium) as it reads now; standard input cannot be read
+// again, so it has none.
+std::string provenance(const nlohmann::ordered_json& doc) {
   std::string out = fmt::format(R"(<p class="muted" id="provenance">written {}; command line: <code>{}</code>)",
-                                date, xml_escape(command));
+                                page_date_utc(), xml_escape(page_command_line()));
   if (doc.contains("input") && doc["input"].is_string()) {
     const std::string input = doc["input"].get<std::string>();
     std::string digest = "none (standard input cannot be read again)";

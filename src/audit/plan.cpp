@@ -1,0 +1,214 @@
+// `shufl audit --plan`: decks needed per test for a stated effect (models and method in
+// shufl/audit/plan.hpp).
+#include "shufl/audit/plan.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "shufl/audit/laws.hpp"
+#include "shufl/error.hpp"
+#include "shufl/stats.hpp"
+
+namespace shufl::audit {
+
+namespace {
+
+bool is_table(std::string_view t) {
+  return t == "card-position" || t == "suit-position" || t == "rank-position";
+}
+
+bool is_total(std::string_view t) {
+  return t == "successions" || t == "adjacent-pairs" || t == "descents" || t == "rising-sequences" ||
+         t == "runs-up-down" || t == "fixed-points" || t == "guessing" || t == "guessing-shelf" ||
+         t == "serial-successions";
+}
+
+// Row margins of the suit (ranks = false) or rank table: one row per suit or rank, plus one row
+// for faces without (jokers, trumps) when there are any — the rows battery.cpp tests.
+std::vector<std::uint64_t> group_margins(const battery_shape& s, bool ranks) {
+  const std::size_t groups = ranks ? s.ranks : 4;
+  std::vector<std::uint64_t> m(groups + 1, 0);
+  for (std::size_t f = 0; f < s.faces(); ++f) {
+    const std::int8_t g = ranks ? s.rank_of[f] : s.suit_of[f];
+    const std::size_t row = g < 0 || static_cast<std::size_t>(g) >= groups ? groups : static_cast<std::size_t>(g);
+    m[row] += s.copies[f];
+  }
+  if (m.back() == 0) m.pop_back();
+  return m;
+}
+
+double mean_of(const std::vector<double>& pmf) {
+  double m = 0;
+  for (std::size_t k = 0; k < pmf.size(); ++k) m += static_cast<double>(k) * pmf[k];
+  return m;
+}
+
+double variance_of(const std::vector<double>& pmf) {
+  const double m = mean_of(pmf);
+  double v = 0;
+  for (std::size_t k = 0; k < pmf.size(); ++k) v += (static_cast<double>(k) - m) * (static_cast<double>(k) - m) * pmf[k];
+  return v;
+}
+
+std::vector<double> law_of(std::string_view t, std::size_t n) {
+  if (t == "successions" || t == "serial-successions") return successions_law(n);
+  if (t == "adjacent-pairs") return adjacent_pairs_law(n);
+  if (t == "descents") return descents_law(n);
+  if (t == "rising-sequences") return rising_sequences_law(n);
+  if (t == "runs-up-down") return runs_up_down_law(n);
+  if (t == "fixed-points") return fixed_points_law(n);
+  return guessing_law(n);
+}
+
+std::string number(double v) { return fmt::format("{:g}", v); }
+
+// The caveat of a table's effect above twice the null probability (docs/audit.md: a simulation
+// at three times 1/24 measured power 0.79 where 0.9 was planned).
+constexpr const char* kLarge = "a large effect: the approximation may give too few decks";
+
+}  // namespace
+
+double default_effect(std::string_view test) noexcept {
+  if (is_table(test) || test == "serial-position") return 0.01;
+  if (is_total(test)) return 0.05;
+  return 0;
+}
+
+bool has_effect_model(std::string_view test) noexcept { return default_effect(test) > 0; }
+
+double position_noncentrality_per_deck(const std::vector<std::uint64_t>& rows, double delta) {
+  double N = 0;
+  for (const auto r : rows) N += static_cast<double>(r);
+  const double r0 = static_cast<double>(rows.front());
+  double sum = 0;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const double r = static_cast<double>(rows[i]);
+    const double null = r / N;
+    const double top = i == 0 ? null + delta : null - delta * r / (N - r0);
+    const double rest = (r - top) / (N - 1);
+    sum += (top - null) * (top - null) / null + (N - 1) * (rest - null) * (rest - null) / null;
+  }
+  return sum * (N - 1) / N;
+}
+
+audit_plan plan_audit(const battery_shape& s, const plan_options& o) {
+  for (const auto& [name, value] : o.effects) {
+    if (std::find(std::begin(battery_test_names), std::end(battery_test_names), name) == std::end(battery_test_names)) {
+      throw error(fmt::format("--effect: no test '{}' in the battery", name));
+    }
+    if (!has_effect_model(name)) throw error(fmt::format("--effect: {} has no effect model to plan with", name));
+    if (!(value > 0) || !std::isfinite(value)) throw error(fmt::format("--effect: {} must be positive, not {}", name, value));
+  }
+  const std::size_t N = s.cards;
+  const bool suits = s.ranks != 0 && s.suit_of.size() == s.faces() && s.rank_of.size() == s.faces();
+  const bool permutations = s.distinct() && s.whole() && N >= 2 && N <= max_law_cards;
+
+  audit_plan plan;
+  plan.alpha = o.alpha;
+  plan.power = o.power;
+  // The family: the tests the battery makes applicable for this shape with enough decks.
+  std::vector<std::string> applicable_why(std::size(battery_test_names));
+  std::vector<bool> in_battery(std::size(battery_test_names));
+  for (std::size_t k = 0; k < std::size(battery_test_names); ++k) {
+    const std::string_view t = battery_test_names[k];
+    std::string why;
+    if ((t == "suit-position" || t == "rank-position") && !suits) why = "the pack has no suits and ranks";
+    if (is_total(t) && !permutations) {
+      why = !s.distinct() ? "needs distinct cards (the pack repeats cards)"
+            : N < 2       ? "needs at least 2 cards"
+                          : fmt::format("exact laws are computed up to {} cards", max_law_cards);
+    }
+    // A game's hands test only with its --game.
+    in_battery[k] = (t != "poker-hands" && t != "blackjack-hands") ||
+                    (s.game.game != game_kind::none && t == game_test_name(s.game.game));
+    if (why.empty() && in_battery[k]) ++plan.family;
+    applicable_why[k] = std::move(why);
+  }
+  plan.level = o.alpha / static_cast<double>(plan.family);
+
+  const auto effect = [&o](std::string_view t) {
+    const auto it = o.effects.find(t);
+    return it == o.effects.end() ? default_effect(t) : it->second;
+  };
+  for (std::size_t k = 0; k < std::size(battery_test_names); ++k) {
+    const std::string_view t = battery_test_names[k];
+    if (!in_battery[k]) continue;
+    planned_test p;
+    p.name = std::string(t);
+    if (!applicable_why[k].empty()) {
+      p.note = std::string("not applicable: ").append(applicable_why[k]);
+      plan.tests.push_back(std::move(p));
+      continue;
+    }
+    const double d = effect(t);
+    p.effect = d;
+    double level = plan.level;
+    std::uint64_t minimum = 1;  // decks (or pairs) for a valid test
+    bool pairs = false;
+    if (is_table(t)) {
+      std::vector<std::uint64_t> rows = t == "card-position" ? std::vector<std::uint64_t>(s.copies.begin(), s.copies.end())
+                                                             : group_margins(s, t == "rank-position");
+      const double r0 = static_cast<double>(rows.front());
+      if (d > 1 - r0 / static_cast<double>(N)) {
+        throw error(fmt::format("--effect: {} {} makes the top probability {} + {} exceed 1", t, number(d),
+                                number(r0 / static_cast<double>(N)), number(d)));
+      }
+      const std::string what = t == "card-position" ? "the first card" : t == "suit-position" ? "the first suit" : "the first rank";
+      p.model = fmt::format("{} on top with probability {}/{} + {}", what, rows.front(), N, number(d));
+      p.df = static_cast<double>((rows.size() - 1) * (N - 1));
+      p.per_deck = position_noncentrality_per_deck(rows, d);
+      if (d > 2 * r0 / static_cast<double>(N)) p.note = kLarge;
+      const std::uint64_t least = *std::min_element(rows.begin(), rows.end());
+      minimum = (5 * N + least - 1) / least;  // T·r·1/N ≥ 5 for every cell
+    } else if (t == "serial-position") {
+      if (!s.distinct()) {
+        p.note = "planned for packs of distinct cards only";
+        plan.tests.push_back(std::move(p));
+        continue;
+      }
+      const double n = static_cast<double>(N);
+      if (d > 1 - 1 / n) throw error(fmt::format("--effect: serial-position {} makes 1/{} + {} exceed 1", number(d), N, number(d)));
+      p.model = fmt::format("each card keeps its position in the next deck with probability 1/{} + {}", N, number(d));
+      p.df = (n - 1) * (n - 1);
+      p.per_deck = n * n * d * d;
+      if (d > 2 / n) p.note = kLarge;
+      minimum = 5 * N;
+      pairs = true;
+    } else if (is_total(t)) {
+      const auto law = law_of(t, N);
+      const double sd = std::sqrt(variance_of(law));
+      p.model = fmt::format("mean per deck {} by {} (null mean {:.4g}, sd {:.4g})",
+                            t == "guessing" || t == "guessing-shelf" || t == "serial-successions" ? "raised" : "shifted", number(d), mean_of(law), sd);
+      if (d >= static_cast<double>(law.size())) throw error(fmt::format("--effect: a shift of {} is beyond {}'s range", number(d), t));
+      p.df = 1;
+      p.per_deck = d * d / (sd * sd);
+      if (t == "guessing" || t == "guessing-shelf" || t == "serial-successions") {
+        level = std::min(0.5, 2 * level);  // one-sided
+      }
+      pairs = t == "serial-successions";
+    } else {
+      p.note = t == "duplicates" ? "no effect model: the power depends on how many distinct decks the shuffler makes"
+                                 : "no effect model: the power depends on which classes the dealing favours";
+      plan.tests.push_back(std::move(p));
+      continue;
+    }
+    p.planned = true;
+    p.noncentrality = detectable_noncentrality(*p.df, level, o.power);
+    if (!std::isfinite(p.noncentrality)) throw error(fmt::format("{}: no non-centrality reaches power {}", t, number(o.power)));
+    const double units = std::ceil(p.noncentrality / p.per_deck);
+    if (!(units < 1e18)) throw error(fmt::format("{}: the effect {} is too small to plan for", t, number(d)));
+    std::uint64_t need = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(units));
+    if (need < minimum) {
+      need = minimum;
+      p.validity_bound = true;
+    }
+    p.decks = pairs ? need + 1 : need;
+    plan.decks = std::max(plan.decks, p.decks);
+    plan.tests.push_back(std::move(p));
+  }
+  return plan;
+}
+
+}  // namespace shufl::audit

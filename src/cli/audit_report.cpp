@@ -1,0 +1,316 @@
+// `shufl audit --report FILE.html`: the audit as a test report a lab can print (A4) or hand over:
+// what was tested, the battery table as the text report shows it, the position heatmaps, each
+// total against its null law, the poker classes and a glossary. See audit_report.hpp.
+#include "audit_report.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "heatmap.hpp"
+#include "html_pages.hpp"
+#include "shufl/audit/laws.hpp"
+#include "text_escape.hpp"
+
+namespace shufl::cli {
+
+namespace {
+
+constexpr const char* kHead = R"~(<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
+<style>
+body { font-family: "DejaVu Sans", Verdana, sans-serif; margin: 1.5em auto; padding: 0 1.5em; color: #222; background: #fff; max-width: 56em; font-size: 15px; }
+h1 { font-size: 1.45em; margin: 0 0 .2em; } h2 { font-size: 1.2em; margin: 1.4em 0 .4em; border-top: 1px solid #bbb; padding-top: .6em; }
+h3 { font-size: 1.02em; margin: 1em 0 .3em; }
+.muted { color: #555; font-size: .92em; }
+table { border-collapse: collapse; margin: .5em 0; font-size: .9em; }
+th, td { border: 1px solid #bbb; padding: .22em .5em; vertical-align: top; }
+table.facts th { text-align: left; background: #f3f3f3; font-weight: normal; white-space: nowrap; }
+table.facts td { overflow-wrap: anywhere; word-break: break-word; }
+table.facts code, .overall code { font-size: .95em; }
+table.battery td { text-align: right; white-space: nowrap; } table.battery th { background: #f3f3f3; }
+table.battery td:first-child, table.battery td:last-child { text-align: left; }
+td.result-pass { color: #1e5e1e; } td.result-fail { color: #8a1020; font-weight: bold; }
+td.result-not-valid, td.result-not-applicable { color: #666; }
+.overall { font-weight: bold; padding: .35em .6em; border-radius: 4px; display: inline-block; margin: .3em 0; }
+.overall.pass { background: #dcefd9; color: #1e5e1e; } .overall.fail { background: #f8d7da; color: #8a1020; }
+.picture { margin: .4em 0; } .picture svg { max-width: 100%; height: auto; }
+table.totals { width: 100%; font-size: .85em; } table.totals td { white-space: nowrap; text-align: right; }
+table.totals td:first-child { text-align: left; } table.totals td.chart { padding: 0 .3em; width: 38%; min-width: 8em; }
+table.totals td.chart svg { display: block; width: 100%; height: auto; }
+table.glossary td:first-child { white-space: nowrap; font-family: monospace; }
+@page { size: A4; margin: 14mm 12mm; }
+@media print {
+  body { margin: 0; padding: 0; max-width: none; font-size: 10pt; }
+  h2, h3 { break-after: avoid; } table, .picture, figure { break-inside: avoid; }
+  section.audit + section.audit { break-before: page; }
+}
+</style>
+)~";
+
+bool is_total(std::string_view t) {
+  return t == "successions" || t == "adjacent-pairs" || t == "descents" || t == "rising-sequences" ||
+         t == "runs-up-down" || t == "fixed-points" || t == "guessing" || t == "guessing-shelf" ||
+         t == "serial-successions";
+}
+
+std::vector<double> law_of(std::string_view t, std::size_t n) {
+  if (t == "successions" || t == "serial-successions") return audit::successions_law(n);
+  if (t == "adjacent-pairs") return audit::adjacent_pairs_law(n);
+  if (t == "descents") return audit::descents_law(n);
+  if (t == "rising-sequences") return audit::rising_sequences_law(n);
+  if (t == "runs-up-down") return audit::runs_up_down_law(n);
+  if (t == "fixed-points") return audit::fixed_points_law(n);
+  return audit::guessing_law(n);
+}
+
+// What each test catches (docs/audit.md's table, shortened).
+constexpr std::pair<const char*, const char*> kGlossary[] = {
+    {"card-position", "cards that favour positions: a stuck card, a biased algorithm, too few shuffles"},
+    {"suit-position", "suits that cluster at the top or bottom (a shuffler that leaves packs in suit order)"},
+    {"rank-position", "ranks that favour positions (tens and faces in blackjack)"},
+    {"successions", "original neighbours kept together (too little shuffling, clumps), or spread apart"},
+    {"adjacent-pairs", "the same, also when clumps are reversed (overhand shuffles)"},
+    {"descents", "trends along the deck"},
+    {"rising-sequences", "too few riffle shuffles (a deck riffled 3 times has at most 8)"},
+    {"runs-up-down", "local order: runs too long or too alternating"},
+    {"fixed-points", "decks left partly unshuffled; shuffles where no card may stay in place"},
+    {"guessing", "any structure a player who sees each card can exploit from the original order"},
+    {"guessing-shelf", "rising and falling runs a guesser can follow: the structure a shelf shuffler leaves"},
+    {"serial-successions", "a machine that partly repeats its last order"},
+    {"serial-position", "serial correlation: a card that tends to keep its place from deck to deck"},
+    {"duplicates", "repeated decks: weak seeding, replayed random streams"},
+    {"poker-hands", "the hands a poker game deals (classes of each seat's five cards)"},
+    {"blackjack-hands", "the two-card hands a blackjack game deals (naturals, pairs, soft and hard totals)"},
+};
+
+std::string fact(const std::string& name, const std::string& value_html) {
+  return fmt::format("<tr><th>{}</th><td>{}</td></tr>\n", xml_escape(name), value_html);
+}
+
+const audit::test_report* find_test(const audit::audit_report& r, std::string_view name) {
+  for (const auto& t : r.tests) {
+    if (t.name == name) return &t;
+  }
+  return nullptr;
+}
+
+// A position table's heatmap: rows × K positions (the not-dealt column left out), each row's
+// cell probability its share of the deck (row total / (decks · N)).
+std::string position_heatmap(const audit::test_report& t, const audit::audit_report& r, std::size_t section,
+                             const std::string& axis, std::vector<std::string> labels) {
+  if (t.table.empty() || t.decks == 0 || t.table_rows == 0) return {};
+  const std::size_t K = r.positions;
+  heat_panel p;
+  p.n = K;
+  p.rows = t.table_rows;
+  p.trials = static_cast<double>(t.decks);
+  p.row_axis = axis;
+  p.grid_width = 520;
+  if (labels.size() >= t.table_rows) {
+    labels.resize(t.table_rows);
+    p.row_labels = std::move(labels);
+  }
+  for (std::size_t i = 0; i < t.table_rows; ++i) {
+    std::uint64_t total = 0;
+    for (std::size_t j = 0; j < t.table_columns; ++j) total += t.table[i * t.table_columns + j];
+    p.row_p.push_back(static_cast<double>(total) / (static_cast<double>(t.decks) * static_cast<double>(r.cards)));
+    for (std::size_t j = 0; j < K; ++j) p.counts.push_back(t.table[i * t.table_columns + j]);
+  }
+  const std::string id = fmt::format("heat-{}-{}", section, t.name);
+  return fmt::format("<figure class=\"picture\" data-picture=\"{}\">\n{}</figure>\n", xml_escape(t.name),
+                     heatmap_svg("", {p}, id));
+}
+
+// A total against its null law: the axis in totals (from the null law's mean ± 4 sd, widened to
+// take the observed total), the central 99% of the null law (normal approximation with the
+// exact per-deck mean and variance), the expected total and the observed one marked.
+std::string total_chart(double observed, double mean, double sd) {
+  const double w = 300, h = 34, pad = 8;
+  double lo = std::min(mean - 4 * sd, observed), hi = std::max(mean + 4 * sd, observed);
+  const double margin = std::max((hi - lo) * 0.04, 0.5);
+  lo = std::max(0.0, lo - margin);  // counts are never negative
+  hi += margin;
+  const auto x = [&](double v) { return pad + (v - lo) / (hi - lo) * (w - 2 * pad); };
+  const double band_lo = std::max(lo, mean - 2.5758 * sd), band_hi = std::min(hi, mean + 2.5758 * sd);
+  std::string out = fmt::format(
+      R"(<svg xmlns="http://www.w3.org/2000/svg" class="total-chart" viewBox="0 0 {:.0f} {:.0f}" font-family="DejaVu Sans, Verdana, sans-serif">)" "\n",
+      w, h);
+  out += fmt::format(R"(<rect class="band" x="{:.1f}" y="6" width="{:.1f}" height="12" fill="#d1e5f0"/>)" "\n", x(band_lo),
+                     std::max(x(band_hi) - x(band_lo), 1.5));
+  out += fmt::format(R"(<line x1="{:.1f}" y1="12" x2="{:.1f}" y2="12" stroke="#666"/>)" "\n", pad, w - pad);
+  out += fmt::format(R"(<line class="expected" x1="{0:.1f}" y1="3" x2="{0:.1f}" y2="21" stroke="#222" stroke-dasharray="3,2"/>)" "\n",
+                     x(mean));
+  out += fmt::format(R"(<path class="observed" d="M{0:.1f},4 l-5,-4 h10 z M{0:.1f},4 V20" stroke="#b2182b" fill="#b2182b" stroke-width="2"/>)" "\n",
+                     x(std::clamp(observed, lo, hi)));
+  out += fmt::format(R"(<text x="{:.1f}" y="31" font-size="9" text-anchor="start">{:.0f}</text>)" "\n", pad, lo);
+  out += fmt::format(R"(<text x="{:.1f}" y="31" font-size="9" text-anchor="end">{:.0f}</text>)" "\n", w - pad, hi);
+  out += "</svg>";
+  return out;
+}
+
+std::string totals_section(const audit::audit_report& r) {
+  std::string rows;
+  for (const auto& t : r.tests) {
+    if (!is_total(t.name) || t.result == audit::test_outcome::not_applicable || t.decks == 0) continue;
+    const auto law = law_of(t.name, r.cards);
+    double m = 0, v = 0;
+    for (std::size_t k = 0; k < law.size(); ++k) m += static_cast<double>(k) * law[k];
+    for (std::size_t k = 0; k < law.size(); ++k) v += (static_cast<double>(k) - m) * (static_cast<double>(k) - m) * law[k];
+    const double T = static_cast<double>(t.decks);
+    const double sd = std::sqrt(T * v);
+    rows += fmt::format(
+        "<tr data-test=\"{}\"><td>{}</td><td>{:.0f}</td><td>{:.1f}</td><td>{:.1f} \u2013 {:.1f}</td><td>{}</td>"
+        "<td class=\"chart\">{}</td></tr>\n",
+        t.name, t.name, t.observed, t.expected, t.expected - 2.5758 * sd, t.expected + 2.5758 * sd,
+        audit_p_text(t.p, t.ln_p, t.p_bound), total_chart(t.observed, t.expected, sd));
+  }
+  if (rows.empty()) return {};
+  return "<h3>Totals against their exact laws</h3>\n"
+         "<table class=\"totals\">\n<tr><th>test</th><th>observed</th><th>expected</th><th>central 99%</th>"
+         "<th>p</th><th>observed (\u25bc), central 99% (band)</th></tr>\n" +
+         rows +
+         "</table>\n<p class=\"muted\">Each total is the sum over decks of a count with an exact per-deck law; the band "
+         "is mean \u00b1 2.576 sd of that law's sum (a normal approximation, for the picture only); p comes from the "
+         "exact law (the table above). The dashed line is the expected total.</p>\n";
+}
+
+std::string poker_section(const audit::test_report& t) {
+  if (t.table.size() != audit::poker_class_count || t.decks == 0) return {};
+  const auto law = audit::poker_class_law();
+  const double T = static_cast<double>(t.decks);
+  std::string out = "<h3>Poker hands: classes of the first five cards</h3>\n<table class=\"poker\">\n"
+                    "<tr><th>class</th><th>observed</th><th>expected</th><th>z</th></tr>\n";
+  for (std::size_t c = audit::poker_class_count; c-- > 0;) {
+    const double z = cell_z(static_cast<double>(t.table[c]), T, law[c]);
+    const std::string name(audit::poker_class_name(static_cast<audit::poker_class>(c)));
+    out += fmt::format(
+        "<tr data-class=\"{}\"><td>{}</td><td style=\"text-align:right\">{}</td><td style=\"text-align:right\">{:.2f}</td>"
+        "<td style=\"text-align:right;background:{}\">{:+.2f}</td></tr>\n",
+        name, name, t.table[c], T * law[c], heat_colour(z), z);
+  }
+  out += "</table>\n<p class=\"muted\">Expected: decks \u00d7 the exact class frequency out of C(52,5) = 2,598,960; "
+         "z coloured on the heatmaps' scale. The test pools the rarest classes until each pool expects 5 hands.</p>\n";
+  return out;
+}
+
+std::string render_section(const audit_page_section& s, std::size_t k) {
+  const audit::audit_report& r = s.report;
+  std::string out = fmt::format("<section class=\"audit\" data-audit=\"{}\">\n", k);
+  out += fmt::format("<h2>{}</h2>\n", xml_escape(s.generated ? "Audit of algorithm " + s.algorithm
+                                                            : "Audit of " + (s.input_name == "-" ? std::string("standard input")
+                                                                                                 : s.input_name)));
+  out += fmt::format("<p class=\"overall {}\" id=\"overall-{}\">result: {}: {}</p>\n", r.decision.pass ? "pass" : "fail", k,
+                     r.decision.pass ? "pass" : "fail", xml_escape(r.decision.summary));
+
+  out += "<h3>What was tested</h3>\n<table class=\"facts\">\n";
+  if (s.generated) {
+    out += fact("decks from", "shufl's algorithm <code>" + xml_escape(s.algorithm) + "</code>");
+    out += fact("seed", s.seed ? "<code>" + xml_escape(*s.seed) + "</code>" : std::string("none (unseeded: not reproducible)"));
+    out += fact("engine", xml_escape(s.engine));
+  } else {
+    out += fact("input file", xml_escape(s.input_name == "-" ? std::string("standard input") : s.input_name));
+    out += fact("SHA-256", "<code>" + xml_escape(s.sha256) + "</code>");
+    out += fact("bytes", fmt::format("{}", s.bytes));
+  }
+  out += fact("pack", xml_escape(r.pack_description) +
+                          (r.positions < r.cards ? xml_escape(fmt::format(", first {} cards of each deck", r.positions)) : ""));
+  out += fact("decks", fmt::format("{}", r.decks));
+  if (r.skipped > 0) {
+    out += fact("skipped", xml_escape(fmt::format("{} invalid deck{}{}", r.skipped, r.skipped == 1 ? "" : "s",
+                                                  r.skip_reasons.empty() ? "" : " (first: " + r.skip_reasons.front() + ")")));
+  }
+  out += fact("decision", xml_escape(fmt::format("Holm over {} test{} at family-wise alpha {:g}", r.decision.family,
+                                                 r.decision.family == 1 ? "" : "s", r.decision.alpha)));
+  out += "</table>\n";
+
+  out += "<h3>The battery</h3>\n";
+  out += fmt::format("<table class=\"battery\" id=\"battery-{}\">\n<tr><th>test</th><th>decks</th><th>statistic</th><th>df</th>"
+                     "<th>p</th><th>Holm p</th><th>result</th></tr>\n", k);
+  std::string notes;
+  for (const auto& t : r.tests) {
+    const bool tested = t.result == audit::test_outcome::pass || t.result == audit::test_outcome::fail;
+    const bool computed = tested || t.result == audit::test_outcome::not_valid;
+    const std::string result(audit::outcome_name(t.result));
+    out += fmt::format("<tr data-test=\"{}\"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
+                       "<td class=\"result-{}\">{}</td></tr>\n",
+                       t.name, t.name, t.decks, computed ? audit_statistic_text(t.statistic) : "-",
+                       t.df ? fmt::format("{:.0f}", *t.df) : "-",
+                       xml_escape(computed ? audit_p_text(t.p, t.ln_p, t.p_bound) : "-"),
+                       xml_escape(t.holm_ln_p ? audit_p_text(std::exp(*t.holm_ln_p), *t.holm_ln_p, t.p_bound) : "-"), result,
+                       result);
+    if (!t.note.empty()) notes += fmt::format("<li>{}: {}</li>\n", t.name, xml_escape(t.note));
+  }
+  out += "</table>\n";
+  if (!notes.empty()) out += "<p class=\"muted\">notes:</p>\n<ul class=\"muted notes\">\n" + notes + "</ul>\n";
+  out += fmt::format("<p class=\"muted\">statistic: scaled X2 for position tables, z of the total for totals (p from the "
+                     "exact law), repeats for duplicates; Holm over {} test{}.</p>\n",
+                     r.decision.family, r.decision.family == 1 ? "" : "s");
+
+  // Pictures.
+  std::string pictures;
+  if (const auto* t = find_test(r, "card-position")) {
+    std::string h = position_heatmap(*t, r, k, "card", {});
+    if (!h.empty()) {
+      pictures += "<h3>Card \u00d7 position</h3>\n" + h +
+                  "<p class=\"muted\">Rows: the cards in the pack's canonical order (card 1 is the first; standard "
+                  "pack As 2s \u2026 Ks, Ah \u2026 Kh, Ad \u2026 Kd, Ac \u2026 Kc); columns: positions from the top. "
+                  "Blue: fewer than expected, red: more.</p>\n";
+    }
+  }
+  if (const auto* t = find_test(r, "suit-position"); t && t->result != audit::test_outcome::not_applicable) {
+    pictures += "<h3>Suit \u00d7 position</h3>\n" +
+                position_heatmap(*t, r, k, "suit", {"spades", "hearts", "diamonds", "clubs", "other"});
+  }
+  if (const auto* t = find_test(r, "rank-position"); t && t->result != audit::test_outcome::not_applicable) {
+    std::vector<std::string> ranks;
+    if (t->table_rows == 13 || t->table_rows == 14) ranks = {"A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "other"};
+    pictures += "<h3>Rank \u00d7 position</h3>\n" + position_heatmap(*t, r, k, "rank", ranks);
+  }
+  pictures += totals_section(r);
+  if (const auto* t = find_test(r, "poker-hands")) pictures += poker_section(*t);
+  if (!pictures.empty()) out += "<h3 class=\"pictures\">Pictures</h3>\n" + pictures;
+  out += "</section>\n";
+  return out;
+}
+
+}  // namespace
+
+std::string audit_report_page(const std::vector<audit_page_section>& sections) {
+  std::string page = kHead;
+  bool all_pass = true;
+  for (const auto& s : sections) all_pass = all_pass && s.report.decision.pass;
+  page += "<title>shufl audit report</title>\n</head>\n<body>\n";
+  page += "<h1>Shuffle audit report</h1>\n";
+  page += "<p>This report states whether the decks below show evidence of non-randomness at the stated family-wise "
+          "level. A pass means that these tests found no such evidence in this number of decks; it does not show "
+          "that no defect exists, and more decks can detect smaller defects.</p>\n";
+  page += "<table class=\"facts\" id=\"run\">\n";
+  page += fact("tool", xml_escape(fmt::format("shufl {} ({} build)", SHUFL_VERSION, SHUFL_BUILD_TYPE)));
+  page += fact("date (UTC)", xml_escape(page_date_utc()));
+  page += fact("command line", "<code>" + xml_escape(page_command_line()) + "</code>");
+  if (sections.size() > 1) page += fact("overall", all_pass ? "pass" : "fail");
+  page += "</table>\n";
+  for (std::size_t k = 0; k < sections.size(); ++k) page += render_section(sections[k], k);
+
+  page += "<h2>What each test catches</h2>\n<table class=\"glossary\">\n";
+  for (const auto& [name, text] : kGlossary) page += fmt::format("<tr><td>{}</td><td>{}</td></tr>\n", name, text);
+  page += "</table>\n<p class=\"muted\">Under the null every deck is a uniformly random order of the pack, independent of "
+          "the other decks. Each test is pass, fail, not-valid (too few decks for its approximation) or not-applicable. "
+          "The decision is Holm's procedure over the valid tests (family-wise level).</p>\n";
+
+  nlohmann::ordered_json data = nlohmann::ordered_json::array();
+  for (const auto& s : sections) data.push_back(s.json);
+  page += "<script id=\"audit-data\" type=\"application/json\">";
+  page += json_for_html(data);
+  page += "</script>\n</body>\n</html>\n";
+  return page;
+}
+
+}  // namespace shufl::cli

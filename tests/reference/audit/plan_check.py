@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+"""`shufl audit --plan` against an independent computation and a simulation.
+
+1. Decks needed, recomputed here: the cell probabilities of each effect model written out as a
+   matrix (numpy), the non-centrality per deck sum((pi - E)^2 / E) * (N-1)/N from that matrix, the
+   needed non-centrality from scipy.stats.ncx2 (brentq on the power at chi2.isf(alpha/m, df)),
+   decks = ceil(needed / per deck) (and at least the decks that make every expected cell >= 5).
+   Totals: the exact per-deck variance from closed forms (fixed points 1, descents (n+1)/12,
+   guessing sum 1/k (1 - 1/k)) and a two-sided z-test (upper tail: one-sided) solved with
+   scipy.stats.norm. shufl's numbers must match (decks within 1 for root-finding rounding).
+2. Simulation: decks of a 24-card pack whose first card is on top with probability 1/24 + delta
+   (the rest uniform), at the number of decks the plan gives; the card-position statistic
+   (Pearson X^2 * (N-1)/N) is computed for R replications (fixed seed) and compared with the
+   chi-squared critical value at alpha/m. The share rejected must lie within 4 binomial standard
+   deviations of the planned power (the plan uses the non-central chi-squared approximation).
+Usage: plan_check.py SHUFL. Needs python3-numpy and python3-scipy (Debian's python3).
+"""
+import json
+import math
+import subprocess
+import sys
+
+import numpy as np
+from scipy import optimize, stats
+
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print("FAIL:", what, flush=True)
+
+
+def plan(shufl, *args):
+    run = subprocess.run([shufl, "audit", "--plan", "--format", "json", *args], capture_output=True, text=True)
+    if run.returncode != 0:
+        raise SystemExit(f"shufl audit --plan {args}: exit {run.returncode}: {run.stderr}")
+    return json.loads(run.stdout)
+
+
+def needed_noncentrality(df, level, power):
+    crit = stats.chi2.isf(level, df)
+    return optimize.brentq(lambda lam: stats.ncx2.sf(crit, df, lam) - power, 1e-9, 1e6, xtol=1e-10)
+
+
+def top_model_matrix(rows, delta):
+    """Cell probabilities (rows x N positions) of 'row 0 on top with probability r0/N + delta'."""
+    rows = np.array(rows, dtype=float)
+    N = rows.sum()
+    top = rows / N - delta * rows / (N - rows[0])
+    top[0] = rows[0] / N + delta
+    pi = np.empty((len(rows), int(N)))
+    pi[:, 0] = top
+    pi[:, 1:] = ((rows - top) / (N - 1))[:, None]
+    assert np.allclose(pi.sum(axis=0), 1) and np.allclose(pi.sum(axis=1), rows)
+    return pi, N
+
+
+def table_per_deck(pi, rows, N):
+    null = (np.array(rows, dtype=float) / N)[:, None] * np.ones_like(pi)
+    return ((pi - null) ** 2 / null).sum() * (N - 1) / N
+
+
+def expect_decks(name, got, per_deck, df, level, power, minimum, pairs=False):
+    lam = needed_noncentrality(df, level, power)
+    units = max(math.ceil(lam / per_deck), minimum)
+    want = units + 1 if pairs else units
+    check(abs(got["decks"] - want) <= 1, f"{name}: decks {got['decks']}, independently {want}")
+    check(abs(got["noncentrality_per_deck"] / per_deck - 1) < 1e-9,
+          f"{name}: per deck {got['noncentrality_per_deck']} vs {per_deck}")
+
+
+def main():
+    shufl = sys.argv[1]
+    power = 0.9
+    # Standard pack, defaults; then euchre with other effects and power.
+    for args, n, suits, ranks, alpha, power, eff in (
+        ([], 52, 4, 13, 0.01, 0.9, {}),
+        (["--pack", "euchre", "--alpha", "0.05", "--power", "0.8", "--effect", "0.03,guessing=0.2"], 24, 4, 6, 0.05, 0.8,
+         {"guessing": 0.2}),
+    ):
+        doc = plan(shufl, *args)
+        tests = {t["name"]: t for t in doc["tests"]}
+        m = 14  # whole decks of distinct cards, no --game: every test but poker-hands and blackjack-hands
+        check(doc["family"] == m, f"{args}: family {doc['family']}")
+        level = alpha / m
+        check(abs(doc["level"] - level) < 1e-15, f"{args}: level {doc['level']}")
+        default_table = 0.01 if not args else 0.03
+        default_total = 0.05 if not args else 0.03
+        for name, per_row in (("card-position", [1] * n), ("suit-position", [n // suits] * suits),
+                              ("rank-position", [n // ranks] * ranks)):
+            d = eff.get(name, default_table)
+            pi, N = top_model_matrix(per_row, d)
+            expect_decks(f"{args} {name}", tests[name], table_per_deck(pi, per_row, N), (len(per_row) - 1) * (n - 1),
+                         level, power, math.ceil(5 * N / min(per_row)))
+        # serial-position: a card keeps its position with probability 1/n + delta: the (prev, next)
+        # table of a pair is a permutation matrix with P(x -> x) = 1/n + delta.
+        d = eff.get("serial-position", default_table)
+        pi = np.full((n, n), (1 - 1 / n - d) / (n - 1))
+        np.fill_diagonal(pi, 1 / n + d)
+        expect_decks(f"{args} serial-position", tests["serial-position"], table_per_deck(pi, [1] * n, n), (n - 1) ** 2,
+                     level, power, 5 * n, pairs=True)
+        for name, var, upper in (("fixed-points", 1.0, False), ("descents", (n + 1) / 12, False),
+                                 ("guessing", sum((1 / k) * (1 - 1 / k) for k in range(1, n + 1)), True)):
+            d = eff.get(name, default_total)
+            z = stats.norm.isf(level if upper else level / 2) + stats.norm.isf(1 - power)
+            # The plan solves the non-central chi-squared with 1 df (both tails of the z-test);
+            # the far tail adds almost nothing, so z^2 = (z_level + z_power)^2 is within 1e-3.
+            want = math.ceil(z * z * var / d ** 2)
+            got = tests[name]["decks"]
+            check(abs(got - want) <= max(2, 2e-3 * want), f"{args} {name}: decks {got}, independently {want}")
+        check(tests["duplicates"]["decks"] is None and not tests["duplicates"]["planned"], f"{args}: duplicates planned")
+        check(doc["decks"] == max(t["decks"] for t in doc["tests"] if t["planned"]), f"{args}: overall decks")
+
+    # Simulation of card-position at the planned decks.
+    n, delta, reps = 24, 0.05, 300
+    doc = plan(shufl, "--pack", "euchre", "--effect", f"card-position={delta}")
+    t = next(t for t in doc["tests"] if t["name"] == "card-position")
+    T, level = t["decks"], doc["level"]
+    check(not t["validity_bound"], f"simulation: {T} decks is the validity bound, not the power's")
+    crit = stats.chi2.isf(level, (n - 1) ** 2)
+    rng = np.random.default_rng(20261201)
+    rejected = 0
+    for _ in range(reps):
+        # Top card: card 0 with probability 1/n + delta, else one of the others uniformly.
+        top = np.where(rng.random(T) < 1 / n + delta, 0, rng.integers(1, n, T))
+        keys = rng.random((T, n))
+        keys[np.arange(T), top] = -1.0  # the chosen card sorts first; the rest in random order
+        decks = np.argsort(keys, axis=1)
+        table = np.zeros((n, n))
+        np.add.at(table, (decks.ravel(), np.tile(np.arange(n), T)), 1)
+        E = T / n
+        stat = ((table - E) ** 2 / E).sum() * (n - 1) / n
+        rejected += stat > crit
+    share = rejected / reps
+    band = 4 * math.sqrt(0.9 * 0.1 / reps)
+    print(f"simulation: {T} decks, {reps} replications, rejected {share:.3f} (target 0.9 +- {band:.3f})")
+    check(abs(share - 0.9) <= band, f"simulation: empirical power {share:.3f} outside 0.9 +- {band:.3f}")
+    if failures:
+        print(f"{len(failures)} failure(s)")
+        return 1
+    print("ok")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
