@@ -54,6 +54,16 @@ void set_ln_p(test_result& r, double ln_p) {
 
 }  // namespace
 
+double ln_binomial_tail_upper_bound(double trials, double p, double m) noexcept {
+  if (m <= 0) return 0;
+  if (m > trials) return -std::numeric_limits<double>::infinity();
+  const double term = std::lgamma(trials + 1) - std::lgamma(m + 1) - std::lgamma(trials - m + 1) + m * std::log(p) +
+                      (trials - m) * std::log1p(-p);
+  const double r = (trials - m) / (m + 1) * p / (1 - p);
+  if (!(r < 1)) return 0;
+  return std::min(0.0, term - std::log1p(-r));
+}
+
 void apply_floor(test_result& t, double ln_floor, double ln_upper, const char* upper_by) noexcept {
   if (!(t.ln_p >= ln_floor) && std::isfinite(ln_floor)) {
     t.ln_p = ln_floor;

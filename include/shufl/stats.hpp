@@ -42,6 +42,12 @@ struct test_result {
 /// floor is then its exact p). ln_upper is clamped to [ln_floor, 0].
 void apply_floor(test_result& t, double ln_floor, double ln_upper = 0, const char* upper_by = "none") noexcept;
 
+/// ln of an upper bound on P(Binomial(trials, p) >= m), 0 < p < 1: the first term of the tail
+/// over (1 - r), r the ratio of its successor to it (the ratios fall as the count grows, so the
+/// tail lies below that geometric series); 0 (no information) when r >= 1 or m <= 0, -infinity
+/// when m > trials. Used where an approximation falls below its floor (apply_floor).
+double ln_binomial_tail_upper_bound(double trials, double p, double m) noexcept;
+
 /// Upper-tail p-value of a chi-squared statistic: Q(df/2, x/2), the regularised upper incomplete
 /// gamma function (Boost.Math `gamma_q`, the complement form — never 1 − cdf). When p is below
 /// ~1e-300 the same function is evaluated in 50-digit Boost.Multiprecision so ln p stays exact

@@ -243,7 +243,35 @@ test_report table_test(std::string name, std::span<const std::uint64_t> counts, 
   const double df = static_cast<double>((I - 1) * (J - 1));
   const double scaled = x2 * (dN - 1) / dN;
   test_result t = chi_squared_upper_tail(scaled, df);
-  apply_floor(t, ln_floor);
+  // Below the floor the approximation means nothing. A position table (one card per position
+  // and deck: each cell Binomial(T, r_i/N)) then gets a bound that needs none: Σ O²/E = X² + ΣO,
+  // so some cell holds at least E·(X² + ΣO)/ΣO, and p <= Σ over cells of P(Binomial >= that).
+  // Other tables (serial-position) keep the floor.
+  const bool positions = std::all_of(column_margin.begin(), column_margin.end(), [](std::uint64_t c) { return c <= 1; });
+  double ln_upper = ln_floor;
+  if (positions && !(t.ln_p >= ln_floor)) {
+    const double total = T * static_cast<double>(J);
+    const double ratio = (x2 + total) / total;
+    double top = -std::numeric_limits<double>::infinity();
+    std::vector<double> terms;
+    for (std::size_t i = 0; i < rows; ++i) {
+      if (row_margin[i] == 0) continue;
+      const double q = static_cast<double>(row_margin[i]) / dN;
+      const double e = T * q;
+      const double ln_cell = q < 1 ? ln_binomial_tail_upper_bound(T, q, std::ceil(e * ratio * (1 - 1e-12))) : 0.0;
+      terms.push_back(ln_cell + std::log(static_cast<double>(J)));
+      top = std::max(top, terms.back());
+    }
+    double sum = 0;
+    for (const double l : terms) sum += std::exp(l - top);
+    ln_upper = std::isfinite(top) ? std::min(0.0, top + std::log(sum)) : ln_floor;
+  }
+  apply_floor(t, ln_floor, ln_upper, "the largest cell");
+  // A bound is reported as "p <= value": the upper bound (the floor where none is known).
+  if (t.bound && positions) {
+    t.ln_p = t.ln_p_upper;
+    t.p_value = std::exp(t.ln_p);
+  }
   r.statistic = scaled;
   r.observed = scaled;
   r.expected = df;

@@ -126,24 +126,11 @@ void decide_family(bias_result& r, double alpha) {
 
 namespace {
 
-// ln of an upper bound on P(Binomial(T, p) >= m): the first term over (1 - r), r the ratio of
-// its successor to it (the ratios fall as j grows, so the tail is below that geometric series);
-// 0 (no information) when r >= 1, -infinity when m > T.
-double ln_binomial_tail_upper(double trials, double p, double m) {
-  if (m <= 0) return 0;
-  if (m > trials) return -std::numeric_limits<double>::infinity();
-  const double term = std::lgamma(trials + 1) - std::lgamma(m + 1) - std::lgamma(trials - m + 1) + m * std::log(p) +
-                      (trials - m) * std::log1p(-p);
-  const double r = (trials - m) / (m + 1) * p / (1 - p);
-  if (!(r < 1)) return 0;
-  return std::min(0.0, term - std::log1p(-r));
-}
-
 // ln of an upper bound on the p of a statistic that can reach the observed value only when some
 // cell of `cells` multinomial-like cells (each Binomial(T, p) under the null) holds at least m:
 // the union bound cells · P(Binomial(T, p) >= m).
 double ln_max_cell_bound(double cells, double trials, double p, double m) {
-  return std::min(0.0, std::log(cells) + ln_binomial_tail_upper(trials, p, std::ceil(m - 1e-9 * m)));
+  return std::min(0.0, std::log(cells) + ln_binomial_tail_upper_bound(trials, p, std::ceil(m - 1e-9 * m)));
 }
 
 // Kullback–Leibler divergence of Bernoulli(q) from Bernoulli(m), 0 < m < 1, 0 <= q <= 1.
