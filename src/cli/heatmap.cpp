@@ -97,9 +97,15 @@ std::string heatmap_svg(const std::string& header, const std::vector<heat_panel>
   for (std::size_t k = 0; k < panels.size(); ++k) {
     const auto& p = panels[k];
     const std::size_t n = p.n;
-    const double cell = std::clamp(std::floor(260.0 / static_cast<double>(n)), 4.0, 40.0);
+    const bool labelled = p.labels.size() == n;
+    const bool every_row = labelled && n <= 64;  // each row's label readable
+    const double cell = std::clamp(std::floor(260.0 / static_cast<double>(n)), every_row ? 10.0 : 4.0, 40.0);
     const double grid = cell * static_cast<double>(n);
-    const double left = 40;  // row ticks and the "card" axis label
+    double widest = 0;
+    if (labelled) {
+      for (const auto& l : p.labels) widest = std::max(widest, text_width(l, 10));
+    }
+    const double left = std::max(40.0, widest + 24);  // row ticks and the "card" axis label
     double width = left + grid;
     width = std::max(width, text_width(p.title, 13) + 4);
     for (const auto& line : p.lines) width = std::max(width, text_width(line, 11) + 4);
@@ -116,22 +122,31 @@ std::string heatmap_svg(const std::string& header, const std::vector<heat_panel>
     for (std::size_t e = 0; e < n; ++e) {
       for (std::size_t q = 0; q < n; ++q) {
         const double z = cell_z(static_cast<double>(p.counts[e * n + q]), p.trials, prob);
+        const std::string name = labelled ? xml_escape(p.labels[e]) : std::to_string(e + 1);
         body += fmt::format(
-            R"(<rect class="cell" data-panel="{}" data-card="{}" data-position="{}" x="{:.1f}" y="{:.1f}" width="{}" height="{}" fill="{}"><title>card {}, position {}: {} (z = {:.2f})</title></rect>)" "\n",
-            k, e + 1, q + 1, gx + cell * static_cast<double>(q), gy + cell * static_cast<double>(e), cell, cell,
-            heat_colour(z), e + 1, q + 1, p.counts[e * n + q], z);
+            R"(<rect class="cell" data-panel="{}" data-card="{}" data-position="{}"{} x="{:.1f}" y="{:.1f}" width="{}" height="{}" fill="{}"><title>card {}, position {}: {} (z = {:.2f})</title></rect>)" "\n",
+            k, e + 1, q + 1, labelled ? fmt::format(R"( data-label="{}")", name) : std::string(),
+            gx + cell * static_cast<double>(q), gy + cell * static_cast<double>(e), cell, cell, heat_colour(z), name,
+            q + 1, p.counts[e * n + q], z);
       }
     }
     body += fmt::format(R"(<rect x="{:.1f}" y="{:.1f}" width="{}" height="{}" fill="none" stroke="#444" stroke-width="0.75"/>)" "\n",
                         gx, gy, grid, grid);
     const std::size_t step = tick_step(n, cell);
+    const std::size_t row_step = every_row ? 1 : step;
     for (std::size_t t = 1; t <= n; ++t) {
-      if (t != 1 && t % step != 0) continue;
       const double c = cell * (static_cast<double>(t) - 0.5);
-      body += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" {} font-size="10" text-anchor="end">{}</text>)", gx - 3,
-                          gy + c + 3.5, kFont, t);
-      body += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" {} font-size="10" text-anchor="middle">{}</text>)" "\n",
-                          gx + c, gy + grid + 12, kFont, t);
+      if (t == 1 || t % row_step == 0) {
+        body += fmt::format(R"(<text class="row-label" x="{:.1f}" y="{:.1f}" {} font-size="{}" text-anchor="end">{}</text>)",
+                            gx - 3, gy + c + 3.5, kFont, every_row ? std::min(10.0, cell) : 10.0,
+                            labelled ? xml_escape(p.labels[t - 1]) : std::to_string(t));
+      }
+      if (t == 1 || t % step == 0) {
+        body += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" {} font-size="10" text-anchor="middle">{}</text>)" "\n",
+                            gx + c, gy + grid + 12, kFont, t);
+      } else if (t % row_step == 0) {
+        body += '\n';
+      }
     }
     body += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" {} font-size="11" text-anchor="middle">position</text>)" "\n",
                         gx + grid / 2, gy + grid + 27, kFont);

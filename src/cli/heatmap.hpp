@@ -58,13 +58,17 @@ struct heat_panel {
   std::size_t n = 0;               ///< Cards.
   double trials = 0;               ///< Permutations counted (each row and column sums to it).
   std::vector<std::uint64_t> counts;  ///< n × n, counts[card * n + position].
+  /// The rows' labels (`bias --input` items: "As", "2s", ...; plain text, escaped when drawn);
+  /// empty: the cards are numbered 1..n.
+  std::vector<std::string> labels;
 };
 
 /// An SVG picture: `header` on top, the panels side by side (each with its title and lines, the
 /// cells coloured by heat_colour(cell_z(O, T, 1/n)), axes "card" and "position" with numbered
 /// ticks), a colour bar with its numbers on the right and the caption below. Every cell is a
 /// `<rect class="cell" data-panel="k" data-card="c" data-position="p">` (1-based card and
-/// position) so that tests can find it. Sized so that titles fit for any n in 2..255.
+/// position; with labels also `data-label="As"`) so that tests can find it; rows are ticked
+/// with the labels when the panel has them (every row up to 64 cards, cells then at least 10 px). Sized so that titles fit for any n in 2..255.
 /// `id` is the colour bar gradient's element id: ids must be unique within a page, so a page
 /// holding several pictures gives each its own (`heat-scale-0`, `heat-scale-1`, ...).
 std::string heatmap_svg(const std::string& header, const std::vector<heat_panel>& panels,
