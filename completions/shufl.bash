@@ -80,7 +80,7 @@ _shufl() {
       COMPREPLY=($(compgen -W "auto table position" -- "$cur")); return ;;
     --temp-dir)
       COMPREPLY=($(compgen -d -- "$cur")); return ;;
-    -o | --output | --random-source | --input | --cards-file | --plot | --save-counts | --merge | --state | --metrics)
+    -o | --output | --random-source | --input | --items | --cards-file | --plot | --save-counts | --merge | --state | --metrics)
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
   esac
   if [[ $cur == -* ]]; then

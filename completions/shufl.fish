@@ -37,5 +37,5 @@ complete -c shufl -n '__fish_seen_subcommand_from audit' -l format -x -a 'text j
 complete -c shufl -l style -x -a 'code unicode glyph name'
 complete -c shufl -l pack -x -a 'standard piquet skat euchre tarot'
 complete -c shufl -l test -x -a 'auto table position'
-complete -c shufl -s o -l output -l random-source -l input -l cards-file -l plot -l save-counts -l merge -r -F
+complete -c shufl -s o -l output -l random-source -l input -l items -l cards-file -l plot -l save-counts -l merge -r -F
 complete -c shufl -l temp-dir -x -a '(__fish_complete_directories)'

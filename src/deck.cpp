@@ -391,6 +391,16 @@ std::optional<card> parse_card_any(std::string_view text) {
   return std::nullopt;
 }
 
+std::uint32_t canonical_card_key(const card& c) noexcept {
+  switch (c.kind) {
+    case card_kind::suited: return static_cast<std::uint32_t>(c.suit) * 32U + c.rank;
+    case card_kind::joker: return 1024U + c.rank;
+    case card_kind::trump: return 2048U + c.rank;
+    case card_kind::custom:
+    default: return 4096U;
+  }
+}
+
 std::vector<std::uint64_t> multiplicities(std::span<const card> cards, std::uint64_t copies) {
   std::map<card, std::uint64_t> counts;
   for (const auto& c : cards) ++counts[c];

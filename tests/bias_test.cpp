@@ -516,6 +516,22 @@ TEST(BiasInput, ParsesIndicesAndSymbols) {
   }
 }
 
+// Cards in any notation of `shufl deck` (audit's reader) are ordered as the pack is: Kh after
+// every spade, whatever their bytes; names of several words are one card each.
+TEST(BiasInput, CardsTakeThePacksOrder) {
+  auto l = parse_permutations("Kh, Ace of Spades, Ten of Clubs, 2\u2660\n10\u2663 Kh As 2s\n");
+  EXPECT_EQ(l.order, item_order::cards);
+  EXPECT_EQ(l.symbols, (std::vector<std::string>{"Ace of Spades", "2\u2660", "Kh", "Ten of Clubs"}));
+  EXPECT_EQ(l.perms, (std::vector<std::uint8_t>{2, 0, 3, 1, 3, 2, 0, 1}));
+  l = parse_permutations("b a\n");
+  EXPECT_EQ(l.order, item_order::bytes);
+  l = parse_permutations("RJ 0t As\n", {"0t", "Red Joker", "A\u2660"});
+  EXPECT_EQ(l.order, item_order::listed);
+  EXPECT_EQ(l.perms, (std::vector<std::uint8_t>{1, 0, 2}));
+  EXPECT_THROW(parse_permutations("a b\n", {"a", "a"}), error);
+  EXPECT_THROW(parse_permutations("a b\n", {"a"}), error);
+}
+
 // Arrays printed over several lines, as Node's console.log prints an array of more than 72
 // characters and numpy wraps a long one: each is one permutation, the same as on one line.
 TEST(BiasInput, ArraysOverSeveralLines) {

@@ -257,6 +257,18 @@ TEST(DeckCards, CodesAreUniqueAndRoundTrip) {
   }
 }
 
+// canonical_card_key orders every named pack as make_pack builds it (the deck.hpp file comment).
+TEST(DeckCards, CanonicalKeyFollowsEveryPacksOrder) {
+  for (const auto kind : {pack_kind::standard, pack_kind::piquet, pack_kind::euchre, pack_kind::tarot}) {
+    const deck d = make_pack(kind, 1, kind == pack_kind::tarot ? 0 : 2);
+    for (std::size_t i = 1; i < d.cards.size(); ++i) {
+      EXPECT_LT(canonical_card_key(d.cards[i - 1]), canonical_card_key(d.cards[i])) << pack_name(kind) << " " << i;
+      EXPECT_LT(canonical_card_key(d.cards[i]), 4096U);
+    }
+  }
+  EXPECT_EQ(canonical_card_key(custom_card("x")), 4096U);
+}
+
 TEST(DeckCards, EveryStyleParsesBackToItsCard) {
   constexpr card_style styles[] = {card_style::code, card_style::unicode, card_style::glyph, card_style::name};
   for (const auto kind : {pack_kind::standard, pack_kind::piquet, pack_kind::euchre, pack_kind::tarot}) {

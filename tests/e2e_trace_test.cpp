@@ -185,3 +185,32 @@ TEST(TraceE2E, GoldenOutputs) {
 
 }  // namespace
 }  // namespace shufl::test
+
+// The page's many-runs view: the runs of `shufl bias` with the trace's seed, the naive shuffle's
+// counts equal to bias's own for the same seed (independently: their sum is the runs asked for,
+// and n! = 6 orders each), --runs 0 leaves it out, --runs needs the page.
+TEST(TraceE2E, PageTalliesManyRunsAsBiasCountsThem) {
+  auto r = shufl::test::run_shufl({"trace", "--n", "3", "--seed", "5", "--runs", "600", "--format", "html"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto bias = shufl::test::run_shufl(
+      {"bias", "--n", "3", "--trials", "600", "--seed", "5", "--threads", "1", "--format", "json"});
+  ASSERT_EQ(bias.status, 0) << bias.err;
+  const auto doc = nlohmann::json::parse(bias.out);
+  const std::string naive = r.out.substr(r.out.find(R"(data-algo="naive")"));
+  std::uint64_t sum = 0;
+  for (const char* order : {"123", "132", "213", "231", "312", "321"}) {
+    const std::string key = std::string(R"(data-order=")") + order + R"(" data-count=")";
+    const auto at = naive.find(key);
+    ASSERT_NE(at, std::string::npos) << order;
+    const std::uint64_t count = std::stoull(naive.substr(at + key.size()));
+    EXPECT_EQ(count, doc["results"][1]["counts"][order].get<std::uint64_t>()) << order;
+    sum += count;
+  }
+  EXPECT_EQ(sum, 600u);
+  r = shufl::test::run_shufl({"trace", "--n", "3", "--seed", "5", "--runs", "0", "--format", "html"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.find("order-bar"), std::string::npos);
+  r = shufl::test::run_shufl({"trace", "--n", "3", "--runs", "10"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err, "shufl: --runs draws the many-runs view of --format html\n");
+}

@@ -147,6 +147,17 @@ enum class bias_test { automatic, table, position };
 /// numbers, it never draws); `done` values of one algorithm may arrive out of order.
 using bias_progress = std::function<void(std::uint64_t done, std::uint64_t total, const std::string& label)>;
 
+/// Where the identity order of `--input` items comes from: the order against which fixed points,
+/// inversions, cycles and rising sequences are measured, and the rows of the position matrix.
+enum class item_order : std::uint8_t {
+  numbers,  ///< Numbers, by value (0- or 1-based indices).
+  cards,    ///< Cards in any `shufl deck` notation, in the pack's canonical order (deck.hpp).
+  listed,   ///< As the caller listed them (`--items`).
+  bytes,    ///< Other symbols, by their bytes: an order nobody chose (the CLI says so).
+};
+/// "numbers" | "cards" | "items" | "bytes" (the JSON field `item_order`).
+std::string_view item_order_name(item_order o) noexcept;
+
 /// Options of one `shufl bias` run (validated by the caller; run_bias re-checks and throws).
 struct bias_options {
   std::size_t n = 3;                       ///< Deck size (cards 1..n), 2 ≤ n ≤ bias_max_n.
@@ -166,6 +177,8 @@ struct bias_options {
   /// --input: the label of each item 0..n-1 as the user wrote it (permutation_list::symbols);
   /// reports show permutations in these labels. Empty: the cards 1..n.
   std::vector<std::string> input_symbols;
+  /// --input: where the identity order of the items came from (permutation_list::order).
+  item_order input_order = item_order::numbers;
   bias_progress progress;                  ///< Optional (the CLI draws a bar on a terminal).
   /// Per algorithm (same order), the chunks to compute (a shard, or what a resumed run lacks);
   /// empty: every chunk. The result then holds only those chunks' counts.
@@ -354,7 +367,8 @@ namespace shufl {
 struct permutation_list {
   std::size_t n = 0;                  ///< Inferred deck size.
   std::vector<std::uint8_t> perms;    ///< Flattened, each a permutation of 0..n-1.
-  std::vector<std::string> symbols;   ///< symbols[i] is the item mapped to i.
+  std::vector<std::string> symbols;   ///< symbols[i] is the item mapped to i (as the first line wrote it; numbers without leading zeros).
+  item_order order = item_order::numbers;  ///< Where the order of the items 0..n-1 came from.
 };
 
 /// Parses permutations, one per line, read under the input-text convention of text_input.hpp (UTF-8 checked, BOM
@@ -365,13 +379,19 @@ struct permutation_list {
 /// starting with '[' or '(' without the matching bracket at its end, up to the line that ends with it; at most 1 MiB)
 /// is one permutation ("lines A-B" in messages). Blank lines and lines starting with '#' are skipped. The first line
 /// fixes the items: all decimal numbers → numbers compared by value ("01" = "1", shown as "1"), ordered numerically;
-/// otherwise symbols ordered by their bytes. Item k of that order becomes k (0..n-1 and 1..n both map to 0..n-1);
-/// symbols[k] is its label. Streams: memory is the permutations (n bytes each) plus one line or array. Throws
+/// cards in any notation of `shufl deck` (every item of the first line names a card as audit's reader reads it,
+/// audit/deck_reader.hpp read_line_items: "As 2s", "A♠ 10♥", "Ace of Spades, Two of Spades") → the cards in the
+/// pack's canonical order (canonical_card_key: As 2s … Ks, Ah … Kh, Ad … Kd, Ac … Kc, jokers, trumps; a line may
+/// mix notations); otherwise symbols ordered by their bytes. `items` (non-empty: `--items`) gives the order instead:
+/// each entry names one item of the first line (numbers by value, cards as cards, else the same text), each once.
+/// Item k of that order becomes k (0..n-1 and 1..n both map to 0..n-1); symbols[k] is its label. Streams: memory is the permutations (n bytes each) plus one line or array. Throws
 /// shufl::error naming the file and line for a line that is not a permutation of the same items (a wrong number of
 /// items or console.log's "... N more items" with how to print one per line), an unclosed array, n < 2 or n > 255.
-permutation_list parse_permutations(text_reader& reader);
+/// Messages quote items as audit::quote_input_text does ("'X♠' is not a card of the first line", "card 'As'
+/// appears twice", "--items: 'Q' is not an item of the first line").
+permutation_list parse_permutations(text_reader& reader, const std::vector<std::string>& items = {});
 
 /// The same on text in memory (named "input" in messages).
-permutation_list parse_permutations(std::string_view text);
+permutation_list parse_permutations(std::string_view text, const std::vector<std::string>& items = {});
 
 }  // namespace shufl

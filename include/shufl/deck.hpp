@@ -158,6 +158,13 @@ std::optional<card> parse_card(std::string_view text, card_style style);
 /// for anything else. Used by `audit` to read and infer decks, and meant for every card reader.
 std::optional<card> parse_card_any(std::string_view text);
 
+/// A card's place in the canonical order of a single pack (the file comment): suited cards by
+/// suit (spades, hearts, diamonds, clubs), then rank (Ace, 2, …, 10, Jack, Knight, Queen, King);
+/// then the jokers (red, black); then the trumps 0–21. Cards of different packs share the one
+/// order (a piquet pack's 7♠ comes where the standard pack has it). Keys are below 4096 and
+/// increase along make_pack(kind, 1, jokers) for every named pack; custom cards all get 4096.
+std::uint32_t canonical_card_key(const card& c) noexcept;
+
 /// log2 of the number of distinct orders of a deck: the multinomial n! / ∏ m_i!, where m_i are
 /// the multiplicities of cards that compare equal (52! ≈ 2^225.58; a 6-deck shoe ≈ 2^1647.9).
 /// With `copies`, of the shoe of that many copies of `cards` (never built: n = copies · |cards|,

@@ -198,6 +198,32 @@ std::string quote_input_text(std::string_view text) {
   return out;
 }
 
+void read_line_items(std::string_view line, std::vector<line_item>& out) {
+  out.clear();
+  item_splitter items(line);
+  std::string_view item;
+  while (items.next(item)) {
+    const std::string_view bare = unquote(item);
+    if (all_digits(bare)) {
+      out.push_back({bare, std::nullopt, true});
+      continue;
+    }
+    std::optional<card> c = parse_card_any(item);
+    if (!c && bare.size() != item.size()) c = parse_card_any(item = bare);
+    if (!c && items.spaces()) {
+      const std::size_t mark = items.mark();
+      std::string_view longer = item;
+      for (int extra = 0; extra < 2 && !c && items.extend(longer); ++extra) c = parse_card_any(longer);
+      if (c) {
+        item = longer;
+      } else {
+        items.rewind(mark);
+      }
+    }
+    out.push_back({item, std::move(c), false});
+  }
+}
+
 audit_pack audit_pack_of(deck cards, std::string name, std::uint64_t decks, std::uint64_t jokers) {
   audit_pack p;
   p.cards = std::move(cards);
@@ -346,47 +372,35 @@ struct deck_reader::impl {
   }
 
   void infer(std::string_view text, std::uint64_t l) {
-    item_splitter items(text);
     std::size_t n = 0, digits = 0, jokers = 0, trumps = 0, knights = 0, low = 0, seven_eight = 0;
     unsigned styles = 0xF;  // styles every card so far is written in (bit s: kStyles[s])
-    std::string_view item;
-    while (items.next(item)) {
+    std::vector<line_item> items;
+    read_line_items(text, items);
+    for (const auto& it : items) {
       ++n;
-      const std::string_view bare = unquote(item);
-      if (all_digits(bare)) {
-        if (n != digits + 1) throw error(mixed_message(l, n, bare, false));
+      if (it.number) {
+        if (n != digits + 1) throw error(mixed_message(l, n, it.text, false));
         ++digits;
         continue;
       }
-      std::optional<card> c = parse_card_any(item);
-      if (!c && bare.size() != item.size()) c = parse_card_any(item = bare);
-      if (!c && items.spaces()) {
-        const std::size_t mark = items.mark();
-        std::string_view longer = item;
-        for (int extra = 0; extra < 2 && !c && items.extend(longer); ++extra) c = parse_card_any(longer);
-        if (c) {
-          item = longer;
-        } else {
-          items.rewind(mark);
-        }
-      }
-      if (!c) {
+      if (!it.named) {
         throw error(fmt::format("{}: unknown card {} (no named pack has it; declare a custom pack with --cards-file)",
-                                where(l, n), quote_input_text(item)));
+                                where(l, n), quote_input_text(it.text)));
       }
-      if (digits > 0) throw error(mixed_message(l, n, item, true));
+      if (digits > 0) throw error(mixed_message(l, n, it.text, true));
+      const card& c = *it.named;
       unsigned mask = 0;
       for (std::size_t s = 0; s < std::size(kStyles); ++s) {
-        if (parse_card(item, kStyles[s]) == c) mask |= 1U << s;
+        if (parse_card(it.text, kStyles[s]) == c) mask |= 1U << s;
       }
       styles &= mask;
-      switch (c->kind) {
+      switch (c.kind) {
         case card_kind::joker: ++jokers; break;
         case card_kind::trump: ++trumps; break;
         default:
-          if (c->rank == rank_knight) ++knights;
-          if (c->rank >= 2 && c->rank <= 6) ++low;
-          if (c->rank == 7 || c->rank == 8) ++seven_eight;
+          if (c.rank == rank_knight) ++knights;
+          if (c.rank >= 2 && c.rank <= 6) ++low;
+          if (c.rank == 7 || c.rank == 8) ++seven_eight;
           break;
       }
     }

@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <map>
 
+#include "shufl/audit/deck_reader.hpp"
 #include "shufl/bias.hpp"
+#include "shufl/deck.hpp"
 #include "shufl/error.hpp"
 #include "shufl/text_input.hpp"
 
@@ -75,11 +77,25 @@ constexpr std::size_t kMaxArrayBytes = std::size_t{1} << 20;
 
 }  // namespace
 
-permutation_list parse_permutations(text_reader& reader) {
+std::string_view item_order_name(item_order o) noexcept {
+  switch (o) {
+    case item_order::cards: return "cards";
+    case item_order::listed: return "items";
+    case item_order::bytes: return "bytes";
+    case item_order::numbers:
+    default: return "numbers";
+  }
+}
+
+permutation_list parse_permutations(text_reader& reader, const std::vector<std::string>& listed) {
   permutation_list out;
-  std::map<std::string, std::uint8_t, std::less<>> index;
+  std::map<std::string, std::uint8_t, std::less<>> index;  // numbers and symbols: key → item
+  std::vector<std::int16_t> card_index;                   // cards: canonical_card_key → item, -1 none
   bool numeric = false;
+  bool cards = false;
   std::vector<bool> seen;
+  std::vector<audit::line_item> card_items;
+  std::vector<std::uint8_t> row;
   std::string_view line;
   std::string array;  // the lines of an array that spans several, joined by spaces
   while (reader.next(line)) {
@@ -115,7 +131,7 @@ permutation_list parse_permutations(text_reader& reader) {
       return last_line == first_line ? fmt::format("{}: line {}", reader.name(), first_line)
                                      : fmt::format("{}: lines {}-{}", reader.name(), first_line, last_line);
     };
-    const auto items = split_items(line);
+    auto items = split_items(line);
     if (items.empty() || items[0][0] == '#') continue;
     if (line.find("... ") != std::string_view::npos && line.find(" more item") != std::string_view::npos) {
       throw error(fmt::format("{}: the array was cut short ('... more items', as console.log prints an array "
@@ -123,48 +139,132 @@ permutation_list parse_permutations(text_reader& reader) {
                               where(), kHowToPrint));
     }
     if (out.n == 0) {
+      numeric = std::all_of(items.begin(), items.end(), all_digits);
+      if (!numeric) {
+        // Cards in any notation of `shufl deck`, read by audit's card reader (names of several words too).
+        audit::read_line_items(line, card_items);
+        cards = card_items.size() >= 2 && std::all_of(card_items.begin(), card_items.end(),
+                                                      [](const audit::line_item& it) { return it.named.has_value(); });
+        if (cards) {
+          items.clear();
+          for (const auto& it : card_items) items.push_back(it.text);
+        }
+      }
       if (items.size() < 2 || items.size() > bias_max_n) {
         throw error(fmt::format("{}: {} items; permutations of 2 to {} items are needed; {}", where(), items.size(),
                                 bias_max_n, kHowToPrint));
       }
-      numeric = std::all_of(items.begin(), items.end(), all_digits);
-      std::vector<std::string_view> order;
-      for (const auto item : items) order.push_back(numeric ? number_key(item) : item);
-      std::sort(order.begin(), order.end(), [&](auto a, auto b) {
-        if (numeric && a.size() != b.size()) return a.size() < b.size();  // numbers by value
-        return a < b;
+      // The first line's items, each with its sort key, in the identity order.
+      struct first_item {
+        std::string_view text;
+        std::string_view key;     // numbers: digits without leading zeros; symbols: the text
+        std::uint32_t card = 0;   // cards: canonical_card_key
+      };
+      std::vector<first_item> order;
+      for (std::size_t k = 0; k < items.size(); ++k) {
+        first_item f{items[k], numeric ? number_key(items[k]) : items[k], 0};
+        if (cards) f.card = canonical_card_key(*card_items[k].named);
+        order.push_back(f);
+      }
+      const auto same = [&](const first_item& a, const first_item& b) { return cards ? a.card == b.card : a.key == b.key; };
+      std::sort(order.begin(), order.end(), [&](const first_item& a, const first_item& b) {
+        if (cards) return a.card < b.card;
+        if (numeric && a.key.size() != b.key.size()) return a.key.size() < b.key.size();  // numbers by value
+        return a.key < b.key;
       });
-      const auto twice = std::adjacent_find(order.begin(), order.end());
-      if (twice != order.end()) throw error(fmt::format("{}: '{}' appears twice", where(), *twice));
+      const auto twice = std::adjacent_find(order.begin(), order.end(), same);
+      if (twice != order.end()) {
+        throw error(fmt::format("{}: {}{} appears twice", where(), cards ? "card " : "",
+                                audit::quote_input_text(twice->text)));
+      }
+      out.order = cards ? item_order::cards : numeric ? item_order::numbers : item_order::bytes;
+      if (!listed.empty()) {
+        // --items: the same items, in the caller's order.
+        if (listed.size() != order.size()) {
+          throw error(fmt::format("--items lists {} items, the first line of {} has {}", listed.size(),
+                                  reader.name(), order.size()));
+        }
+        std::vector<first_item> given;
+        std::vector<bool> used(order.size(), false);
+        for (const auto& name : listed) {
+          std::size_t found = order.size();
+          for (std::size_t k = 0; k < order.size() && found == order.size(); ++k) {
+            if (cards) {
+              const auto c = parse_card_any(name);
+              if (c && canonical_card_key(*c) == order[k].card) found = k;
+            } else if (numeric) {
+              if (all_digits(name) && number_key(name) == order[k].key) found = k;
+            } else if (name == order[k].key) {
+              found = k;
+            }
+          }
+          if (found == order.size()) {
+            throw error(fmt::format("--items: {} is not an item of the first line of {}", audit::quote_input_text(name),
+                                    reader.name()));
+          }
+          if (used[found]) throw error(fmt::format("--items: {} is listed twice", audit::quote_input_text(name)));
+          used[found] = true;
+          given.push_back(order[found]);
+        }
+        order = std::move(given);
+        out.order = item_order::listed;
+      }
       out.n = items.size();
+      if (cards) card_index.assign(4097, -1);
       for (std::size_t k = 0; k < order.size(); ++k) {
-        index.emplace(std::string(order[k]), static_cast<std::uint8_t>(k));
-        out.symbols.emplace_back(order[k]);
+        if (cards) {
+          card_index[order[k].card] = static_cast<std::int16_t>(k);
+        } else {
+          index.emplace(std::string(order[k].key), static_cast<std::uint8_t>(k));
+        }
+        out.symbols.emplace_back(numeric ? order[k].key : order[k].text);  // numbers as their value ("01" → "1")
       }
       seen.assign(out.n, false);
-    }
-    if (items.size() != out.n) {
-      throw error(fmt::format("{}: {} items, expected {} like the first line; {}", where(), items.size(), out.n,
-                              kHowToPrint));
+      row.reserve(out.n);
     }
     std::fill(seen.begin(), seen.end(), false);
-    for (const auto item : items) {
-      const auto it = index.find(numeric && all_digits(item) ? number_key(item) : item);
-      if (it == index.end() || (numeric && !all_digits(item))) {
-        throw error(fmt::format("{}: '{}' is not an item of the first line", where(), item));
+    row.clear();
+    if (cards) {
+      audit::read_line_items(line, card_items);
+      if (card_items.size() != out.n) {
+        throw error(fmt::format("{}: {} items, expected {} like the first line; {}", where(), card_items.size(), out.n,
+                                kHowToPrint));
       }
-      if (seen[it->second]) throw error(fmt::format("{}: '{}' appears twice", where(), item));
-      seen[it->second] = true;
-      out.perms.push_back(it->second);
+      for (const auto& it : card_items) {
+        const std::int16_t k = it.named ? card_index[canonical_card_key(*it.named)] : -1;
+        if (k < 0) {
+          throw error(fmt::format("{}: {} is not a card of the first line", where(), audit::quote_input_text(it.text)));
+        }
+        if (seen[static_cast<std::size_t>(k)]) {
+          throw error(fmt::format("{}: card {} appears twice", where(), audit::quote_input_text(it.text)));
+        }
+        seen[static_cast<std::size_t>(k)] = true;
+        row.push_back(static_cast<std::uint8_t>(k));
+      }
+    } else {
+      if (items.size() != out.n) {
+        throw error(fmt::format("{}: {} items, expected {} like the first line; {}", where(), items.size(), out.n,
+                                kHowToPrint));
+      }
+      for (const auto item : items) {
+        const auto it = index.find(numeric && all_digits(item) ? number_key(item) : item);
+        if (it == index.end() || (numeric && !all_digits(item))) {
+          throw error(fmt::format("{}: {} is not an item of the first line", where(), audit::quote_input_text(item)));
+        }
+        if (seen[it->second]) throw error(fmt::format("{}: {} appears twice", where(), audit::quote_input_text(item)));
+        seen[it->second] = true;
+        row.push_back(it->second);
+      }
     }
+    out.perms.insert(out.perms.end(), row.begin(), row.end());
   }
   if (out.n == 0) throw error(fmt::format("no permutations in {}", reader.name()));
   return out;
 }
 
-permutation_list parse_permutations(std::string_view text) {
+permutation_list parse_permutations(std::string_view text, const std::vector<std::string>& items) {
   text_reader reader(text, "input");
-  return parse_permutations(reader);
+  return parse_permutations(reader, items);
 }
 
 }  // namespace shufl

@@ -26,6 +26,7 @@
 #include "side_file.hpp"
 #include "text_escape.hpp"
 #include "shufl/bias.hpp"
+#include "shufl/deck.hpp"
 #include "shufl/error.hpp"
 #include "shufl/exact.hpp"
 #include "shufl/permutation.hpp"
@@ -45,6 +46,7 @@ struct bias_cli_options {
   std::string format = "text";
   std::string test = "auto";
   std::string input;
+  std::string items;
   std::string monte_carlo;
   std::string plot;
   std::string report;
@@ -223,6 +225,10 @@ subcommand bias_subcommand() {
             sub.add_flag("--exact", o->exact, "Exact laws, no trials: enumeration of every path (n <= 10), or the riffle:K closed form (any n)");
             sub.add_option("--input", o->input, "Test permutations read from FILE ('-': stdin), one per line")
                 ->option_text("FILE");
+            sub.add_option("--items", o->items,
+                           "--input: the identity order of the items, as a comma-separated list or a file of one item "
+                           "per line (default: numbers by value, cards in the pack's order, else by bytes)")
+                ->option_text("LIST|FILE");
             sub.add_option("--monte-carlo", o->monte_carlo,
                            "Monte-Carlo p-value from N simulated tables (1 to 1000000; 1e5 also does)")
                 ->type_name("N");
@@ -364,17 +370,35 @@ subcommand bias_subcommand() {
                 report = merge.report(b);
                 if (!o->save_counts.empty()) counts_text = write_counts_file(merge.merged());
               } else {
+                if (!o->items.empty() && o->input.empty()) throw error("--items orders the items of --input: add --input FILE");
                 if (!o->input.empty()) {
                   if (sub.count("--algo") || sub.count("--n") || sub.count("--trials")) {
                     throw error("--input infers n and the trial count and tests no algorithm: drop --n, --trials and --algo");
                   }
                   // Streamed: memory holds the permutations (n bytes each), not the file.
+                  std::vector<std::string> items;
+                  if (!o->items.empty()) {
+                    // A list has commas; anything else names a file of one item per line.
+                    if (o->items.find(',') != std::string::npos) {
+                      items = split_label_list(o->items, "--items", "item");
+                    } else {
+                      if (o->items == "-" && o->input == "-") throw error("--items and --input cannot both read stdin");
+                      text_reader list_reader = text_reader::open(o->items);
+                      items = read_card_labels(list_reader);
+                    }
+                  }
                   text_reader reader = text_reader::open(o->input);
-                  auto list = parse_permutations(reader);
+                  auto list = parse_permutations(reader, items);
                   b.n = list.n;
                   b.input = std::move(list.perms);
                   b.input_symbols = std::move(list.symbols);
+                  b.input_order = list.order;
                   b.input_name = o->input == "-" ? "stdin" : o->input;
+                  if (list.order == item_order::bytes) {
+                    // Fixed points, inversions, cycles and rising sequences depend on the order: say which.
+                    std::fprintf(stderr, "shufl: note: %s\n",
+                                 escape_controls(item_order_sentence(b.input_order, b.input_symbols)).c_str());
+                  }
                 }
                 // Each thread of the table test keeps its own n! counts: cap the threads, and say so.
                 if (!b.exact && choose_test(b.test, b.n, b.input ? 1 : b.trials) == "table" &&

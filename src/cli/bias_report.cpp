@@ -492,6 +492,30 @@ static std::string exact_range_table(const bias_report& report) {
   return out;
 }
 
+std::string item_order_sentence(item_order order, const std::vector<std::string>& symbols) {
+  std::string shown;
+  for (std::size_t k = 0; k < symbols.size(); ++k) {
+    if (symbols.size() > 8 && k == 4) {
+      shown += " \u2026";
+      k = symbols.size() - 2;
+    }
+    if (k > 0) shown += ' ';
+    shown += symbols[k];
+  }
+  switch (order) {
+    case item_order::cards:
+      return fmt::format("identity order: the cards in the pack's order (spades, hearts, diamonds, clubs, each Ace to "
+                         "King; jokers; trumps): {}", shown);
+    case item_order::listed: return fmt::format("identity order: as --items lists the items: {}", shown);
+    case item_order::bytes:
+      return fmt::format("identity order: the items sorted by their bytes, as they are neither numbers nor cards: {} "
+                         "(fixed points, inversions, cycles and rising sequences count against it; --items gives "
+                         "another)", shown);
+    case item_order::numbers:
+    default: return fmt::format("identity order: the numbers by value: {}", shown);
+  }
+}
+
 std::string text_report(const bias_report& report, const std::string& seed_text, unsigned threads) {
   const auto& o = report.options;
   std::string out;
@@ -501,6 +525,11 @@ std::string text_report(const bias_report& report, const std::string& seed_text,
     // Read, not simulated: no engine, seed or threads took part.
     out += fmt::format("shufl bias: n = {}, {} permutations read from {}\n", o.n, o.trials,
                        o.input_name == "stdin" ? std::string("standard input") : fmt::format("'{}'", o.input_name));
+    if (!o.input_symbols.empty()) {
+      std::string sentence = item_order_sentence(o.input_order, o.input_symbols);
+      sentence[0] = 'I';  // "identity order: ..." opens a sentence here
+      out += sentence + ".\n";
+    }
     out += fmt::format("Tested at alpha = {}{}.\n", o.alpha,
                        report.correction == "holm" ? " (family-wise, with Holm's correction over the tests)" : "");
   } else {
@@ -626,6 +655,7 @@ std::string json_report(const bias_report& report, unsigned threads) {
   j["alpha"] = o.alpha;
   j["threads"] = o.input ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(threads);
   if (o.input) j["items"] = json_texts(o.input_symbols);
+  if (o.input) j["item_order"] = item_order_name(o.input_order);
   if (!report.merged_files.empty()) {
     // Provenance of a merge (documented: the only fields besides threads that differ from the
     // unsharded run's JSON).

@@ -10,6 +10,11 @@
 
 namespace shufl::cli {
 
+/// One sentence on the identity order of --input items (fixed points, inversions, cycles and
+/// rising sequences are measured against it), with the first and last labels: for the text
+/// report's header, the note on stderr, the plot and the report page.
+std::string item_order_sentence(item_order order, const std::vector<std::string>& symbols);
+
 /// The text report: per algorithm, the table or the position heatmap, the tests, power, warnings
 /// and the verdict. `seed_text` is the seed as shown ("\"1\"" or "none (from the OS)").
 std::string text_report(const bias_report& report, const std::string& seed_text, unsigned threads);

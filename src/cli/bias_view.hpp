@@ -53,6 +53,13 @@ std::string field_text(const nlohmann::json& j, const char* key, const std::stri
 /// The text form of a JSON verdict word: "no-evidence" → "no evidence of bias".
 std::string verdict_words(const std::string& json_word);
 
+/// The document's "items" (--input) as display text (field_text of each); empty when absent.
+std::vector<std::string> item_labels(const nlohmann::json& doc);
+
+/// item_order_sentence (bias_report.hpp) from the document's "item_order" and "items"; empty
+/// without --input.
+std::string item_order_line(const nlohmann::json& doc);
+
 /// One heatmap panel per result that has "position_counts": its label, verdict line and
 /// deciding_lines; the trials are the sum of the first row (so --input and --merge runs work).
 std::vector<heat_panel> heat_panels(const nlohmann::json& doc);

@@ -103,13 +103,18 @@ std::string heatmap_svg(const std::string& header, const std::vector<heat_panel>
     const auto& p = panels[k];
     const std::size_t n = p.n;
     const std::size_t rows = p.rows == 0 ? n : p.rows;
-    // Square panels: n cells across grid_width; rectangular ones also at most grid_width tall.
-    const double cell = std::clamp(std::floor(p.grid_width / static_cast<double>(std::max(n, rows))), 4.0, 40.0);
+    // Rows with labels (`bias --input` items, audit's suits and ranks) get a readable label each
+    // up to 64 rows (cells of at least 10 px); square panels: n cells across grid_width;
+    // rectangular ones also at most grid_width tall.
+    const bool labelled = p.row_labels.size() == rows;
+    const bool every_row = labelled && rows <= 64;
+    const double cell =
+        std::clamp(std::floor(p.grid_width / static_cast<double>(std::max(n, rows))), every_row ? 10.0 : 4.0, 40.0);
     const double grid = cell * static_cast<double>(n);
     const double grid_h = cell * static_cast<double>(rows);
     double label_w = 0;
     for (const auto& l : p.row_labels) label_w = std::max(label_w, text_width(l, 10));
-    const double left = std::max(40.0, label_w + 22);  // row ticks and the row axis label
+    const double left = std::max(40.0, label_w + 24);  // row ticks and the row axis label
     double width = left + grid;
     width = std::max(width, text_width(p.title, 13) + 4);
     for (const auto& line : p.lines) width = std::max(width, text_width(line, 11) + 4);
@@ -126,23 +131,24 @@ std::string heatmap_svg(const std::string& header, const std::vector<heat_panel>
       const double prob = e < p.row_p.size() ? p.row_p[e] : 1.0 / static_cast<double>(n);
       for (std::size_t q = 0; q < n; ++q) {
         const double z = cell_z(static_cast<double>(p.counts[e * n + q]), p.trials, prob);
+        const std::string name = e < p.row_labels.size() ? xml_escape(p.row_labels[e]) : std::to_string(e + 1);
         body += fmt::format(
-            R"(<rect class="cell" data-panel="{}" data-card="{}" data-position="{}" x="{:.1f}" y="{:.1f}" width="{}" height="{}" fill="{}"><title>{} {}, position {}: {} (z = {:.2f})</title></rect>)" "\n",
-            k, e + 1, q + 1, gx + cell * static_cast<double>(q), gy + cell * static_cast<double>(e), cell, cell,
-            heat_colour(z), xml_escape(p.row_axis),
-            e < p.row_labels.size() ? xml_escape(p.row_labels[e]) : std::to_string(e + 1), q + 1, p.counts[e * n + q], z);
+            R"(<rect class="cell" data-panel="{}" data-card="{}" data-position="{}"{} x="{:.1f}" y="{:.1f}" width="{}" height="{}" fill="{}"><title>{} {}, position {}: {} (z = {:.2f})</title></rect>)" "\n",
+            k, e + 1, q + 1, labelled ? fmt::format(R"( data-label="{}")", name) : std::string(),
+            gx + cell * static_cast<double>(q), gy + cell * static_cast<double>(e), cell, cell, heat_colour(z),
+            xml_escape(p.row_axis), name, q + 1, p.counts[e * n + q], z);
       }
     }
     body += fmt::format(R"(<rect x="{:.1f}" y="{:.1f}" width="{}" height="{}" fill="none" stroke="#444" stroke-width="0.75"/>)" "\n",
                         gx, gy, grid, grid_h);
     const std::size_t step = tick_step(n, cell);
-    const std::size_t row_step = p.row_labels.empty() ? tick_step(rows, cell) : (cell >= 10 ? 1 : tick_step(rows, cell));
+    const std::size_t row_step = every_row ? 1 : tick_step(rows, cell);
     for (std::size_t t = 1; t <= rows; ++t) {
       if (t != 1 && t % row_step != 0) continue;
       const double c = cell * (static_cast<double>(t) - 0.5);
       const std::string label = t <= p.row_labels.size() ? xml_escape(p.row_labels[t - 1]) : std::to_string(t);
-      body += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" {} font-size="10" text-anchor="end">{}</text>)" "\n", gx - 3,
-                          gy + c + 3.5, kFont, label);
+      body += fmt::format(R"(<text class="row-label" x="{:.1f}" y="{:.1f}" {} font-size="{}" text-anchor="end">{}</text>)" "\n",
+                          gx - 3, gy + c + 3.5, kFont, every_row ? std::min(10.0, cell) : 10.0, label);
     }
     for (std::size_t t = 1; t <= n; ++t) {
       if (t != 1 && t % step != 0) continue;

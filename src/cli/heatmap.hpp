@@ -64,7 +64,9 @@ struct heat_panel {
   // Rectangular panels (audit's suit/rank × position tables); the defaults keep n × n.
   std::size_t rows = 0;                ///< Rows (0: n); counts is then rows × n.
   std::vector<double> row_p;           ///< Per row: a cell's probability (empty: 1/n each).
-  std::vector<std::string> row_labels; ///< Row tick labels (empty: 1, 2, ...).
+  std::vector<std::string> row_labels; ///< Row tick labels (`bias --input` items "As", "2s", ...;
+                                       ///< audit's suits and ranks; plain text, escaped when drawn).
+                                       ///< Empty: 1, 2, ...
   std::string row_axis = "card";       ///< The rows' axis label.
   double grid_width = 260;             ///< Target width (and most height) of the grid in pixels (cells 4..40 px).
 };
@@ -73,7 +75,8 @@ struct heat_panel {
 /// cells coloured by heat_colour(cell_z(O, T, 1/n)), axes "card" and "position" with numbered
 /// ticks), a colour bar with its numbers on the right and the caption below. Every cell is a
 /// `<rect class="cell" data-panel="k" data-card="c" data-position="p">` (1-based card and
-/// position) so that tests can find it. Sized so that titles fit for any n in 2..255.
+/// position; with labels also `data-label="As"`) so that tests can find it; rows are ticked
+/// with the labels when the panel has them (every row up to 64 cards, cells then at least 10 px). Sized so that titles fit for any n in 2..255.
 /// `id` is the colour bar gradient's element id: ids must be unique within a page, so a page
 /// holding several pictures gives each its own (`heat-scale-0`, `heat-scale-1`, ...).
 std::string heatmap_svg(const std::string& header, const std::vector<heat_panel>& panels,

@@ -7,7 +7,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstddef>
+#include <cstdint>
 #include <string>
+#include <vector>
+
+#include "shufl/shuffle.hpp"
 
 namespace shufl::cli {
 
@@ -21,7 +26,26 @@ std::string json_for_html(const nlohmann::ordered_json& doc);
 /// was drawn from marked), Step / Back / Play / Reset buttons, a slider and the keyboard (arrows,
 /// space, Home, End), panels "cursor i", "picked j", "locked", the step's sentence (the text
 /// output's wording), the counting argument and the `replay: --draws` line.
-std::string trace_page(const nlohmann::ordered_json& trace_doc);
+/// `many_runs_html` (many_runs_section) goes after the step-through view; the deck wraps into
+/// rows that fit the window for any n up to 255, each row with its own band for the i / j marks.
+std::string trace_page(const nlohmann::ordered_json& trace_doc, const std::string& many_runs_html = "");
+
+/// The many-runs view draws bars for n up to this, the card × position heatmap above it.
+inline constexpr std::size_t many_runs_bars_max_n = 5;
+/// The largest n the many-runs view is drawn for (a heatmap of 64 × 64 cells per algorithm).
+inline constexpr std::size_t many_runs_max_n = 64;
+/// The default number of runs of each algorithm (`trace --runs`).
+inline constexpr std::uint64_t many_runs_default = 6000;
+
+/// The trace page's "many runs" section: `traced` (unless it is one of them), Fisher–Yates and
+/// the naive shuffle each run `runs` times on the n = labels.size() items by run_bias with one
+/// seed (bias's xoshiro256++ streams, 1 thread), side by side: per algorithm a bar per final order
+/// (`rect.order-bar` with data-order and data-count, n ≤ many_runs_bars_max_n) coloured by its
+/// z-score against runs/n!, else the card × position heatmap (heatmap.hpp). A sentence instead
+/// for n < 2, n > many_runs_max_n or runs = 0. `seed_given`: whether the seed is the user's.
+/// Throws shufl::error from run_bias.
+std::string many_runs_section(const algorithm_spec& traced, const std::vector<std::string>& labels,
+                              const std::string& seed, bool seed_given, std::uint64_t runs);
 
 /// The report page built from the document of `shufl bias --format json`: the run's header, per
 /// algorithm the order histogram (n ≤ 6) or the position heatmap (heatmap.hpp's quantity and

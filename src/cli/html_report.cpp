@@ -157,6 +157,7 @@ std::string render_result(const nlohmann::ordered_json& doc, const nlohmann::ord
       heat_panel p;
       p.title = field_text(r, "algorithm");
       p.n = n;
+      if (auto labels = item_labels(doc); labels.size() == n) p.row_labels = std::move(labels);
       for (const auto& row : r["position_counts"]) {
         for (const auto& c : row) p.counts.push_back(c.get<std::uint64_t>());
       }
@@ -353,6 +354,9 @@ std::string report_page(const nlohmann::ordered_json& doc) {
           : std::string(),
       xml_escape(field_text(doc, "shufl_version")));
   page += provenance(doc);
+  if (const std::string order = item_order_line(doc); !order.empty()) {
+    page += fmt::format(R"(<p id="item-order">{}</p>)" "\n", xml_escape(order));
+  }
   std::size_t k = 0;
   for (const auto& r : doc["results"]) page += render_result(doc, r, k++);
   page += "<script id=\"bias-data\" type=\"application/json\">";

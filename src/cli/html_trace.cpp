@@ -24,10 +24,12 @@ constexpr const char* kTraceStyle = R"~(<style>
 body { font-family: "DejaVu Sans", Verdana, sans-serif; margin: 1.5em; color: #222; background: #fff; max-width: 72em; }
 h1 { font-size: 1.4em; margin: 0 0 .3em; }
 .muted { color: #555; }
-#deck { display: flex; flex-wrap: wrap; gap: 6px; margin: 2.2em 0 .6em; }
-.slot { display: flex; flex-direction: column; align-items: center; min-width: 3.2em; position: relative; }
-.card { min-width: 2.6em; height: 3.6em; padding: 0 .3em; border: 2px solid #888; border-radius: 7px; display: flex;
-        align-items: center; justify-content: center; font-size: 1.1em; background: #fff; box-sizing: border-box; }
+#deck { display: flex; flex-wrap: wrap; gap: 4px 6px; margin: .8em 0 .6em; max-width: 100%; }
+#deck.medium { font-size: 80%; gap: 3px 4px; } #deck.small { font-size: 62%; gap: 2px 3px; }
+.slot { display: flex; flex-direction: column; align-items: center; min-width: 3.2em; max-width: 100%; position: relative; }
+.card { min-width: 2.6em; max-width: 100%; height: 3.6em; padding: 0 .3em; border: 2px solid #888; border-radius: 7px; display: flex;
+        align-items: center; justify-content: center; font-size: 1.1em; background: #fff; box-sizing: border-box;
+        overflow: hidden; overflow-wrap: anywhere; }
 .card.unshuffled { background: #eef3fb; border-color: #7b97c4; }
 .card.final { background: #dcefd9; border-color: #3c8a3c; }
 .card.in-range { box-shadow: 0 0 0 3px #f3c969; }
@@ -35,8 +37,12 @@ h1 { font-size: 1.4em; margin: 0 0 .3em; }
 .card.at-j { border-color: #2166ac; border-width: 3px; border-style: dashed; }
 .card.compared { border-color: #8e44ad; border-width: 3px; }
 .slot .index { font-size: .75em; color: #666; margin-top: 2px; }
-.slot .mark { position: absolute; top: -1.5em; font-weight: bold; font-size: .85em; white-space: nowrap; }
-.slot.cut-before::before { content: ""; position: absolute; left: -5px; top: -.4em; bottom: 0; border-left: 3px solid #b2182b; }
+.slot .mark { display: block; height: 1.3em; line-height: 1.3em; font-weight: bold; font-size: .85em; white-space: nowrap;
+              max-width: 100%; overflow: hidden; text-overflow: clip; text-align: center; }
+.slot.cut-before::before { content: ""; position: absolute; left: -5px; top: 0; bottom: 0; border-left: 3px solid #b2182b; }
+h2 { font-size: 1.2em; margin: 1.6em 0 .3em; } h3 { font-size: 1em; margin: .2em 0; }
+.runs { display: flex; flex-wrap: wrap; gap: 1em; }
+.runs-panel { max-width: 100%; min-width: 0; } .runs-panel svg { max-width: 100%; height: auto; }
 #regions { margin: .2em 0 1em; font-size: .9em; }
 .swatch { display: inline-block; width: 1em; height: 1em; vertical-align: -2px; border: 1px solid #888; border-radius: 3px; margin: 0 .3em 0 1em; }
 .swatch.unshuffled { background: #eef3fb; } .swatch.final { background: #dcefd9; } .swatch.range { background: #f3c969; }
@@ -47,7 +53,7 @@ h1 { font-size: 1.4em; margin: 0 0 .3em; }
 .panel { border: 1px solid #ccc; border-radius: 6px; padding: .4em .8em; min-width: 7em; }
 .panel .name { font-size: .8em; color: #555; } .panel .value { font-size: 1.4em; font-weight: bold; }
 #sentence { font-size: 1.1em; background: #f6f6f6; border-left: 4px solid #888; padding: .5em .8em; min-height: 1.4em; }
-#counting, #replay { margin: .5em 0; } #replay { font-family: "DejaVu Sans Mono", monospace; }
+#counting, #replay { margin: .5em 0; } #replay, #sentence, #counting, #definition, #source { overflow-wrap: anywhere; } #replay { font-family: "DejaVu Sans Mono", monospace; }
 kbd { border: 1px solid #aaa; border-radius: 3px; padding: 0 .3em; font-size: .85em; }
 </style>
 )~";
@@ -98,6 +104,8 @@ constexpr const char* kTraceScript = R"~(<script>
   $("replay").textContent = data.draw_values.length ? "replay: --draws " + data.draw_values.join(",") : "replay: no draws were made";
   $("slider").max = String(steps.length);
 
+  // Many cards: smaller type, so that the rows stay few; the rows wrap to the window's width.
+  if (data.n > 64) $("deck").classList.add("small"); else if (data.n > 16) $("deck").classList.add("medium");
   const slots = [];
   for (let p = 0; p < data.n; ++p) {
     const slot = document.createElement("div");
@@ -234,7 +242,7 @@ std::string json_for_html(const nlohmann::ordered_json& doc) {
   return out;
 }
 
-std::string trace_page(const nlohmann::ordered_json& doc) {
+std::string trace_page(const nlohmann::ordered_json& doc, const std::string& many_runs_html) {
   const std::string title = fmt::format("shufl trace: {} on {} items", doc.value("algorithm", ""), doc.value("n", 0));
   std::string page = kHead;
   page += fmt::format("<title>{}</title>\n", xml_escape(title));
@@ -245,6 +253,7 @@ std::string trace_page(const nlohmann::ordered_json& doc) {
   page += json_for_html(doc);
   page += "</script>\n";
   page += kTraceScript;
+  page += many_runs_html;
   page += "</body>\n</html>\n";
   return page;
 }

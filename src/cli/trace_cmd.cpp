@@ -28,9 +28,16 @@ struct trace_cli_options {
   std::string seed;
   std::string draws;
   std::string format = "text";
+  std::string runs;
   CLI::Option* seed_option = nullptr;
   CLI::Option* draws_option = nullptr;
 };
+
+// The many-runs view's seed when the trace has none (--draws, or keyed from the OS): fixed, so
+// the page stays a function of its arguments, and stated on the page.
+constexpr const char* kRunsSeed = "trace-page";
+// At most this many runs per algorithm (about a second for three algorithms at n = 64).
+constexpr std::uint64_t kMaxRuns = 1000000;
 
 constexpr const char* kTraceFooter = R"(
 Each step shows the cursor i, the value drawn and the range it was drawn from, what was done
@@ -256,6 +263,9 @@ subcommand trace_subcommand() {
                            "Output format: text, json, or html (a self-contained page to step through in a browser)")
                 ->type_name("FORMAT")
                 ->capture_default_str();
+            sub.add_option("--runs", o->runs,
+                           "--format html: run each algorithm N times for the page's many-runs view (default 6000; 0: none)")
+                ->type_name("N");
             sub.add_option("items", o->items, "The items to shuffle (instead of --n; after -- if one starts with -)")
                 ->type_name("ITEM");
             return [o]() -> int {
@@ -284,6 +294,12 @@ subcommand trace_subcommand() {
                 throw error(fmt::format("at most {} items can be traced (got {})", max_trace_n, labels.size()));
               }
               t.n = labels.size();
+              std::uint64_t runs_wanted = many_runs_default;
+              if (!o->runs.empty()) {
+                if (format != 2) throw error("--runs draws the many-runs view of --format html");
+                runs_wanted = parse_uint("--runs", o->runs);
+                if (runs_wanted > kMaxRuns) throw error(fmt::format("--runs is at most {} (got {})", kMaxRuns, runs_wanted));
+              }
               if (o->draws_option->count() > 0 && o->seed_option->count() > 0) {
                 throw error("--draws and --seed cannot be used together");
               }
@@ -303,7 +319,15 @@ subcommand trace_subcommand() {
               } else if (format == 1) {
                 write_stdout(trace_json(t, result, labels).dump(2) + "\n");
               } else {
-                write_stdout(trace_page(trace_json(t, result, labels)));
+                std::string runs;
+                try {
+                  runs = many_runs_section(t.algorithm, labels, t.seed.value_or(std::string(kRunsSeed)), t.seed.has_value(),
+                                           runs_wanted);
+                } catch (const error& e) {
+                  runs = fmt::format("<section id=\"many-runs\"><h2>Many runs</h2><p class=\"muted\">{}</p></section>\n",
+                                     xml_escape(e.what()));
+                }
+                write_stdout(trace_page(trace_json(t, result, labels), runs));
               }
               return exit_ok;
             };

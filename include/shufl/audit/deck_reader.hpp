@@ -107,6 +107,22 @@ audit_pack make_audit_pack(const reader_options& options);
 /// `name` is stored as given.
 audit_pack audit_pack_of(deck cards, std::string name, std::uint64_t decks, std::uint64_t jokers);
 
+/// One item of a deck line: its text (a view into the line, without matching quotes around it)
+/// and the card it names (parse_card_any), nullopt when it names none; `number` when the text is
+/// all decimal digits (then never a card: numbers 1..N count cards in a pack's order).
+struct line_item {
+  std::string_view text;
+  std::optional<card> named;
+  bool number = false;
+};
+
+/// The one card reader of `audit` (its pack inference) and `bias --input`: splits a line as
+/// deck_reader does (tabs, else commas, else spaces; [ ] or ( ) around the line and matching
+/// quotes around an item dropped) and reads each item with parse_card_any; between spaces, an item
+/// that names no card grows by up to two following words ("Ace of Spades", "Ten of Clubs"), as the
+/// shortest run that names one. `out` is cleared and filled; its items view `line`.
+void read_line_items(std::string_view line, std::vector<line_item>& out);
+
 /// Text from the input quoted for a message: in single quotes, control characters (C0, DEL, C1),
 /// backslash, quote, and bidirectional or invisible format characters (U+200B–U+200F,
 /// U+2028–U+202E, U+2066–U+2069, U+FEFF) written as \xHH or \u{HHHH}; cut after 40 code points
