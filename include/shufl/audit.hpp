@@ -106,6 +106,8 @@ class position_table {
     ++decks_;
   }
   void merge(const position_table& other);
+  /// Adds saved counts (rows × K, as counts()) of `decks` decks; throws on a size mismatch.
+  void add_counts(std::span<const std::uint64_t> counts, std::uint64_t decks);
   [[nodiscard]] std::uint64_t decks() const noexcept { return decks_; }
   [[nodiscard]] std::size_t rows() const noexcept { return rows_; }
   [[nodiscard]] std::size_t positions() const noexcept { return positions_; }
@@ -130,6 +132,8 @@ class serial_table {
     ++pairs_;
   }
   void merge(const serial_table& other);
+  /// Adds saved counts (F × F, as counts()) of `pairs` pairs; throws on a size mismatch.
+  void add_counts(std::span<const std::uint64_t> counts, std::uint64_t pairs);
   [[nodiscard]] std::uint64_t pairs() const noexcept { return pairs_; }
   [[nodiscard]] const std::vector<std::uint64_t>& counts() const noexcept { return counts_; }
 
@@ -162,7 +166,11 @@ class duplicate_finder {
   }
   /// Makes room for `count` more fingerprints (called once per block, not per deck).
   void reserve_more(std::size_t count);
+  /// Appends the fingerprints of `other`, whose decks follow this finder's, up to the limit.
   void merge(const duplicate_finder& other);
+  /// Appends saved fingerprints (decks that follow this finder's), up to the limit.
+  void append(std::span<const std::uint64_t> fingerprints);
+  [[nodiscard]] const std::vector<std::uint64_t>& fingerprints() const noexcept { return fingerprints_; }
   /// Decks looked at, and among them the number that repeat an earlier one.
   [[nodiscard]] std::uint64_t decks() const noexcept { return fingerprints_.size(); }
   [[nodiscard]] std::uint64_t repeats() const;
@@ -226,6 +234,8 @@ class battery {
   /// Adds another battery of the same shape.
   void merge(const battery& other);
   [[nodiscard]] std::uint64_t decks() const noexcept { return decks_; }
+  /// Counts `count` more decks whose statistics were added to the accumulators directly (counts files).
+  void add_deck_count(std::uint64_t count) noexcept { decks_ += count; }
   [[nodiscard]] const battery_shape& shape() const noexcept { return shape_; }
   /// Every test of battery_test_names evaluated, without the decision (see decide).
   [[nodiscard]] std::vector<test_report> evaluate() const;

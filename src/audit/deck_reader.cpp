@@ -617,6 +617,16 @@ deck_reader::deck_reader(text_reader& in, reader_options options)
   }
 }
 
+deck_reader deck_reader::continue_on(text_reader& in) const {
+  const impl& r = *impl_;
+  if (!r.have_pack) throw error("audit: continue_on before the pack is known");
+  deck_reader next;
+  next.impl_ = std::make_unique<impl>(in, r.opt);
+  next.impl_->numbered = r.numbered;
+  next.impl_->use_pack(r.pack);
+  return next;
+}
+
 deck_reader::~deck_reader() = default;
 deck_reader::deck_reader(deck_reader&&) noexcept = default;
 
