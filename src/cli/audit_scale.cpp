@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "common.hpp"
 #include "shufl/error.hpp"
 
 namespace shufl::cli {
@@ -80,6 +81,29 @@ std::string sha256_hex(std::string_view bytes, const mapped_file* m) {
     out += hex[digest[i] & 15];
   }
   return out;
+}
+
+std::pair<std::uint64_t, std::uint64_t> parse_audit_shard(const std::string& text) {
+  const auto slash = text.find('/');
+  if (slash == std::string::npos) throw error(fmt::format("--shard: expected I/N (shard I of N, 0 <= I < N), got '{}'", text));
+  const auto i = parse_uint("--shard", text.substr(0, slash));
+  const auto n = parse_uint("--shard", text.substr(slash + 1));
+  if (n == 0 || i >= n) throw error(fmt::format("--shard {}: shards are numbered 0 to N-1 (0 <= I < N)", text));
+  if (n > (std::uint64_t{1} << 32)) throw error(fmt::format("--shard {}: at most 2^32 shards", text));
+  return {i, n};
+}
+
+std::pair<std::size_t, std::string_view> shard_lines(std::string_view text, std::uint64_t shard, std::uint64_t shards) {
+  const auto at = [&](std::uint64_t k) -> std::size_t {
+    // floor(S·k/N) without overflow (N ≤ 2^32, so r·k < 2^64).
+    const std::uint64_t size = text.size(), q = size / shards, r = size % shards;
+    const auto byte = static_cast<std::size_t>(q * k + r * k / shards);
+    if (byte == 0 || byte >= text.size()) return std::min(byte, text.size());
+    const std::size_t nl = text.find('\n', byte - 1);  // a line starts at byte when byte - 1 is a newline
+    return nl == std::string_view::npos ? text.size() : nl + 1;
+  };
+  const std::size_t begin = at(shard), end = at(shard + 1);
+  return {begin, text.substr(begin, end - begin)};
 }
 
 }  // namespace shufl::cli

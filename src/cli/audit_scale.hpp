@@ -3,7 +3,9 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
+#include <utility>
 #include <string>
 #include <string_view>
 
@@ -36,5 +38,14 @@ class mapped_file {
 /// instructions where it has them).
 /// With `m`: reads the bytes in windows and releases each (mapped_file::release) once hashed.
 std::string sha256_hex(std::string_view bytes, const mapped_file* m = nullptr);
+
+/// --shard I/N: (I, N) with 0 <= I < N; shufl::error otherwise.
+std::pair<std::uint64_t, std::uint64_t> parse_audit_shard(const std::string& text);
+
+/// Shard `shard` of `shards` of a deck file: the whole lines that start in bytes
+/// [floor(shard*S/shards), floor((shard+1)*S/shards)) of its S bytes (a line starts at byte 0
+/// and after each newline), so the shards cut the file into contiguous runs of lines, every
+/// line in exactly one, each shard about S/shards bytes. Returns the offset of the first byte.
+std::pair<std::size_t, std::string_view> shard_lines(std::string_view text, std::uint64_t shard, std::uint64_t shards);
 
 }  // namespace shufl::cli
