@@ -84,8 +84,9 @@ def main():
                 unseen &= ~(one << shown)
                 above = unseen & ~((one << (shown + one)) - one)
                 below = unseen & ((one << shown) - one)
-                low_above = np.log2((above & (~above + one)).astype(np.float64) + (above == 0))
-                high_below = np.floor(np.log2(below.astype(np.float64) + (below == 0)))
+                # Bit indices exactly: frexp(x) = (m, e) with x = m·2^e, 0.5 <= m < 1 (x < 2^53 here).
+                low_above = np.frexp((above & (~above + one)).astype(np.float64))[1] - 1
+                high_below = np.maximum(np.frexp(below.astype(np.float64))[1] - 1, 0)
                 guess = np.where(above != 0, low_above, high_below).astype(np.int64)
             totals["guessing"] += right
             # Serial tests over consecutive decks (the previous batch's last deck first).

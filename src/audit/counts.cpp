@@ -395,6 +395,17 @@ audit_counts parse_audit_counts(std::string_view text, std::string_view name) {
       return c.uints(v, where, part.decks > 0 ? K : 0, F - 1);
     };
     const auto first = deck("first"), last = deck("last");
+    for (const auto* d : {&first, &last}) {
+      std::vector<std::uint32_t> seen(F, 0);
+      for (const auto f : *d) {
+        if (++seen[f] > shape.copies[f]) c.fail(path + (d == &first ? ".first" : ".last"), "not a deck of the pack");
+      }
+    }
+    for (const auto& other : out.parts) {
+      if (other.group() == part.group() && part.begin < other.end && other.begin < part.end) {
+        c.fail(path, "repeats decks of an earlier part");
+      }
+    }
     part.first.assign(first.begin(), first.end());
     part.last.assign(last.begin(), last.end());
     const json& fps = c.member(e, path, "fingerprints");

@@ -3,6 +3,7 @@
 // flat arrays, noexcept and allocation-free.
 #include <algorithm>
 #include <bit>
+#include <utility>
 
 #include "shufl/audit.hpp"
 #include "shufl/error.hpp"
@@ -169,8 +170,17 @@ void duplicate_finder::append(std::span<const std::uint64_t> fingerprints) {
 }
 
 std::uint64_t duplicate_finder::repeats() const {
-  std::vector<std::uint64_t> sorted = fingerprints_;
-  std::sort(sorted.begin(), sorted.end());
+  // LSD radix sort, 16 bits a pass (up to 2^20 keys: four linear passes instead of n log n).
+  std::vector<std::uint64_t> sorted = fingerprints_, other(sorted.size());
+  std::vector<std::size_t> start(std::size_t{1} << 16);
+  for (unsigned shift = 0; shift < 64; shift += 16) {
+    std::fill(start.begin(), start.end(), 0);
+    for (const auto v : sorted) ++start[(v >> shift) & 0xFFFF];
+    std::size_t sum = 0;
+    for (auto& s : start) sum += std::exchange(s, sum);
+    for (const auto v : sorted) other[start[(v >> shift) & 0xFFFF]++] = v;
+    sorted.swap(other);
+  }
   std::uint64_t k = 0;
   for (std::size_t i = 1; i < sorted.size(); ++i) k += sorted[i] == sorted[i - 1];
   return k;
