@@ -102,7 +102,11 @@ class position_table {
   position_table(std::vector<std::uint32_t> row_of_face, std::size_t rows, std::size_t positions);
   /// Adds one deck of K face ids.
   void add(const std::uint32_t* deck) noexcept {
-    for (std::size_t p = 0; p < positions_; ++p) ++counts_[row_of_[deck[p]] * positions_ + p];
+    // Locals: the counts (unsigned long) could alias positions_ (size_t) for the compiler.
+    const std::size_t K = positions_;
+    const std::uint32_t* row = row_of_.data();
+    std::uint64_t* c = counts_.data();
+    for (std::size_t p = 0; p < K; ++p) ++c[row[deck[p]] * K + p];
     ++decks_;
   }
   void merge(const position_table& other);
@@ -128,7 +132,9 @@ class serial_table {
   serial_table() = default;
   explicit serial_table(std::size_t faces, std::size_t positions);
   void add_pair(const std::uint32_t* prev, const std::uint32_t* next) noexcept {
-    for (std::size_t p = 0; p < positions_; ++p) ++counts_[prev[p] * faces_ + next[p]];
+    const std::size_t K = positions_, F = faces_;
+    std::uint64_t* c = counts_.data();
+    for (std::size_t p = 0; p < K; ++p) ++c[prev[p] * F + next[p]];
     ++pairs_;
   }
   void merge(const serial_table& other);

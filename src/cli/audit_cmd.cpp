@@ -79,7 +79,7 @@ Each test is pass, fail, not-valid (too few decks for its
 approximation) or not-applicable (e.g. a shoe for successions, --dealt for whole-deck tests).
 Decision: Holm over the valid tests at --alpha (family-wise). The result says "no evidence of
 non-randomness", never that decks are fair. Exit status: 0 success, 1 error; with --check, 3
-when a test fails.
+when a test fails; 5 when --merge lacks shards (unless --allow-partial).
 
 Examples:
   shufl deck --count 100000 --seed s | shufl audit -
@@ -613,7 +613,7 @@ subcommand audit_subcommand() {
             sub.add_option("--merge", o->merge,
                            "Add up counts saved by --save-counts (shards, other files or runs) and test the sums; exit 5 "
                            "when shards are missing")
-                ->type_name("FILE...");
+                ->type_name("FILE");
             sub.add_flag("--allow-partial", o->allow_partial, "With --merge: report on the shards present without exit status 5");
             sub.add_flag("--progress", o->progress,
                          "With --seed-search: show the progress bar even when stderr is not a terminal");
