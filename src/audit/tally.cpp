@@ -60,7 +60,9 @@ void read_part(deck_reader& reader, audit_tally& t, const text_reader& in, std::
                const std::function<void(std::string_view)>& done_with) {
   std::size_t released = 0;
   const std::size_t K = t.sums.shape().positions;
-  std::vector<std::uint32_t> faces, decks(audit_block_decks * K);
+  // Blocks small enough to stay in the core's cache between the copy and the battery.
+  const std::size_t block = std::max<std::size_t>(1, (std::size_t{128} << 10) / (K * sizeof(std::uint32_t)));
+  std::vector<std::uint32_t> faces, decks(block * K);
   std::uint64_t index = 0;
   bool more = reader.next(faces);
   while (more) {
@@ -69,13 +71,14 @@ void read_part(deck_reader& reader, audit_tally& t, const text_reader& in, std::
       std::memcpy(decks.data() + count * K, faces.data(), K * sizeof(std::uint32_t));
       ++count;
       more = reader.next(faces);
-    } while (more && count < audit_block_decks);
+    } while (more && count < block);
     if (t.first.empty()) t.first.assign(decks.begin(), decks.begin() + static_cast<std::ptrdiff_t>(K));
     t.sums.add_block(decks.data(), count, index == 0 ? nullptr : t.last.data(), index);
     t.last.assign(decks.begin() + static_cast<std::ptrdiff_t>((count - 1) * K),
                   decks.begin() + static_cast<std::ptrdiff_t>(count * K));
     index += count;
-    if (done_with) {
+    // In steps of 8 MiB: each release costs the other threads a TLB flush.
+    if (done_with && in.offset() >= released + (std::size_t{8} << 20)) {
       const std::size_t at = std::min(in.offset(), range.size());
       done_with(range.substr(released, at - released));
       released = at;

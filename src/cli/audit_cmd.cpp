@@ -85,8 +85,8 @@ Examples:
   shufl deck --count 100000 --seed s | shufl audit -
   shufl audit decks.txt --format json
   shufl audit --algo riffle:3,fisher-yates --trials 20000 --seed 1
-  shufl audit decks.txt --shard 0/4 --save-counts part-0.json   one quarter of the file's lines
-  shufl audit --merge part-*.json                the report of the whole file (docs/scale.md)
+  shufl audit decks.txt --shard 0/4 --save-counts part-0.json   (a quarter)
+  shufl audit --merge part-*.json       the report of the whole file
 )";
 
 std::string format_p(double p, double ln_p, bool bound) {
