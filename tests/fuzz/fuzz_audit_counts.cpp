@@ -1,7 +1,8 @@
 // The reader of `shufl audit` counts files (audit/counts.hpp, --merge): any bytes either parse
 // into counts or throw shufl::error (never a crash, a hang or unbounded memory). Counts it
 // accepts write back to text that parses to the same text again, merge with themselves only by
-// refusing (the same decks twice), and evaluate to a report (every test of the battery).
+// refusing (the same decks twice), and evaluate to a report (every test of the battery; packs
+// of at most 64 cards, whose laws build quickly).
 #include <string>
 
 #include "fuzz_support.hpp"
@@ -31,7 +32,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   check(refused, "the same parts twice are refused");
   const audit::audit_counts merged = merge.merged();
-  const auto report = audit::report_of(*merged.tally, 0.01);
-  check(report.tests.size() == std::size(audit::battery_test_names), "every test reported");
+  // The exact laws of large packs take seconds to build (audit/laws.hpp): evaluate small ones.
+  if (merged.labels.size() <= 64) {
+    const auto report = audit::report_of(*merged.tally, 0.01);
+    check(report.tests.size() == std::size(audit::battery_test_names), "every test reported");
+  }
   return 0;
 }
