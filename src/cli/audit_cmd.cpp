@@ -377,11 +377,11 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
       const std::string counts = audit::write_audit_counts(audit::counts_of(t, part));
       if (sharded) {
         if (std::string m = counts_file->commit(counts); !m.empty()) throw error(m);
-        std::fprintf(stderr, "shufl audit: shard %llu/%llu: chunks %llu..%llu of %llu, %llu decks, saved to '%s'\n",
+        std::fprintf(stderr, "shufl audit: shard %llu/%llu: chunks %llu..%llu of %llu, %llu deck%s, saved to '%s'\n",
                      static_cast<unsigned long long>(shard.first), static_cast<unsigned long long>(shard.second),
                      static_cast<unsigned long long>(begin), static_cast<unsigned long long>(end - 1),
                      static_cast<unsigned long long>(chunks), static_cast<unsigned long long>(t.sums.decks()),
-                     escape_controls(o.save_counts).c_str());
+                     t.sums.decks() == 1 ? "" : "s", escape_controls(o.save_counts).c_str());
         return exit_ok;
       }
       const audit::audit_report r = audit::report_of(t, options.alpha);
@@ -478,11 +478,11 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
     const std::string counts = audit::write_audit_counts(audit::counts_of(*tally, part));
     if (sharded) {
       if (std::string m = counts_file->commit(counts); !m.empty()) throw error(m);
-      std::fprintf(stderr, "shufl audit: shard %llu/%llu: bytes %llu..%llu of %llu, %llu decks, saved to '%s'\n",
+      std::fprintf(stderr, "shufl audit: shard %llu/%llu: bytes %llu..%llu of %llu, %llu deck%s, saved to '%s'\n",
                    static_cast<unsigned long long>(shard.first), static_cast<unsigned long long>(shard.second),
                    static_cast<unsigned long long>(offset), static_cast<unsigned long long>(offset + text.size()),
                    static_cast<unsigned long long>(part.size), static_cast<unsigned long long>(tally->sums.decks()),
-                   escape_controls(o.save_counts).c_str());
+                   tally->sums.decks() == 1 ? "" : "s", escape_controls(o.save_counts).c_str());
       return exit_ok;
     }
     const audit::audit_report r = audit::report_of(*tally, options.alpha);
