@@ -549,6 +549,7 @@ struct deck_reader::impl {
     // The common line, "As Td ... 9c" as it stands: no separator search, no splitter (a line of
     // that shape has no tab, comma, bracket or quote, so the splitter's body is the line itself).
     if (parse_codes(text, out)) return;
+    out.clear();
     item_splitter items(text);
     if (items.spaces() && parse_codes(items.body(), out)) return;
     mode m = mode::undecided;
@@ -667,7 +668,8 @@ bool deck_reader::next(std::vector<std::uint32_t>& faces) {
     if (t.empty() || t.front() == '#') continue;
     r.line = r.in.line_number();
     if (!r.have_pack) r.infer(t, r.line);
-    faces.clear();
+    // Not cleared: parse_codes overwrites a deck of the same size without zeroing it first;
+    // every other path starts from an empty vector (parse).
     try {
       r.parse(t, faces);
       r.reset(faces);
