@@ -109,6 +109,23 @@ class position_table {
     for (std::size_t p = 0; p < K; ++p) ++c[row[deck[p]] * K + p];
     ++decks_;
   }
+  /// Adds one deck to three tables of the same K positions in one pass: `faces`, whose rows
+  /// are the faces themselves (row_of = identity, as the card-position table), and two grouped
+  /// tables (suits, ranks).
+  static void add_three(position_table& faces, position_table& a, position_table& b, const std::uint32_t* deck) noexcept {
+    const std::size_t K = faces.positions_;
+    std::uint64_t *cf = faces.counts_.data(), *ca = a.counts_.data(), *cb = b.counts_.data();
+    const std::uint32_t *ra = a.row_of_.data(), *rb = b.row_of_.data();
+    for (std::size_t p = 0; p < K; ++p) {
+      const std::uint32_t f = deck[p];
+      ++cf[f * K + p];
+      ++ca[ra[f] * K + p];
+      ++cb[rb[f] * K + p];
+    }
+    ++faces.decks_;
+    ++a.decks_;
+    ++b.decks_;
+  }
   void merge(const position_table& other);
   /// Adds saved counts (rows × K, as counts()) of `decks` decks; throws on a size mismatch.
   void add_counts(std::span<const std::uint64_t> counts, std::uint64_t decks);
