@@ -131,10 +131,33 @@ class position_table {
   position_table(std::vector<std::uint32_t> row_of_face, std::size_t rows, std::size_t positions);
   /// Adds one deck of K face ids.
   void add(const std::uint32_t* deck) noexcept {
-    for (std::size_t p = 0; p < positions_; ++p) ++counts_[row_of_[deck[p]] * positions_ + p];
+    // Locals: the counts (unsigned long) could alias positions_ (size_t) for the compiler.
+    const std::size_t K = positions_;
+    const std::uint32_t* row = row_of_.data();
+    std::uint64_t* c = counts_.data();
+    for (std::size_t p = 0; p < K; ++p) ++c[row[deck[p]] * K + p];
     ++decks_;
   }
+  /// Adds one deck to three tables of the same K positions in one pass: `faces`, whose rows
+  /// are the faces themselves (row_of = identity, as the card-position table), and two grouped
+  /// tables (suits, ranks).
+  static void add_three(position_table& faces, position_table& a, position_table& b, const std::uint32_t* deck) noexcept {
+    const std::size_t K = faces.positions_;
+    std::uint64_t *cf = faces.counts_.data(), *ca = a.counts_.data(), *cb = b.counts_.data();
+    const std::uint32_t *ra = a.row_of_.data(), *rb = b.row_of_.data();
+    for (std::size_t p = 0; p < K; ++p) {
+      const std::uint32_t f = deck[p];
+      ++cf[f * K + p];
+      ++ca[ra[f] * K + p];
+      ++cb[rb[f] * K + p];
+    }
+    ++faces.decks_;
+    ++a.decks_;
+    ++b.decks_;
+  }
   void merge(const position_table& other);
+  /// Adds saved counts (rows × K, as counts()) of `decks` decks; throws on a size mismatch.
+  void add_counts(std::span<const std::uint64_t> counts, std::uint64_t decks);
   [[nodiscard]] std::uint64_t decks() const noexcept { return decks_; }
   [[nodiscard]] std::size_t rows() const noexcept { return rows_; }
   [[nodiscard]] std::size_t positions() const noexcept { return positions_; }
@@ -155,10 +178,14 @@ class serial_table {
   serial_table() = default;
   explicit serial_table(std::size_t faces, std::size_t positions);
   void add_pair(const std::uint32_t* prev, const std::uint32_t* next) noexcept {
-    for (std::size_t p = 0; p < positions_; ++p) ++counts_[prev[p] * faces_ + next[p]];
+    const std::size_t K = positions_, F = faces_;
+    std::uint64_t* c = counts_.data();
+    for (std::size_t p = 0; p < K; ++p) ++c[prev[p] * F + next[p]];
     ++pairs_;
   }
   void merge(const serial_table& other);
+  /// Adds saved counts (F × F, as counts()) of `pairs` pairs; throws on a size mismatch.
+  void add_counts(std::span<const std::uint64_t> counts, std::uint64_t pairs);
   [[nodiscard]] std::uint64_t pairs() const noexcept { return pairs_; }
   [[nodiscard]] const std::vector<std::uint64_t>& counts() const noexcept { return counts_; }
 
@@ -191,7 +218,11 @@ class duplicate_finder {
   }
   /// Makes room for `count` more fingerprints (called once per block, not per deck).
   void reserve_more(std::size_t count);
+  /// Appends the fingerprints of `other`, whose decks follow this finder's, up to the limit.
   void merge(const duplicate_finder& other);
+  /// Appends saved fingerprints (decks that follow this finder's), up to the limit.
+  void append(std::span<const std::uint64_t> fingerprints);
+  [[nodiscard]] const std::vector<std::uint64_t>& fingerprints() const noexcept { return fingerprints_; }
   /// Decks looked at, and among them the number that repeat an earlier one.
   [[nodiscard]] std::uint64_t decks() const noexcept { return fingerprints_.size(); }
   [[nodiscard]] std::uint64_t repeats() const;
@@ -258,6 +289,8 @@ class battery {
   /// Adds another battery of the same shape.
   void merge(const battery& other);
   [[nodiscard]] std::uint64_t decks() const noexcept { return decks_; }
+  /// Counts `count` more decks whose statistics were added to the accumulators directly (counts files).
+  void add_deck_count(std::uint64_t count) noexcept { decks_ += count; }
   [[nodiscard]] const battery_shape& shape() const noexcept { return shape_; }
   /// Every test of battery_test_names evaluated, without the decision (see decide).
   [[nodiscard]] std::vector<test_report> evaluate() const;

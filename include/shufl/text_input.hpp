@@ -67,6 +67,11 @@ class text_reader {
   void observe_bytes(std::function<void(std::string_view)> observer);
   /// Number of the line last returned by next() (1-based).
   std::uint64_t line_number() const noexcept { return line_number_; }
+  /// For a reader of a part of a text that starts after `lines` earlier lines (call before the
+  /// first next()): line numbers in messages go on from there, and no BOM is looked for.
+  void continue_after_lines(std::uint64_t lines) noexcept { line_number_ = lines; }
+  /// In memory: the offset in the text of the first byte next() has not consumed.
+  std::size_t offset() const noexcept { return pos_; }
   /// The name used in messages: 'PATH', "standard input", or the name given.
   const std::string& name() const noexcept { return name_; }
 

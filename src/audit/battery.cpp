@@ -155,10 +155,10 @@ void battery::add_block(const std::uint32_t* decks, std::size_t count, const std
   if (first_index < duplicate_finder::limit) duplicates.reserve_more(count);
   for (std::size_t i = 0; i < count; ++i) {
     const std::uint32_t* d = decks + i * K;
-    card_position.add(d);
     if (groups) {
-      suit_position.add(d);
-      rank_position.add(d);
+      position_table::add_three(card_position, suit_position, rank_position, d);
+    } else {
+      card_position.add(d);
     }
     if (permutations) {
       // fixed_points_of, successions_of, adjacent_pairs_of, descents_of and runs_up_down_of in

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <numeric>
 #include <tuple>
@@ -305,6 +306,8 @@ struct deck_reader::impl {
   std::vector<std::uint32_t> count;       // per face, zero between lines
   std::vector<std::uint8_t> seen_number;  // per canonical card, zero between lines
   std::vector<std::uint32_t> numbers;     // canonical cards of the current numbers line
+  bool distinct_small = false;            // at most 64 faces, one card each (a bit set checks a deck)
+  bool skip_reset = false;                // the last parse_codes left count[] untouched
 
   void use_pack(audit_pack p) {
     pack = std::move(p);
@@ -343,9 +346,13 @@ struct deck_reader::impl {
     for (const auto& e : labels) {
       max_words = std::max(max_words, word_count(e.text));
       const auto* t = reinterpret_cast<const unsigned char*>(e.text.data());
-      if (e.text.size() == 2 && t[0] < 0x80 && t[1] < 0x80) fast[(std::size_t{t[0]} << 7) | t[1]] = e.face + 1;
+      // Labels with a byte that splits or wraps items stay out: then a line that parse_codes
+      // accepts as it stands has no tab, comma, bracket or quote (see parse).
+      const auto plain = [](unsigned char b) { return b < 0x80 && std::strchr(" \t\r\v\f,[]()'\"", b) == nullptr; };
+      if (e.text.size() == 2 && plain(t[0]) && plain(t[1])) fast[(std::size_t{t[0]} << 7) | t[1]] = e.face + 1;
     }
     count.assign(pack.faces(), 0);
+    distinct_small = pack.faces() <= 64 && pack.faces() == pack.size();
     seen_number.assign(n, 0);
     numbers.clear();
     numbers.reserve(n);
@@ -507,15 +514,33 @@ struct deck_reader::impl {
     if (cards == 0 || cards * 3 != body.size() + 1) return false;
     const auto* p = reinterpret_cast<const unsigned char*>(body.data());
     out.resize(cards);
+    std::uint32_t* o = out.data();
+    const std::uint32_t* table = fast.data();
+    bool ok = true;
     for (std::size_t k = 0; k < cards; ++k, p += 3) {
       const unsigned a = p[0];
       const unsigned b = p[1];
-      const std::uint32_t f = (a | b) < 0x80 ? fast[(a << 7) | b] : 0;
-      if (f == 0 || (k + 1 < cards && p[2] != ' ')) {
+      const std::uint32_t f = (a | b) < 0x80 ? table[(a << 7) | b] : 0;
+      ok &= f != 0 && (k + 1 == cards || p[2] == ' ');
+      o[k] = f - 1;
+    }
+    if (!ok) {
+      out.clear();
+      return false;
+    }
+    if (distinct_small) {
+      // A pack of at most 64 distinct faces: a repeated card leaves a bit unset.
+      std::uint64_t seen = 0;
+      for (std::size_t k = 0; k < cards; ++k) seen |= std::uint64_t{1} << out[k];
+      if (static_cast<std::size_t>(std::popcount(seen)) == cards) {
+        const std::size_t expected = opt.dealt ? *opt.dealt : pack.size();
+        if (cards == expected) {
+          skip_reset = true;  // count[] was not touched
+          return true;
+        }
         out.clear();
         return false;
       }
-      out[k] = f - 1;
     }
     for (std::size_t k = 0; k < cards; ++k) {
       const std::uint32_t f = out[k];
@@ -535,6 +560,10 @@ struct deck_reader::impl {
 
   void parse(std::string_view text, std::vector<std::uint32_t>& out) {
     enum class mode : std::uint8_t { undecided, of_labels, of_numbers };
+    // The common line, "As Td ... 9c" as it stands: no separator search, no splitter (a line of
+    // that shape has no tab, comma, bracket or quote, so the splitter's body is the line itself).
+    if (parse_codes(text, out)) return;
+    out.clear();
     item_splitter items(text);
     if (items.spaces() && parse_codes(items.body(), out)) return;
     mode m = mode::undecided;
@@ -610,6 +639,7 @@ struct deck_reader::impl {
 
   // Zeroes the counts the last line left (also after an invalid one).
   void reset(const std::vector<std::uint32_t>& out) noexcept {
+    if (std::exchange(skip_reset, false)) return;
     for (const auto f : out) count[f] = 0;
     for (const auto i : numbers) seen_number[i] = 0;
     numbers.clear();
@@ -631,6 +661,16 @@ deck_reader::deck_reader(text_reader& in, reader_options options)
   }
 }
 
+deck_reader deck_reader::continue_on(text_reader& in) const {
+  const impl& r = *impl_;
+  if (!r.have_pack) throw error("audit: continue_on before the pack is known");
+  deck_reader next;
+  next.impl_ = std::make_unique<impl>(in, r.opt);
+  next.impl_->numbered = r.numbered;
+  next.impl_->use_pack(r.pack);
+  return next;
+}
+
 deck_reader::~deck_reader() = default;
 deck_reader::deck_reader(deck_reader&&) noexcept = default;
 
@@ -642,7 +682,8 @@ bool deck_reader::next(std::vector<std::uint32_t>& faces) {
     if (t.empty() || t.front() == '#') continue;
     r.line = r.in.line_number();
     if (!r.have_pack) r.infer(t, r.line);
-    faces.clear();
+    // Not cleared: parse_codes overwrites a deck of the same size without zeroing it first;
+    // every other path starts from an empty vector (parse).
     try {
       r.parse(t, faces);
       r.reset(faces);

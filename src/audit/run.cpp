@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "shufl/audit.hpp"
+#include "shufl/audit/tally.hpp"
 #include "shufl/bias.hpp"
 #include "shufl/detail/bias_loops.hpp"
 #include "shufl/error.hpp"
@@ -208,66 +209,8 @@ audit_report audit_decks(deck_reader& reader, const audit_options& options) {
 audit_report audit_algorithm(const algorithm_spec& algorithm, const audit_pack& pack, std::uint64_t trials,
                              engine_kind engine, const seed_key& key, const audit_options& options) {
   check_options(options);
-  const std::size_t n = pack.size();
-  if (n < 2 || n > bias_max_n) {
-    throw error(fmt::format("--algo shuffles decks of 2 to {} cards; this pack has {}", bias_max_n, n));
-  }
-  if (trials == 0) throw error("--trials must be at least 1");
-  if (algorithm.info == nullptr) throw error("audit: no algorithm");
-  const detail::bias_loops& loops = detail::bias_loops_for(*algorithm.info);
-  battery_shape shape = make_shape(pack);
-  set_game(shape, pack, options.game);
-  const seed_key algorithm_key = derive_key(key, "bias/" + algorithm.label(), 0);
-  const std::uint64_t chunks = bias_chunk_count(trials);
-  // The first and last deck of every chunk, for the serial pairs at chunk boundaries.
-  std::vector<std::uint32_t> firsts(chunks * n), lasts(chunks * n);
-  constexpr std::size_t kSub = 1024;  // decks per add_block
-  const unsigned workers = static_cast<unsigned>(std::min<std::uint64_t>(options.threads, chunks));
-  std::vector<battery> batteries(workers, battery(shape));
-  std::atomic<std::uint64_t> next{0};
-  std::vector<std::exception_ptr> errors(workers);
-  const auto work_on = [&](unsigned w) {
-    std::vector<std::uint8_t> raw(bias_chunk_trials * n);
-    std::vector<std::uint32_t> faces(kSub * n);
-    for (std::uint64_t c; (c = next.fetch_add(1)) < chunks;) {
-      const std::uint64_t size = std::min(bias_chunk_trials, trials - c * bias_chunk_trials);
-      loops.generate_decks(engine, algorithm_key, c, algorithm.parameter, n, size, raw.data());
-      for (std::uint64_t begin = 0; begin < size; begin += kSub) {
-        const std::size_t count = static_cast<std::size_t>(std::min<std::uint64_t>(kSub, size - begin));
-        for (std::size_t i = 0; i < count * n; ++i) faces[i] = pack.face_of[raw[begin * n + i]];
-        // The deck before this sub-block, re-read from the raw chunk.
-        std::uint32_t previous[256];
-        if (begin > 0) {
-          for (std::size_t i = 0; i < n; ++i) previous[i] = pack.face_of[raw[(begin - 1) * n + i]];
-        }
-        batteries[w].add_block(faces.data(), count, begin > 0 ? previous : nullptr, c * bias_chunk_trials + begin);
-        if (begin == 0) std::copy(faces.begin(), faces.begin() + static_cast<std::ptrdiff_t>(n), firsts.begin() + static_cast<std::ptrdiff_t>(c * n));
-        if (begin + count == size) {
-          std::copy(faces.begin() + static_cast<std::ptrdiff_t>((count - 1) * n),
-                    faces.begin() + static_cast<std::ptrdiff_t>(count * n), lasts.begin() + static_cast<std::ptrdiff_t>(c * n));
-        }
-      }
-    }
-  };
-  const auto work = [&](unsigned w) noexcept {
-    try {
-      work_on(w);
-    } catch (...) {
-      errors[w] = std::current_exception();
-      next = chunks;
-    }
-  };
-  std::vector<std::thread> threads;
-  for (unsigned w = 1; w < workers; ++w) threads.emplace_back(work, w);
-  work(0);
-  for (auto& t : threads) t.join();
-  for (const auto& e : errors) {
-    if (e) std::rethrow_exception(e);
-  }
-  battery total(shape);
-  for (const auto& b : batteries) total.merge(b);
-  for (std::uint64_t c = 1; c < chunks; ++c) total.add_serial_pair(lasts.data() + (c - 1) * n, firsts.data() + c * n);
-  return finish(total, pack, options.alpha);
+  const audit_tally t = tally_algorithm(algorithm, pack, trials, engine, key, options, 0, bias_chunk_count(trials));
+  return report_of(t, options.alpha);
 }
 
 }  // namespace shufl::audit

@@ -3,6 +3,7 @@
 // flat arrays, noexcept and allocation-free.
 #include <algorithm>
 #include <bit>
+#include <utility>
 
 #include "shufl/audit.hpp"
 #include "shufl/error.hpp"
@@ -178,6 +179,12 @@ void position_table::merge(const position_table& other) {
   decks_ += other.decks_;
 }
 
+void position_table::add_counts(std::span<const std::uint64_t> counts, std::uint64_t decks) {
+  if (counts.size() != counts_.size()) throw error("audit: saved position table of another shape");
+  for (std::size_t i = 0; i < counts_.size(); ++i) counts_[i] += counts[i];
+  decks_ += decks;
+}
+
 serial_table::serial_table(std::size_t faces, std::size_t positions)
     : faces_(faces), positions_(positions), counts_(faces * faces, 0) {}
 
@@ -187,18 +194,37 @@ void serial_table::merge(const serial_table& other) {
   pairs_ += other.pairs_;
 }
 
+void serial_table::add_counts(std::span<const std::uint64_t> counts, std::uint64_t pairs) {
+  if (counts.size() != counts_.size()) throw error("audit: saved serial table of another shape");
+  for (std::size_t i = 0; i < counts_.size(); ++i) counts_[i] += counts[i];
+  pairs_ += pairs;
+}
+
 void duplicate_finder::reserve_more(std::size_t count) {
   const std::size_t want = std::min<std::size_t>(fingerprints_.size() + count, limit);
   if (want > fingerprints_.capacity()) fingerprints_.reserve(std::min<std::size_t>(std::max(want, 2 * fingerprints_.capacity()), limit));
 }
 
-void duplicate_finder::merge(const duplicate_finder& other) {
-  fingerprints_.insert(fingerprints_.end(), other.fingerprints_.begin(), other.fingerprints_.end());
+void duplicate_finder::merge(const duplicate_finder& other) { append(other.fingerprints_); }
+
+void duplicate_finder::append(std::span<const std::uint64_t> fingerprints) {
+  const std::size_t room = static_cast<std::size_t>(limit) - std::min<std::size_t>(fingerprints_.size(), limit);
+  const std::size_t take = std::min(room, fingerprints.size());
+  fingerprints_.insert(fingerprints_.end(), fingerprints.begin(), fingerprints.begin() + static_cast<std::ptrdiff_t>(take));
 }
 
 std::uint64_t duplicate_finder::repeats() const {
-  std::vector<std::uint64_t> sorted = fingerprints_;
-  std::sort(sorted.begin(), sorted.end());
+  // LSD radix sort, 16 bits a pass (up to 2^20 keys: four linear passes instead of n log n).
+  std::vector<std::uint64_t> sorted = fingerprints_, other(sorted.size());
+  std::vector<std::size_t> start(std::size_t{1} << 16);
+  for (unsigned shift = 0; shift < 64; shift += 16) {
+    std::fill(start.begin(), start.end(), 0);
+    for (const auto v : sorted) ++start[(v >> shift) & 0xFFFF];
+    std::size_t sum = 0;
+    for (auto& s : start) sum += std::exchange(s, sum);
+    for (const auto v : sorted) other[start[(v >> shift) & 0xFFFF]++] = v;
+    sorted.swap(other);
+  }
   std::uint64_t k = 0;
   for (std::size_t i = 1; i < sorted.size(); ++i) k += sorted[i] == sorted[i - 1];
   return k;

@@ -1,6 +1,7 @@
 // `shufl audit`: options → shufl::audit (a deck file, or decks of registered algorithms) → text
 // or JSON; exit 3 with --check when a test fails.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 #include <sodium.h>
 #include <unistd.h>
@@ -13,11 +14,15 @@
 
 #include "audit_follow.hpp"
 #include "audit_report.hpp"
+#include "audit_scale.hpp"
 #include "audit_seed_search.hpp"
 #include "common.hpp"
 #include "side_file.hpp"
+#include "text_escape.hpp"
 #include "shufl/audit.hpp"
+#include "shufl/audit/counts.hpp"
 #include "shufl/audit/deck_reader.hpp"
+#include "shufl/audit/tally.hpp"
 #include "shufl/bias.hpp"
 #include "shufl/error.hpp"
 #include "shufl/json_text.hpp"
@@ -64,6 +69,10 @@ struct audit_cli_options {
   bool plan = false;
   std::string effect;
   std::string power = "0.9";
+  // --save-counts, --merge (src/cli/audit_scale.cpp, src/audit/counts.cpp)
+  std::string save_counts;
+  std::vector<std::string> merge;
+  bool allow_partial = false;
 };
 
 constexpr const char* kAuditFooter = R"(
@@ -85,7 +94,7 @@ Each test is pass, fail, not-valid (too few decks for its
 approximation) or not-applicable (e.g. a shoe for successions, --dealt for whole-deck tests).
 Decision: Holm over the valid tests at --alpha (family-wise). The result says "no evidence of
 non-randomness", never that decks are fair. Exit status: 0 success, 1 error; with --check, 3
-when a test fails.
+when a test fails; 5 when --merge lacks shards (unless --allow-partial).
 
 --follow: monitors a live stream (docs/monitor.md). After every deck an e-process (four
 predictors: position, successor, repeat, suit-rank, and their mixture) is updated; a status
@@ -108,6 +117,8 @@ Examples:
   shufl audit --follow dealt.log --state monitor.json --metrics shufl.prom
   shufl audit decks.txt --report audit.html
   shufl audit --plan --effect 0.02
+  shufl audit decks.txt --shard 0/4 --save-counts part-0.json   (a quarter)
+  shufl audit --merge part-*.json       the report of the whole file
 )";
 
 std::string format_p(double p, double ln_p, bool bound) {
@@ -142,11 +153,19 @@ struct input_info {
   std::optional<std::string> seed;
   std::string engine;
   std::uint64_t trials = 0;
+  std::vector<std::string> merged;  // --merge: the counts files
+  std::vector<std::string> parts;   // --merge: what they hold
 };
 
 std::string text_report(const audit::audit_report& r, const input_info& in) {
   std::string out;
-  if (in.generated) {
+  if (!in.merged.empty()) {
+    std::string parts;
+    for (const auto& p : in.parts) parts += (parts.empty() ? "" : ", ") + p;
+    out += fmt::format("audit of {} (merged from {} counts file{}): {} decks of a {}{}\n", escape_controls(parts),
+                       in.merged.size(), in.merged.size() == 1 ? "" : "s", r.decks, r.pack_description,
+                       r.positions < r.cards ? fmt::format(", first {} cards of each", r.positions) : std::string());
+  } else if (in.generated) {
     out += fmt::format("audit of {}: {} decks of a {} ({}{})\n", in.algorithm, r.decks, r.pack_description,
                        in.seed ? fmt::format("seed \"{}\", ", *in.seed) : std::string("unseeded, "), in.engine);
   } else {
@@ -191,7 +210,10 @@ nlohmann::ordered_json json_report(const audit::audit_report& r, const input_inf
   nlohmann::ordered_json j;
   j["shufl_version"] = SHUFL_VERSION;
   j["command"] = "audit";
-  if (in.generated) {
+  if (!in.merged.empty()) {
+    j["input"] = {{"merged", json_texts<nlohmann::ordered_json>(in.merged)},
+                  {"parts", json_texts<nlohmann::ordered_json>(in.parts)}};
+  } else if (in.generated) {
     j["input"] = {{"algorithm", in.algorithm},
                   {"seed", in.seed ? json_text(*in.seed) : nlohmann::ordered_json(nullptr)},
                   {"engine", in.engine},
@@ -374,7 +396,8 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
   std::vector<audit_page_section> page;
   if (sub.count("--seed-search") > 0) {
     if (generated) throw error("--seed-search reads logged deals: drop --algo");
-    for (const char* name : {"--check", "--alpha", "--skip-bad", "--game", "--deal"}) {
+    for (const char* name : {"--check", "--alpha", "--skip-bad", "--game", "--deal", "--save-counts", "--merge",
+                             "--allow-partial"}) {
       if (sub.count(name) > 0) throw error(fmt::format("{} applies to the test battery, not to --seed-search", name));
     }
     seed_search_cli_options so;
@@ -394,8 +417,58 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
     }
     return run_seed_search(so);
   }
-  for (const char* name : {"--seeds", "--reseed", "--all", "--shard", "--progress"}) {
+  for (const char* name : {"--seeds", "--reseed", "--all", "--progress"}) {
     if (sub.count(name) > 0) throw error(fmt::format("{} applies to --seed-search", name));
+  }
+  // One audit's report: stdout (text or JSON) and, with --report, the page; `info.name` as given.
+  const auto emit = [&](const audit::audit_report& r, input_info info, const audit::audit_pack& pack,
+                        side_file_errors& side_errors) {
+    const nlohmann::ordered_json doc = json_report(r, info, pack);
+    const std::string given = info.merged.empty() ? info.name : fmt::format("{}", fmt::join(info.merged, ", "));
+    if (o.format == "json") {
+      write_stdout(doc.dump(2) + "\n");
+    } else {
+      if (!info.generated && info.merged.empty()) info.name = input_display_name(info.name);
+      write_stdout(text_report(r, info));
+    }
+    if (report_file) {
+      side_errors.commit(*report_file, audit_report_page({{r, info.generated, given, info.sha256, info.bytes, info.algorithm,
+                                                           info.seed, info.engine, info.trials, doc}}));
+    }
+  };
+  // --save-counts, --shard, --merge: counts files (docs/scale.md).
+  const bool sharded = !o.shard.empty();
+  std::pair<std::uint64_t, std::uint64_t> shard{0, 1};
+  if (sharded) {
+    shard = parse_audit_shard(o.shard);
+    if (o.save_counts.empty()) throw error("--shard needs --save-counts FILE: the part's counts go there");
+    if (o.check) throw error("--shard counts one part and tests nothing: drop --check (the merge of the parts tests)");
+  }
+  if (o.allow_partial && o.merge.empty()) throw error("--allow-partial applies to --merge only");
+  std::optional<side_file> counts_file;
+  if (!o.save_counts.empty()) counts_file.emplace("--save-counts", o.save_counts);
+  if (!o.merge.empty()) {
+    for (const char* name : {"--algo", "--trials", "--seed", "--rng", "--shard", "--skip-bad", "--dealt", "--pack",
+                             "--decks", "--jokers", "--cards-file", "--game", "--threads"}) {
+      if (sub.count(name) > 0) throw error(fmt::format("--merge takes decks and battery from the counts files: drop {}", name));
+    }
+    if (!o.file.empty()) throw error(fmt::format("--merge reads counts files: drop the input '{}'", o.file));
+    audit::audit_merge merge;
+    for (const auto& f : o.merge) merge.add(audit::read_audit_counts(f), f);
+    const audit::audit_counts merged = merge.merged();
+    const audit::audit_report r = audit::report_of(*merged.tally, options.alpha);
+    input_info in;
+    in.merged = o.merge;
+    for (const auto& part : merged.parts) in.parts.push_back(part.describe());
+    side_file_errors side_errors;
+    if (counts_file) side_errors.commit(*counts_file, audit::write_audit_counts(merged));
+    emit(r, in, merged.tally->pack, side_errors);
+    const auto missing = merge.missing();
+    if (!missing.empty() && !o.allow_partial) {
+      for (const auto& m : missing) std::fprintf(stderr, "shufl: partial merge: %s\n", escape_controls(m).c_str());
+      return side_errors.finish(exit_partial);
+    }
+    return side_errors.finish(o.check && !r.decision.pass ? exit_audit_failed : exit_ok);
   }
   bool all_pass = true;
 
@@ -411,6 +484,49 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
     const engine_kind engine = parse_engine(o.rng);
     const audit::audit_pack pack = audit::make_audit_pack(ro);
     const seed_key key = seed ? key_from_seed(*seed) : key_from_os();
+    if (counts_file) {
+      if (algorithms.size() != 1) throw error("--save-counts holds the counts of one algorithm: give --algo one name");
+      if (sharded && !seed) throw error("--shard needs --seed: the shards of one run share its seed");
+      const std::uint64_t chunks = bias_chunk_count(trials);
+      const chunk_set mine = sharded ? bias_shard_chunks(trials, shard.first, shard.second) : chunk_set::all_of(trials);
+      if (mine.empty()) {
+        throw error(fmt::format("--shard {}: the run has only {} chunk{} of {} decks: use at most {} shards", o.shard, chunks,
+                                chunks == 1 ? "" : "s", bias_chunk_trials, chunks));
+      }
+      const auto [begin, end] = mine.ranges.front();
+      const audit::audit_tally t = audit::tally_algorithm(algorithms.front(), pack, trials, engine, key, options, begin, end);
+      audit::audit_part part;
+      part.generated = true;
+      part.name = algorithms.front().label();
+      part.seed = seed;
+      if (!seed) part.run_id = to_hex(key_from_os()).substr(0, 32);
+      part.engine = std::string(engine_name(engine));
+      part.trials = trials;
+      part.begin = begin;
+      part.end = end;
+      const std::string counts = audit::write_audit_counts(audit::counts_of(t, part));
+      if (sharded) {
+        if (std::string m = counts_file->commit(counts); !m.empty()) throw error(m);
+        std::fprintf(stderr, "shufl audit: shard %llu/%llu: chunks %llu..%llu of %llu, %llu deck%s, saved to '%s'\n",
+                     static_cast<unsigned long long>(shard.first), static_cast<unsigned long long>(shard.second),
+                     static_cast<unsigned long long>(begin), static_cast<unsigned long long>(end - 1),
+                     static_cast<unsigned long long>(chunks), static_cast<unsigned long long>(t.sums.decks()),
+                     t.sums.decks() == 1 ? "" : "s", escape_controls(o.save_counts).c_str());
+        return exit_ok;
+      }
+      const audit::audit_report r = audit::report_of(t, options.alpha);
+      input_info in;
+      in.generated = true;
+      in.algorithm = part.name;
+      in.seed = seed;
+      in.engine = part.engine;
+      in.trials = trials;
+      side_file_errors side_errors;
+      side_errors.commit(*counts_file, counts);
+      emit(r, in, pack, side_errors);
+      return side_errors.finish(o.check && !r.decision.pass ? exit_audit_failed : exit_ok);
+    }
+    if (sharded) throw error("--shard needs --save-counts FILE: the part's counts go there");
     std::vector<nlohmann::ordered_json> reports;
     std::string text;
     for (const auto& a : algorithms) {
@@ -457,6 +573,95 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
     if (isatty(STDIN_FILENO)) throw error("no input: give FILE, '-' for standard input, or --algo LIST");
     path = "-";
   }
+  auto mapped = mapped_file::open(path);
+  if (counts_file && !mapped) {
+    throw error(fmt::format("--save-counts reads its input whole: give a regular file, not {}", input_display_name(path)));
+  }
+  if (mapped && counts_file) {
+    const auto [offset, text] = sharded ? shard_lines(mapped->text(), shard.first, shard.second)
+                                        : std::pair<std::size_t, std::string_view>{0, mapped->text()};
+    const std::string name = sharded ? fmt::format("{} (shard {}/{} from byte {})", input_display_name(path), shard.first,
+                                                   shard.second, offset)
+                                     : input_display_name(path);
+    std::string sha;
+    std::exception_ptr hash_error;
+    std::thread hasher([&, view = text] {
+      try {
+        sha = sha256_hex(view);
+      } catch (...) {
+        hash_error = std::current_exception();
+      }
+    });
+    struct joiner {
+      std::thread& t;
+      ~joiner() { t.join(); }
+    };
+    std::optional<audit::audit_tally> tally;
+    {
+      joiner join{hasher};
+      tally.emplace(audit::tally_text(text, name, 0, ro, options, sharded,
+                                      [](const std::string& note) { std::fprintf(stderr, "shufl %s\n", note.c_str()); }));
+    }
+    if (hash_error) std::rethrow_exception(hash_error);
+    audit::audit_part part;
+    part.name = path;
+    part.size = mapped->text().size();
+    part.sha256 = sha;
+    part.shards = shard.second;
+    part.begin = shard.first;
+    part.end = shard.first + 1;
+    const std::string counts = audit::write_audit_counts(audit::counts_of(*tally, part));
+    if (sharded) {
+      if (std::string m = counts_file->commit(counts); !m.empty()) throw error(m);
+      std::fprintf(stderr, "shufl audit: shard %llu/%llu: bytes %llu..%llu of %llu, %llu deck%s, saved to '%s'\n",
+                   static_cast<unsigned long long>(shard.first), static_cast<unsigned long long>(shard.second),
+                   static_cast<unsigned long long>(offset), static_cast<unsigned long long>(offset + text.size()),
+                   static_cast<unsigned long long>(part.size), static_cast<unsigned long long>(tally->sums.decks()),
+                   tally->sums.decks() == 1 ? "" : "s", escape_controls(o.save_counts).c_str());
+      return exit_ok;
+    }
+    const audit::audit_report r = audit::report_of(*tally, options.alpha);
+    input_info info;
+    info.name = path;
+    info.sha256 = sha;
+    info.bytes = part.size;
+    side_file_errors side_errors;
+    side_errors.commit(*counts_file, counts);
+    emit(r, info, tally->pack, side_errors);
+    return side_errors.finish(o.check && !r.decision.pass ? exit_audit_failed : exit_ok);
+  }
+  if (mapped) {
+    // A regular file: read in parallel ranges of lines while another thread hashes it.
+    std::string sha;
+    std::exception_ptr hash_error;
+    std::thread hasher([&] {
+      try {
+        sha = sha256_hex(mapped->text(), &*mapped);
+      } catch (...) {
+        hash_error = std::current_exception();
+      }
+    });
+    struct joiner {
+      std::thread& t;
+      ~joiner() { t.join(); }
+    };
+    std::optional<audit::audit_tally> tally;
+    {
+      joiner join{hasher};
+      tally.emplace(audit::tally_text(mapped->text(), input_display_name(path), 0, ro, options, false,
+                                      [](const std::string& note) { std::fprintf(stderr, "shufl %s\n", note.c_str()); },
+                                      [&mapped](std::string_view done) { mapped->release(done); }));
+    }
+    if (hash_error) std::rethrow_exception(hash_error);
+    const audit::audit_report r = audit::report_of(*tally, options.alpha);
+    input_info info;
+    info.name = path;
+    info.sha256 = sha;
+    info.bytes = mapped->text().size();
+    side_file_errors side_errors;
+    emit(r, info, tally->pack, side_errors);
+    return side_errors.finish(o.check && !r.decision.pass ? exit_audit_failed : exit_ok);
+  }
   text_reader in = text_reader::open(path);
   if (sodium_init() < 0) throw error("libsodium failed to initialise");
   crypto_hash_sha256_state sha;
@@ -477,16 +682,8 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
   info.name = path == "-" ? "-" : path;
   info.sha256 = to_hex_bytes(digest, sizeof digest);
   info.bytes = bytes;
-  const nlohmann::ordered_json doc = json_report(r, info, reader.pack());
-  if (o.format == "json") {
-    write_stdout(doc.dump(2) + "\n");
-  } else {
-    write_stdout(text_report(r, input_info{false, input_display_name(path), info.sha256, info.bytes, {}, {}, {}, 0}));
-  }
   side_file_errors errors;
-  if (report_file) {
-    errors.commit(*report_file, audit_report_page({{r, false, path, info.sha256, info.bytes, {}, {}, {}, 0, doc}}));
-  }
+  emit(r, info, reader.pack(), errors);
   return errors.finish(o.check && !r.decision.pass ? exit_audit_failed : exit_ok);
 }
 
@@ -537,8 +734,19 @@ subcommand audit_subcommand() {
                 ->capture_default_str()
                 ->type_name("MODE");
             sub.add_flag("--all", o->all, "With --seed-search: every matching seed, not only the first");
-            sub.add_option("--shard", o->shard, "With --seed-search: search only part I of N of the seeds (0 <= I < N)")
+            sub.add_option("--shard", o->shard,
+                           "With --save-counts: count only shard I of N (a deck file: the lines starting in bytes "
+                           "floor(I*S/N) to floor((I+1)*S/N)-1 of its S bytes; --algo: chunks as bias --shard); with "
+                           "--seed-search: search only part I of N of the seeds")
                 ->type_name("I/N");
+            sub.add_option("--save-counts", o->save_counts,
+                           "Save the battery's sums (pack, input, first and last deck, fingerprints) to FILE for --merge")
+                ->type_name("FILE");
+            sub.add_option("--merge", o->merge,
+                           "Add up counts saved by --save-counts (shards, other files or runs) and test the sums; exit 5 "
+                           "when shards are missing")
+                ->type_name("FILE");
+            sub.add_flag("--allow-partial", o->allow_partial, "With --merge: report on the shards present without exit status 5");
             sub.add_flag("--progress", o->progress,
                          "With --seed-search: show the progress bar even when stderr is not a terminal");
             sub.add_flag("--follow", o->follow,

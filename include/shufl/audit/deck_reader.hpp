@@ -89,10 +89,15 @@ class deck_reader {
   /// Decks skipped as invalid (skip_bad), and the first few reasons for the report.
   [[nodiscard]] std::uint64_t skipped() const noexcept;
   [[nodiscard]] const std::vector<std::string>& skip_reasons() const noexcept;
+  /// A reader of `in` (a later part of the same input) that checks decks against this reader's
+  /// pack, declared or inferred (valid after the first next()), with the same options; skip
+  /// counts and reasons start from zero. For reading parts of one file on several threads.
+  [[nodiscard]] deck_reader continue_on(text_reader& in) const;
   /// Line number of the last deck returned.
   [[nodiscard]] std::uint64_t line_number() const noexcept;
 
  private:
+  deck_reader() = default;
   struct impl;
   std::unique_ptr<impl> impl_;
 };

@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""The accumulators of `shufl audit`'s battery in vectorised numpy, for bench/audit_vs_numpy.sh.
+
+Reads a file of 52-card decks in poker codes as `shufl deck --count` writes them (each line
+"As Td ... 9c\\n", 156 bytes), in batches of BATCH decks (memory independent of the number of
+decks), checks every deck is a permutation of the standard pack, and adds up what the battery
+tests: the card-, suit- and rank-position tables, successions, adjacent pairs, descents, rising
+sequences, runs up and down, fixed points, correct guesses (original-successor strategy, with
+feedback), serial successions and the serial position table (consecutive decks), and the
+duplicates among the first 2^20 decks. Prints the decks and the totals (one line of JSON); the
+tests' statistics from these sums take microseconds and are left out.
+    audit_numpy.py FILE [BATCH]
+"""
+import json
+import sys
+
+import numpy as np
+
+N = 52
+LINE = 3 * N
+RANKS = "A23456789TJQK"
+SUITS = "shdc"  # canonical order: spades, hearts, diamonds, clubs
+
+
+def main():
+    path = sys.argv[1]
+    batch = int(sys.argv[2]) if len(sys.argv) > 2 else 65536
+    rank_of_byte = np.full(256, 255, np.uint8)
+    suit_of_byte = np.full(256, 255, np.uint8)
+    for i, c in enumerate(RANKS):
+        rank_of_byte[ord(c)] = i
+    for i, c in enumerate(SUITS):
+        suit_of_byte[ord(c)] = i
+    pos = np.arange(N)
+    card_pos = np.zeros(N * N, np.int64)
+    suit_pos = np.zeros(4 * N, np.int64)
+    rank_pos = np.zeros(13 * N, np.int64)
+    serial_pos = np.zeros(N * N, np.int64)
+    totals = dict.fromkeys(["successions", "adjacent_pairs", "descents", "rising_sequences", "runs_up_down",
+                            "fixed_points", "guessing", "serial_successions"], 0)
+    fingerprints = []
+    kept = 0
+    decks = 0
+    prev = None
+    rows = np.arange(batch)
+    with open(path, "rb") as f:
+        while True:
+            raw = np.frombuffer(f.read(batch * LINE), np.uint8)
+            if raw.size == 0:
+                break
+            if raw.size % LINE:
+                sys.exit("not a file of 52-card poker-code lines")
+            lines = raw.reshape(-1, LINE)
+            b = lines.shape[0]
+            rank = rank_of_byte[lines[:, 0::3]]
+            suit = suit_of_byte[lines[:, 1::3]]
+            if (rank == 255).any() or (suit == 255).any() or (lines[:, 2:-1:3] != 32).any() or (lines[:, -1] != 10).any():
+                sys.exit("unknown card or separator")
+            d = suit.astype(np.int64) * 13 + rank
+            if not (np.sort(d, axis=1) == pos).all():
+                sys.exit("a deck is not a permutation of the pack")
+            card_pos += np.bincount((d * N + pos).ravel(), minlength=N * N)
+            suit_pos += np.bincount((suit.astype(np.int64) * N + pos).ravel(), minlength=4 * N)
+            rank_pos += np.bincount((rank.astype(np.int64) * N + pos).ravel(), minlength=13 * N)
+            a, c = d[:, :-1], d[:, 1:]
+            totals["successions"] += int((c == a + 1).sum())
+            totals["adjacent_pairs"] += int((np.abs(c - a) == 1).sum())
+            rise = c > a
+            totals["descents"] += int((~rise).sum())
+            totals["runs_up_down"] += int(b + (rise[:, 1:] != rise[:, :-1]).sum())
+            totals["fixed_points"] += int((d == pos).sum())
+            where = np.empty_like(d)
+            np.put_along_axis(where, d, np.broadcast_to(pos, d.shape), axis=1)
+            totals["rising_sequences"] += int(b + (where[:, 1:] < where[:, :-1]).sum())
+            # Guessing with feedback: the smallest unseen card above the last one shown, else the
+            # largest unseen below; 52-bit masks of unseen cards, one per deck.
+            unseen = np.full(b, (1 << N) - 1, np.uint64)
+            guess = np.zeros(b, np.int64)
+            right = 0
+            one = np.uint64(1)
+            for p in range(N):
+                shown = d[:, p].astype(np.uint64)
+                right += int((d[:, p] == guess).sum())
+                unseen &= ~(one << shown)
+                above = unseen & ~((one << (shown + one)) - one)
+                below = unseen & ((one << shown) - one)
+                # Bit indices exactly: frexp(x) = (m, e) with x = m·2^e, 0.5 <= m < 1 (x < 2^53 here).
+                low_above = np.frexp((above & (~above + one)).astype(np.float64))[1] - 1
+                high_below = np.maximum(np.frexp(below.astype(np.float64))[1] - 1, 0)
+                guess = np.where(above != 0, low_above, high_below).astype(np.int64)
+            totals["guessing"] += right
+            # Serial tests over consecutive decks (the previous batch's last deck first).
+            both = d if prev is None else np.vstack([prev[None, :], d])
+            p_, n_ = both[:-1], both[1:]
+            below_of = np.full((p_.shape[0], N + 1), N, np.int64)
+            np.put_along_axis(below_of, p_[:, :-1], p_[:, 1:], axis=1)
+            nxt = np.take_along_axis(below_of, n_[:, :-1], axis=1)
+            totals["serial_successions"] += int((nxt == n_[:, 1:]).sum())
+            serial_pos += np.bincount((p_ * N + n_).ravel(), minlength=N * N)
+            prev = d[-1].copy()
+            if kept < (1 << 20):
+                take = min(b, (1 << 20) - kept)
+                fingerprints.append(np.ascontiguousarray(d[:take].astype(np.uint8)).view(np.dtype((np.void, N))).ravel())
+                kept += take
+            decks += b
+    fp = np.concatenate(fingerprints) if fingerprints else np.empty(0, np.dtype((np.void, N)))
+    repeats = int(fp.size - np.unique(fp).size)
+    print(json.dumps({"decks": decks, "repeats": repeats, "card_position_sum": int(card_pos.sum()),
+                      "serial_pairs": int(serial_pos.sum()) // N, **totals}))
+
+
+if __name__ == "__main__":
+    main()

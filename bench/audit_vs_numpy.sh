@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# `shufl audit` against a vectorised numpy implementation of the same battery (audit_numpy.py:
+# the file parsed with numpy too, every accumulator of the battery, in batches) on the same file
+# in the same run: DECKS 52-card decks in poker codes made by `shufl deck --count DECKS --seed
+# audit-bench` (156 bytes a deck). Each side: one untimed warm-up, then RUNS runs; the median wall
+# time, the user+system CPU of that run and the peak RSS of all runs (/usr/bin/time). Prints the
+# CPU model and the load before and after: on a shared machine compare the ratio, not the rates.
+#   bench/audit_vs_numpy.sh [path/to/shufl]
+#   env: DECKS (1000000), THREADS (2), RUNS (5), PYTHON (/usr/bin/python3)
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+shufl="$(readlink -f "${1:-$here/../build/shufl}")"
+python="${PYTHON:-/usr/bin/python3}"
+decks=${DECKS:-1000000}
+threads=${THREADS:-2}
+runs=${RUNS:-5}
+[ -x /usr/bin/time ] || { echo "no /usr/bin/time" >&2; exit 1; }
+"$python" -c 'import numpy' 2>/dev/null || { echo "numpy is not installed for $python" >&2; exit 1; }
+work=$(mktemp -d "${TMPDIR:-/tmp}/shufl-audit-numpy-XXXXXX")
+trap 'rm -rf "$work"' EXIT
+file="$work/decks.txt"
+"$shufl" deck --count "$decks" --seed audit-bench > "$file"
+
+echo "date: $(date -u '+%Y-%m-%d %H:%M UTC'); cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(nproc) cores"
+echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "input: $decks decks, $(stat -c %s "$file") bytes; shufl --threads $threads; numpy $("$python" -c 'import numpy; print(numpy.__version__)')"
+
+# measure NAME CMD...: prints "NAME median_wall_s cpu_s peak_kib" (the CPU of the median run).
+measure() {
+  local name=$1; shift
+  "$@" > /dev/null 2>&1
+  local rows=() peak=0 t u s m
+  for _ in $(seq "$runs"); do
+    /usr/bin/time -f "%e %U %S %M" -o "$work/time" "$@" > /dev/null 2> /dev/null
+    read -r t u s m < "$work/time"
+    rows+=("$t $(awk -v u="$u" -v s="$s" 'BEGIN { printf "%.2f", u + s }')")
+    [ "$m" -gt "$peak" ] && peak=$m
+  done
+  printf '%s\n' "${rows[@]}" | sort -g | sed -n "$(( (runs + 1) / 2 ))p" | awk -v n="$name" -v p="$peak" '{ print n, $1, $2, p }'
+}
+
+s=$(measure shufl "$shufl" audit "$file" --threads "$threads")
+n=$(measure numpy "$python" "$here/audit_numpy.py" "$file")
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+printf '%-6s %10s %10s %12s %14s\n' side "wall s" "CPU s" "peak RSS KiB" "decks/s (wall)"
+for row in "$s" "$n"; do
+  read -r name wall cpu peak <<< "$row"
+  printf '%-6s %10s %10s %12s %14s\n' "$name" "$wall" "$cpu" "$peak" "$(awk -v d="$decks" -v t="$wall" 'BEGIN { printf "%.0f", d / t }')"
+done
+read -r _ sw _ _ <<< "$s"
+read -r _ nw _ _ <<< "$n"
+echo "ratio (numpy wall / shufl wall): $(awk -v a="$nw" -v b="$sw" 'BEGIN { printf "%.1f", a / b }')x"

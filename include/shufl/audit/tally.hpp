@@ -1,0 +1,63 @@
+// What a run of the audit battery adds up before its tests, for runs split into parts: parts of
+// one file read by several threads, shards of a file or of an --algo run (`--shard I/N`), and
+// counts files added up by `--merge` (audit/counts.hpp). Every accumulator is a sum, so parts
+// add up exactly; the order-dependent pieces are kept alongside: the first and last deck of a
+// part (the serial tests' pair where two adjacent parts meet) and the duplicates test's
+// fingerprints in input order.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "shufl/audit.hpp"
+#include "shufl/audit/deck_reader.hpp"
+
+namespace shufl::audit {
+
+/// The sums of one part of a run.
+struct audit_tally {
+  audit_pack pack;
+  battery sums;
+  std::uint64_t skipped = 0;                ///< Invalid decks skipped (--skip-bad).
+  std::vector<std::string> skip_reasons;    ///< The first max_skip_reasons of them, in input order.
+  std::vector<std::uint32_t> first, last;   ///< The first and last deck counted (K face ids); empty when none.
+
+  audit_tally(audit_pack p, const battery_shape& shape) : pack(std::move(p)), sums(shape) {}
+  /// Adds `later`, a part whose decks come after this one's. When `adjacent` (no deck between
+  /// them in the input), the serial tests also get the pair (this part's last deck, later's
+  /// first). Skip reasons and fingerprints keep input order (first ones kept).
+  void append(const audit_tally& later, bool adjacent);
+};
+
+/// Reads the decks of `text` (a whole file in memory, or whole lines of one: a shard) with
+/// options.threads threads: the first deck fixes the pack on the calling thread, the rest is cut
+/// into one range of whole lines per thread, each read by deck_reader::continue_on, and the
+/// parts are appended in input order, so the result is that of one reader over the text: the
+/// same sums, the same serial pairs (also where two threads' ranges meet), the same first error
+/// (with its line number: line numbers count from `lines_before` + 1). `name` is the input's
+/// name in messages. Throws the first error in input order; "NAME: no decks" when the text has
+/// none, unless `allow_empty` (a shard): then an empty tally of the declared pack (an inferred
+/// pack throws, since no deck shows it). `on_inferred` gets the reader's inference note (when the
+/// pack was inferred) once the first deck is read, before the rest. `done_with` is called (from
+/// the reading threads) with each stretch of `text` once it has been read, so a caller that
+/// mapped the file can let the pages go: memory does not grow with the input.
+audit_tally tally_text(std::string_view text, const std::string& name, std::uint64_t lines_before,
+                       const reader_options& reader, const audit_options& options, bool allow_empty = false,
+                       const std::function<void(const std::string&)>& on_inferred = {},
+                       const std::function<void(std::string_view)>& done_with = {});
+
+/// Chunks [chunk_begin, chunk_end) of the decks audit_algorithm generates (same streams), on
+/// options.threads threads; the duplicates test keeps the decks among the run's first
+/// duplicate_finder::limit. Throws as audit_algorithm.
+audit_tally tally_algorithm(const algorithm_spec& algorithm, const audit_pack& pack, std::uint64_t trials,
+                            engine_kind engine, const seed_key& key, const audit_options& options,
+                            std::uint64_t chunk_begin, std::uint64_t chunk_end);
+
+
+/// The battery evaluated over a tally, with Holm's decision at `alpha`.
+audit_report report_of(const audit_tally& tally, double alpha);
+
+}  // namespace shufl::audit

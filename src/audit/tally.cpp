@@ -1,0 +1,253 @@
+// Runs of the audit battery in parts (audit/tally.hpp): a text read by several threads, each a
+// range of whole lines, and chunk ranges of an --algo run. The parts are appended in input
+// order, so every sum, serial pair, fingerprint and first error is that of one sequential read.
+#include "shufl/audit/tally.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <exception>
+#include <optional>
+#include <thread>
+
+#include "shufl/bias.hpp"
+#include "shufl/detail/bias_loops.hpp"
+#include "shufl/error.hpp"
+#include "shufl/text_input.hpp"
+
+namespace shufl::audit {
+
+void audit_tally::append(const audit_tally& later, bool adjacent) {
+  if (adjacent && !last.empty() && !later.first.empty()) sums.add_serial_pair(last.data(), later.first.data());
+  sums.merge(later.sums);
+  skipped += later.skipped;
+  for (const auto& r : later.skip_reasons) {
+    if (skip_reasons.size() < max_skip_reasons) skip_reasons.push_back(r);
+  }
+  if (first.empty()) first = later.first;
+  if (!later.last.empty()) last = later.last;
+}
+
+audit_report report_of(const audit_tally& t, double alpha) {
+  audit_report r;
+  r.tests = t.sums.evaluate();
+  r.decks = t.sums.decks();
+  r.decision = decide(r.tests, r.decks, alpha);
+  r.pack = t.pack.name;
+  r.pack_description = t.pack.cards.description;
+  r.cards = t.sums.shape().cards;
+  r.positions = t.sums.shape().positions;
+  r.skipped = t.skipped;
+  r.skip_reasons = t.skip_reasons;
+  return r;
+}
+
+namespace {
+
+// Reads every deck of `reader` into `t` a block at a time (decks numbered from 0 within the part);
+// hands each stretch of `range` (what `in` reads) to `done_with` once it is read.
+void read_part(deck_reader& reader, audit_tally& t, const text_reader& in, std::string_view range,
+               const std::function<void(std::string_view)>& done_with) {
+  std::size_t released = 0;
+  const std::size_t K = t.sums.shape().positions;
+  // Blocks small enough to stay in the core's cache between the copy and the battery.
+  const std::size_t block = std::max<std::size_t>(1, (std::size_t{128} << 10) / (K * sizeof(std::uint32_t)));
+  std::vector<std::uint32_t> faces, decks(block * K);
+  std::uint64_t index = 0;
+  bool more = reader.next(faces);
+  while (more) {
+    std::size_t count = 0;
+    do {
+      std::memcpy(decks.data() + count * K, faces.data(), K * sizeof(std::uint32_t));
+      ++count;
+      more = reader.next(faces);
+    } while (more && count < block);
+    if (t.first.empty()) t.first.assign(decks.begin(), decks.begin() + static_cast<std::ptrdiff_t>(K));
+    t.sums.add_block(decks.data(), count, index == 0 ? nullptr : t.last.data(), index);
+    t.last.assign(decks.begin() + static_cast<std::ptrdiff_t>((count - 1) * K),
+                  decks.begin() + static_cast<std::ptrdiff_t>(count * K));
+    index += count;
+    // In steps of 8 MiB: each release costs the other threads a TLB flush.
+    if (done_with && in.offset() >= released + (std::size_t{8} << 20)) {
+      const std::size_t at = std::min(in.offset(), range.size());
+      done_with(range.substr(released, at - released));
+      released = at;
+    }
+  }
+  if (done_with) done_with(range.substr(released));
+  t.skipped = reader.skipped();
+  t.skip_reasons = reader.skip_reasons();
+}
+
+// The start of the first line at or after `at` (text.size() when none).
+std::size_t line_start_from(std::string_view text, std::size_t at) {
+  if (at == 0 || at >= text.size()) return std::min(at, text.size());
+  const std::size_t nl = text.find('\n', at - 1);
+  return nl == std::string_view::npos ? text.size() : nl + 1;
+}
+
+// Below this many bytes after the first deck one thread reads the rest.
+constexpr std::size_t kMinBytesPerThread = std::size_t{1} << 20;
+
+}  // namespace
+
+audit_tally tally_text(std::string_view text, const std::string& name, std::uint64_t lines_before,
+                       const reader_options& ro, const audit_options& options, bool allow_empty,
+                       const std::function<void(const std::string&)>& on_inferred,
+                       const std::function<void(std::string_view)>& done_with) {
+  text_reader main(text, name);
+  if (lines_before > 0) main.continue_after_lines(lines_before);
+  deck_reader reader(main, ro);
+  std::vector<std::uint32_t> faces;
+  if (!reader.next(faces)) {
+    const bool declared = ro.pack || !ro.custom_labels.empty() || ro.decks != 1 || ro.jokers != 0;
+    if (!allow_empty || !declared) {
+      throw error(allow_empty ? fmt::format("{}: no decks in this part: declare the pack (--pack, --decks, --jokers or "
+                                            "--cards-file) to save an empty part",
+                                            name)
+                              : std::string("no decks in the input"));
+    }
+    audit_pack pack = make_audit_pack(ro);
+    battery_shape shape = make_shape(pack, ro.dealt);
+    set_game(shape, pack, options.game);
+    audit_tally t(std::move(pack), shape);
+    t.skipped = reader.skipped();
+    t.skip_reasons = reader.skip_reasons();
+    return t;
+  }
+  battery_shape shape = make_shape(reader.pack(), faces.size());
+  set_game(shape, reader.pack(), options.game);
+  if (on_inferred && !reader.inference_note().empty()) on_inferred(reader.inference_note());
+  audit_tally total(reader.pack(), shape);
+  total.sums.add_block(faces.data(), 1, nullptr, 0);
+  total.first = faces;
+  total.last = faces;
+  total.skipped = reader.skipped();
+  total.skip_reasons = reader.skip_reasons();
+
+  // The rest, in one range of whole lines per thread.
+  const std::size_t begin = main.offset();
+  const std::uint64_t lines_at_begin = main.line_number();
+  const std::size_t rest = text.size() - begin;
+  const std::size_t parts = std::max<std::size_t>(1, std::min<std::size_t>(options.threads, rest / kMinBytesPerThread));
+  std::vector<std::size_t> cut(parts + 1);
+  cut[0] = begin;
+  cut[parts] = text.size();
+  for (std::size_t p = 1; p < parts; ++p) cut[p] = std::max(cut[p - 1], line_start_from(text, begin + rest / parts * p));
+  const auto for_each_part = [&](auto&& body) {
+    std::vector<std::thread> threads;
+    for (std::size_t p = 1; p < parts; ++p) threads.emplace_back([&body, p] { body(p); });
+    body(std::size_t{0});
+    for (auto& th : threads) th.join();
+  };
+  // Each range is read with line numbers counted from its own start; only a range whose
+  // messages are shown (an error, skip reasons) is read again with its true line numbers,
+  // counted then, so a clean input is never scanned twice.
+  std::vector<std::optional<audit_tally>> tallies(parts);
+  std::vector<std::exception_ptr> errors(parts);
+  const auto read_range = [&](std::size_t p, std::uint64_t lines) {
+    errors[p] = nullptr;
+    try {
+      const std::string_view range = text.substr(cut[p], cut[p + 1] - cut[p]);
+      text_reader in(range, name);
+      in.continue_after_lines(lines);
+      deck_reader part = reader.continue_on(in);
+      tallies[p].emplace(reader.pack(), shape);
+      read_part(part, *tallies[p], in, range, done_with);
+    } catch (...) {
+      errors[p] = std::current_exception();
+    }
+  };
+  // (Any nonzero count in the first pass: a range's first line is never line 1, so has no BOM.)
+  for_each_part([&](std::size_t p) { read_range(p, p == 0 ? lines_at_begin : 1); });
+  if (errors[0]) std::rethrow_exception(errors[0]);
+  std::size_t shown = parts;  // the first range whose messages are shown
+  for (std::size_t p = parts; p-- > 1;) {
+    if (errors[p] || (tallies[p] && !tallies[p]->skip_reasons.empty())) shown = p;
+  }
+  std::uint64_t lines = lines_at_begin;
+  for (std::size_t p = 1; p < parts && shown < parts; ++p) {
+    const std::string_view before = text.substr(cut[p - 1], cut[p] - cut[p - 1]);
+    lines += static_cast<std::uint64_t>(std::count(before.begin(), before.end(), '\n'));
+    if (errors[p] || (tallies[p] && !tallies[p]->skip_reasons.empty())) read_range(p, lines);
+    if (errors[p]) break;
+  }
+  for (const auto& e : errors) {
+    if (e) std::rethrow_exception(e);
+  }
+  for (const auto& t : tallies) total.append(*t, true);
+  return total;
+}
+
+audit_tally tally_algorithm(const algorithm_spec& algorithm, const audit_pack& pack, std::uint64_t trials,
+                            engine_kind engine, const seed_key& key, const audit_options& options,
+                            std::uint64_t chunk_begin, std::uint64_t chunk_end) {
+  const std::size_t n = pack.size();
+  if (n < 2 || n > bias_max_n) {
+    throw error(fmt::format("--algo shuffles decks of 2 to {} cards; this pack has {}", bias_max_n, n));
+  }
+  if (trials == 0) throw error("--trials must be at least 1");
+  if (algorithm.info == nullptr) throw error("audit: no algorithm");
+  const detail::bias_loops& loops = detail::bias_loops_for(*algorithm.info);
+  battery_shape shape = make_shape(pack);
+  set_game(shape, pack, options.game);
+  const seed_key algorithm_key = derive_key(key, "bias/" + algorithm.label(), 0);
+  chunk_end = std::min(chunk_end, bias_chunk_count(trials));
+  chunk_begin = std::min(chunk_begin, chunk_end);
+  const std::uint64_t chunks = chunk_end - chunk_begin;
+  audit_tally total(pack, shape);
+  if (chunks == 0) return total;
+  // The first and last deck of every chunk, for the serial pairs at chunk boundaries.
+  std::vector<std::uint32_t> firsts(chunks * n), lasts(chunks * n);
+  constexpr std::size_t kSub = 1024;  // decks per add_block
+  const unsigned workers = static_cast<unsigned>(std::min<std::uint64_t>(std::max(1u, options.threads), chunks));
+  std::vector<battery> batteries(workers, battery(shape));
+  std::atomic<std::uint64_t> next{0};
+  std::vector<std::exception_ptr> errors(workers);
+  const auto work_on = [&](unsigned w) {
+    std::vector<std::uint8_t> raw(bias_chunk_trials * n);
+    std::vector<std::uint32_t> faces(kSub * n);
+    for (std::uint64_t k; (k = next.fetch_add(1)) < chunks;) {
+      const std::uint64_t c = chunk_begin + k;
+      const std::uint64_t size = std::min(bias_chunk_trials, trials - c * bias_chunk_trials);
+      loops.generate_decks(engine, algorithm_key, c, algorithm.parameter, n, size, raw.data());
+      for (std::uint64_t begin = 0; begin < size; begin += kSub) {
+        const std::size_t count = static_cast<std::size_t>(std::min<std::uint64_t>(kSub, size - begin));
+        for (std::size_t i = 0; i < count * n; ++i) faces[i] = pack.face_of[raw[begin * n + i]];
+        // The deck before this sub-block, re-read from the raw chunk.
+        std::uint32_t previous[256];
+        if (begin > 0) {
+          for (std::size_t i = 0; i < n; ++i) previous[i] = pack.face_of[raw[(begin - 1) * n + i]];
+        }
+        batteries[w].add_block(faces.data(), count, begin > 0 ? previous : nullptr, c * bias_chunk_trials + begin);
+        const auto at = [&](std::size_t deck) { return faces.begin() + static_cast<std::ptrdiff_t>(deck * n); };
+        if (begin == 0) std::copy(at(0), at(1), firsts.begin() + static_cast<std::ptrdiff_t>(k * n));
+        if (begin + count == size) std::copy(at(count - 1), at(count), lasts.begin() + static_cast<std::ptrdiff_t>(k * n));
+      }
+    }
+  };
+  const auto work = [&](unsigned w) noexcept {
+    try {
+      work_on(w);
+    } catch (...) {
+      errors[w] = std::current_exception();
+      next = chunks;
+    }
+  };
+  std::vector<std::thread> threads;
+  for (unsigned w = 1; w < workers; ++w) threads.emplace_back(work, w);
+  work(0);
+  for (auto& t : threads) t.join();
+  for (const auto& e : errors) {
+    if (e) std::rethrow_exception(e);
+  }
+  for (const auto& b : batteries) total.sums.merge(b);
+  for (std::uint64_t k = 1; k < chunks; ++k) total.sums.add_serial_pair(lasts.data() + (k - 1) * n, firsts.data() + k * n);
+  total.first.assign(firsts.begin(), firsts.begin() + static_cast<std::ptrdiff_t>(n));
+  total.last.assign(lasts.end() - static_cast<std::ptrdiff_t>(n), lasts.end());
+  return total;
+}
+
+}  // namespace shufl::audit
