@@ -24,26 +24,11 @@
 
 #include "support/background.hpp"
 #include "support/run.hpp"
+#include "support/test_rng.hpp"
 
 namespace shufl::test {
 namespace {
 
-// splitmix64 with an unbiased bounded draw: decks that do not depend on shufl.
-struct test_rng {
-  std::uint64_t state;
-  std::uint64_t next() {
-    std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  std::uint32_t below(std::uint32_t s) {
-    const std::uint64_t limit = ~std::uint64_t{0} - (~std::uint64_t{0} % s);
-    std::uint64_t x;
-    do x = next(); while (x >= limit);
-    return static_cast<std::uint32_t>(x % s);
-  }
-};
 
 std::string code(std::uint32_t k) {
   static const char ranks[] = "A23456789TJQK";

@@ -13,33 +13,11 @@
 #include <vector>
 
 #include "support/run.hpp"
+#include "support/test_rng.hpp"
 
 namespace shufl::test {
 namespace {
 
-// splitmix64 and an unbiased bounded draw (rejection), so the generators do not depend on shufl.
-struct test_rng {
-  std::uint64_t state;
-  std::uint64_t next() {
-    std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  std::uint32_t below(std::uint32_t s) {
-    const std::uint64_t limit = ~std::uint64_t{0} - (~std::uint64_t{0} % s);
-    std::uint64_t x;
-    do x = next(); while (x >= limit);
-    return static_cast<std::uint32_t>(x % s);
-  }
-  double uniform() { return static_cast<double>(next() >> 11) / 9007199254740992.0; }
-  std::vector<std::uint32_t> deck(std::size_t n) {
-    std::vector<std::uint32_t> d(n);
-    std::iota(d.begin(), d.end(), 0u);
-    for (std::size_t i = n; i-- > 1;) std::swap(d[i], d[below(static_cast<std::uint32_t>(i + 1))]);
-    return d;
-  }
-};
 
 // Poker code of canonical card k: As 2s ... Ks, Ah ... Kh, Ad ... Kd, Ac ... Kc.
 std::string code(std::uint32_t k) {

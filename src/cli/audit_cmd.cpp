@@ -294,6 +294,39 @@ audit::reader_options reader_options_of(const audit_cli_options& o, const CLI::A
 }
 
 // --game poker|blackjack and --deal HxC (defaults 1x5 and 2x2).
+// Tallies `text` (a mapped file or a shard of one) on the reading threads while another thread
+// computes its SHA-256; with `pages`, the pages read are let go (memory does not grow with the
+// file). Returns the tally and the hex digest; the first error of either is thrown.
+std::pair<audit::audit_tally, std::string> tally_and_hash(std::string_view text, const std::string& name,
+                                                          const audit::reader_options& ro,
+                                                          const audit::audit_options& options, bool shard,
+                                                          mapped_file* pages) {
+  std::string sha;
+  std::exception_ptr hash_error;
+  std::thread hasher([&] {
+    try {
+      sha = sha256_hex(text, pages);
+    } catch (...) {
+      hash_error = std::current_exception();
+    }
+  });
+  struct joiner {
+    std::thread& t;
+    ~joiner() { t.join(); }
+  };
+  std::optional<audit::audit_tally> tally;
+  {
+    joiner join{hasher};
+    std::function<void(std::string_view)> release;
+    if (pages != nullptr) release = [pages](std::string_view done) { pages->release(done); };
+    tally.emplace(audit::tally_text(text, name, 0, ro, options, shard,
+                                    [](const std::string& note) { std::fprintf(stderr, "shufl %s\n", note.c_str()); },
+                                    release));
+  }
+  if (hash_error) std::rethrow_exception(hash_error);
+  return {std::move(*tally), std::move(sha)};
+}
+
 audit::game_deal parse_game(const std::string& game, const std::string& deal, bool has_game, bool has_deal) {
   audit::game_deal g;
   if (!has_game) {
@@ -583,26 +616,7 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
     const std::string name = sharded ? fmt::format("{} (shard {}/{} from byte {})", input_display_name(path), shard.first,
                                                    shard.second, offset)
                                      : input_display_name(path);
-    std::string sha;
-    std::exception_ptr hash_error;
-    std::thread hasher([&, view = text] {
-      try {
-        sha = sha256_hex(view);
-      } catch (...) {
-        hash_error = std::current_exception();
-      }
-    });
-    struct joiner {
-      std::thread& t;
-      ~joiner() { t.join(); }
-    };
-    std::optional<audit::audit_tally> tally;
-    {
-      joiner join{hasher};
-      tally.emplace(audit::tally_text(text, name, 0, ro, options, sharded,
-                                      [](const std::string& note) { std::fprintf(stderr, "shufl %s\n", note.c_str()); }));
-    }
-    if (hash_error) std::rethrow_exception(hash_error);
+    auto [tally, sha] = tally_and_hash(text, name, ro, options, sharded, nullptr);
     audit::audit_part part;
     part.name = path;
     part.size = mapped->text().size();
@@ -610,56 +624,36 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
     part.shards = shard.second;
     part.begin = shard.first;
     part.end = shard.first + 1;
-    const std::string counts = audit::write_audit_counts(audit::counts_of(*tally, part));
+    const std::string counts = audit::write_audit_counts(audit::counts_of(tally, part));
     if (sharded) {
       if (std::string m = counts_file->commit(counts); !m.empty()) throw error(m);
       std::fprintf(stderr, "shufl audit: shard %llu/%llu: bytes %llu..%llu of %llu, %llu deck%s, saved to '%s'\n",
                    static_cast<unsigned long long>(shard.first), static_cast<unsigned long long>(shard.second),
                    static_cast<unsigned long long>(offset), static_cast<unsigned long long>(offset + text.size()),
-                   static_cast<unsigned long long>(part.size), static_cast<unsigned long long>(tally->sums.decks()),
-                   tally->sums.decks() == 1 ? "" : "s", escape_controls(o.save_counts).c_str());
+                   static_cast<unsigned long long>(part.size), static_cast<unsigned long long>(tally.sums.decks()),
+                   tally.sums.decks() == 1 ? "" : "s", escape_controls(o.save_counts).c_str());
       return exit_ok;
     }
-    const audit::audit_report r = audit::report_of(*tally, options.alpha);
+    const audit::audit_report r = audit::report_of(tally, options.alpha);
     input_info info;
     info.name = path;
     info.sha256 = sha;
     info.bytes = part.size;
     side_file_errors side_errors;
     side_errors.commit(*counts_file, counts);
-    emit(r, info, tally->pack, side_errors);
+    emit(r, info, tally.pack, side_errors);
     return side_errors.finish(o.check && !r.decision.pass ? exit_audit_failed : exit_ok);
   }
   if (mapped) {
     // A regular file: read in parallel ranges of lines while another thread hashes it.
-    std::string sha;
-    std::exception_ptr hash_error;
-    std::thread hasher([&] {
-      try {
-        sha = sha256_hex(mapped->text(), &*mapped);
-      } catch (...) {
-        hash_error = std::current_exception();
-      }
-    });
-    struct joiner {
-      std::thread& t;
-      ~joiner() { t.join(); }
-    };
-    std::optional<audit::audit_tally> tally;
-    {
-      joiner join{hasher};
-      tally.emplace(audit::tally_text(mapped->text(), input_display_name(path), 0, ro, options, false,
-                                      [](const std::string& note) { std::fprintf(stderr, "shufl %s\n", note.c_str()); },
-                                      [&mapped](std::string_view done) { mapped->release(done); }));
-    }
-    if (hash_error) std::rethrow_exception(hash_error);
-    const audit::audit_report r = audit::report_of(*tally, options.alpha);
+    auto [tally, sha] = tally_and_hash(mapped->text(), input_display_name(path), ro, options, false, &*mapped);
+    const audit::audit_report r = audit::report_of(tally, options.alpha);
     input_info info;
     info.name = path;
     info.sha256 = sha;
     info.bytes = mapped->text().size();
     side_file_errors side_errors;
-    emit(r, info, tally->pack, side_errors);
+    emit(r, info, tally.pack, side_errors);
     return side_errors.finish(o.check && !r.decision.pass ? exit_audit_failed : exit_ok);
   }
   text_reader in = text_reader::open(path);
