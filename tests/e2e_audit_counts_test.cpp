@@ -21,7 +21,6 @@ namespace {
 
 using rng64 = test_rng;  // support/test_rng.hpp
 
-std::string code(std::uint32_t k) { return {"A23456789TJQK"[k % 13], "shdc"[k / 13]}; }
 
 // `decks` 52-card decks; deck t+1 is deck t cut at a random place half of the time (a serial
 // flaw: the cut keeps 50 of the 51 "card below" relations), else a fresh Fisher-Yates deck.

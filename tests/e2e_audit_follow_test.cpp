@@ -30,21 +30,6 @@ namespace shufl::test {
 namespace {
 
 
-std::string code(std::uint32_t k) {
-  static const char ranks[] = "A23456789TJQK";
-  static const char suits[] = "shdc";
-  return {ranks[k % 13], suits[k / 13]};
-}
-
-std::string deck_line(const std::vector<std::uint32_t>& d) {
-  std::string s;
-  for (std::size_t i = 0; i < d.size(); ++i) {
-    if (i) s += ' ';
-    s += code(d[i]);
-  }
-  return s + "\n";
-}
-
 // One Gilbert–Shannon–Reeds riffle: cut binomially, drop from each packet with probability
 // proportional to its size.
 std::vector<std::uint32_t> riffle(const std::vector<std::uint32_t>& d, test_rng& rng) {

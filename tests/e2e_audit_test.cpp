@@ -19,22 +19,6 @@ namespace shufl::test {
 namespace {
 
 
-// Poker code of canonical card k: As 2s ... Ks, Ah ... Kh, Ad ... Kd, Ac ... Kc.
-std::string code(std::uint32_t k) {
-  static const char ranks[] = "A23456789TJQK";
-  static const char suits[] = "shdc";
-  return {ranks[k % 13], suits[k / 13]};
-}
-
-std::string deck_line(const std::vector<std::uint32_t>& d) {
-  std::string s;
-  for (std::size_t i = 0; i < d.size(); ++i) {
-    if (i) s += ' ';
-    s += code(d[i]);
-  }
-  return s + "\n";
-}
-
 nlohmann::json audit_json(const std::vector<std::string>& args, const std::string& input = {}) {
   std::vector<std::string> a = {"audit"};
   a.insert(a.end(), args.begin(), args.end());

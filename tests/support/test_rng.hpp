@@ -1,10 +1,11 @@
-// A small random generator for tests that must not depend on shufl's own: splitmix64 (S. Vigna)
-// and an unbiased bounded draw by rejection.
+// What the audit tests build decks with, independently of shufl: a small random generator
+// (splitmix64, S. Vigna, with an unbiased bounded draw by rejection) and poker-code deck lines.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <numeric>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -36,5 +37,22 @@ struct test_rng {
     return d;
   }
 };
+
+/// Poker code of canonical card k of a standard pack: As 2s ... Ks, Ah ... Kh, Ad ... Kd, Ac ... Kc.
+inline std::string code(std::uint32_t k) {
+  static const char ranks[] = "A23456789TJQK";
+  static const char suits[] = "shdc";
+  return {ranks[k % 13], suits[k / 13]};
+}
+
+/// A deck of canonical card numbers as one line of poker codes, newline-terminated.
+inline std::string deck_line(const std::vector<std::uint32_t>& d) {
+  std::string s;
+  for (std::size_t i = 0; i < d.size(); ++i) {
+    if (i) s += ' ';
+    s += code(d[i]);
+  }
+  return s + "\n";
+}
 
 }  // namespace shufl::test
