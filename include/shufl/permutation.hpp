@@ -24,6 +24,9 @@ constexpr std::uint64_t factorial(std::size_t n) noexcept {
 /// Writes 10^log10_value in scientific notation with three significant digits, "5.51e495", for
 /// counts far outside the double range (52! ≈ 8.07e67, a 6-deck shoe's orders ≈ 5.51e495).
 std::string scientific_from_log10(double log10_value);
+/// The same, rounded up (the mantissa's last digit ceiled): for an upper bound, which rounding
+/// to nearest could print below the value it bounds.
+std::string scientific_from_log10_up(double log10_value);
 
 /// Lexicographic rank of a permutation of 0..n-1 in [0, n!), via its Lehmer code
 /// (D. H. Lehmer 1960; Knuth TAOCP vol. 2 §3.3.2, vol. 4A §7.2.1.2): rank = Σ c_i (n−1−i)!

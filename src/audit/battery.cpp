@@ -243,12 +243,14 @@ test_report table_test(std::string name, std::span<const std::uint64_t> counts, 
   const double df = static_cast<double>((I - 1) * (J - 1));
   const double scaled = x2 * (dN - 1) / dN;
   test_result t = chi_squared_upper_tail(scaled, df);
-  // Below the floor the approximation means nothing. A position table (one card per position
-  // and deck: each cell Binomial(T, r_i/N)) then gets a bound that needs none: Σ O²/E = X² + ΣO,
-  // so some cell holds at least E·(X² + ΣO)/ΣO, and p <= Σ over cells of P(Binomial >= that).
-  // Other tables (serial-position) keep the floor.
+  // A position table (one card per position and deck: each cell Binomial(T, r_i/N) under the
+  // null; also serial-position of distinct cards, whose cells are Binomial(pairs, 1/n)) gets a
+  // bound that needs no approximation: Σ O²/E = X² + ΣO, so some cell holds at least
+  // E·(X² + ΣO)/ΣO, and p <= Σ over cells of P(Binomial >= that). Where the chi-squared
+  // approximation falls below `ln_floor`, the probability of the most extreme outcomes (which no
+  // exact p is below), it means nothing there: the report gives this bound ("p <= ...") instead.
+  // Other tables (a shoe's serial-position) keep the floor itself.
   const bool positions = std::all_of(column_margin.begin(), column_margin.end(), [](std::uint64_t c) { return c <= 1; });
-  double ln_upper = ln_floor;
   if (positions && !(t.ln_p >= ln_floor)) {
     const double total = T * static_cast<double>(J);
     const double ratio = (x2 + total) / total;
@@ -264,13 +266,12 @@ test_report table_test(std::string name, std::span<const std::uint64_t> counts, 
     }
     double sum = 0;
     for (const double l : terms) sum += std::exp(l - top);
-    ln_upper = std::isfinite(top) ? std::min(0.0, top + std::log(sum)) : ln_floor;
-  }
-  apply_floor(t, ln_floor, ln_upper, "the largest cell");
-  // A bound is reported as "p <= value": the upper bound (the floor where none is known).
-  if (t.bound && positions) {
-    t.ln_p = t.ln_p_upper;
+    const double ln_upper = std::isfinite(top) ? std::min(0.0, top + std::log(sum)) : 0.0;
+    t.ln_p = std::max(ln_upper, ln_floor);
     t.p_value = std::exp(t.ln_p);
+    t.bound = true;
+  } else {
+    apply_floor(t, ln_floor);
   }
   r.statistic = scaled;
   r.observed = scaled;
@@ -294,7 +295,6 @@ test_report table_test(std::string name, std::span<const std::uint64_t> counts, 
 std::vector<test_report> battery::evaluate() const {
   const battery_shape& s = shape_;
   const std::size_t F = s.faces(), K = s.positions, N = s.cards;
-  const double floor = -static_cast<double>(decks_) * std::lgamma(static_cast<double>(N) + 1);
   std::vector<test_report> out;
 
   // Column margins: one card per position, and with --dealt the N − K cards not dealt.
@@ -318,7 +318,13 @@ std::vector<test_report> battery::evaluate() const {
         counts[i * (K + 1) + K] = decks_ * margin[i] - dealt;
       }
     }
-    return table_test(std::string(name), counts, rows, columns.size(), margin, columns, decks_, floor);
+    // The most extreme outcomes: one pattern of rows (one order of the cards, one sequence of
+    // suits, ...) in every deck: patterns · (1/patterns)^T, patterns = N! / Π margin_i! (whole
+    // decks; with --dealt this is below the true floor).
+    double ln_patterns = std::lgamma(static_cast<double>(N) + 1);
+    for (const auto m : margin) ln_patterns -= std::lgamma(static_cast<double>(m) + 1);
+    const double table_floor = (1 - static_cast<double>(decks_)) * ln_patterns;
+    return table_test(std::string(name), counts, rows, columns.size(), margin, columns, decks_, table_floor);
   };
   out.push_back(position_test("card-position", card_position));
   if (suits_and_ranks(s)) {

@@ -123,7 +123,10 @@ Examples:
 
 std::string format_p(double p, double ln_p, bool bound) {
   std::string v;
-  if (p >= 1e-4) {
+  if (bound) {  // an upper bound: rounded up, never below what it bounds
+    v = p >= 1e-4 ? fmt::format("{:.4f}", std::ceil(p * 1e4 - 1e-9) / 1e4)
+                  : scientific_from_log10_up(ln_p / std::log(10.0));
+  } else if (p >= 1e-4) {
     v = fmt::format("{:.4f}", p);
   } else if (p > 0 && ln_p > -700) {
     v = fmt::format("{:.2e}", p);

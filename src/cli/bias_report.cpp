@@ -28,6 +28,16 @@ std::string p_number(double ln_p) {
   return ln_p < std::log(1e-308) ? fmt::format("10^{:.2f}", ln_p / std::log(10.0)) : fmt::format("{:.4g}", std::exp(ln_p));
 }
 
+// A bound's number rounded away from what it bounds: up for an upper bound, down for a lower one.
+std::string p_number_rounded(double ln_p, bool up) {
+  const double log10_p = ln_p / std::log(10.0);
+  const auto round = [up](double v, double scale) { return (up ? std::ceil(v * scale - 1e-9) : std::floor(v * scale + 1e-9)) / scale; };
+  if (ln_p < std::log(1e-308)) return fmt::format("10^{:.2f}", round(log10_p, 100));
+  const double e = std::floor(log10_p);
+  const double m = round(std::pow(10.0, log10_p - e), 1000);
+  return fmt::format("{:.4g}", m * std::pow(10.0, e));
+}
+
 // A p that is (or is a bound from) the floor of the most extreme possible outcome: the deciding
 // p of the verdict line, an upper bound on the exact (Holm-adjusted) p, or its exact value.
 std::string format_ln_p(double ln_p, bool bound = false, const std::string& approximation = {},
@@ -41,7 +51,7 @@ std::string format_ln_p(double ln_p, bool bound = false, const std::string& appr
     }
     return fmt::format("p <= {} (ln p <= {:.2f}; an upper bound by {}: the {} approximation gives less than "
                        "any outcome can have)",
-                       p_number(ln_p), ln_p, upper_by, approx);
+                       p_number_rounded(ln_p, true), std::ceil(ln_p * 100 - 1e-9) / 100, upper_by, approx);
   }
   if (ln_p < std::log(1e-308)) {
     return fmt::format("p < 1e-308 (ln p = {:.2f}, log10 p = {:.2f})", ln_p, ln_p / std::log(10.0));
@@ -57,7 +67,9 @@ std::string format_p(const test_result& t, const std::string& approximation = "c
   return fmt::format("{} <= p <= {} (ln p from {:.2f} to {:.2f}; the {} approximation gives less than the "
                      "probability of the most extreme outcomes under uniformity, below which no p lies; "
                      "the upper bound is by {})",
-                     p_number(t.ln_p), p_number(t.ln_p_upper), t.ln_p, t.ln_p_upper, approximation, t.upper_by);
+                     p_number_rounded(t.ln_p, false), p_number_rounded(t.ln_p_upper, true),
+                     std::floor(t.ln_p * 100 + 1e-9) / 100, std::ceil(t.ln_p_upper * 100 - 1e-9) / 100, approximation,
+                     t.upper_by);
 }
 
 // The reason given on the verdict line: the test that decided and its (Holm-adjusted) p.
@@ -267,9 +279,12 @@ std::string trials_text(double t) {
 
 // The deciding p of the summary sentence, short: "p = 1.1e-148", "p = 10^-340.7", "p <= ...".
 std::string short_p(double ln_p, bool bound) {
-  const char* op = bound ? "<=" : "=";
-  if (ln_p < std::log(1e-300)) return fmt::format("p {} 10^{:.1f}", op, ln_p / std::log(10.0));
-  return fmt::format("p {} {:.2g}", op, std::exp(ln_p));
+  if (bound) {  // an upper bound (or an exact floor): rounded up, so the sentence stays true
+    if (ln_p < std::log(1e-300)) return fmt::format("p <= 10^{:.1f}", std::ceil(ln_p / std::log(10.0) * 10 - 1e-9) / 10);
+    return "p <= " + scientific_from_log10_up(ln_p / std::log(10.0));
+  }
+  if (ln_p < std::log(1e-300)) return fmt::format("p = 10^{:.1f}", ln_p / std::log(10.0));
+  return fmt::format("p = {:.2g}", std::exp(ln_p));
 }
 
 // "a", "a and b", "a, b and c", "a, b, c and 5 others" (the first three of `names`, in order).
