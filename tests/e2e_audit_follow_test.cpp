@@ -240,6 +240,37 @@ TEST(AuditFollow, FollowsAGrowingFileAndStopsOnSigint) {
   EXPECT_EQ(v.back()["report"]["input"]["bytes"], text.size());
 }
 
+// A monitor restarted with its --state on the same followed file resumes after the lines the
+// state holds (they are not added twice: a fair log would otherwise look like repeated decks
+// and alarm); decks appended since are added.
+TEST(AuditFollow, RestartOnTheSameFileResumesAfterTheStatesLines) {
+  temp_dir dir;
+  const std::string decks = dir.file("decks.txt"), state = dir.file("state.json");
+  const std::string text = run_shufl({"deck", "--count", "600", "--seed", "again"}).out;
+  { std::ofstream(decks) << text; }
+  const auto run_until = [&](const std::string& want, const char* where = "out") {
+    background_run run({"audit", "--follow", decks, "--format", "json", "--every", "50", "--state", state},
+                       dir.file("out"), dir.file("err"));
+    EXPECT_TRUE(poll_until([&] { return read_file(dir.file(where)).find(want) != std::string::npos; }, 20))
+        << read_file(dir.file("err"));
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));  // reading on would add more
+    run.signal(SIGTERM);
+    EXPECT_EQ(run.wait(), 0) << read_file(dir.file("err"));
+    return json_lines(read_file(dir.file("out"))).back();
+  };
+  const auto first = run_until("\"decks\":600,");
+  EXPECT_EQ(first["decks"], 600);
+  // Restarted on the unchanged file: nothing new.
+  const auto second = run_until("its first 600 lines are in the state already", "err");
+  EXPECT_EQ(second["decks"], 600);
+  EXPECT_EQ(second["decks_this_run"], 0);
+  // Decks appended since the stop are added.
+  { std::ofstream(decks, std::ios::app) << run_shufl({"deck", "--count", "50", "--seed", "later"}).out; }
+  const auto third = run_until("\"decks\":650,");
+  EXPECT_EQ(third["decks"], 650);
+  EXPECT_EQ(third["decks_this_run"], 50);
+}
+
 // --interval: a status comes while the monitor waits for more decks, once (an idle monitor is
 // quiet), then the final status when the pipe ends.
 TEST(AuditFollow, IntervalStatusWhileWaitingThenQuiet) {

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <cerrno>
 #include <chrono>
@@ -254,7 +255,11 @@ class monitor {
     struct stat st {};
     if (::fstat(fd, &st) != 0) throw error(fmt::format("cannot read {}: {}", name, std::strerror(errno)));
     if (S_ISDIR(st.st_mode)) throw error(fmt::format("cannot read {}: {}", name, std::strerror(EISDIR)));
-    follow_source source(fd, S_ISREG(st.st_mode), name, [this] { idle(); });
+    regular_ = S_ISREG(st.st_mode);
+    input_id_ = regular_ ? fmt::format("{}:{}", static_cast<unsigned long long>(st.st_dev),
+                                       static_cast<unsigned long long>(st.st_ino))
+                         : std::string();
+    follow_source source(fd, regular_, name, [this] { idle(); });
     text_reader in(text_reader::byte_source([&source](char* b, std::size_t n) { return source.read(b, n); }), name);
     crypto_hash_sha256_init(&sha_);
     in.observe_bytes([this](std::string_view b) {
@@ -262,6 +267,7 @@ class monitor {
       bytes_ += b.size();
     });
     audit::deck_reader reader(in, o_.reader);
+    reader_ = &reader;
     const auto& r = o_.reader;
     if (r.pack || !r.custom_labels.empty() || r.decks != 1 || r.jokers != 0) start_process(audit::make_audit_pack(r));
 
@@ -281,6 +287,19 @@ class monitor {
           start_process(reader.pack());
         }
         if (!battery_) start_battery(reader.pack(), faces.size());
+        if (reader.line_number() <= resume_lines_) {
+          // This file's decks up to the state's line are in the restored e-process already.
+          if (!resume_told_) {
+            std::fprintf(stderr, "shufl audit: %s: its first %llu lines are in the state already: resuming after them\n",
+                         quote(o_.input).c_str(), static_cast<unsigned long long>(resume_lines_));
+            resume_told_ = true;
+          }
+          if (g_follow_signal != 0) {
+            reason = signal_name(g_follow_signal);
+            break;
+          }
+          continue;
+        }
         e_->add_deck(faces);
         add_to_battery(faces);
         ++run_decks_;
@@ -324,7 +343,26 @@ class monitor {
                    quote(o_.state).c_str());
       return;
     }
-    const std::string text = read_text_file(o_.state, std::uint64_t{1} << 30);
+    std::string text = read_text_file(o_.state, std::uint64_t{1} << 30);
+    // The monitor's own record beside the e-process: which regular file (device:inode) it
+    // followed and through which line, so a restart on the same file does not add its decks
+    // twice (a pipe or another file is read whole: its decks are new).
+    try {
+      auto j = nlohmann::json::parse(text);
+      if (j.is_object() && j.contains("follow_input")) {
+        const auto f = j["follow_input"];
+        j.erase("follow_input");
+        text = j.dump();
+        if (f.is_object() && f.value("id", std::string()) == input_id_ && !input_id_.empty()) {
+          resume_lines_ = f.value("lines", std::uint64_t{0});
+        } else if (f.is_object() && f.value("lines", std::uint64_t{0}) > 0) {
+          std::fprintf(stderr, "shufl audit: the state's decks came from another input than %s: it is read from its start\n",
+                       quote(o_.input).c_str());
+        }
+      }
+    } catch (const nlohmann::json::exception&) {
+      // not JSON: the library's reader says what is wrong
+    }
     try {
       e_->deserialize(text);
     } catch (const error& e) {
@@ -402,7 +440,12 @@ class monitor {
   }
 
   void write_side_files(const audit::e_process::status& s) {
-    if (state_file_) state_file_->write(e_->serialize() + "\n");
+    if (state_file_) {
+      auto j = nlohmann::ordered_json::parse(e_->serialize());
+      const std::uint64_t lines = reader_ != nullptr ? std::max(reader_->line_number(), resume_lines_) : resume_lines_;
+      j["follow_input"] = {{"id", input_id_}, {"lines", regular_ ? lines : 0}};
+      state_file_->write(j.dump() + "\n");
+    }
     if (metrics_file_) metrics_file_->write(metrics_text(s));
   }
 
@@ -520,6 +563,13 @@ class monitor {
   bool alarmed_ = false;
   crypto_hash_sha256_state sha_{};
   std::uint64_t bytes_ = 0;
+  // --state on a regular file: its identity (device:inode), and the lines a restored state
+  // holds already (skipped on this run).
+  bool regular_ = false;
+  std::string input_id_;
+  std::uint64_t resume_lines_ = 0;
+  bool resume_told_ = false;
+  const audit::deck_reader* reader_ = nullptr;
 };
 
 }  // namespace
