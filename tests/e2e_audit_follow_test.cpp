@@ -373,6 +373,12 @@ TEST(AuditFollow, OptionErrors) {
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.err.find("no decks in the input"), std::string::npos) << r.err;
   EXPECT_TRUE(r.out.empty());
+  // An empty file name is refused, not silently left unwritten.
+  for (const char* option : {"--state", "--metrics", "--report"}) {
+    r = run_shufl({"audit", "--follow", "-", option, ""}, "");
+    EXPECT_EQ(r.status, 1) << option;
+    EXPECT_EQ(r.err, std::string("shufl: ") + option + " needs a file name\n");
+  }
 }
 
 }  // namespace

@@ -355,6 +355,11 @@ audit::game_deal parse_game(const std::string& game, const std::string& deal, bo
 }
 
 int run_audit(const audit_cli_options& o, const CLI::App& sub) {
+  // A file option given an empty name would write nothing and say nothing.
+  for (const auto& [name, value] : {std::pair<const char*, const std::string*>{"--report", &o.report},
+                                    {"--state", &o.state}, {"--metrics", &o.metrics}, {"--save-counts", &o.save_counts}}) {
+    if (sub.count(name) > 0 && value->empty()) throw error(fmt::format("{} needs a file name", name));
+  }
   audit::audit_options options;
   options.alpha = parse_double("--alpha", o.alpha);
   if (!(options.alpha > 0 && options.alpha < 1)) throw error(fmt::format("--alpha must be between 0 and 1, not {}", o.alpha));
