@@ -37,15 +37,16 @@ failed a test (also: \fBshufl audit \-\-seed\-search\fR found a seed; \fBshufl a
 would decide is not valid at this sample size).
 .TP
 .B 5
-\fBshufl bias \-\-merge\fR lacks shards of a seeded run (unless \fB\-\-allow\-partial\fR).
+\fBshufl bias \-\-merge\fR or \fBshufl audit \-\-merge\fR lacks shards of a run (unless
+\fB\-\-allow\-partial\fR).
 .TP
 .B 128 + N
 A signal N ended the run: 129 SIGHUP (the terminal closed), 130 SIGINT (Ctrl\-C), 141 SIGPIPE
 (the reader of standard output went away, as in \fB| head\fR), 143 SIGTERM. What was written
 before the signal stays as it is; the unnamed temporary files of \fBshufl lines\fR never outlive
 the run. A progress display on the terminal is erased first. A \fBshufl bias
-\-\-save\-counts\fR run stopped by SIGINT or SIGTERM first saves its finished chunks
-(\fB\-\-resume\fR continues it) and then exits 130 or 143. The exception: \fBshufl audit
+\-\-save\-counts\fR run stopped by SIGHUP, SIGINT, SIGPIPE or SIGTERM first saves its finished chunks
+(\fB\-\-resume\fR continues it) and then exits 128 + N. The exception: \fBshufl audit
 \-\-follow\fR, a monitor whose normal end is SIGINT, SIGTERM or SIGHUP, prints its final status
 and report and exits 0 or 3.
 .SH DETERMINISM
