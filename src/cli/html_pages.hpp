@@ -30,6 +30,17 @@ std::string json_for_html(const nlohmann::ordered_json& doc);
 /// rows that fit the window for any n up to 255, each row with its own band for the i / j marks.
 std::string trace_page(const nlohmann::ordered_json& trace_doc, const std::string& many_runs_html = "");
 
+/// The head every page opens with: the policy (nothing may be fetched; only the inline style
+/// and script run), the viewport and an empty icon. Each page adds its <style> and the rest.
+inline constexpr const char* page_head = R"~(<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
+)~";
+
 /// The many-runs view draws bars for n up to this, the card × position heatmap above it.
 inline constexpr std::size_t many_runs_bars_max_n = 5;
 /// The largest n the many-runs view is drawn for (a heatmap of 64 × 64 cells per algorithm).

@@ -19,14 +19,7 @@ namespace shufl::cli {
 
 namespace {
 
-constexpr const char* kReportHead = R"~(<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<link rel="icon" href="data:,">
-<style>
+constexpr const char* kReportHead = R"~(<style>
 body { font-family: "DejaVu Sans", Verdana, sans-serif; margin: 1.5em; color: #222; background: #fff; max-width: 80em; }
 h1 { font-size: 1.4em; margin: 0 0 .3em; } h2 { font-size: 1.2em; margin: 1.6em 0 .3em; border-top: 1px solid #ccc; padding-top: .8em; }
 .muted { color: #555; }
@@ -340,7 +333,7 @@ std::string provenance(const nlohmann::ordered_json& doc) {
 }  // namespace
 
 std::string report_page(const nlohmann::ordered_json& doc) {
-  std::string page = kReportHead;
+  std::string page = std::string(page_head) + kReportHead;
   const std::string header = run_header(doc);
   page += fmt::format("<title>{}</title>\n</head>\n<body>\n", xml_escape(header));
   page += "<h1>shufl bias report</h1>\n";

@@ -10,16 +10,6 @@ namespace shufl::cli {
 
 namespace {
 
-// The page's policy: nothing may be fetched; only the inline style and script run.
-constexpr const char* kHead = R"~(<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<link rel="icon" href="data:,">
-)~";
-
 constexpr const char* kTraceStyle = R"~(<style>
 body { font-family: "DejaVu Sans", Verdana, sans-serif; margin: 1.5em; color: #222; background: #fff; max-width: 72em; }
 h1 { font-size: 1.4em; margin: 0 0 .3em; }
@@ -244,7 +234,7 @@ std::string json_for_html(const nlohmann::ordered_json& doc) {
 
 std::string trace_page(const nlohmann::ordered_json& doc, const std::string& many_runs_html) {
   const std::string title = fmt::format("shufl trace: {} on {} items", doc.value("algorithm", ""), doc.value("n", 0));
-  std::string page = kHead;
+  std::string page = page_head;
   page += fmt::format("<title>{}</title>\n", xml_escape(title));
   page += kTraceStyle;
   page += "</head>\n<body>\n";

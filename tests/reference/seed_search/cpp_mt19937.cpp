@@ -1,4 +1,4 @@
-// The real std::mt19937 and std::shuffle of this machine's C++ library: for each SEED, one
+// The real std::mt19937 and std::shuffle of this machine's C++ library: for each SEED, one // allowed
 // generator, then DEALS times a fresh vector 0..N-1 shuffled, printed one deal per line.
 // Usage: cpp_mt19937 N DEALS SEED...
 #include <algorithm>
@@ -17,7 +17,7 @@ int main(int argc, char** argv) {
     std::mt19937 g(static_cast<std::uint32_t>(std::strtoul(argv[s], nullptr, 10)));
     for (int d = 0; d < deals; ++d) {
       std::iota(a.begin(), a.end(), 0u);
-      std::shuffle(a.begin(), a.end(), g);
+      std::shuffle(a.begin(), a.end(), g);  // allowed: the real libstdc++ shuffle, the oracle seed search matches
       for (std::size_t i = 0; i < n; ++i) std::printf(i ? " %u" : "%u", a[i]);
       std::printf("\n");
     }
