@@ -1,5 +1,5 @@
-// The real std::mt19937 and std::shuffle of this machine's C++ library: for each SEED, one // allowed
-// generator, then DEALS times a fresh vector 0..N-1 shuffled, printed one deal per line.
+// The real std::mt19937 and std::shuffle (allowed here: the oracle) of this machine's C++ library:
+// for each SEED, one generator, then DEALS times a fresh vector 0..N-1 shuffled, one deal per line.
 // Usage: cpp_mt19937 N DEALS SEED...
 #include <algorithm>
 #include <cstdio>
