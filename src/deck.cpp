@@ -384,9 +384,44 @@ std::optional<card> parse_card(std::string_view text, card_style style) {
   return table_of(style).find(text);
 }
 
+std::vector<std::string> card_code_variants(const card& c) {
+  std::vector<std::string> out;
+  if (c.kind != card_kind::suited) return out;
+  const std::string code = format_card(c, card_style::code);
+  const char rank = code[0];
+  const char suit = code[1];
+  const auto lower = [](char ch) { return static_cast<char>(ch >= 'A' && ch <= 'Z' ? ch - 'A' + 'a' : ch); };
+  const auto upper = [](char ch) { return static_cast<char>(ch >= 'a' && ch <= 'z' ? ch - 'a' + 'A' : ch); };
+  std::vector<std::string> ranks{std::string(1, rank)};
+  if (lower(rank) != rank) ranks.emplace_back(1, lower(rank));
+  if (c.rank == 10) ranks.emplace_back("10");
+  for (const auto& r : ranks) {
+    for (const char s : {suit, upper(suit)}) {
+      std::string text = r + s;
+      if (text != code) out.push_back(std::move(text));
+    }
+  }
+  return out;
+}
+
 std::optional<card> parse_card_any(std::string_view text) {
   for (const auto style : {card_style::code, card_style::unicode, card_style::glyph, card_style::name}) {
     if (auto c = table_of(style).find(text)) return c;
+  }
+  // The code's other spellings: "AS", "td", "10c", "10C" (card_code_variants).
+  if (text.size() == 3 && text[0] == '1' && text[1] == '0') {
+    const char code[] = {'T', text[2]};
+    text = std::string_view(code, 2);
+    return parse_card_any(text);
+  }
+  if (text.size() == 2) {
+    char code[2] = {text[0], text[1]};
+    if (code[0] >= 'a' && code[0] <= 'z') code[0] = static_cast<char>(code[0] - 'a' + 'A');
+    if (code[1] >= 'A' && code[1] <= 'Z') code[1] = static_cast<char>(code[1] - 'A' + 'a');
+    const std::string_view normal(code, 2);
+    if (normal != text && normal.back() != 't') {
+      if (auto c = parse_card_code(normal); c && c->kind == card_kind::suited) return c;
+    }
   }
   return std::nullopt;
 }

@@ -154,6 +154,26 @@ TEST(AuditReader, EveryNotationReadsTheSameDeck) {
   }
 }
 
+TEST(AuditReader, CodesWithATenOrCapitalSuitsAreTheSameCards) {
+  // "10C 10D", "AS KH": poker codes as people type them; each line is the canonical pack.
+  std::vector<std::string> upper, ten;
+  for (const auto& c : standard(0)) {
+    upper.push_back(c.substr(0, 1) + static_cast<char>(c[1] - 'a' + 'A'));
+    ten.push_back(c[0] == 'T' ? "10" + c.substr(1) : c);
+  }
+  for (const auto& line : {join(upper), join(ten)}) {
+    const auto r = read_all(line + "\n" + line + "\n");
+    ASSERT_EQ(r.decks.size(), 2U) << line;
+    EXPECT_EQ(r.decks[1], iota_faces(52)) << line;
+    EXPECT_EQ(r.note, "audit: pack inferred from line 1: standard 52-card deck, poker codes");
+  }
+  // A declared pack reads them too, on the fast path's lines.
+  const auto r = read_all("10C " + join(std::vector<std::string>(upper.begin(), upper.end() - 4)) + " JC QC KC\n",
+                          declared(pack_kind::standard));
+  ASSERT_EQ(r.decks.size(), 1U);
+  EXPECT_EQ(r.decks[0].front(), 48U);  // the Ten of Clubs: suit 3, rank index 9
+}
+
 TEST(AuditReader, NamesSeparatedBySpacesAreTheShortestRunOfWordsThatNamesACard) {
   const auto names = standard(3);
   const auto r = read_all("King of Clubs Ace of Spades Two of Spades " +

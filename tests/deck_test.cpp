@@ -299,10 +299,48 @@ TEST(DeckCards, EveryStyleParsesBackToItsCard) {
   EXPECT_FALSE(parse_card("As", card_style::unicode).has_value());
   EXPECT_FALSE(parse_card("A\u2660", card_style::code).has_value());
   EXPECT_FALSE(parse_card("Ace of Spades", card_style::glyph).has_value());
-  for (const auto bad : {"", "ace of spades", "Ace of  Spades", " As", "As ", "10s", "Trump 22", "Trump 0",
+  for (const auto bad : {"", "ace of spades", "Ace of  Spades", " As", "As ", "1s", "100s", "Tx", "AST", "10x", "tt", "rj", "Trump 22", "Trump 0",
                          "The fool", "1\u2660", "\U0001F0A0", "\U0001F0F6", "Joker"}) {
     EXPECT_FALSE(parse_card_any(bad).has_value()) << bad;
   }
+}
+
+TEST(DeckCards, CodesAreAlsoReadInTheirOtherSpellings) {
+  // As people write them by hand: the ten as "10", either letter in either case.
+  EXPECT_EQ(parse_card_any("10C"), suited_card(10, card_suit::clubs));
+  EXPECT_EQ(parse_card_any("10d"), suited_card(10, card_suit::diamonds));
+  EXPECT_EQ(parse_card_any("TD"), suited_card(10, card_suit::diamonds));
+  EXPECT_EQ(parse_card_any("td"), suited_card(10, card_suit::diamonds));
+  EXPECT_EQ(parse_card_any("AS"), suited_card(rank_ace, card_suit::spades));
+  EXPECT_EQ(parse_card_any("kh"), suited_card(rank_king, card_suit::hearts));
+  EXPECT_EQ(parse_card_any("9C"), suited_card(9, card_suit::clubs));
+  EXPECT_EQ(parse_card_any("CS"), suited_card(rank_knight, card_suit::spades));
+  // Every variant reads back as its card, and no variant is another card's label in any style.
+  const deck d = make_pack(pack_kind::tarot, 1, 0);
+  {
+    const auto v = card_code_variants(suited_card(10, card_suit::hearts));
+    EXPECT_EQ(std::set<std::string>(v.begin(), v.end()), (std::set<std::string>{"TH", "tH", "th", "10h", "10H"}));
+    EXPECT_EQ(v.size(), 5U);
+  }
+  std::set<std::string> labels;
+  for (const auto& c : d.cards) {
+    for (const auto style : {card_style::code, card_style::unicode, card_style::glyph, card_style::name}) {
+      labels.insert(format_card(c, style));
+    }
+  }
+  std::size_t variants = 0;
+  for (const auto& c : d.cards) {
+    for (const auto& v : card_code_variants(c)) {
+      ++variants;
+      EXPECT_EQ(parse_card_any(v), c) << v;
+      EXPECT_EQ(labels.count(v), 0U) << v;
+    }
+  }
+  // 56 suited cards: 4 letter ranks + Knight have 3 variants each (2 cases of rank × 2 of suit − the code);
+  // the ten 5; digits 2..9 one (the suit in capitals). 4 suits × (5·3 + 5 + 8·1) = 112.
+  EXPECT_EQ(variants, 112U);
+  EXPECT_TRUE(card_code_variants(joker_card(true)).empty());
+  EXPECT_TRUE(card_code_variants(trump_card(10)).empty());
 }
 
 TEST(DeckCards, StylesMatchTheConventions) {

@@ -26,7 +26,7 @@ const char* const kRanks[13] = {"A", "2", "3", "4", "5", "6", "7", "8", "9", "10
 // `trials` naive shuffles of 0..51 (swap each position with any position), drawn with a
 // SplitMix64 stream of the test's own: the same decks written three ways.
 struct naive_decks {
-  std::string numbers, codes, unicode;
+  std::string numbers, codes, unicode, capitals;  // capitals: "10C AS KH", as people type codes
 };
 
 naive_decks make_naive(int trials) {
@@ -47,6 +47,7 @@ naive_decks make_naive(int trials) {
       out.numbers += std::to_string(deck[i] + 1) + sep;
       out.codes += std::string(kCodes[deck[i]]) + sep;
       out.unicode += std::string(kRanks[deck[i] % 13]) + kSuitSymbols[deck[i] / 13] + (i == 51 ? "\n" : ", ");
+      out.capitals += std::string(kRanks[deck[i] % 13]) + "SHDC"[deck[i] / 13] + sep;
     }
   }
   return out;
@@ -58,8 +59,9 @@ TEST(E2eBiasCards, CardLabelsAreMeasuredInThePacksOrder) {
   const std::string numbers = dir.write("numbers.txt", decks.numbers);
   const std::string codes = dir.write("codes.txt", decks.codes);
   const std::string unicode = dir.write("unicode.txt", decks.unicode);
+  const std::string capitals = dir.write("capitals.txt", decks.capitals);
   std::vector<nlohmann::json> docs;
-  for (const auto& file : {numbers, codes, unicode}) {
+  for (const auto& file : {numbers, codes, unicode, capitals}) {
     const auto r = run_shufl({"bias", "--input", file, "--format", "json"});
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(r.err, "");  // numbers and cards: no note about the order
@@ -68,11 +70,13 @@ TEST(E2eBiasCards, CardLabelsAreMeasuredInThePacksOrder) {
   EXPECT_EQ(docs[0]["item_order"], "numbers");
   EXPECT_EQ(docs[1]["item_order"], "cards");
   EXPECT_EQ(docs[2]["item_order"], "cards");
+  EXPECT_EQ(docs[3]["item_order"], "cards");
+  EXPECT_EQ(docs[3]["items"][48], "10C");
   ASSERT_EQ(docs[1]["items"].size(), 52u);
   for (int k = 0; k < 52; ++k) EXPECT_EQ(docs[1]["items"][k], kCodes[k]) << k;
   EXPECT_EQ(docs[2]["items"][9], "10\u2660");
   // The same statistics, whatever the notation.
-  for (int d = 1; d <= 2; ++d) {
+  for (int d = 1; d <= 3; ++d) {
     EXPECT_EQ(docs[d]["results"][0]["secondary"], docs[0]["results"][0]["secondary"]) << d;
     EXPECT_EQ(docs[d]["results"][0]["position_counts"], docs[0]["results"][0]["position_counts"]) << d;
   }

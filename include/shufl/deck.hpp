@@ -153,9 +153,16 @@ std::optional<card> parse_card_code(std::string_view code);
 /// parse_card(format_card(c, s), s) == c for every card of every named pack with jokers.
 std::optional<card> parse_card(std::string_view text, card_style style);
 
+/// The ways people write a suited card's poker code besides `format_card(c, code)`: the rank
+/// letter in either case, 10 as "10" as well as "T", the suit letter in either case ("Td" → "td",
+/// "TD", "tD", "10d", "10D"). Empty for jokers, trumps and custom cards. The strings never clash
+/// with another card's label in any style (rank first, suit last, a suit is one of s h d c).
+std::vector<std::string> card_code_variants(const card& c);
+
 /// Reads a card in any style `format_card` writes (code, unicode, glyph or name; the strings of
 /// different styles never clash, "RJ" and "0t" are the same card in code and unicode). nullopt
-/// for anything else. Used by `audit` to read and infer decks, and meant for every card reader.
+/// for anything else; a suited card's code is also read in its `card_code_variants` spellings
+/// ("AS", "10C", "td"). Used by `audit` to read and infer decks, and meant for every card reader.
 std::optional<card> parse_card_any(std::string_view text);
 
 /// A card's place in the canonical order of a single pack (the file comment): suited cards by

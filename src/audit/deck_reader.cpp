@@ -332,6 +332,7 @@ struct deck_reader::impl {
           continue;
         }
         for (const auto style : kStyles) labels.push_back({format_card(c, style), f, style});
+        for (auto& v : card_code_variants(c)) labels.push_back({std::move(v), f, card_style::code});
       }
     }
     std::sort(labels.begin(), labels.end(), [](const label_entry& a, const label_entry& b) {
@@ -400,6 +401,8 @@ struct deck_reader::impl {
       for (std::size_t s = 0; s < std::size(kStyles); ++s) {
         if (parse_card(it.text, kStyles[s]) == c) mask |= 1U << s;
       }
+      // "AS", "10c": the code's other spellings (card_code_variants) are poker codes too.
+      if (mask == 0 && c.kind == card_kind::suited) mask = 1U;
       styles &= mask;
       switch (c.kind) {
         case card_kind::joker: ++jokers; break;
