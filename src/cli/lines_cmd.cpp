@@ -130,10 +130,17 @@ Sampler modes (shufl; see "which mode when" in the README):
                               line lacking a key field is an error naming it
                               (exit 1) after the lines kept before it (output
                               streams; with -o FILE nothing is written)
-      --field-delimiter=C   fields are separated by the byte C (default TAB;
-                              escapes as --delimiter)
+      --field-delimiter=C   fields are separated by the byte C (default TAB, with
+                              --csv a comma; escapes as --delimiter)
+      --csv                 records and fields are CSV (RFC 4180): a quoted
+                              field may hold the field delimiter, "" and line
+                              breaks; a record ends at a newline outside quotes
+                              and is written verbatim; field values are read
+                              unquoted. Malformed CSV is an error naming the line
       --weight-field=F      weighted sampling without replacement: field F of
                               each line is its weight (a non-negative decimal);
+                              F (and each item of --key-fields) may be a name
+                              from header line 1 (with --header N, N >= 1);
                               -n COUNT picks COUNT lines, heavier ones likelier,
                               in weighted random order; without -n, a weighted
                               shuffle. Zero weights come after all positive ones
@@ -172,6 +179,7 @@ constexpr int kFieldDelimiterOption = 267;
 constexpr int kWeightFieldOption = 268;
 constexpr int kWithReplacementOption = 269;
 constexpr int kBadWeightsOption = 270;
+constexpr int kCsvOption = 271;
 
 // GNU shuf's table (same order, so ambiguity messages list the same possibilities), plus our
 // extensions. --header has the same (has_arg, flag, val) as --head-count and comes right after
@@ -202,6 +210,7 @@ const option kLongOptions[] = {
     {"weight-field", required_argument, nullptr, kWeightFieldOption},
     {"with-replacement", no_argument, nullptr, kWithReplacementOption},
     {"bad-weights", required_argument, nullptr, kBadWeightsOption},
+    {"csv", no_argument, nullptr, kCsvOption},
     {"help", no_argument, nullptr, kHelpOption},
     {"version", no_argument, nullptr, kVersionOption},
     {nullptr, 0, nullptr, 0},
@@ -262,7 +271,21 @@ void check_modes(const options& o) {
   const auto needs = [](const char* a, const char* b) {
     throw usage_error(std::string("option ") + a + " needs " + b);
   };
-  const bool any = o.keep_order || o.prob || !o.key_fields.ranges.empty() || o.field_delimiter ||
+  if (o.csv) {
+    // CSV records come from FILE or standard input and end at a newline outside quotes.
+    if (o.delimiter != '\n') combine(o.delimiter == '\0' ? "-z" : "--delimiter", "--csv");
+    if (o.echo) combine("-e", "--csv");
+    if (o.input_range) combine("-i", "--csv");
+    if (o.fields_by() == '"' || o.fields_by() == '\n' || o.fields_by() == '\r') {
+      throw usage_error("with --csv the field delimiter cannot be a double quote, CR or LF");
+    }
+  }
+  if (o.names_fields() && o.header == 0) {
+    throw usage_error(fmt::format("{} {}: field names are read from the first header line: they need --header 1 "
+                                  "(or more)", o.weight_field_name ? "--weight-field" : "--key-fields",
+                                  quote(o.weight_field_name ? *o.weight_field_name : *o.key_field_names)));
+  }
+  const bool any = o.keep_order || o.prob || !o.key_fields.ranges.empty() || (o.field_delimiter && !o.csv) ||
                    o.weight_field || o.with_replacement || o.skip_bad_weights;
   if (!any) return;
   // GNU's byte-compatible mode reproduces GNU shuf; the sampler modes do not exist there.
@@ -279,7 +302,7 @@ void check_modes(const options& o) {
   if (o.prob && o.weight_field) combine("--prob", "--weight-field");
   if (o.prob && o.with_replacement) combine("--prob", "--with-replacement");
   if (!o.key_fields.ranges.empty() && !o.prob) needs("--key-fields", "--prob P (distinct sampling)");
-  if (o.field_delimiter && o.key_fields.ranges.empty() && !o.weight_field) {
+  if (o.field_delimiter && o.key_fields.ranges.empty() && !o.weight_field && !o.csv) {
     needs("--field-delimiter", "--key-fields or --weight-field");
   }
   if ((!o.key_fields.ranges.empty() || o.weight_field) && o.fields_by() == o.delimiter) {
@@ -411,9 +434,16 @@ int run_lines(int argc, char** argv, const char* program_name) {
           break;
         }
         case lines::kKeyFieldsOption: {
+          if (lines::is_field_name_spec(optarg)) {  // names, looked up in the header line
+            if (key_fields) throw error("multiple key field lists specified");
+            lines::set_once(opts.key_field_names, std::string(optarg), "key field lists");
+            opts.key_fields = {{{0, 0}}};
+            break;
+          }
           std::string why;
           const auto list = shufl::lines::parse_field_list(optarg, &why);
           if (!list) throw error("invalid field list: " + lines::quote(optarg) + ": " + why + " (as cut -f: 2, 1,3, 2-4, 2- or -3)");
+          if (opts.key_field_names) throw error("multiple key field lists specified");
           lines::set_once(key_fields, *list, "key field lists");
           opts.key_fields = *key_fields;
           break;
@@ -423,14 +453,25 @@ int run_lines(int argc, char** argv, const char* program_name) {
           break;
         }
         case lines::kWeightFieldOption: {
+          if (lines::is_field_name_spec(optarg)) {  // a name, looked up in the header line
+            if (opts.weight_field && *opts.weight_field != 0) throw error("multiple weight fields specified");
+            lines::set_once(opts.weight_field_name, std::string(optarg), "weight fields");
+            opts.weight_field = 0;
+            break;
+          }
           const auto list = shufl::lines::parse_field_list(optarg);
           std::size_t number = 0;
-          if (!list || !list->single(&number)) throw error("invalid weight field: " + lines::quote(optarg) + " (a field number: 1, 2, ...)");
+          if (!list || !list->single(&number)) {
+            throw error("invalid weight field: " + lines::quote(optarg) + " (a field number: 1, 2, ..., or a name)");
+          }
           lines::set_once(opts.weight_field, number, "weight fields");
           break;
         }
         case lines::kWithReplacementOption:
           opts.with_replacement = true;
+          break;
+        case lines::kCsvOption:
+          opts.csv = true;
           break;
         case lines::kBadWeightsOption: {
           const std::string_view a = optarg;

@@ -25,6 +25,7 @@
 #include "lines_external.hpp"
 #include "shufl/error.hpp"
 #include "shufl/lines.hpp"
+#include "shufl/lines/csv.hpp"
 #include "shufl/random.hpp"
 
 namespace shufl::cli::lines {
@@ -69,6 +70,13 @@ struct in_memory_input {
   shufl::lines::input_data data;             // records, each ending with the delimiter
   const std::vector<std::string>* operands;  // -e: one record per operand (may contain delimiters)
   std::uint64_t n = 0;
+  // --csv: where each CSV record of `data` starts (n + 1 entries); items are then record
+  // indices, as for -e.
+  std::vector<std::uint64_t> starts;
+  bool csv = false;
+  std::string_view record(std::uint64_t i) const {
+    return std::string_view(data.data() + starts[i], starts[i + 1] - starts[i]);
+  }
 };
 
 // Writes the output and keeps the -o file closed until the first write is due.
@@ -107,6 +115,7 @@ class output_sink {
 // header (`pending`, read before the rest of the input).
 struct prepared {
   std::function<void(fd_writer&)> header;
+  std::uint64_t first_line = 1;    // the input line of the first record after the header
   std::uint64_t header_bytes = 0;  // held in memory until the output opens: counts against --memory
   std::unique_ptr<fd_guard> input;
   std::string pending;
@@ -157,6 +166,8 @@ void write_items(fd_writer& out, const options& opts, const in_memory_input& in,
   const char d = opts.delimiter;
   if (opts.input_range) {
     for (const Item i : items) out.write_number(opts.lo + static_cast<std::uint64_t>(i), d);
+  } else if (in.csv) {
+    for (const Item i : items) out.write(in.record(static_cast<std::uint64_t>(i)));
   } else if (opts.echo) {
     for (const Item i : items) {
       out.write((*in.operands)[static_cast<std::size_t>(i)]);
@@ -185,7 +196,8 @@ void write_repeated(output_sink& sink, const options& opts, const in_memory_inpu
   const char d = opts.delimiter;
   const bool forever = opts.head == UINT64_MAX;
   std::vector<std::uint64_t> starts;
-  if (!opts.input_range && !opts.echo) starts = record_starts(in.data.view(), d);
+  if (in.csv) starts = in.starts;
+  else if (!opts.input_range && !opts.echo) starts = record_starts(in.data.view(), d);
   try {
     for (std::uint64_t i = 0; forever || i < opts.head; ++i) {
       const std::uint64_t j = choose(in.n);
@@ -210,7 +222,7 @@ template <class Item, class Draw>
 void gnu_permute_and_write(output_sink& sink, const options& opts, const in_memory_input& in,
                            std::uint64_t h, Draw&& draw) {
   std::vector<Item> items(static_cast<std::size_t>(in.n));
-  if (opts.echo) {
+  if (opts.echo || in.csv) {
     for (std::size_t i = 0; i < items.size(); ++i) items[i] = static_cast<Item>(i);
   } else {
     offset_generator<Item> next{in.data.data(), in.data.data() + in.data.size(), opts.delimiter};
@@ -228,7 +240,7 @@ void scatter_and_write(output_sink& sink, const options& opts, const in_memory_i
                        const seed_key& key) {
   std::vector<Item> items(static_cast<std::size_t>(in.n));
   const seed_key root = shufl::lines::scatter_root_key(key);
-  if (opts.echo || opts.input_range) {
+  if (opts.echo || opts.input_range || in.csv) {
     Item next = 0;
     shufl::lines::scatter_shuffle_generated(std::span<Item>(items), root, [&next]() noexcept { return next++; });
   } else {
@@ -242,6 +254,15 @@ void scatter_and_write(output_sink& sink, const options& opts, const in_memory_i
 void write_strings(output_sink& sink, const std::vector<std::string>& records) {
   fd_writer& out = sink.open();
   for (const auto& r : records) out.write(r);
+}
+
+// --csv: reads all of `fd` (after `pending`) and finds its CSV records (malformed CSV is an
+// error naming the line, before any output).
+void load_csv(in_memory_input& in, const options& opts, int fd, std::string_view pending, std::uint64_t first_line) {
+  in.data = shufl::lines::input_data::load(fd, '\n', pending);
+  in.starts = shufl::lines::csv_record_starts(in.data.view(), opts.fields_by(), first_line);
+  in.n = in.starts.size() - 1;
+  in.csv = true;
 }
 
 // Opens FILE (or stdin for no operand or "-"); GNU reopens it as stdin the same way.
@@ -276,7 +297,9 @@ int run_gnu(const options& opts, prepared& pre) {
     in.n = opts.operands.size();
   } else {
     auto input = open_input(opts, pre);
-    if (!opts.repeat && opts.head != UINT64_MAX &&
+    if (opts.csv) {  // GNU shuf has no CSV: all records in memory, GNU's draws over them
+      load_csv(in, opts, input->get(), pre.pending, pre.first_line);
+    } else if (!opts.repeat && opts.head != UINT64_MAX &&
         shufl::lines::remaining_input_size(input->get()) > kGnuReservoirMinInput) {
       open_source();
       record_reader reader(input->get(), opts.delimiter, pre.pending);
@@ -287,9 +310,10 @@ int run_gnu(const options& opts, prepared& pre) {
       for (const auto i : order) out.write(kept[static_cast<std::size_t>(i)]);
       sink.finish();
       return 0;
+    } else {
+      in.data = shufl::lines::input_data::load(input->get(), opts.delimiter, pre.pending);
+      in.n = shufl::lines::count_records(in.data.view(), opts.delimiter);
     }
-    in.data = shufl::lines::input_data::load(input->get(), opts.delimiter, pre.pending);
-    in.n = shufl::lines::count_records(in.data.view(), opts.delimiter);
   }
   const std::uint64_t h = opts.repeat ? opts.head : std::min(opts.head, in.n);
   if (opts.repeat || h > 0) open_source();
@@ -354,10 +378,15 @@ class kept_writer {
 // the line is skipped and counted, with one warning at the end.
 class weight_reader {
  public:
-  weight_reader(const options& opts, std::uint64_t first_line)
-      : field_(*opts.weight_field), by_(opts.fields_by()), skip_(opts.skip_bad_weights), first_line_(first_line) {}
+  // `csv`: the source of CSV records (--csv), whose fields are read unquoted; else nullptr.
+  weight_reader(const options& opts, std::uint64_t first_line, const shufl::lines::record_source* csv)
+      : field_(*opts.weight_field), by_(opts.fields_by()), skip_(opts.skip_bad_weights), first_line_(first_line),
+        csv_(csv) {}
   // The weight of the record at 0-based position `position`, or −1 to skip it.
   double operator()(std::string_view record, std::uint64_t position) {
+    // (A CSV record without quotes splits as plain text, up to a CR before its LF, which the
+    // fast form refuses: the careful read handles it.)
+    if (csv_ && body(record).find('"') != std::string_view::npos) return general(record, position);
     const double fast = shufl::lines::fast_field_weight(body(record), field_, by_);
     if (fast >= 0) [[likely]] return fast;
     return general(record, position);
@@ -365,33 +394,47 @@ class weight_reader {
   // Any other field: exponents, long digit strings, or a bad weight.
   [[gnu::noinline]] double general(std::string_view record, std::uint64_t position) {
     std::string_view text;
-    const bool found = shufl::lines::find_field(body(record), field_, by_, text);
+    bool found = false;
+    if (csv_) {
+      found = shufl::lines::csv_field(shufl::lines::csv_body(record), field_, by_, value_);
+      text = value_;
+    } else {
+      found = shufl::lines::find_field(body(record), field_, by_, text);
+    }
     if (found) {
       const double w = shufl::lines::weight_or_negative(text);
       if (w >= 0) return w;
     }
-    bad(found, text, position, body(record).find('"') != std::string_view::npos);
+    bad(found, text, position, !csv_ && body(record).find('"') != std::string_view::npos);
     return -1;
   }
   // A bad weight: an error, or counted for the warning.
-  // A line with a double quote is likely quoted CSV ("New York, NY"), whose fields this reader
-  // does not parse: the message says so and how to convert.
+  // Without --csv, a line with a double quote is likely quoted CSV ("New York, NY"), whose
+  // fields are then split at every comma: the message says that quoted CSV needs --csv.
   void bad(bool found, std::string_view text, std::uint64_t position, bool quoted) {
-    const std::uint64_t line = first_line_ + position;
+    const std::uint64_t line = csv_ ? csv_->record_line() : first_line_ + position;
     std::string what = found ? "invalid weight " + quote(text) + " (a non-negative decimal number)"
                              : "no field " + std::to_string(field_) + " for the weight";
     if (quoted) {
-      what += "; the line holds a double quote: fields are split at every field delimiter, quoted CSV fields "
-              "are not parsed (convert first, e.g. mlr --icsv --otsv cat)";
+      what += "; ";
+      what += quoted_csv_hint;
+      ++quoted_;
     }
     if (!skip_) throw error(fmt::format("line {}: {}", line, what));
     if (skipped_++ == 0) first_ = fmt::format("line {}: {}", line, what);
   }
-  // The warning for skipped lines, printed at the end.
+  // The warning for skipped lines, printed at the end; when some held a double quote, a note
+  // that quoted CSV needs --csv (so a file's quoted rows are never dropped silently).
   void warn() const {
     if (skipped_ == 0) return;
     std::fprintf(stderr, "shufl: warning: skipped %llu line%s with a bad weight (first: %s)\n",
                  static_cast<unsigned long long>(skipped_), skipped_ == 1 ? "" : "s", first_.c_str());
+    if (quoted_ > 0) {
+      std::fprintf(stderr,
+                   "shufl: note: %llu of the skipped lines hold a double quote: if the input is quoted CSV, "
+                   "use --csv\n",
+                   static_cast<unsigned long long>(quoted_));
+    }
   }
 
  private:
@@ -399,7 +442,10 @@ class weight_reader {
   char by_;
   bool skip_;
   std::uint64_t first_line_;
+  const shufl::lines::record_source* csv_;
+  std::string value_;
   std::uint64_t skipped_ = 0;
+  std::uint64_t quoted_ = 0;
   std::string first_;
 };
 
@@ -407,6 +453,7 @@ int run_modes(const options& opts, prepared& pre, output_sink& sink, const seed_
   // The source of records, and the input line number of record 0 (after --header lines).
   std::unique_ptr<fd_guard> input;
   std::optional<record_reader> reader;
+  std::optional<shufl::lines::csv_scanner> csv;
   std::optional<shufl::lines::record_source> source;
   const char d = opts.delimiter;
   if (opts.input_range) {
@@ -416,9 +463,16 @@ int run_modes(const options& opts, prepared& pre, output_sink& sink, const seed_
   } else {
     input = open_input(opts, pre);
     reader.emplace(input->get(), d, pre.pending);
-    source.emplace(*reader);
+    if (opts.csv) {
+      csv.emplace(opts.fields_by(), pre.first_line);
+      source.emplace(*reader, *csv);
+    } else {
+      source.emplace(*reader);
+    }
   }
   const std::uint64_t first_line = opts.header + 1;  // records exist only after a whole header
+  // The input line of the record last read, for messages.
+  const auto line_of_last = [&] { return csv ? source->record_line() : first_line + source->position() - 1; };
   std::string_view record;
 
   if (opts.prob) {
@@ -429,11 +483,16 @@ int run_modes(const options& opts, prepared& pre, output_sink& sink, const seed_
       } else {
         shufl::lines::distinct_filter filter(*opts.prob, opts.key_fields, opts.fields_by(), key);
         std::uint64_t kept = 0;
+        std::string joined;  // --csv: the key, values unquoted (csv_key)
         while (kept < opts.head && source->next(record)) {
-          const auto keep = filter.keep(body(record));
+          const auto keep = !csv ? filter.keep(body(record))
+                            : shufl::lines::csv_key(shufl::lines::csv_body(record), opts.key_fields, opts.fields_by(), joined)
+                                ? std::optional<bool>(filter.keep_key(joined))
+                                : std::nullopt;
           if (!keep) {
-            throw error(fmt::format("line {}: fewer fields than --key-fields needs",
-                                    first_line + source->position() - 1));
+            const bool quoted = !csv && record.find('"') != std::string_view::npos;
+            throw error(fmt::format("line {}: fewer fields than --key-fields needs{}{}", line_of_last(),
+                                    quoted ? "; " : "", quoted ? quoted_csv_hint : ""));
           }
           if (*keep) {
             out(record);
@@ -451,7 +510,7 @@ int run_modes(const options& opts, prepared& pre, output_sink& sink, const seed_
   }
 
   std::optional<weight_reader> weights;
-  if (opts.weight_field) weights.emplace(opts, first_line);
+  if (opts.weight_field) weights.emplace(opts, first_line, csv ? &*source : nullptr);
   // The weighted shuffle and --with-replacement hold every line: at most --memory (default:
   // half the available memory), else an error before any output.
   const std::uint64_t budget = opts.memory ? *opts.memory : default_memory();
@@ -546,7 +605,7 @@ int run_modes(const options& opts, prepared& pre, output_sink& sink, const seed_
     if (weight >= 0 && !sampler.pass(weight)) sampler.offer(r, weight, position);
     ++position;
   };
-  if (reader) {
+  if (reader && !csv) {
     // The tight loop: records found 64 bytes at a time, weights read by words.
     const std::size_t field = *opts.weight_field;
     const char by = opts.fields_by();
@@ -596,6 +655,13 @@ int run_chacha(const options& opts, prepared& pre) {
         (record = opts.operands[static_cast<std::size_t>(i)]) += opts.delimiter;
         return record;
       });
+    } else if (opts.csv) {
+      auto input = open_input(opts, pre);
+      record_reader reader(input->get(), '\n', pre.pending);
+      shufl::lines::csv_scanner csv(opts.fields_by(), pre.first_line);
+      shufl::lines::record_source source(reader, csv);
+      std::string_view record;
+      while (source.next(record)) sampler.offer(record);
     } else {
       auto input = open_input(opts, pre);
       record_reader reader(input->get(), opts.delimiter, pre.pending);
@@ -614,8 +680,28 @@ int run_chacha(const options& opts, prepared& pre) {
     in.n = opts.operands.size();
   } else if (opts.repeat) {
     auto input = open_input(opts, pre);
-    in.data = shufl::lines::input_data::load(input->get(), opts.delimiter, pre.pending);
-    in.n = shufl::lines::count_records(in.data.view(), opts.delimiter);
+    if (opts.csv) {
+      load_csv(in, opts, input->get(), pre.pending, pre.first_line);
+    } else {
+      in.data = shufl::lines::input_data::load(input->get(), opts.delimiter, pre.pending);
+      in.n = shufl::lines::count_records(in.data.view(), opts.delimiter);
+    }
+  } else if (opts.csv) {
+    // The full shuffle of CSV records: in memory only (the temporary files of the external
+    // shuffle hold newline-ended lines), within --memory.
+    auto input = open_input(opts, pre);
+    std::uint64_t budget = external_settings_for(opts).memory_budget;
+    budget -= std::min(budget, pre.header_bytes);
+    const auto too_large = [&] {
+      return error(fmt::format("--csv shuffles in memory, and the input needs more than {} bytes "
+                               "(--memory SIZE raises the limit)", budget));
+    };
+    if (shufl::lines::remaining_input_size(input->get()) != UINT64_MAX &&
+        shufl::lines::remaining_input_size(input->get()) > budget) {
+      throw too_large();
+    }
+    load_csv(in, opts, input->get(), pre.pending, pre.first_line);
+    if (shufl::lines::in_memory_cost(in.data.size(), in.n) + in.starts.size() * 8 > budget) throw too_large();
   } else {
     // The full shuffle of FILE or stdin: in memory when it fits --memory, else external; the
     // same bytes either way (THE RULE of scatter.hpp).
@@ -686,8 +772,10 @@ int run(const options& given) {
   // --header N: the first N records are written first, in place; the modes see the rest.
   options opts = given;
   prepared pre;
+  std::optional<std::string> first_header_line;  // header line 1 without its delimiter, for field names
   if (opts.header > 0) {
     if (opts.input_range) {
+      if (opts.hi - opts.lo + 1 > 0) first_header_line = std::to_string(opts.lo);
       const std::uint64_t n = opts.hi - opts.lo + 1;
       const std::uint64_t k = std::min(opts.header, n);
       const std::uint64_t lo = opts.lo;
@@ -698,6 +786,7 @@ int run(const options& given) {
       opts.lo += k;
     } else if (opts.echo) {
       const auto k = static_cast<std::size_t>(std::min<std::uint64_t>(opts.header, opts.operands.size()));
+      if (k > 0) first_header_line = opts.operands[0];
       std::string text;
       for (std::size_t i = 0; i < k; ++i) (text += opts.operands[i]) += opts.delimiter;
       opts.operands.erase(opts.operands.begin(), opts.operands.begin() + static_cast<std::ptrdiff_t>(k));
@@ -706,11 +795,31 @@ int run(const options& given) {
       pre.input = open_input(opts, pre);
       // The header waits in memory until the output opens: at most half of --memory.
       const std::uint64_t limit = (opts.memory ? *opts.memory : default_memory()) / 2;
-      header_input h = read_header(pre.input->get(), opts.header, opts.delimiter, limit);
+      std::optional<shufl::lines::csv_scanner> csv;
+      if (opts.csv) csv.emplace(opts.fields_by());
+      header_input h = read_header(pre.input->get(), opts.header, opts.delimiter, limit, csv ? &*csv : nullptr);
+      if (csv) {
+        pre.first_line = csv->record_line();  // header records may span lines
+        if (!h.text.empty()) {
+          const auto starts = shufl::lines::csv_record_starts(h.text, opts.fields_by());
+          first_header_line = std::string(shufl::lines::csv_body(std::string_view(h.text).substr(0, starts[1])));
+        }
+      } else {
+        pre.first_line = opts.header + 1;
+        if (!h.text.empty()) first_header_line = h.text.substr(0, h.text.find(opts.delimiter));
+      }
       pre.header_bytes = h.text.size();
       pre.pending = std::move(h.pending);
       pre.header = [text = std::move(h.text)](fd_writer& out) { out.write(text); };
     }
+  }
+  if (opts.names_fields()) {
+    if (!first_header_line) {
+      throw error(fmt::format("{} {}: the input has no header line to read field names from",
+                              opts.weight_field_name ? "--weight-field" : "--key-fields",
+                              quote(opts.weight_field_name ? *opts.weight_field_name : *opts.key_field_names)));
+    }
+    resolve_field_names(opts, *first_header_line);
   }
   return opts.random_source ? run_gnu(opts, pre) : run_chacha(opts, pre);
 }
