@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -73,6 +74,26 @@ inline constexpr const char* quoted_csv_hint =
 /// GNU `quote` and `quotef` (text_escape.hpp: shared with the other commands).
 using cli::quote;
 using cli::quotef;
+
+/// A usage error: "PROG: MESSAGE" then "Try 'PROG --help' for more information.".
+struct usage_error : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// How a number in GNU's syntax (parse_gnu_number) read.
+enum class number_status { ok, overflow, invalid };
+
+/// GNU xstrtoumax in base 10 with no suffixes: leading white space and '+' accepted, a '-' is
+/// invalid, digits required, nothing may follow; a too-large value is `overflow` unless garbage
+/// follows it (then `invalid`). Sets `value` unless invalid (UINT64_MAX on overflow).
+number_status parse_gnu_number(std::string_view text, std::uint64_t& value);
+
+/// A number of an -i range (GNU xdectoumax): throws shufl::error "invalid input range: ‘PART’",
+/// plus ": Value too large for defined data type" for a plain overflow.
+std::uint64_t parse_range_part(std::string_view part);
+
+/// Writes the --help text with `usage_name` ("shufl lines" or "shuf") to standard output.
+void print_help(const std::string& usage_name);
 
 /// The smallest workable --memory: the 256 bucket write buffers, the input window and the output
 /// buffer, plus a few MiB of records.
