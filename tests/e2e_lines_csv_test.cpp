@@ -200,6 +200,12 @@ TEST(E2eLinesCsv, MalformedCsvIsAnErrorNamingTheLine) {
       EXPECT_EQ(r.err.rfind("shufl: " + message, 0), 0u) << r.err;
     }
   }
+  // Lines are counted through header records that span lines, from a file and from a pipe.
+  temp_dir dir;
+  const std::string spanning = "\"a\nb\",c\nx,1\ny,2\"\n";
+  const std::string file = dir.write("spanning.csv", spanning);
+  EXPECT_EQ(lines({"--csv", "--header", "1", file}).err.rfind("shufl: line 4: a double quote inside an unquoted", 0), 0u);
+  EXPECT_EQ(lines({"--csv", "--header", "1", "-n", "1"}, spanning).err.rfind("shufl: line 4: a double quote", 0), 0u);
   // CRLF ends a record after a closing quote; a missing final newline is added, as for lines.
   EXPECT_EQ(lines({"--csv", "--seed", "1", "--prob", "1"}, "\"a\"\r\n\"b\"").out, "\"a\"\r\n\"b\"\n");
 }
