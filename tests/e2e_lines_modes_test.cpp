@@ -263,14 +263,13 @@ TEST(E2eLinesWeighted, BadWeightsNameTheLineOrAreSkippedWithAWarning) {
   EXPECT_NE(skipped.err.find("shufl: warning: skipped 2 lines with a bad weight (first: line 3: invalid weight "),
             std::string::npos)
       << skipped.err;
-  // Quoted CSV is not parsed: the error says so when the line holds a double quote.
+  // Without --csv quoted CSV is not parsed: the error says so when the line holds a double quote.
   const auto csv = lines({"--field-delimiter", ",", "--weight-field", "2"}, "\"New York, NY\",3\n");
   EXPECT_EQ(csv.status, 1);
   EXPECT_EQ(csv.err.rfind("shufl: line 1: invalid weight ", 0), 0u) << csv.err;
   EXPECT_NE(csv.err.find(" NY\"", 0), std::string::npos) << csv.err;  // quoted as the locale quotes
-  EXPECT_NE(csv.err.find(" (a non-negative decimal number); the line holds a double quote: fields are split at every "
-                         "field delimiter, quoted CSV fields are not parsed (convert first, e.g. mlr --icsv --otsv "
-                         "cat)\n"),
+  EXPECT_NE(csv.err.find(" (a non-negative decimal number); the line holds a double quote: without --csv, fields are "
+                         "split at every field delimiter and quotes are data; quoted CSV fields need --csv\n"),
             std::string::npos)
       << csv.err;
 }
@@ -522,7 +521,7 @@ TEST(E2eLinesModes, CombinationsThatMakeNoSenseAreRefused) {
 TEST(E2eLinesModes, HelpListsEveryNewOption) {
   const auto h = lines({"--help"});
   for (const char* o : {"--keep-order", "--prob=P", "--key-fields=LIST", "--field-delimiter=C",
-                        "--weight-field=F", "--bad-weights=ACTION", "--with-replacement"}) {
+                        "--weight-field=F", "--bad-weights=ACTION", "--with-replacement", "--csv"}) {
     EXPECT_NE(h.out.find(o), std::string::npos) << o;
   }
 }

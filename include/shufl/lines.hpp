@@ -4,10 +4,12 @@
 //   sampling.hpp  reservoir sampling (seeded and GNU), partial Fisher–Yates, sparse ranges
 //   external.hpp  the same shuffle with buckets in temporary files (larger than memory)
 //   modes.hpp     the sampler modes: Bernoulli, distinct by key, weighted, with replacement
+//   csv.hpp       CSV records (RFC 4180) and their field values, for --csv
 // The GNU random-source reader (byte-exact with GNU shuf) is `shufl::gnu_random_source` in
 // random.hpp. The command line (option parsing, mode selection, files) is src/cli/lines_*.cpp.
 #pragma once
 
+#include "shufl/lines/csv.hpp"
 #include "shufl/lines/external.hpp"
 #include "shufl/lines/modes.hpp"
 #include "shufl/lines/records.hpp"

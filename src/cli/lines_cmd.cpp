@@ -1,30 +1,22 @@
 // `shufl lines` / `shuf`: GNU shuf's command line, parsed with glibc getopt_long so that
 // prefixes of long options, "ambiguous option" messages, options after operands, `--` and
-// repeated options behave exactly as in GNU shuf (CLI11 cannot do these).
+// repeated options behave exactly as in GNU shuf (CLI11 cannot do these). The values are read by
+// lines_options.cpp, the help text is lines_help.cpp, and lines::run (lines_run.cpp) runs them.
 #include "lines_cmd.hpp"
 
 #include <getopt.h>
-#include <langinfo.h>
 
-#include <cerrno>
-#include <charconv>
-#include <clocale>
-#include <cwchar>
-#include <cwctype>
-#include <locale.h>
+#include <algorithm>
 #include <cstdio>
-#include <cstring>
-#include <stdexcept>
+#include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
-#include <algorithm>
-
 #include "common.hpp"
 #include "shufl/error.hpp"
-#include "shufl/size.hpp"
 #include "shufl/lines/modes.hpp"
 
 namespace shufl::cli {
@@ -32,130 +24,6 @@ namespace shufl::cli {
 namespace lines {
 
 namespace {
-
-// A usage error: "PROG: MESSAGE" then "Try 'PROG --help' for more information.".
-struct usage_error : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
-bool c_space(char c) noexcept {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
-}
-
-enum class number_status { ok, overflow, invalid };
-
-// GNU xstrtoumax in base 10 with no suffixes: leading white space and '+' accepted, a '-' is
-// invalid, digits required, nothing may follow; a too-large value is `overflow` unless garbage
-// follows it (then `invalid`).
-number_status parse_gnu_number(std::string_view text, std::uint64_t& value) {
-  std::size_t i = 0;
-  while (i < text.size() && c_space(text[i])) ++i;
-  if (i < text.size() && text[i] == '-') return number_status::invalid;
-  if (i < text.size() && text[i] == '+') ++i;
-  const std::size_t digits_start = i;
-  bool overflow = false;
-  std::uint64_t v = 0;
-  while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
-    const auto d = static_cast<std::uint64_t>(text[i] - '0');
-    if (v > (UINT64_MAX - d) / 10) overflow = true;
-    v = overflow ? UINT64_MAX : v * 10 + d;
-    ++i;
-  }
-  if (i == digits_start || i != text.size()) return number_status::invalid;
-  value = v;
-  return overflow ? number_status::overflow : number_status::ok;
-}
-
-// GNU xdectoumax for -i: any failure is "invalid input range: ‘PART’", plus ": Value too large
-// for defined data type" for a plain overflow.
-std::uint64_t parse_range_part(std::string_view part) {
-  std::uint64_t v = 0;
-  switch (parse_gnu_number(part, v)) {
-    case number_status::ok: return v;
-    case number_status::overflow:
-      throw error("invalid input range: " + quote(part) + ": " + std::strerror(EOVERFLOW));
-    case number_status::invalid: break;
-  }
-  throw error("invalid input range: " + quote(part));
-}
-
-void print_help(const std::string& usage_name) {
-  const std::string& p = usage_name;
-  std::string text;
-  text += "Usage: " + p + " [OPTION]... [FILE]\n";
-  text += "  or:  " + p + " -e [OPTION]... [ARG]...\n";
-  text += "  or:  " + p + " -i LO-HI [OPTION]...\n";
-  text += R"(Write a random permutation of the input lines to standard output.
-
-With no FILE, or when FILE is -, read standard input.
-
-Mandatory arguments to long options are mandatory for short options too.
-  -e, --echo                treat each ARG as an input line
-  -i, --input-range=LO-HI   treat each number LO through HI as an input line
-  -n, --head-count=COUNT    output at most COUNT lines
-  -o, --output=FILE         write result to FILE instead of standard output
-      --random-source=FILE  get random bytes from FILE (byte-compatible with GNU shuf)
-  -r, --repeat              output lines can be repeated
-      --seed=STRING         reproducible output: any string, hashed (BLAKE2b) to a
-                              256-bit ChaCha20 key; same seed and input, same output
-  -z, --zero-terminated     line delimiter is NUL, not newline
-
-Extensions (shufl):
-      --delimiter=C         line delimiter is the byte C: one character, or \0 \t
-                              \n \r \v \f \\ \xHH (-z is --delimiter='\0')
-      --header=N            output the first N lines first, in place; shuffle (or
-                              sample, with -n COUNT) the lines after them. Given
-                              twice, the smallest N wins; the header lines may
-                              take at most half of --memory
-      --memory=SIZE         shuffle in RAM up to SIZE (bytes, or with one of GNU
-                              sort -S's suffixes: b K M G T P E, powers of 1024,
-                              or % of physical memory: 512M, 2G, 50%; at least
-                              16M), beyond it through
-                              temporary files; default: half the available memory.
-                              The output for a --seed never depends on it
-      --temp-dir=DIR        temporary files go to DIR (default $TMPDIR, else /tmp);
-                              they have no name, so nothing is ever left behind
-
-Sampler modes (shufl; see "which mode when" in the README):
-      --keep-order          with -n COUNT: the sampled lines come out in input
-                              order (the same lines as without it, for a seed)
-      --prob=P              Bernoulli sampling: keep each line independently
-                              with probability P (0 < P <= 1), in input order,
-                              streaming; with -n COUNT at most COUNT lines
-      --key-fields=LIST     with --prob: distinct sampling; keep the lines whose
-                              key (the fields LIST as cut -f reads it: 1,3-4,
-                              2- or -3; a set, in field order) hashes below P,
-                              so all lines of a key are kept or dropped
-                              together, the same keys for a seed in any file; a
-                              line lacking a key field is an error naming it
-                              (exit 1) after the lines kept before it (output
-                              streams; with -o FILE nothing is written)
-      --field-delimiter=C   fields are separated by the byte C (default TAB;
-                              escapes as --delimiter)
-      --weight-field=F      weighted sampling without replacement: field F of
-                              each line is its weight (a non-negative decimal);
-                              -n COUNT picks COUNT lines, heavier ones likelier,
-                              in weighted random order; without -n, a weighted
-                              shuffle. Zero weights come after all positive ones
-      --bad-weights=ACTION  a negative, invalid or missing weight is an error
-                              naming the line (ACTION error, the default), or
-                              the line is skipped with a warning (skip)
-      --with-replacement    with -n COUNT: COUNT independent draws, uniform or
-                              (with --weight-field) proportional to the weights
-      --help        display this help and exit
-      --version     output version information and exit
-
-Without --seed or --random-source the ChaCha20 key comes from the operating system.
-Inputs larger than --memory are shuffled through temporary files (full shuffle only:
--n COUNT keeps COUNT lines, -r keeps every line in memory, -e and -i are in memory).
---random-source (GNU mode) holds the input in memory as GNU shuf does and cannot be
-combined with --memory nor with the sampler modes.
-The sampler modes stream and hold at most COUNT lines, except a weighted
-shuffle (--weight-field without -n) and --with-replacement: they hold every
-line in memory, at most --memory.
-)";
-  write_stdout(text);
-}
 
 constexpr int kRandomSourceOption = 256;
 constexpr int kSeedOption = 257;
@@ -172,6 +40,7 @@ constexpr int kFieldDelimiterOption = 267;
 constexpr int kWeightFieldOption = 268;
 constexpr int kWithReplacementOption = 269;
 constexpr int kBadWeightsOption = 270;
+constexpr int kCsvOption = 271;
 
 // GNU shuf's table (same order, so ambiguity messages list the same possibilities), plus our
 // extensions. --header has the same (has_arg, flag, val) as --head-count and comes right after
@@ -202,95 +71,11 @@ const option kLongOptions[] = {
     {"weight-field", required_argument, nullptr, kWeightFieldOption},
     {"with-replacement", no_argument, nullptr, kWithReplacementOption},
     {"bad-weights", required_argument, nullptr, kBadWeightsOption},
+    {"csv", no_argument, nullptr, kCsvOption},
     {"help", no_argument, nullptr, kHelpOption},
     {"version", no_argument, nullptr, kVersionOption},
     {nullptr, 0, nullptr, 0},
 };
-
-}  // namespace
-
-std::uint64_t parse_memory(std::string_view text) {
-  const auto v = parse_size(text, physical_memory_bytes());
-  if (!v) throw error("invalid memory size: " + quote(text) + "; expected " + std::string(size_forms));
-  if (*v < min_memory) {
-    throw error("--memory " + std::string(text) + " is too small: the smallest workable amount is " +
-                std::to_string(min_memory >> 20) + "M");
-  }
-  return *v;
-}
-
-char parse_delimiter(std::string_view text) {
-  if (text.size() == 1) return text[0];
-  if (text.size() == 2 && text[0] == '\\') {
-    switch (text[1]) {
-      case '0': return '\0';
-      case 't': return '\t';
-      case 'n': return '\n';
-      case 'r': return '\r';
-      case 'v': return '\v';
-      case 'f': return '\f';
-      case '\\': return '\\';
-      default: break;
-    }
-  }
-  const auto hex = [](char c) {
-    return (c >= '0' && c <= '9') ? c - '0' : (c >= 'a' && c <= 'f') ? c - 'a' + 10 : (c >= 'A' && c <= 'F') ? c - 'A' + 10 : -1;
-  };
-  if (text.size() == 4 && text[0] == '\\' && text[1] == 'x' && hex(text[2]) >= 0 && hex(text[3]) >= 0) {
-    return static_cast<char>(hex(text[2]) * 16 + hex(text[3]));
-  }
-  throw error("invalid delimiter: " + quote(text) + " (one byte, or \\0 \\t \\n \\r \\v \\f \\\\ \\xHH)");
-}
-
-double parse_probability(std::string_view text) {
-  // A decimal (correctly rounded by from_chars, so the same double everywhere), 0 < P <= 1.
-  double p = 0;
-  const char* end = text.data() + text.size();
-  const auto r = text.empty() || !((text[0] >= '0' && text[0] <= '9') || text[0] == '.')
-                     ? std::from_chars_result{text.data(), std::errc::invalid_argument}
-                     : std::from_chars(text.data(), end, p, std::chars_format::general);
-  if (r.ec != std::errc() || r.ptr != end || !(p > 0 && p <= 1)) {
-    throw error("invalid probability: " + quote(text) + " (a decimal number P, 0 < P <= 1)");
-  }
-  return p;
-}
-
-void check_modes(const options& o) {
-  const auto combine = [](const char* a, const char* b) {
-    throw usage_error(std::string("cannot combine ") + a + " and " + b + " options");
-  };
-  const auto needs = [](const char* a, const char* b) {
-    throw usage_error(std::string("option ") + a + " needs " + b);
-  };
-  const bool any = o.keep_order || o.prob || !o.key_fields.ranges.empty() || o.field_delimiter ||
-                   o.weight_field || o.with_replacement || o.skip_bad_weights;
-  if (!any) return;
-  // GNU's byte-compatible mode reproduces GNU shuf; the sampler modes do not exist there.
-  if (o.random_source) {
-    combine(o.keep_order ? "--keep-order" : o.prob ? "--prob" : !o.key_fields.ranges.empty() ? "--key-fields"
-            : o.field_delimiter ? "--field-delimiter" : o.weight_field ? "--weight-field"
-            : o.with_replacement ? "--with-replacement" : "--bad-weights", "--random-source");
-  }
-  if (o.repeat) {  // -r repeats forever, GNU's; -r -n K stays GNU's
-    combine("-r", o.keep_order ? "--keep-order" : o.prob ? "--prob" : o.with_replacement ? "--with-replacement"
-                  : o.weight_field ? "--weight-field" : !o.key_fields.ranges.empty() ? "--key-fields"
-                  : o.field_delimiter ? "--field-delimiter" : "--bad-weights");
-  }
-  if (o.prob && o.weight_field) combine("--prob", "--weight-field");
-  if (o.prob && o.with_replacement) combine("--prob", "--with-replacement");
-  if (!o.key_fields.ranges.empty() && !o.prob) needs("--key-fields", "--prob P (distinct sampling)");
-  if (o.field_delimiter && o.key_fields.ranges.empty() && !o.weight_field) {
-    needs("--field-delimiter", "--key-fields or --weight-field");
-  }
-  if ((!o.key_fields.ranges.empty() || o.weight_field) && o.fields_by() == o.delimiter) {
-    throw usage_error("the field delimiter cannot be the line delimiter");
-  }
-  if (o.skip_bad_weights && !o.weight_field) needs("--bad-weights", "--weight-field");
-  if (o.with_replacement && (!o.head_given || o.head == UINT64_MAX)) {
-    needs("--with-replacement", "-n COUNT (-r repeats without end)");
-  }
-  if (o.keep_order && !o.head_given && !o.prob) needs("--keep-order", "-n COUNT");
-}
 
 // An option that takes one value: given again with the same value it is accepted, with another
 // it is GNU shuf's error "multiple WHAT specified" (its rule for -o and --random-source, which
@@ -301,6 +86,8 @@ void set_once(std::optional<T>& slot, U&& value, std::string_view what) {
   if (slot && *slot != value) throw error(fmt::format("multiple {} specified", what));
   slot = std::forward<U>(value);
 }
+
+}  // namespace
 
 }  // namespace lines
 
@@ -411,9 +198,16 @@ int run_lines(int argc, char** argv, const char* program_name) {
           break;
         }
         case lines::kKeyFieldsOption: {
+          if (lines::is_field_name_spec(optarg)) {  // names, looked up in the header line
+            if (key_fields) throw error("multiple key field lists specified");
+            lines::set_once(opts.key_field_names, std::string(optarg), "key field lists");
+            opts.key_fields = {{{0, 0}}};
+            break;
+          }
           std::string why;
           const auto list = shufl::lines::parse_field_list(optarg, &why);
           if (!list) throw error("invalid field list: " + lines::quote(optarg) + ": " + why + " (as cut -f: 2, 1,3, 2-4, 2- or -3)");
+          if (opts.key_field_names) throw error("multiple key field lists specified");
           lines::set_once(key_fields, *list, "key field lists");
           opts.key_fields = *key_fields;
           break;
@@ -423,14 +217,25 @@ int run_lines(int argc, char** argv, const char* program_name) {
           break;
         }
         case lines::kWeightFieldOption: {
+          if (lines::is_field_name_spec(optarg)) {  // a name, looked up in the header line
+            if (opts.weight_field && *opts.weight_field != 0) throw error("multiple weight fields specified");
+            lines::set_once(opts.weight_field_name, std::string(optarg), "weight fields");
+            opts.weight_field = 0;
+            break;
+          }
           const auto list = shufl::lines::parse_field_list(optarg);
           std::size_t number = 0;
-          if (!list || !list->single(&number)) throw error("invalid weight field: " + lines::quote(optarg) + " (a field number: 1, 2, ...)");
+          if (!list || !list->single(&number)) {
+            throw error("invalid weight field: " + lines::quote(optarg) + " (a field number: 1, 2, ..., or a name)");
+          }
           lines::set_once(opts.weight_field, number, "weight fields");
           break;
         }
         case lines::kWithReplacementOption:
           opts.with_replacement = true;
+          break;
+        case lines::kCsvOption:
+          opts.csv = true;
           break;
         case lines::kBadWeightsOption: {
           const std::string_view a = optarg;

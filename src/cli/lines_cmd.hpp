@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -36,17 +37,63 @@ struct options {
   bool keep_order = false;                   ///< --keep-order: a sample comes out in input order
   std::optional<double> prob;                ///< --prob P: Bernoulli sampling, 0 < P <= 1
   shufl::lines::field_list key_fields;       ///< --key-fields LIST: distinct sampling (with --prob)
-  std::optional<char> field_delimiter;       ///< --field-delimiter C (default TAB)
-  std::optional<std::size_t> weight_field;   ///< --weight-field F: weighted sampling / shuffle
+  std::optional<char> field_delimiter;       ///< --field-delimiter C (default TAB; with --csv ',')
+  /// --weight-field F: weighted sampling / shuffle. 0 while F is a field name not yet looked up
+  /// in the header (weight_field_name).
+  std::optional<std::size_t> weight_field;
+  std::optional<std::string> weight_field_name;  ///< --weight-field NAME (needs --header)
+  /// --key-fields with names (`name,city`; items are names or field numbers): key_fields is
+  /// then {0-0} until the names are looked up in the header.
+  std::optional<std::string> key_field_names;
+  bool csv = false;                          ///< --csv: RFC 4180 records and field values
   bool with_replacement = false;             ///< --with-replacement (with -n COUNT)
   bool skip_bad_weights = false;             ///< --bad-weights=skip (default: error)
   /// The field delimiter in effect.
-  char fields_by() const noexcept { return field_delimiter.value_or('\t'); }
+  char fields_by() const noexcept { return field_delimiter.value_or(csv ? ',' : '\t'); }
+  /// Whether a field spec is a name to look up in the header line.
+  bool names_fields() const noexcept { return weight_field_name || key_field_names; }
 };
+
+/// Whether a --weight-field / --key-fields spec is a field name (or a list with names) rather
+/// than field numbers: it holds a character other than digits, ',', '-' and blanks.
+bool is_field_name_spec(std::string_view spec) noexcept;
+
+/// Looks up the field names of opts (weight_field_name, key_field_names) among the fields of
+/// `header_line` (header line 1 without its delimiter; a CSV record with --csv, else split at
+/// the field delimiter; a UTF-8 BOM and a final CR are not part of the names) and sets
+/// opts.weight_field / opts.key_fields. Throws shufl::error for an unknown name, listing the
+/// names there are.
+void resolve_field_names(options& opts, std::string_view header_line);
+
+/// The note for --bad-weights=skip and the errors of field reads when a line holds a double
+/// quote without --csv: "quoted CSV fields need --csv ...".
+inline constexpr const char* quoted_csv_hint =
+    "the line holds a double quote: without --csv, fields are split at every field delimiter and "
+    "quotes are data; quoted CSV fields need --csv";
 
 /// GNU `quote` and `quotef` (text_escape.hpp: shared with the other commands).
 using cli::quote;
 using cli::quotef;
+
+/// A usage error: "PROG: MESSAGE" then "Try 'PROG --help' for more information.".
+struct usage_error : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// How a number in GNU's syntax (parse_gnu_number) read.
+enum class number_status { ok, overflow, invalid };
+
+/// GNU xstrtoumax in base 10 with no suffixes: leading white space and '+' accepted, a '-' is
+/// invalid, digits required, nothing may follow; a too-large value is `overflow` unless garbage
+/// follows it (then `invalid`). Sets `value` unless invalid (UINT64_MAX on overflow).
+number_status parse_gnu_number(std::string_view text, std::uint64_t& value);
+
+/// A number of an -i range (GNU xdectoumax): throws shufl::error "invalid input range: ‘PART’",
+/// plus ": Value too large for defined data type" for a plain overflow.
+std::uint64_t parse_range_part(std::string_view part);
+
+/// Writes the --help text with `usage_name` ("shufl lines" or "shuf") to standard output.
+void print_help(const std::string& usage_name);
 
 /// The smallest workable --memory: the 256 bucket write buffers, the input window and the output
 /// buffer, plus a few MiB of records.

@@ -21,7 +21,8 @@ namespace shufl::cli::lines {
 
 // Reads the first `count` records of `fd` in blocks. A regular file is repositioned right after
 // them; from anything else the bytes read past them are returned as `pending`.
-header_input read_header(int fd, std::uint64_t count, char delimiter, std::uint64_t limit) {
+header_input read_header(int fd, std::uint64_t count, char delimiter, std::uint64_t limit,
+                         shufl::lines::csv_scanner* csv) {
   header_input h;
   std::string& header = h.text;
   std::uint64_t got = 0;
@@ -37,13 +38,14 @@ header_input read_header(int fd, std::uint64_t count, char delimiter, std::uint6
       throw error(std::string("read error: ") + std::strerror(errno));
     }
     if (n == 0) {
+      if (csv) csv->finish();
       if (!header.empty() && header.back() != delimiter) header += delimiter;
       return h;
     }
     const char* p = block.get();
     const char* const end = p + n;
     while (p < end && got < count) {
-      const void* hit = std::memchr(p, delimiter, static_cast<std::size_t>(end - p));
+      const void* hit = csv ? csv->find_end(p, end) : std::memchr(p, delimiter, static_cast<std::size_t>(end - p));
       const char* stop = hit ? static_cast<const char*>(hit) + 1 : end;
       header.append(p, stop);
       if (hit) ++got;

@@ -9,6 +9,7 @@
 
 #include "lines_cmd.hpp"
 #include "progress.hpp"
+#include "shufl/lines/csv.hpp"
 #include "shufl/lines/external.hpp"
 
 namespace shufl::cli::lines {
@@ -23,8 +24,10 @@ struct header_input {
 /// a regular file is then repositioned right after them; from a pipe (or anything else that
 /// cannot seek) the bytes read past them come back in `pending`, to be read before the rest of
 /// `fd`. Throws "read error: ..." and, when the header grows past `limit` bytes, "--header N: the
-/// header lines take more than half of --memory (LIMIT bytes)".
-header_input read_header(int fd, std::uint64_t count, char delimiter, std::uint64_t limit);
+/// header lines take more than half of --memory (LIMIT bytes)". With `csv` (--csv) the records
+/// are CSV records, found and checked by that scanner (which then throws for malformed CSV).
+header_input read_header(int fd, std::uint64_t count, char delimiter, std::uint64_t limit,
+                         shufl::lines::csv_scanner* csv = nullptr);
 
 /// The default --memory: half of MemAvailable (capped by a cgroup v2 memory.max), at least
 /// min_memory.

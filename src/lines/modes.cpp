@@ -15,6 +15,7 @@
 #include <limits>
 
 #include "shufl/error.hpp"
+#include "shufl/lines/csv.hpp"
 
 namespace shufl::lines {
 
@@ -30,6 +31,28 @@ bool record_source::next(std::string_view& record) {
       (scratch_ = operands_[static_cast<std::size_t>(position_)]) += delimiter_;
       record = scratch_;
       break;
+    case kind::csv: {
+      record_line_ = csv_->record_line();
+      if (!reader_->next(record)) {
+        csv_->finish();
+        return false;
+      }
+      if (!csv_->find_end(record.data(), record.data() + record.size())) {
+        // A quoted field holds a newline: the record goes on over the next lines.
+        scratch_.assign(record);
+        std::string_view line;
+        for (;;) {
+          if (!reader_->next(line)) {
+            csv_->finish();  // throws: a quoted field is open
+            break;
+          }
+          scratch_.append(line);
+          if (csv_->find_end(line.data(), line.data() + line.size())) break;
+        }
+        record = scratch_;
+      }
+      break;
+    }
     case kind::range: {
       if (position_ >= n_) return false;
       char text[24];
@@ -48,6 +71,10 @@ std::uint64_t record_source::skip(std::uint64_t count) {
   std::uint64_t got = 0;
   if (kind_ == kind::reader) {
     got = reader_->skip(count);
+  } else if (kind_ == kind::csv) {
+    std::string_view record;
+    while (got < count && next(record)) ++got;
+    return got;  // next counted them
   } else {
     got = std::min(count, n_ - std::min(n_, position_));
   }

@@ -22,13 +22,20 @@
 
 namespace shufl::lines {
 
-/// The records of any `lines` input behind one interface: a record_reader (FILE or stdin), the
-/// -e operands (each gets the delimiter appended) or an -i range LO .. LO + n − 1 (decimal text
-/// plus the delimiter). Counts the records it has passed (returned or skipped).
+class csv_scanner;
+
+/// The records of any `lines` input behind one interface: a record_reader (FILE or stdin; its
+/// lines, or with a csv_scanner the CSV records made of one or more of them), the -e operands
+/// (each gets the delimiter appended) or an -i range LO .. LO + n − 1 (decimal text plus the
+/// delimiter). Counts the records it has passed (returned or skipped).
 class record_source {
  public:
   /// Records of a stream (the reader is not owned).
   explicit record_source(record_reader& reader) noexcept : reader_(&reader) {}
+  /// CSV records (csv.hpp) of a stream of newline-ended lines (neither is owned): a record is
+  /// the lines up to one that ends outside a quoted field, verbatim. next and skip throw
+  /// shufl::error for malformed CSV.
+  record_source(record_reader& reader, csv_scanner& csv) noexcept : reader_(&reader), csv_(&csv), kind_(kind::csv) {}
   /// The -e operands as records ending with `delimiter` (the span is not copied).
   record_source(std::span<const std::string> operands, char delimiter) noexcept
       : operands_(operands), n_(operands.size()), delimiter_(delimiter), kind_(kind::operands) {}
@@ -43,10 +50,14 @@ class record_source {
   std::uint64_t skip(std::uint64_t count);
   /// Records passed so far (returned by next or skipped): the 0-based index of the next one.
   std::uint64_t position() const noexcept { return position_; }
+  /// CSV records: the input line on which the record last returned starts; 0 for the others.
+  std::uint64_t record_line() const noexcept { return record_line_; }
 
  private:
-  enum class kind { reader, operands, range };
+  enum class kind { reader, operands, range, csv };
   record_reader* reader_ = nullptr;
+  csv_scanner* csv_ = nullptr;
+  std::uint64_t record_line_ = 0;
   std::span<const std::string> operands_;
   std::uint64_t lo_ = 0;
   std::uint64_t n_ = 0;
@@ -347,6 +358,9 @@ class distinct_filter {
   /// Whether `record` (without its record delimiter) is kept; nothing when it has fewer than
   /// fields.needed() fields. Time: the record's length plus the list's ranges.
   std::optional<bool> keep(std::string_view record);
+  /// Whether a record with the key `key_bytes` (its key fields already joined, e.g. csv_key)
+  /// is kept.
+  bool keep_key(std::string_view key_bytes) const noexcept { return threshold_.passes(hash(key_bytes)); }
   /// The 64-bit keyed hash of a key (the joined key fields).
   std::uint64_t hash(std::string_view key_bytes) const noexcept;
 

@@ -1,0 +1,70 @@
+// `shufl lines`: opening the input and -o, and reading a whole input into memory (record
+// offsets for -r, CSV records for --csv), shared by every mode (lines_run.hpp).
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "lines_external.hpp"
+#include "lines_run.hpp"
+#include "shufl/lines/csv.hpp"
+
+namespace shufl::cli::lines {
+
+int open_or_throw(const std::string& name, int flags) {
+  int fd = -1;
+  do {
+    fd = ::open(name.c_str(), flags | O_CLOEXEC, 0666);
+  } while (fd < 0 && errno == EINTR);
+  if (fd < 0) throw error(quotef(name) + ": " + std::strerror(errno));
+  return fd;
+}
+
+// Start offsets of every record (n + 1 entries, the last one = data size), for -r.
+std::vector<std::uint64_t> record_starts(std::string_view data, char delimiter) {
+  std::vector<std::uint64_t> starts;
+  starts.reserve(static_cast<std::size_t>(shufl::lines::count_records(data, delimiter)) + 1);
+  std::uint64_t offset = 0;
+  starts.push_back(0);
+  while (offset < data.size()) {
+    const auto* hit = static_cast<const char*>(
+        std::memchr(data.data() + offset, delimiter, data.size() - static_cast<std::size_t>(offset)));
+    offset = static_cast<std::uint64_t>(hit - data.data()) + 1;
+    starts.push_back(offset);
+  }
+  return starts;
+}
+
+// A permutation of an -i range is held in RAM, 8 bytes per number (as GNU shuf does). A range
+// too large for the memory available fails at once with GNU's message instead of swapping.
+void check_range_fits(const options& opts, std::uint64_t n) {
+  if (opts.repeat) return;
+  const std::uint64_t held = std::min(opts.head, n);
+  if (held > default_memory() / 8) throw error("memory exhausted");
+}
+
+void write_strings(output_sink& sink, const std::vector<std::string>& records) {
+  fd_writer& out = sink.open();
+  for (const auto& r : records) out.write(r);
+}
+
+// --csv: reads all of `fd` (after `pending`) and finds its CSV records (malformed CSV is an
+// error naming the line, before any output).
+void load_csv(in_memory_input& in, const options& opts, int fd, std::string_view pending, std::uint64_t first_line) {
+  in.data = shufl::lines::input_data::load(fd, '\n', pending);
+  in.starts = shufl::lines::csv_record_starts(in.data.view(), opts.fields_by(), first_line);
+  in.n = in.starts.size() - 1;
+  in.csv = true;
+}
+
+// Opens FILE (or stdin for no operand or "-"); GNU reopens it as stdin the same way.
+std::unique_ptr<fd_guard> open_input(const options& opts, prepared& pre) {
+  if (pre.input) return std::move(pre.input);
+  if (opts.operands.empty() || opts.operands[0] == "-") return std::make_unique<fd_guard>(STDIN_FILENO);
+  return std::make_unique<fd_guard>(open_or_throw(opts.operands[0], O_RDONLY));
+}
+
+}  // namespace shufl::cli::lines

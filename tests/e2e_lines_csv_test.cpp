@@ -1,0 +1,259 @@
+// End-to-end tests of `shufl lines --csv` and of field names from the header line: CSV records
+// (quoted fields with the field delimiter, doubled quotes, line breaks, CRLF) come out whole and
+// byte for byte in every mode, field values are read unquoted, malformed CSV is an error naming
+// the line; without --csv a quote in a failing field read says that quoted CSV needs --csv.
+// Records are checked with Python's csv module (tests/reference/lines_csv/csv_oracle.py), an
+// independent reader.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "support/run.hpp"
+
+namespace {
+
+using shufl::test::run_result;
+using shufl::test::run_shell;
+using shufl::test::run_shufl;
+using shufl::test::split;
+using shufl::test::temp_dir;
+
+// Runs `shufl lines`; GNU's locale quotes '…' (UTF-8 locales) in messages become '…', so the
+// expectations hold in any locale.
+run_result lines(std::vector<std::string> args, const std::string& input = {}) {
+  args.insert(args.begin(), "lines");
+  run_result r = run_shufl(args, input);
+  for (const std::string q : {"\u2018", "\u2019"}) {
+    for (auto at = r.err.find(q); at != std::string::npos; at = r.err.find(q, at)) r.err.replace(at, q.size(), "'");
+  }
+  return r;
+}
+
+// A CSV file with a header, quoted fields holding commas, a doubled quote, a line break inside
+// a field, a CRLF record and empty fields.
+const std::string kCities =
+    "city,state,amount\n"
+    "\"New York, NY\",NY,3\n"
+    "Boston,\"MA\",0\n"
+    "\"Chicago\nIllinois\",IL,\"2.5\"\n"
+    "\"The \"\"Big\"\" Easy\",LA,1\r\n"
+    "Austin,TX,4\n"
+    "\"Portland, OR\",\"OR\",1e0\n"
+    ",,2\n";
+
+// Runs the oracle once for several checks (each a mode and its arguments); returns its output,
+// one line per check ("ok ..." when it passes).
+std::vector<std::string> oracle(const std::vector<std::string>& checks) {
+  std::string command = "python3 " + std::string(SHUFL_REFERENCE_DIR) + "/lines_csv/csv_oracle.py";
+  for (std::size_t i = 0; i < checks.size(); ++i) command += (i ? " \\; " : " ") + checks[i];
+  return split(run_shell(command).out, '\n');
+}
+
+TEST(E2eLinesCsv, RecordsComeOutWholeInEveryMode) {
+  temp_dir dir;
+  const std::string in = dir.write("in.csv", kCities);
+  // Each run and its check: "perm" (the records, permuted) or "sample K" (K of them).
+  const std::vector<std::pair<std::vector<std::string>, std::string>> runs = {
+      {{"--seed", "1"}, "perm"},
+      {{"--seed", "2", "--header", "1"}, "perm"},
+      {{"--seed", "3", "--header", "1", "-n", "3"}, "sample 3"},
+      {{"--seed", "3", "--header", "1", "-n", "3", "--keep-order"}, "sample 3"},
+      {{"--seed", "4", "--header", "1", "--prob", "1"}, "perm"},
+      {{"--seed", "5", "--header", "1", "--weight-field", "amount"}, "perm"},
+      {{"--seed", "6", "--header", "1", "--weight-field", "3", "-n", "2"}, "sample 2"},
+      {{"--random-source", in, "--header", "1"}, "perm"},
+      {{"--random-source", in, "-n", "4"}, "sample 4"},
+      {{"--seed", "7", "--header", "1", "-r", "-n", "20"}, "count"},
+      {{"--seed", "8", "--header", "1", "--with-replacement", "-n", "20"}, "count"},
+  };
+  std::vector<std::string> checks = {"count " + in};  // the header and 7 records, for Python too
+  std::vector<std::string> expected = {"8"};
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const auto& [args, check] = runs[i];
+    const std::string out = dir.file("out" + std::to_string(i) + ".csv");
+    std::vector<std::string> a = {"--csv", in, "-o", out};
+    a.insert(a.end(), args.begin(), args.end());
+    const auto r = lines(a);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(r.err, "");
+    const bool header = std::find(args.begin(), args.end(), "--header") != args.end();
+    if (check == "count") {  // -r and --with-replacement: 20 draws of whole records
+      checks.push_back("count " + out);
+      expected.push_back("21");
+    } else {
+      checks.push_back(check.substr(0, check.find(' ')) + " " + in + " " + out + check.substr(std::min(check.size(), check.find(' '))) +
+                       (header ? " 1" : " 0"));
+      expected.push_back("ok");
+    }
+  }
+  const auto got = oracle(checks);
+  ASSERT_EQ(got.size(), expected.size());
+  for (std::size_t i = 0; i < got.size(); ++i) EXPECT_EQ(got[i].substr(0, expected[i].size()), expected[i]) << checks[i] << ": " << got[i];
+}
+
+TEST(E2eLinesCsv, UnquotedCsvGivesTheOutputOfPlainLines) {
+  // Without quotes, CSV records are lines and CSV fields are the comma-split fields: --csv
+  // changes nothing, whatever the mode.
+  std::string plain = "name,amount,group\n";
+  for (int i = 1; i <= 40; ++i) plain += "n" + std::to_string(i) + "," + std::to_string(i % 7) + ",g" + std::to_string(i % 5) + "\n";
+  const std::vector<std::vector<std::string>> modes = {
+      {"--seed", "a"},
+      {"--seed", "b", "--header", "1", "-n", "5"},
+      {"--seed", "c", "--header", "1", "--field-delimiter", ",", "--weight-field", "2", "-n", "6"},
+      {"--seed", "d", "--header", "1", "--field-delimiter", ",", "--weight-field", "2"},
+      {"--seed", "e", "--header", "1", "--field-delimiter", ",", "--key-fields", "3", "--prob", "0.5"},
+  };
+  for (const auto& args : modes) {
+    auto with_csv = args;
+    with_csv.push_back("--csv");
+    const auto a = lines(args, plain), b = lines(with_csv, plain);
+    ASSERT_EQ(a.status, 0) << a.err;
+    EXPECT_EQ(a.out, b.out) << args[1];
+    EXPECT_EQ(b.err, "");
+  }
+}
+
+TEST(E2eLinesCsv, FieldValuesAreReadUnquoted) {
+  // The weights: "2.5" is 2.5; Boston's 0 comes after every positive weight.
+  const auto w = lines({"--csv", "--seed", "s", "--header", "1", "--weight-field", "amount"}, kCities);
+  ASSERT_EQ(w.status, 0) << w.err;
+  EXPECT_EQ(w.err, "");
+  EXPECT_TRUE(w.out.ends_with("\nBoston,\"MA\",0\n")) << w.out;
+  // A single positive weight: -n 1 is that record, always.
+  const std::string one = "k,w\n\"a, b\",0\n\"c\nd\",\"0.5\"\n\"e\",0\n";
+  for (const char* seed : {"1", "2", "3", "4"}) {
+    EXPECT_EQ(lines({"--csv", "--seed", seed, "--header", "1", "--weight-field", "w", "-n", "1"}, one).out,
+              "k,w\n\"c\nd\",\"0.5\"\n");
+  }
+  // Keys: "NY" and NY are one key, so both records are kept or dropped together, for any seed;
+  // a key holding the field delimiter is one value ("a,b" is not a then b).
+  const std::string keyed = "id,state\n1,\"NY\"\n2,NY\n3,\"a,b\"\n4,a\n5,\"TX\"\n6,TX\n";
+  temp_dir dir;
+  const std::string in = dir.write("keyed.csv", keyed);
+  int kept_sizes = 0;
+  std::vector<std::string> checks;
+  for (int seed = 0; seed < 12; ++seed) {
+    const std::string out = dir.file("out" + std::to_string(seed) + ".csv");
+    const auto r = lines({"--csv", "--seed", std::to_string(seed), "--header", "1", "--key-fields", "state", "--prob",
+                          "0.5", in, "-o", out});
+    ASSERT_EQ(r.status, 0) << r.err;
+    checks.push_back("keys " + in + " " + out + " 2 1");
+    kept_sizes |= 1 << (split(shufl::test::read_file(out), '\n').size() - 1);
+  }
+  for (const auto& got : oracle(checks)) EXPECT_EQ(got.rfind("ok", 0), 0u) << got;
+  EXPECT_GT(__builtin_popcount(static_cast<unsigned>(kept_sizes)), 1);  // not always all or nothing
+}
+
+TEST(E2eLinesCsv, HeaderNames) {
+  // Names for both options, from a header that is itself CSV (a quoted name with a comma).
+  const std::string input = "\"id, long\",amount,city\n1,2,x\n2,0,y\n3,5,x\n";
+  const auto w = lines({"--csv", "--seed", "1", "--header", "1", "--weight-field", "amount", "-n", "2", "--keep-order"}, input);
+  EXPECT_EQ(w.out, "\"id, long\",amount,city\n1,2,x\n3,5,x\n");
+  const auto k = lines({"--csv", "--seed", "1", "--header", "1", "--key-fields", "city,id, long", "--prob", "1"}, input);
+  EXPECT_EQ(k.status, 1);  // "id, long" is not one item of a comma-separated list
+  EXPECT_NE(k.err.find("--key-fields 'id': no field of that name in header line 1"), std::string::npos) << k.err;
+  const auto k2 = lines({"--csv", "--seed", "1", "--header", "1", "--key-fields", "city,1", "--prob", "1"}, input);
+  EXPECT_EQ(k2.out, input);
+  // Without --csv, names come from the header line split at the field delimiter (TAB here).
+  EXPECT_EQ(lines({"--seed", "1", "--header", "1", "--weight-field", "w", "-n", "1"}, "k\tw\na\t0\nb\t1\n").out,
+            "k\tw\nb\t1\n");
+  // An unknown name lists the names; a long list is cut.
+  const auto unknown = lines({"--csv", "--header", "1", "--weight-field", "amont"}, input);
+  EXPECT_EQ(unknown.status, 1);
+  EXPECT_EQ(unknown.out, "");
+  EXPECT_EQ(unknown.err,
+            "shufl: --weight-field 'amont': no field of that name in header line 1 (its fields: 'id, long', "
+            "'amount', 'city')\n");
+  std::string wide;
+  for (int i = 0; i < 100; ++i) wide += (i ? "," : "") + std::string("column") + std::to_string(i);
+  const auto cut = lines({"--csv", "--header", "1", "--weight-field", "x"}, wide + "\n");
+  EXPECT_NE(cut.err.find(", ... (100 fields))\n"), std::string::npos) << cut.err;
+  EXPECT_LT(cut.err.size(), 400u);
+  // A name needs --header; an empty input has no header line.
+  const auto no_header = lines({"--csv", "--weight-field", "amount"}, input);
+  EXPECT_EQ(no_header.status, 1);
+  EXPECT_EQ(no_header.err,
+            "shufl: --weight-field 'amount': field names are read from the first header line: they need --header 1 "
+            "(or more)\nTry 'shufl lines --help' for more information.\n");
+  const auto empty = lines({"--csv", "--header", "1", "--weight-field", "amount"}, "");
+  EXPECT_EQ(empty.status, 1);
+  EXPECT_EQ(empty.err, "shufl: --weight-field 'amount': the input has no header line to read field names from\n");
+}
+
+TEST(E2eLinesCsv, MalformedCsvIsAnErrorNamingTheLine) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"a,b\nc,d\"e\n", "line 2: a double quote inside an unquoted CSV field"},
+      {"a,b\n\"x\ny\"z,1\n", "line 3: text after the closing quote of a quoted CSV field"},
+      {"a,b\nc,\"d\ne\nf", "line 2: a quoted CSV field opens here and the input ends inside it"},
+  };
+  for (const auto& [input, message] : cases) {
+    for (const auto& extra : std::vector<std::vector<std::string>>{{}, {"-n", "1"}, {"--prob", "1"}, {"--header", "2"}}) {
+      std::vector<std::string> args = {"--csv", "--seed", "1"};
+      args.insert(args.end(), extra.begin(), extra.end());
+      const auto r = lines(args, input);
+      EXPECT_EQ(r.status, 1) << input;
+      // Output streams with --prob: the records kept before the error come out, as for lines.
+      EXPECT_EQ(r.out, extra.size() == 2 && extra[0] == "--prob" ? "a,b\n" : "") << input;
+      EXPECT_EQ(r.err.rfind("shufl: " + message, 0), 0u) << r.err;
+    }
+  }
+  // Lines are counted through header records that span lines, from a file and from a pipe.
+  temp_dir dir;
+  const std::string spanning = "\"a\nb\",c\nx,1\ny,2\"\n";
+  const std::string file = dir.write("spanning.csv", spanning);
+  EXPECT_EQ(lines({"--csv", "--header", "1", file}).err.rfind("shufl: line 4: a double quote inside an unquoted", 0), 0u);
+  EXPECT_EQ(lines({"--csv", "--header", "1", "-n", "1"}, spanning).err.rfind("shufl: line 4: a double quote", 0), 0u);
+  // CRLF ends a record after a closing quote; a missing final newline is added, as for lines.
+  EXPECT_EQ(lines({"--csv", "--seed", "1", "--prob", "1"}, "\"a\"\r\n\"b\"").out, "\"a\"\r\n\"b\"\n");
+}
+
+TEST(E2eLinesCsv, RefusalsAndHintsWithoutCsv) {
+  for (const auto& [args, message] : std::vector<std::pair<std::vector<std::string>, std::string>>{
+           {{"--csv", "-z"}, "cannot combine -z and --csv options"},
+           {{"--csv", "--delimiter", ";"}, "cannot combine --delimiter and --csv options"},
+           {{"--csv", "-e", "a"}, "cannot combine -e and --csv options"},
+           {{"--csv", "-i", "1-3"}, "cannot combine -i and --csv options"},
+           {{"--csv", "--field-delimiter", "\""}, "with --csv the field delimiter cannot be a double quote, CR or LF"},
+       }) {
+    const auto r = lines(args, "a\n");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.err, "shufl: " + message + "\nTry 'shufl lines --help' for more information.\n");
+  }
+  // The issue's case: without --csv, "New York, NY" splits and the error says --csv.
+  const auto e = lines({"--field-delimiter", ",", "--header", "1", "--weight-field", "amount"}, kCities);
+  EXPECT_EQ(e.status, 1);
+  EXPECT_NE(e.err.find("shufl: line 2: invalid weight 'NY'"), std::string::npos) << e.err;
+  EXPECT_NE(e.err.find("quoted CSV fields need --csv\n"), std::string::npos) << e.err;
+  // --bad-weights=skip skips, but says at the end that skipped lines held quotes.
+  const auto s = lines({"--seed", "1", "--field-delimiter", ",", "--header", "1", "--weight-field", "3",
+                        "--bad-weights", "skip"}, kCities);
+  EXPECT_EQ(s.status, 0);
+  EXPECT_NE(s.err.find("shufl: note: 5 of the skipped lines hold a double quote: if the input is quoted CSV, use "
+                       "--csv\n"), std::string::npos) << s.err;
+  // A missing key field on a line with a quote says so too.
+  const auto k = lines({"--prob", "1", "--field-delimiter", ",", "--key-fields", "3"}, "\"a,\nb\",c\n");
+  EXPECT_EQ(k.status, 1);
+  EXPECT_NE(k.err.find("shufl: line 1: fewer fields than --key-fields needs; the line holds a double quote"),
+            std::string::npos) << k.err;
+}
+
+TEST(E2eLinesCsv, LargerThanMemoryIsRefusedBeforeAnyOutput) {
+  temp_dir dir;
+  std::string big;
+  big.reserve(20u << 20);
+  while (big.size() < (20u << 20)) big += "\"a, b\",1234567890123456789012345678901234567890\n";
+  const std::string in = dir.write("big.csv", big);
+  const auto r = lines({"--csv", "--memory", "16M", "--seed", "1", in});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("shufl: --csv shuffles in memory, and the input needs more than "), std::string::npos) << r.err;
+  // -n COUNT streams: no limit.
+  const auto n = lines({"--csv", "--memory", "16M", "--seed", "1", "-n", "2", in});
+  EXPECT_EQ(n.status, 0) << n.err;
+  EXPECT_EQ(n.out, "\"a, b\",1234567890123456789012345678901234567890\n\"a, b\",1234567890123456789012345678901234567890\n");
+}
+
+}  // namespace
