@@ -112,6 +112,12 @@ std::uint32_t shelf_guesses_of(const std::uint32_t* d, std::size_t n, std::uint6
 /// guess k (k cards left) is right with probability 1/k, independently (guessing_law).
 /// `unseen` is scratch of (n + 63) / 64 words.
 std::uint32_t guesses_of(const std::uint32_t* d, std::size_t n, std::uint64_t* unseen) noexcept;
+/// Both strategies' correct guesses (guesses_of, shelf_guesses_of) of one deck of n ≤ 64
+/// cards, in one pass over a one-word set of unseen cards.
+struct guess_counts {
+  std::uint32_t successor = 0, shelf = 0;
+};
+guess_counts guess_counts_of(const std::uint32_t* d, std::size_t n) noexcept;
 /// Serial successions of `next` after `prev`: #{p : next[p+1] lies immediately below next[p] in
 /// prev}; `below` holds, per card x, the card below x in prev (n for the bottom card).
 std::uint32_t serial_successions_of(const std::uint32_t* next, std::size_t n, const std::uint32_t* below) noexcept;

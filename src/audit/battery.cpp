@@ -181,8 +181,14 @@ void battery::add_block(const std::uint32_t* decks, std::size_t count, const std
       descents.add(desc);
       runs_up_down.add(1 + turns);
       rising_sequences.add(rising_sequences_of(d, n, where_.data()));
-      guessing.add(guesses_of(d, n, unseen_.data()));
-      guessing_shelf.add(shelf_guesses_of(d, n, unseen_.data()));
+      if (n <= 64) {
+        const guess_counts g = guess_counts_of(d, n);
+        guessing.add(g.successor);
+        guessing_shelf.add(g.shelf);
+      } else {
+        guessing.add(guesses_of(d, n, unseen_.data()));
+        guessing_shelf.add(shelf_guesses_of(d, n, unseen_.data()));
+      }
     }
     const std::uint32_t* prev = i > 0 ? d - K : previous;
     if (prev != nullptr) add_serial_pair(prev, d);

@@ -54,23 +54,37 @@ std::uint32_t runs_up_down_of(const std::uint32_t* d, std::size_t n) noexcept {
   return 1 + turns;
 }
 
-std::uint32_t guesses_of(const std::uint32_t* d, std::size_t n, std::uint64_t* unseen) noexcept {
-  if (n <= 64) {
-    // One word: the next guess without branches (countr_zero(0) = 64 never wins the select).
-    std::uint64_t u = n == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1;
-    std::uint32_t guess = 0, right = 0;
-    for (std::size_t p = 0; p < n; ++p) {
-      const std::uint32_t c = d[p];
-      right += c == guess;
-      u &= ~(std::uint64_t{1} << c);
-      const std::uint64_t above = u & ((~std::uint64_t{0} << c) << 1);
-      const std::uint64_t below = u & ((std::uint64_t{1} << c) - 1);
-      const auto up = static_cast<std::uint32_t>(std::countr_zero(above));
-      const auto down = static_cast<std::uint32_t>(63 - std::countl_zero(below | 1));
-      guess = above != 0 ? up : down;
-    }
-    return right;
+guess_counts guess_counts_of(const std::uint32_t* d, std::size_t n) noexcept {
+  // One word of unseen cards; both strategies look at the nearest unseen card above and below
+  // the card just shown (countr_zero(0) = 64 and the `| 1` below only matter after the last
+  // card, whose next guesses are never used). No branches: the run's way is a coin flip.
+  std::uint64_t u = n == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1;
+  std::uint32_t successor = 0, shelf = 0, right_successor = 0, right_shelf = 0;
+  std::int64_t last = -1;  // the first card counts as rising
+  for (std::size_t p = 0; p < n; ++p) {
+    const std::uint32_t c = d[p];
+    right_successor += c == successor;
+    right_shelf += c == shelf;
+    u &= ~(std::uint64_t{1} << c);
+    const std::uint64_t above = u & ((~std::uint64_t{0} << c) << 1);
+    const std::uint64_t below = u & ((std::uint64_t{1} << c) - 1);
+    const auto up = static_cast<std::uint32_t>(std::countr_zero(above));
+    const auto down = static_cast<std::uint32_t>(63 - std::countl_zero(below | 1));
+    const std::uint32_t has_above = above != 0, has_below = below != 0;
+    const std::uint32_t rising = static_cast<std::int64_t>(c) > last;
+    // Original successor: up, else down. Shelf: up on a rising run (down when nothing is
+    // above), down on a falling one (up when nothing is below).
+    const std::uint32_t successor_up = 0u - has_above;
+    const std::uint32_t shelf_up = 0u - ((rising & has_above) | (~rising & ~has_below & 1u));
+    successor = (up & successor_up) | (down & ~successor_up);
+    shelf = (up & shelf_up) | (down & ~shelf_up);
+    last = c;
   }
+  return {right_successor, right_shelf};
+}
+
+std::uint32_t guesses_of(const std::uint32_t* d, std::size_t n, std::uint64_t* unseen) noexcept {
+  if (n <= 64) return guess_counts_of(d, n).successor;
   const std::size_t words = (n + 63) / 64;
   for (std::size_t w = 0; w < words; ++w) unseen[w] = ~std::uint64_t{0};
   if (n % 64 != 0) unseen[words - 1] = (std::uint64_t{1} << (n % 64)) - 1;
@@ -123,29 +137,7 @@ std::uint32_t unseen_below(const std::uint64_t* unseen, std::uint32_t c, std::si
 }  // namespace
 
 std::uint32_t shelf_guesses_of(const std::uint32_t* d, std::size_t n, std::uint64_t* unseen) noexcept {
-  if (n <= 64) {
-    // One word, as guesses_of: the nearest unseen card above and below c, then the run's way.
-    // (Both are empty only after the last card, whose next guess is never used.)
-    std::uint64_t u = n == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1;
-    std::uint32_t guess = 0, right = 0;
-    std::int64_t last = -1;  // the first card counts as rising
-    for (std::size_t p = 0; p < n; ++p) {
-      const std::uint32_t c = d[p];
-      right += c == guess;
-      u &= ~(std::uint64_t{1} << c);
-      const std::uint64_t above = u & ((~std::uint64_t{0} << c) << 1);
-      const std::uint64_t below = u & ((std::uint64_t{1} << c) - 1);
-      const auto up = static_cast<std::uint32_t>(std::countr_zero(above));
-      const auto down = static_cast<std::uint32_t>(63 - std::countl_zero(below | 1));
-      // Up on a rising run (down when nothing is above), down on a falling one (up when
-      // nothing is below); bit arithmetic, not a branch: the run's way is a coin flip.
-      const std::uint32_t rising = static_cast<std::int64_t>(c) > last, has_above = above != 0, has_below = below != 0;
-      const std::uint32_t take_up = 0u - ((rising & has_above) | (~rising & ~has_below & 1u));
-      guess = (up & take_up) | (down & ~take_up);
-      last = c;
-    }
-    return right;
-  }
+  if (n <= 64) return guess_counts_of(d, n).shelf;
   const std::size_t words = (n + 63) / 64;
   for (std::size_t w = 0; w < words; ++w) unseen[w] = ~std::uint64_t{0};
   if (n % 64 != 0) unseen[words - 1] = (std::uint64_t{1} << (n % 64)) - 1;
