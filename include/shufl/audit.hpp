@@ -161,6 +161,18 @@ class position_table {
     ++a.decks_;
     ++b.decks_;
   }
+  /// Adds `decks` decks counted by face: cells[face · K + p] decks have `face` at position p
+  /// (each face's cells go to its row).
+  void add_cells(const std::uint32_t* cells, std::uint64_t decks) noexcept {
+    const std::size_t K = positions_, F = row_of_.size();
+    std::uint64_t* c = counts_.data();
+    for (std::size_t f = 0; f < F; ++f) {
+      std::uint64_t* row = c + row_of_[f] * K;
+      const std::uint32_t* from = cells + f * K;
+      for (std::size_t p = 0; p < K; ++p) row[p] += from[p];
+    }
+    decks_ += decks;
+  }
   void merge(const position_table& other);
   /// Adds saved counts (rows × K, as counts()) of `decks` decks; throws on a size mismatch.
   void add_counts(std::span<const std::uint64_t> counts, std::uint64_t decks);
@@ -189,6 +201,12 @@ class serial_table {
     for (std::size_t p = 0; p < K; ++p) ++c[prev[p] * F + next[p]];
     ++pairs_;
   }
+  /// Adds `pairs` pairs counted in cells (F × F, as counts()).
+  void add_cells(const std::uint32_t* cells, std::uint64_t pairs) noexcept {
+    std::uint64_t* c = counts_.data();
+    for (std::size_t i = 0; i < faces_ * faces_; ++i) c[i] += cells[i];
+    pairs_ += pairs;
+  }
   void merge(const serial_table& other);
   /// Adds saved counts (F × F, as counts()) of `pairs` pairs; throws on a size mismatch.
   void add_counts(std::span<const std::uint64_t> counts, std::uint64_t pairs);
@@ -208,6 +226,11 @@ struct deck_total {
   void add(std::uint32_t value) noexcept {
     ++decks;
     total += value;
+  }
+  /// Adds `count` values whose sum is `sum`.
+  void add_sum(std::uint64_t sum, std::uint64_t count) noexcept {
+    decks += count;
+    total += sum;
   }
   void merge(const deck_total& other) noexcept {
     decks += other.decks;
@@ -313,7 +336,10 @@ class battery {
  private:
   battery_shape shape_;
   std::uint64_t decks_ = 0;
-  std::vector<std::uint32_t> where_, below_;
+  // add_block's scratch; its 32-bit cells (positions F × K, serial pairs F × F) serve blocks of
+  // kCellBlock decks or more.
+  static constexpr std::size_t kCellBlock = 64;
+  std::vector<std::uint32_t> where_, below_, position_cells_, serial_cells_;
   std::vector<std::uint64_t> unseen_;
 };
 
