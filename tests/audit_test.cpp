@@ -150,6 +150,12 @@ TEST(AuditStatistics, SerialSuccessions) {
   fill_below(prev.data(), 5, below.data());
   EXPECT_EQ(serial_successions_of(next.data(), 5, below.data()), 3u);  // (4 5), (5 1), (1 2) kept
   EXPECT_EQ(serial_successions_of(prev.data(), 5, below.data()), 4u);  // the same deck keeps all
+  // From the other side: the pairs of prev found again in next, by next's positions.
+  std::vector<std::uint32_t> where(5);
+  rising_sequences_of(next.data(), 5, where.data());
+  EXPECT_EQ(serial_successions_at(prev.data(), 5, where.data()), 3u);
+  rising_sequences_of(prev.data(), 5, where.data());
+  EXPECT_EQ(serial_successions_at(prev.data(), 5, where.data()), 4u);
 }
 
 TEST(AuditStatistics, FingerprintsDiffer) {

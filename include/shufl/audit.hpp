@@ -123,6 +123,10 @@ guess_counts guess_counts_of(const std::uint32_t* d, std::size_t n) noexcept;
 std::uint32_t serial_successions_of(const std::uint32_t* next, std::size_t n, const std::uint32_t* below) noexcept;
 /// Fills below[x] (n entries) for deck `prev` as serial_successions_of reads it.
 void fill_below(const std::uint32_t* prev, std::size_t n, std::uint32_t* below) noexcept;
+/// The same count from the other side: #{q : prev[q+1] lies immediately below prev[q] in the
+/// next deck}, given where_next[x], the position of card x in the next deck (as
+/// rising_sequences_of leaves `where`).
+std::uint32_t serial_successions_at(const std::uint32_t* prev, std::size_t n, const std::uint32_t* where_next) noexcept;
 /// A 64-bit fingerprint of a deck of face ids (distinct decks collide with probability about
 /// 2^−64 per pair).
 std::uint64_t deck_fingerprint(const std::uint32_t* d, std::size_t k) noexcept;

@@ -201,7 +201,7 @@ void battery::add_block(const std::uint32_t* decks, std::size_t count, const std
       adj += deck_adj;
       desc += deck_desc;
       runs += 1 + turns;
-      rising += rising_sequences_of(d, n, where_.data());
+      rising += rising_sequences_of(d, n, where_.data());  // leaves where_ = the deck's inverse
       if (n <= 64) {
         const guess_counts g = guess_counts_of(d, n);
         guess += g.successor;
@@ -210,10 +210,7 @@ void battery::add_block(const std::uint32_t* decks, std::size_t count, const std
         guess += guesses_of(d, n, unseen_.data());
         shelf += shelf_guesses_of(d, n, unseen_.data());
       }
-      if (prev != nullptr) {
-        fill_below(prev, n, below_.data());
-        serial_succ += serial_successions_of(d, n, below_.data());
-      }
+      if (prev != nullptr) serial_succ += serial_successions_at(prev, n, where_.data());
     }
     pairs += prev != nullptr;
     duplicates.add(first_index + i, deck_fingerprint(d, K));

@@ -3,6 +3,7 @@
 // flat arrays, noexcept and allocation-free.
 #include <algorithm>
 #include <bit>
+#include <memory>
 #include <utility>
 
 #include "shufl/audit.hpp"
@@ -168,6 +169,12 @@ std::uint32_t serial_successions_of(const std::uint32_t* next, std::size_t n, co
   return k;
 }
 
+std::uint32_t serial_successions_at(const std::uint32_t* prev, std::size_t n, const std::uint32_t* where_next) noexcept {
+  std::uint32_t k = 0;
+  for (std::size_t q = 0; q + 1 < n; ++q) k += where_next[prev[q + 1]] == where_next[prev[q]] + 1;
+  return k;
+}
+
 std::uint64_t deck_fingerprint(const std::uint32_t* d, std::size_t k) noexcept {
   // Two 64-bit multiply-xorshift lanes over pairs of ids, then a final mix (splitmix64's).
   std::uint64_t a = 0x9E3779B97F4A7C15ull ^ k, b = 0xD1B54A32D192ED03ull;
@@ -229,19 +236,26 @@ void duplicate_finder::append(std::span<const std::uint64_t> fingerprints) {
 }
 
 std::uint64_t duplicate_finder::repeats() const {
-  // LSD radix sort, 16 bits a pass (up to 2^20 keys: four linear passes instead of n log n).
-  std::vector<std::uint64_t> sorted = fingerprints_, other(sorted.size());
-  std::vector<std::size_t> start(std::size_t{1} << 16);
-  for (unsigned shift = 0; shift < 64; shift += 16) {
-    std::fill(start.begin(), start.end(), 0);
-    for (const auto v : sorted) ++start[(v >> shift) & 0xFFFF];
-    std::size_t sum = 0;
-    for (auto& s : start) sum += std::exchange(s, sum);
-    for (const auto v : sorted) other[start[(v >> shift) & 0xFFFF]++] = v;
-    sorted.swap(other);
-  }
+  // Equal fingerprints share their top 16 bits: one counting pass spreads them into 2^16
+  // buckets by those bits (about 16 fingerprints a bucket at the limit, the bits being a hash's),
+  // and each bucket, sorted, counts its equal neighbours. Two linear passes and small sorts
+  // instead of n log n.
+  constexpr unsigned shift = 48;
+  const std::size_t n = fingerprints_.size();
+  std::vector<std::size_t> start((std::size_t{1} << 16) + 1, 0);
+  for (const auto v : fingerprints_) ++start[(v >> shift) + 1];
+  for (std::size_t b = 1; b < start.size(); ++b) start[b] += start[b - 1];
+  const auto bucketed = std::make_unique_for_overwrite<std::uint64_t[]>(n);
+  std::vector<std::size_t> at(start.begin(), start.end() - 1);
+  for (const auto v : fingerprints_) bucketed[at[v >> shift]++] = v;
   std::uint64_t k = 0;
-  for (std::size_t i = 1; i < sorted.size(); ++i) k += sorted[i] == sorted[i - 1];
+  for (std::size_t b = 0; b + 1 < start.size(); ++b) {
+    std::uint64_t* first = bucketed.get() + start[b];
+    std::uint64_t* last = bucketed.get() + start[b + 1];
+    if (last - first < 2) continue;
+    std::sort(first, last);
+    for (const std::uint64_t* q = first + 1; q < last; ++q) k += *q == q[-1];
+  }
   return k;
 }
 
