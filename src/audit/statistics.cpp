@@ -236,13 +236,12 @@ void duplicate_finder::append(std::span<const std::uint64_t> fingerprints) {
 }
 
 std::uint64_t duplicate_finder::repeats() const {
-  // Equal fingerprints share their top 16 bits: one counting pass spreads them into 2^16
-  // buckets by those bits (about 16 fingerprints a bucket at the limit, the bits being a hash's),
-  // and each bucket, sorted, counts its equal neighbours. Two linear passes and small sorts
-  // instead of n log n.
-  constexpr unsigned shift = 48;
+  // Equal fingerprints share their top 12 bits: one counting pass spreads them into 2^12
+  // buckets by those bits (about 256 fingerprints a bucket at the limit, the bits being a
+  // hash's), and each bucket, sorted in cache, counts its equal neighbours.
+  constexpr unsigned bits = 12, shift = 64 - bits;
   const std::size_t n = fingerprints_.size();
-  std::vector<std::size_t> start((std::size_t{1} << 16) + 1, 0);
+  std::vector<std::size_t> start((std::size_t{1} << bits) + 1, 0);
   for (const auto v : fingerprints_) ++start[(v >> shift) + 1];
   for (std::size_t b = 1; b < start.size(); ++b) start[b] += start[b - 1];
   const auto bucketed = std::make_unique_for_overwrite<std::uint64_t[]>(n);
