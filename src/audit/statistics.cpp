@@ -2,6 +2,7 @@
 // serial table, totals, duplicate fingerprints). Every per-deck function is one O(n) pass over
 // flat arrays, noexcept and allocation-free.
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <memory>
 #include <utility>
@@ -262,25 +263,37 @@ void duplicate_finder::append(std::span<const std::uint64_t> fingerprints) {
 }
 
 std::uint64_t duplicate_finder::repeats() const {
-  // Equal fingerprints share their top 12 bits: one counting pass spreads them into 2^12
-  // buckets by those bits (about 256 fingerprints a bucket at the limit, the bits being a
-  // hash's), and each bucket, sorted in cache, counts its equal neighbours.
-  constexpr unsigned bits = 12, shift = 64 - bits;
+  // Equal fingerprints share their top bits (a hash's: about uniform): a counting pass spreads
+  // them into 256 buckets by the top byte, then each bucket, in cache, into 256 by the next
+  // byte (about 16 fingerprints each at the limit), and each of those, sorted, counts its equal
+  // neighbours. Linear passes and tiny sorts instead of n log n.
   const std::size_t n = fingerprints_.size();
-  std::vector<std::size_t> start((std::size_t{1} << bits) + 1, 0);
-  for (const auto v : fingerprints_) ++start[(v >> shift) + 1];
-  for (std::size_t b = 1; b < start.size(); ++b) start[b] += start[b - 1];
+  const auto spread = [](const std::uint64_t* from, std::size_t count, unsigned shift, std::uint64_t* to,
+                         std::array<std::size_t, 257>& start) {
+    start.fill(0);
+    for (std::size_t i = 0; i < count; ++i) ++start[((from[i] >> shift) & 255) + 1];
+    for (std::size_t b = 1; b < start.size(); ++b) start[b] += start[b - 1];
+    std::array<std::size_t, 256> at;
+    std::copy(start.begin(), start.end() - 1, at.begin());
+    for (std::size_t i = 0; i < count; ++i) to[at[(from[i] >> shift) & 255]++] = from[i];
+  };
   const auto bucketed = std::make_unique_for_overwrite<std::uint64_t[]>(n);
   prefault(bucketed.get(), n * sizeof(std::uint64_t));
-  std::vector<std::size_t> at(start.begin(), start.end() - 1);
-  for (const auto v : fingerprints_) bucketed[at[v >> shift]++] = v;
+  std::array<std::size_t, 257> start, inner;
+  spread(fingerprints_.data(), n, 56, bucketed.get(), start);
+  std::size_t largest = 0;
+  for (std::size_t b = 0; b < 256; ++b) largest = std::max(largest, start[b + 1] - start[b]);
+  std::vector<std::uint64_t> part(largest);
   std::uint64_t k = 0;
-  for (std::size_t b = 0; b + 1 < start.size(); ++b) {
-    std::uint64_t* first = bucketed.get() + start[b];
-    std::uint64_t* last = bucketed.get() + start[b + 1];
-    if (last - first < 2) continue;
-    std::sort(first, last);
-    for (const std::uint64_t* q = first + 1; q < last; ++q) k += *q == q[-1];
+  for (std::size_t b = 0; b < 256; ++b) {
+    spread(bucketed.get() + start[b], start[b + 1] - start[b], 48, part.data(), inner);
+    for (std::size_t c = 0; c < 256; ++c) {
+      std::uint64_t* first = part.data() + inner[c];
+      std::uint64_t* last = part.data() + inner[c + 1];
+      if (last - first < 2) continue;
+      std::sort(first, last);
+      for (const std::uint64_t* q = first + 1; q < last; ++q) k += *q == q[-1];
+    }
   }
   return k;
 }
