@@ -91,7 +91,7 @@ guess_counts guess_counts_of(const std::uint32_t* d, std::size_t n) noexcept {
     right_shelf += c == shelf;
     u &= ~(std::uint64_t{1} << c);
     const std::uint64_t above = u & ((~std::uint64_t{0} << c) << 1);
-    const std::uint64_t below = u & ((std::uint64_t{1} << c) - 1);
+    const std::uint64_t below = u ^ above;  // u no longer holds c
     const auto up = static_cast<std::uint32_t>(std::countr_zero(above));
     const auto down = static_cast<std::uint32_t>(63 - std::countl_zero(below | 1));
     const std::uint32_t has_above = above != 0, has_below = below != 0;
