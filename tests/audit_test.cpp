@@ -150,6 +150,12 @@ TEST(AuditStatistics, SerialSuccessions) {
   fill_below(prev.data(), 5, below.data());
   EXPECT_EQ(serial_successions_of(next.data(), 5, below.data()), 3u);  // (4 5), (5 1), (1 2) kept
   EXPECT_EQ(serial_successions_of(prev.data(), 5, below.data()), 4u);  // the same deck keeps all
+  // From the other side: the pairs of prev found again in next, by next's positions.
+  std::vector<std::uint32_t> where(5);
+  rising_sequences_of(next.data(), 5, where.data());
+  EXPECT_EQ(serial_successions_at(prev.data(), 5, where.data()), 3u);
+  rising_sequences_of(prev.data(), 5, where.data());
+  EXPECT_EQ(serial_successions_at(prev.data(), 5, where.data()), 4u);
 }
 
 TEST(AuditStatistics, FingerprintsDiffer) {
@@ -275,6 +281,62 @@ battery_shape standard_shape(std::size_t packs) {
     s.rank_of.push_back(static_cast<std::int8_t>(f % 13));
   }
   return s;
+}
+
+TEST(AuditTables, LongAndShortBlocksCountAlike) {
+  // A long block counts positions and serial pairs in 32-bit cells added once at its end; the
+  // same decks one at a time add to the tables directly. Every sum must agree, and the suit
+  // and rank rows must be the sums of their faces' rows.
+  const battery_shape s = standard_shape(1);
+  xoshiro256pp_engine engine(key_from_seed("audit-blocks"), 0);
+  std::vector<std::uint32_t> decks(300 * 52);
+  for (std::size_t i = 0; i < 300; ++i) {
+    std::iota(decks.begin() + static_cast<std::ptrdiff_t>(i * 52), decks.begin() + static_cast<std::ptrdiff_t>(i * 52 + 52), 0u);
+    fisher_yates(std::span<std::uint32_t>(decks.data() + i * 52, 52), engine);
+  }
+  battery whole(s), one_by_one(s);
+  whole.add_block(decks.data(), 300, nullptr, 0);
+  for (std::size_t i = 0; i < 300; ++i) one_by_one.add_block(decks.data() + i * 52, 1, i > 0 ? decks.data() + (i - 1) * 52 : nullptr, i);
+  EXPECT_EQ(whole.card_position.counts(), one_by_one.card_position.counts());
+  EXPECT_EQ(whole.suit_position.counts(), one_by_one.suit_position.counts());
+  EXPECT_EQ(whole.rank_position.counts(), one_by_one.rank_position.counts());
+  EXPECT_EQ(whole.serial_position.counts(), one_by_one.serial_position.counts());
+  EXPECT_EQ(whole.serial_position.pairs(), 299u);
+  EXPECT_EQ(whole.card_position.decks(), 300u);
+  for (std::size_t p = 0; p < 52; ++p) {
+    std::uint64_t hearts = 0;
+    for (std::size_t f = 13; f < 26; ++f) hearts += whole.card_position.counts()[f * 52 + p];
+    EXPECT_EQ(whole.suit_position.counts()[1 * 52 + p], hearts);
+  }
+  for (auto [a, b] : {std::pair{&whole.successions, &one_by_one.successions}, std::pair{&whole.guessing, &one_by_one.guessing},
+                      std::pair{&whole.guessing_shelf, &one_by_one.guessing_shelf},
+                      std::pair{&whole.rising_sequences, &one_by_one.rising_sequences},
+                      std::pair{&whole.serial_successions, &one_by_one.serial_successions}}) {
+    EXPECT_EQ(a->total, b->total);
+    EXPECT_EQ(a->decks, b->decks);
+  }
+  EXPECT_EQ(whole.serial_successions.decks, 299u);
+}
+
+TEST(AuditTables, RepeatsCountEqualFingerprints) {
+  // Fingerprints with repeats, some differing only in low bits or only in high bits; the
+  // count is #values − #distinct values (by std::set).
+  std::vector<std::uint64_t> v;
+  std::uint64_t x = 0x243F6A8885A308D3ull;
+  for (int i = 0; i < 5000; ++i) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    v.push_back(x);
+    if (i % 7 == 0) v.push_back(x);            // a repeat
+    if (i % 11 == 0) v.push_back(x ^ 1);       // same top bytes, not equal
+    if (i % 13 == 0) v.push_back(x ^ (1ull << 63));
+  }
+  v.push_back(v[10]);
+  v.push_back(v[10]);
+  duplicate_finder d;
+  d.append(v);
+  const std::set<std::uint64_t> distinct(v.begin(), v.end());
+  EXPECT_EQ(d.repeats(), v.size() - distinct.size());
+  EXPECT_GT(d.repeats(), 700u);
 }
 
 TEST(AuditTables, SuitPositionScalingBySimulation) {

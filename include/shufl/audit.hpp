@@ -112,11 +112,21 @@ std::uint32_t shelf_guesses_of(const std::uint32_t* d, std::size_t n, std::uint6
 /// guess k (k cards left) is right with probability 1/k, independently (guessing_law).
 /// `unseen` is scratch of (n + 63) / 64 words.
 std::uint32_t guesses_of(const std::uint32_t* d, std::size_t n, std::uint64_t* unseen) noexcept;
+/// Both strategies' correct guesses (guesses_of, shelf_guesses_of) of one deck of n ≤ 64
+/// cards, in one pass over a one-word set of unseen cards.
+struct guess_counts {
+  std::uint32_t successor = 0, shelf = 0;
+};
+guess_counts guess_counts_of(const std::uint32_t* d, std::size_t n) noexcept;
 /// Serial successions of `next` after `prev`: #{p : next[p+1] lies immediately below next[p] in
 /// prev}; `below` holds, per card x, the card below x in prev (n for the bottom card).
 std::uint32_t serial_successions_of(const std::uint32_t* next, std::size_t n, const std::uint32_t* below) noexcept;
 /// Fills below[x] (n entries) for deck `prev` as serial_successions_of reads it.
 void fill_below(const std::uint32_t* prev, std::size_t n, std::uint32_t* below) noexcept;
+/// The same count from the other side: #{q : prev[q+1] lies immediately below prev[q] in the
+/// next deck}, given where_next[x], the position of card x in the next deck (as
+/// rising_sequences_of leaves `where`).
+std::uint32_t serial_successions_at(const std::uint32_t* prev, std::size_t n, const std::uint32_t* where_next) noexcept;
 /// A 64-bit fingerprint of a deck of face ids (distinct decks collide with probability about
 /// 2^−64 per pair).
 std::uint64_t deck_fingerprint(const std::uint32_t* d, std::size_t k) noexcept;
@@ -155,6 +165,18 @@ class position_table {
     ++a.decks_;
     ++b.decks_;
   }
+  /// Adds `decks` decks counted by face: cells[face · K + p] decks have `face` at position p
+  /// (each face's cells go to its row).
+  void add_cells(const std::uint32_t* cells, std::uint64_t decks) noexcept {
+    const std::size_t K = positions_, F = row_of_.size();
+    std::uint64_t* c = counts_.data();
+    for (std::size_t f = 0; f < F; ++f) {
+      std::uint64_t* row = c + row_of_[f] * K;
+      const std::uint32_t* from = cells + f * K;
+      for (std::size_t p = 0; p < K; ++p) row[p] += from[p];
+    }
+    decks_ += decks;
+  }
   void merge(const position_table& other);
   /// Adds saved counts (rows × K, as counts()) of `decks` decks; throws on a size mismatch.
   void add_counts(std::span<const std::uint64_t> counts, std::uint64_t decks);
@@ -183,6 +205,12 @@ class serial_table {
     for (std::size_t p = 0; p < K; ++p) ++c[prev[p] * F + next[p]];
     ++pairs_;
   }
+  /// Adds `pairs` pairs counted in cells (F × F, as counts()).
+  void add_cells(const std::uint32_t* cells, std::uint64_t pairs) noexcept {
+    std::uint64_t* c = counts_.data();
+    for (std::size_t i = 0; i < faces_ * faces_; ++i) c[i] += cells[i];
+    pairs_ += pairs;
+  }
   void merge(const serial_table& other);
   /// Adds saved counts (F × F, as counts()) of `pairs` pairs; throws on a size mismatch.
   void add_counts(std::span<const std::uint64_t> counts, std::uint64_t pairs);
@@ -202,6 +230,11 @@ struct deck_total {
   void add(std::uint32_t value) noexcept {
     ++decks;
     total += value;
+  }
+  /// Adds `count` values whose sum is `sum`.
+  void add_sum(std::uint64_t sum, std::uint64_t count) noexcept {
+    decks += count;
+    total += sum;
   }
   void merge(const deck_total& other) noexcept {
     decks += other.decks;
@@ -307,7 +340,10 @@ class battery {
  private:
   battery_shape shape_;
   std::uint64_t decks_ = 0;
-  std::vector<std::uint32_t> where_, below_;
+  // add_block's scratch; its 32-bit cells (positions F × K, serial pairs F × F) serve blocks of
+  // kCellBlock decks or more.
+  static constexpr std::size_t kCellBlock = 64;
+  std::vector<std::uint32_t> where_, below_, position_cells_, serial_cells_;
   std::vector<std::uint64_t> unseen_;
 };
 

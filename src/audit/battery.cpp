@@ -136,6 +136,8 @@ battery::battery(const battery_shape& shape) : shape_(shape) {
   where_.assign(shape.cards, 0);
   below_.assign(shape.cards, 0);
   unseen_.assign((shape.cards + 63) / 64, 0);
+  position_cells_.assign(F * K, 0);
+  if (shape.whole()) serial_cells_.assign(F * F, 0);
 }
 
 void battery::add_serial_pair(const std::uint32_t* prev, const std::uint32_t* next) noexcept {
@@ -149,45 +151,91 @@ void battery::add_serial_pair(const std::uint32_t* prev, const std::uint32_t* ne
 
 void battery::add_block(const std::uint32_t* decks, std::size_t count, const std::uint32_t* previous,
                         std::uint64_t first_index) {
-  const std::size_t n = shape_.cards, K = shape_.positions;
-  const bool groups = suits_and_ranks(shape_);
+  const std::size_t n = shape_.cards, K = shape_.positions, F = shape_.faces();
   const bool permutations = permutation_tests(shape_);
+  const bool whole = shape_.whole();
   if (first_index < duplicate_finder::limit) duplicates.reserve_more(count);
+  // A long block counts positions and serial pairs in 32-bit cells (faces × K and faces ×
+  // faces: half the cache of the tables) and adds them to the tables once at its end (the suit
+  // and rank tables from the faces' cells); a short one adds to the tables directly.
+  const bool cells = count >= kCellBlock && count <= std::numeric_limits<std::uint32_t>::max() / K;
+  const bool groups = suits_and_ranks(shape_);
+  std::uint32_t* const position = position_cells_.data();
+  std::uint32_t* const serial = serial_cells_.data();
+  // The totals of the block, in locals (the tables' stores cannot alias them).
+  std::uint64_t fixed = 0, succ = 0, adj = 0, desc = 0, runs = 0, rising = 0, guess = 0, shelf = 0, serial_succ = 0,
+                pairs = 0;
   for (std::size_t i = 0; i < count; ++i) {
     const std::uint32_t* d = decks + i * K;
-    if (groups) {
-      position_table::add_three(card_position, suit_position, rank_position, d);
+    const std::uint32_t* prev = i > 0 ? d - K : previous;
+    if (cells) {
+      for (std::size_t p = 0; p < K; ++p) ++position[d[p] * K + p];
+      if (whole && prev != nullptr) {
+        for (std::size_t p = 0; p < K; ++p) ++serial[prev[p] * F + d[p]];
+      }
     } else {
-      card_position.add(d);
+      if (groups) {
+        position_table::add_three(card_position, suit_position, rank_position, d);
+      } else {
+        card_position.add(d);
+      }
+      if (whole && prev != nullptr) serial_position.add_pair(prev, d);
     }
     if (permutations) {
       // fixed_points_of, successions_of, adjacent_pairs_of, descents_of and runs_up_down_of in
       // one pass over the deck (n ≥ 2 here).
-      std::uint32_t fixed = d[0] == 0, succ = 0, adj = 0, desc = 0, turns = 0;
+      std::uint32_t deck_fixed = d[0] == 0, deck_succ = 0, deck_adj = 0, deck_desc = 0, turns = 0;
       bool up = d[1] > d[0];
       for (std::size_t p = 0; p + 1 < n; ++p) {
         const std::uint32_t a = d[p], b = d[p + 1];
-        fixed += b == p + 1;
-        succ += b == a + 1;
-        adj += ((b - a + 1) | 2u) == 2u;
+        deck_fixed += b == p + 1;
+        deck_succ += b == a + 1;
+        deck_adj += ((b - a + 1) | 2u) == 2u;
         const bool rise = b > a;
-        desc += !rise;
+        deck_desc += !rise;
         turns += rise != up;
         up = rise;
       }
-      fixed_points.add(fixed);
-      successions.add(succ);
-      adjacent_pairs.add(adj);
-      descents.add(desc);
-      runs_up_down.add(1 + turns);
-      rising_sequences.add(rising_sequences_of(d, n, where_.data()));
-      guessing.add(guesses_of(d, n, unseen_.data()));
-      guessing_shelf.add(shelf_guesses_of(d, n, unseen_.data()));
+      fixed += deck_fixed;
+      succ += deck_succ;
+      adj += deck_adj;
+      desc += deck_desc;
+      runs += 1 + turns;
+      rising += rising_sequences_of(d, n, where_.data());  // leaves where_ = the deck's inverse
+      if (n <= 64) {
+        const guess_counts g = guess_counts_of(d, n);
+        guess += g.successor;
+        shelf += g.shelf;
+      } else {
+        guess += guesses_of(d, n, unseen_.data());
+        shelf += shelf_guesses_of(d, n, unseen_.data());
+      }
+      if (prev != nullptr) serial_succ += serial_successions_at(prev, n, where_.data());
     }
-    const std::uint32_t* prev = i > 0 ? d - K : previous;
-    if (prev != nullptr) add_serial_pair(prev, d);
+    pairs += prev != nullptr;
     duplicates.add(first_index + i, deck_fingerprint(d, K));
     if (!game_hands.empty()) add_game_hands(shape_, d, game_hands.data());
+  }
+  if (cells) {
+    card_position.add_cells(position, count);
+    if (groups) {
+      suit_position.add_cells(position, count);
+      rank_position.add_cells(position, count);
+    }
+    std::fill(position_cells_.begin(), position_cells_.end(), 0u);
+    if (whole) {
+      serial_position.add_cells(serial, pairs);
+      std::fill(serial_cells_.begin(), serial_cells_.end(), 0u);
+    }
+  }
+  if (permutations) {
+    for (auto [acc, sum] : {std::pair{&fixed_points, fixed}, std::pair{&successions, succ},
+                            std::pair{&adjacent_pairs, adj}, std::pair{&descents, desc},
+                            std::pair{&runs_up_down, runs}, std::pair{&rising_sequences, rising},
+                            std::pair{&guessing, guess}, std::pair{&guessing_shelf, shelf}}) {
+      acc->add_sum(sum, count);
+    }
+    serial_successions.add_sum(serial_succ, pairs);
   }
   decks_ += count;
 }

@@ -2,13 +2,37 @@
 // serial table, totals, duplicate fingerprints). Every per-deck function is one O(n) pass over
 // flat arrays, noexcept and allocation-free.
 #include <algorithm>
+#include <array>
 #include <bit>
+#include <memory>
 #include <utility>
+
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "shufl/audit.hpp"
 #include "shufl/error.hpp"
 
 namespace shufl::audit {
+
+namespace {
+
+// Maps the pages of a fresh buffer about to be filled in one call (Linux 5.14's
+// MADV_POPULATE_WRITE) instead of one page fault per 4 KiB page as they are first written; a
+// no-op elsewhere or when the call fails.
+void prefault(void* data, std::size_t bytes) noexcept {
+#ifdef MADV_POPULATE_WRITE
+  static const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const auto begin = (reinterpret_cast<std::uintptr_t>(data) + page - 1) / page * page;
+  const auto end = (reinterpret_cast<std::uintptr_t>(data) + bytes) / page * page;
+  if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_POPULATE_WRITE);
+#else
+  (void)data;
+  (void)bytes;
+#endif
+}
+
+}  // namespace
 
 std::uint32_t fixed_points_of(const std::uint32_t* d, std::size_t n) noexcept {
   std::uint32_t k = 0;
@@ -54,23 +78,37 @@ std::uint32_t runs_up_down_of(const std::uint32_t* d, std::size_t n) noexcept {
   return 1 + turns;
 }
 
-std::uint32_t guesses_of(const std::uint32_t* d, std::size_t n, std::uint64_t* unseen) noexcept {
-  if (n <= 64) {
-    // One word: the next guess without branches (countr_zero(0) = 64 never wins the select).
-    std::uint64_t u = n == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1;
-    std::uint32_t guess = 0, right = 0;
-    for (std::size_t p = 0; p < n; ++p) {
-      const std::uint32_t c = d[p];
-      right += c == guess;
-      u &= ~(std::uint64_t{1} << c);
-      const std::uint64_t above = u & ((~std::uint64_t{0} << c) << 1);
-      const std::uint64_t below = u & ((std::uint64_t{1} << c) - 1);
-      const auto up = static_cast<std::uint32_t>(std::countr_zero(above));
-      const auto down = static_cast<std::uint32_t>(63 - std::countl_zero(below | 1));
-      guess = above != 0 ? up : down;
-    }
-    return right;
+guess_counts guess_counts_of(const std::uint32_t* d, std::size_t n) noexcept {
+  // One word of unseen cards; both strategies look at the nearest unseen card above and below
+  // the card just shown (countr_zero(0) = 64 and the `| 1` below only matter after the last
+  // card, whose next guesses are never used). No branches: the run's way is a coin flip.
+  std::uint64_t u = n == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1;
+  std::uint32_t successor = 0, shelf = 0, right_successor = 0, right_shelf = 0;
+  std::int64_t last = -1;  // the first card counts as rising
+  for (std::size_t p = 0; p < n; ++p) {
+    const std::uint32_t c = d[p];
+    right_successor += c == successor;
+    right_shelf += c == shelf;
+    u &= ~(std::uint64_t{1} << c);
+    const std::uint64_t above = u & ((~std::uint64_t{0} << c) << 1);
+    const std::uint64_t below = u ^ above;  // u no longer holds c
+    const auto up = static_cast<std::uint32_t>(std::countr_zero(above));
+    const auto down = static_cast<std::uint32_t>(63 - std::countl_zero(below | 1));
+    const std::uint32_t has_above = above != 0, has_below = below != 0;
+    const std::uint32_t rising = static_cast<std::int64_t>(c) > last;
+    // Original successor: up, else down. Shelf: up on a rising run (down when nothing is
+    // above), down on a falling one (up when nothing is below).
+    const std::uint32_t successor_up = 0u - has_above;
+    const std::uint32_t shelf_up = 0u - ((rising & has_above) | (~rising & ~has_below & 1u));
+    successor = (up & successor_up) | (down & ~successor_up);
+    shelf = (up & shelf_up) | (down & ~shelf_up);
+    last = c;
   }
+  return {right_successor, right_shelf};
+}
+
+std::uint32_t guesses_of(const std::uint32_t* d, std::size_t n, std::uint64_t* unseen) noexcept {
+  if (n <= 64) return guess_counts_of(d, n).successor;
   const std::size_t words = (n + 63) / 64;
   for (std::size_t w = 0; w < words; ++w) unseen[w] = ~std::uint64_t{0};
   if (n % 64 != 0) unseen[words - 1] = (std::uint64_t{1} << (n % 64)) - 1;
@@ -123,6 +161,7 @@ std::uint32_t unseen_below(const std::uint64_t* unseen, std::uint32_t c, std::si
 }  // namespace
 
 std::uint32_t shelf_guesses_of(const std::uint32_t* d, std::size_t n, std::uint64_t* unseen) noexcept {
+  if (n <= 64) return guess_counts_of(d, n).shelf;
   const std::size_t words = (n + 63) / 64;
   for (std::size_t w = 0; w < words; ++w) unseen[w] = ~std::uint64_t{0};
   if (n % 64 != 0) unseen[words - 1] = (std::uint64_t{1} << (n % 64)) - 1;
@@ -150,6 +189,12 @@ void fill_below(const std::uint32_t* prev, std::size_t n, std::uint32_t* below) 
 std::uint32_t serial_successions_of(const std::uint32_t* next, std::size_t n, const std::uint32_t* below) noexcept {
   std::uint32_t k = 0;
   for (std::size_t p = 0; p + 1 < n; ++p) k += below[next[p]] == next[p + 1];
+  return k;
+}
+
+std::uint32_t serial_successions_at(const std::uint32_t* prev, std::size_t n, const std::uint32_t* where_next) noexcept {
+  std::uint32_t k = 0;
+  for (std::size_t q = 0; q + 1 < n; ++q) k += where_next[prev[q + 1]] == where_next[prev[q]] + 1;
   return k;
 }
 
@@ -202,7 +247,11 @@ void serial_table::add_counts(std::span<const std::uint64_t> counts, std::uint64
 
 void duplicate_finder::reserve_more(std::size_t count) {
   const std::size_t want = std::min<std::size_t>(fingerprints_.size() + count, limit);
-  if (want > fingerprints_.capacity()) fingerprints_.reserve(std::min<std::size_t>(std::max(want, 2 * fingerprints_.capacity()), limit));
+  if (want > fingerprints_.capacity()) {
+    fingerprints_.reserve(std::min<std::size_t>(std::max(want, 2 * fingerprints_.capacity()), limit));
+    const std::size_t used = fingerprints_.size();
+    prefault(fingerprints_.data() + used, (fingerprints_.capacity() - used) * sizeof(std::uint64_t));
+  }
 }
 
 void duplicate_finder::merge(const duplicate_finder& other) { append(other.fingerprints_); }
@@ -214,19 +263,38 @@ void duplicate_finder::append(std::span<const std::uint64_t> fingerprints) {
 }
 
 std::uint64_t duplicate_finder::repeats() const {
-  // LSD radix sort, 16 bits a pass (up to 2^20 keys: four linear passes instead of n log n).
-  std::vector<std::uint64_t> sorted = fingerprints_, other(sorted.size());
-  std::vector<std::size_t> start(std::size_t{1} << 16);
-  for (unsigned shift = 0; shift < 64; shift += 16) {
-    std::fill(start.begin(), start.end(), 0);
-    for (const auto v : sorted) ++start[(v >> shift) & 0xFFFF];
-    std::size_t sum = 0;
-    for (auto& s : start) sum += std::exchange(s, sum);
-    for (const auto v : sorted) other[start[(v >> shift) & 0xFFFF]++] = v;
-    sorted.swap(other);
-  }
+  // Equal fingerprints share their top bits (a hash's: about uniform): a counting pass spreads
+  // them into 256 buckets by the top byte, then each bucket, in cache, into 256 by the next
+  // byte (about 16 fingerprints each at the limit), and each of those, sorted, counts its equal
+  // neighbours. Linear passes and tiny sorts instead of n log n.
+  const std::size_t n = fingerprints_.size();
+  const auto spread = [](const std::uint64_t* from, std::size_t count, unsigned shift, std::uint64_t* to,
+                         std::array<std::size_t, 257>& start) {
+    start.fill(0);
+    for (std::size_t i = 0; i < count; ++i) ++start[((from[i] >> shift) & 255) + 1];
+    for (std::size_t b = 1; b < start.size(); ++b) start[b] += start[b - 1];
+    std::array<std::size_t, 256> at;
+    std::copy(start.begin(), start.end() - 1, at.begin());
+    for (std::size_t i = 0; i < count; ++i) to[at[(from[i] >> shift) & 255]++] = from[i];
+  };
+  const auto bucketed = std::make_unique_for_overwrite<std::uint64_t[]>(n);
+  prefault(bucketed.get(), n * sizeof(std::uint64_t));
+  std::array<std::size_t, 257> start, inner;
+  spread(fingerprints_.data(), n, 56, bucketed.get(), start);
+  std::size_t largest = 0;
+  for (std::size_t b = 0; b < 256; ++b) largest = std::max(largest, start[b + 1] - start[b]);
+  std::vector<std::uint64_t> part(largest);
   std::uint64_t k = 0;
-  for (std::size_t i = 1; i < sorted.size(); ++i) k += sorted[i] == sorted[i - 1];
+  for (std::size_t b = 0; b < 256; ++b) {
+    spread(bucketed.get() + start[b], start[b + 1] - start[b], 48, part.data(), inner);
+    for (std::size_t c = 0; c < 256; ++c) {
+      std::uint64_t* first = part.data() + inner[c];
+      std::uint64_t* last = part.data() + inner[c + 1];
+      if (last - first < 2) continue;
+      std::sort(first, last);
+      for (const std::uint64_t* q = first + 1; q < last; ++q) k += *q == q[-1];
+    }
+  }
   return k;
 }
 

@@ -57,6 +57,9 @@ void read_part(deck_reader& reader, audit_tally& t, const text_reader& in, std::
   std::vector<std::uint32_t> faces, decks(block * K);
   std::uint64_t index = 0;
   bool more = reader.next(faces);
+  // Room for the fingerprints of the decks the range holds at the first line's length (one
+  // allocation, not a doubling series: fresh pages cost a fault each).
+  if (more && in.offset() > 0) t.sums.duplicates.reserve_more(range.size() / in.offset() + range.size() / in.offset() / 64 + 16);
   while (more) {
     std::size_t count = 0;
     do {
@@ -177,6 +180,9 @@ audit_tally tally_text(std::string_view text, const std::string& name, std::uint
   for (const auto& e : errors) {
     if (e) std::rethrow_exception(e);
   }
+  std::size_t fingerprints = 0;
+  for (const auto& t : tallies) fingerprints += t->sums.duplicates.fingerprints().size();
+  total.sums.duplicates.reserve_more(fingerprints);  // one allocation for the parts' fingerprints
   for (const auto& t : tallies) total.append(*t, true);
   return total;
 }

@@ -308,7 +308,7 @@ std::pair<audit::audit_tally, std::string> tally_and_hash(std::string_view text,
   std::exception_ptr hash_error;
   std::thread hasher([&] {
     try {
-      sha = sha256_hex(text, pages);
+      sha = pages != nullptr ? sha256_hex(*pages, text) : sha256_hex(text);
     } catch (...) {
       hash_error = std::current_exception();
     }

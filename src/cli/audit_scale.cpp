@@ -11,6 +11,8 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
+#include <memory>
+#include <algorithm>
 
 #include "common.hpp"
 #include "shufl/error.hpp"
@@ -40,16 +42,30 @@ std::optional<mapped_file> mapped_file::open(const std::string& path) {
   void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
   if (p == MAP_FAILED) return std::nullopt;  // read as a stream instead
   ::madvise(p, size, MADV_SEQUENTIAL);
-  return mapped_file(static_cast<const char*>(p), size);
+  // A descriptor of its own for read_at (-1 when none: then the mapping is hashed instead).
+  return mapped_file(static_cast<const char*>(p), size, ::fcntl(fd, F_DUPFD_CLOEXEC, 0));
 }
 
-mapped_file::mapped_file(mapped_file&& other) noexcept : data_(other.data_), size_(other.size_) {
+mapped_file::mapped_file(mapped_file&& other) noexcept : data_(other.data_), size_(other.size_), fd_(other.fd_) {
   other.data_ = nullptr;
   other.size_ = 0;
+  other.fd_ = -1;
 }
 
 mapped_file::~mapped_file() {
   if (data_ != nullptr) ::munmap(const_cast<char*>(data_), size_);
+  if (fd_ >= 0) ::close(fd_);
+}
+
+std::size_t mapped_file::read_at(std::size_t offset, char* buffer, std::size_t size) const {
+  std::size_t done = 0;
+  while (done < size) {
+    const ssize_t got = ::pread(fd_, buffer + done, size - done, static_cast<off_t>(offset + done));
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) break;
+    done += static_cast<std::size_t>(got);
+  }
+  return done;
 }
 
 void mapped_file::release(std::string_view part) const noexcept {
@@ -73,6 +89,34 @@ std::string sha256_hex(std::string_view bytes, const mapped_file* m) {
   ok = ok && EVP_DigestFinal_ex(ctx, digest, &length) == 1 && length == 32;
   EVP_MD_CTX_free(ctx);
   if (!ok) throw error("SHA-256 failed (libcrypto)");
+  std::string out;
+  out.reserve(64);
+  constexpr char hex[] = "0123456789abcdef";
+  for (unsigned i = 0; i < length; ++i) {
+    out += hex[digest[i] >> 4];
+    out += hex[digest[i] & 15];
+  }
+  return out;
+}
+
+std::string sha256_hex(const mapped_file& file, std::string_view part) {
+  if (!file.readable()) return sha256_hex(part, &file);
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int length = 0;
+  EVP_MD_CTX* ctx = EVP_MD_CTX_new();
+  bool ok = ctx != nullptr && EVP_DigestInit_ex(ctx, EVP_sha256(), nullptr) == 1;
+  constexpr std::size_t kBuffer = std::size_t{1} << 20;
+  const auto buffer = std::make_unique_for_overwrite<char[]>(kBuffer);
+  const auto begin = static_cast<std::size_t>(part.data() - file.text().data());
+  for (std::size_t at = 0; ok && at < part.size(); at += kBuffer) {
+    const std::size_t want = std::min(kBuffer, part.size() - at);
+    // The mapping shows the same bytes; a short read means the file shrank while mapped.
+    ok = file.read_at(begin + at, buffer.get(), want) == want &&
+         EVP_DigestUpdate(ctx, buffer.get(), want) == 1;
+  }
+  ok = ok && EVP_DigestFinal_ex(ctx, digest, &length) == 1 && length == 32;
+  EVP_MD_CTX_free(ctx);
+  if (!ok) throw error("SHA-256 failed (libcrypto, or the file changed while read)");
   std::string out;
   out.reserve(64);
   constexpr char hex[] = "0123456789abcdef";

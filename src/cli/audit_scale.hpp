@@ -27,17 +27,27 @@ class mapped_file {
   /// Drops the whole pages inside `part` (a part of text() already read) from memory; a later
   /// read of them faults them in again from the page cache.
   void release(std::string_view part) const noexcept;
+  /// Whether read_at can read the file (it has a descriptor of its own).
+  [[nodiscard]] bool readable() const noexcept { return fd_ >= 0; }
+  /// Reads up to `size` bytes at `offset` into `buffer` (pread: no page of the mapping touched);
+  /// returns the bytes read (fewer at the end of the file or on an error).
+  std::size_t read_at(std::size_t offset, char* buffer, std::size_t size) const;
 
  private:
-  mapped_file(const char* data, std::size_t size) noexcept : data_(data), size_(size) {}
+  mapped_file(const char* data, std::size_t size, int fd = -1) noexcept : data_(data), size_(size), fd_(fd) {}
   const char* data_ = nullptr;
   std::size_t size_ = 0;
+  int fd_ = -1;
 };
 
 /// SHA-256 of `bytes` as 64 lowercase hex digits (OpenSSL's libcrypto, which uses the CPU's SHA
 /// instructions where it has them).
 /// With `m`: reads the bytes in windows and releases each (mapped_file::release) once hashed.
 std::string sha256_hex(std::string_view bytes, const mapped_file* m = nullptr);
+/// SHA-256 of `part` (a part of file.text()) read with read_at rather than through the mapping,
+/// so the thread that hashes neither faults the pages in nor drops them under the threads that
+/// parse them; as sha256_hex(part, &file) when the file has no descriptor.
+std::string sha256_hex(const mapped_file& file, std::string_view part);
 
 /// --shard I/N: (I, N) with 0 <= I < N; shufl::error otherwise.
 std::pair<std::uint64_t, std::uint64_t> parse_audit_shard(const std::string& text);
