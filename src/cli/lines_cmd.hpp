@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "shufl/lines/modes.hpp"
-#include "text_escape.hpp"
+#include "render/text_escape.hpp"
 
 namespace shufl::cli::lines {
 
@@ -45,8 +45,8 @@ struct options {
 };
 
 /// GNU `quote` and `quotef` (text_escape.hpp: shared with the other commands).
-using cli::quote;
-using cli::quotef;
+using render::quote;
+using render::quotef;
 
 /// The smallest workable --memory: the 256 bucket write buffers, the input window and the output
 /// buffer, plus a few MiB of records.
