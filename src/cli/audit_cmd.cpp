@@ -1,5 +1,5 @@
 // `shufl audit`: options → shufl::audit (a deck file, or decks of registered algorithms) → text
-// or JSON; exit 3 with --check when a test fails.
+// or JSON (src/render/audit_output.cpp); exit 3 with --check when a test fails.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
@@ -13,12 +13,15 @@
 #include <thread>
 
 #include "audit_follow.hpp"
-#include "audit_report.hpp"
+#include "audit_plan.hpp"
 #include "audit_scale.hpp"
 #include "audit_seed_search.hpp"
 #include "common.hpp"
+#include "page_provenance.hpp"
+#include "render/audit_report.hpp"
+#include "render/audit_output.hpp"
 #include "side_file.hpp"
-#include "text_escape.hpp"
+#include "render/text_escape.hpp"
 #include "shufl/audit.hpp"
 #include "shufl/audit/counts.hpp"
 #include "shufl/audit/deck_reader.hpp"
@@ -64,7 +67,7 @@ struct audit_cli_options {
   bool follow = false;
   std::string every, interval, on_alarm, state, metrics;
   bool keep_going = false;
-  // --report and --plan (src/cli/audit_report.cpp, audit_plan.cpp)
+  // --report and --plan (src/render/audit_report.cpp, src/cli/audit_plan.cpp)
   std::string report;
   bool plan = false;
   std::string effect;
@@ -121,157 +124,10 @@ Examples:
   shufl audit --merge part-*.json       the report of the whole file
 )";
 
-std::string format_p(double p, double ln_p, bool bound) {
-  std::string v;
-  if (bound) {  // an upper bound: rounded up, never below what it bounds
-    v = p >= 1e-4 ? fmt::format("{:.4f}", std::ceil(p * 1e4 - 1e-9) / 1e4)
-                  : scientific_from_log10_up(ln_p / std::log(10.0));
-  } else if (p >= 1e-4) {
-    v = fmt::format("{:.4f}", p);
-  } else if (p > 0 && ln_p > -700) {
-    v = fmt::format("{:.2e}", p);
-  } else {
-    v = scientific_from_log10(ln_p / std::log(10.0));
-  }
-  return bound ? "<=" + v : v;
-}
-
 std::string to_hex_bytes(const unsigned char* data, std::size_t size) {
   std::string out;
   for (std::size_t i = 0; i < size; ++i) out += fmt::format("{:02x}", data[i]);
   return out;
-}
-
-std::string format_statistic(double x) {
-  if (x != 0 && (std::fabs(x) >= 1e7 || std::fabs(x) < 1e-3)) return fmt::format("{:.3e}", x);
-  return fmt::format("{:.2f}", x);
-}
-
-struct input_info {
-  bool generated = false;
-  std::string name;                 // file: as given ("-" is "standard input")
-  std::string sha256;
-  std::uint64_t bytes = 0;
-  std::string algorithm;            // --algo
-  std::optional<std::string> seed;
-  std::string engine;
-  std::uint64_t trials = 0;
-  std::vector<std::string> merged;  // --merge: the counts files
-  std::vector<std::string> parts;   // --merge: what they hold
-};
-
-std::string text_report(const audit::audit_report& r, const input_info& in) {
-  std::string out;
-  if (!in.merged.empty()) {
-    std::string parts;
-    for (const auto& p : in.parts) parts += (parts.empty() ? "" : ", ") + p;
-    out += fmt::format("audit of {} (merged from {} counts file{}): {} decks of a {}{}\n", escape_controls(parts),
-                       in.merged.size(), in.merged.size() == 1 ? "" : "s", r.decks, r.pack_description,
-                       r.positions < r.cards ? fmt::format(", first {} cards of each", r.positions) : std::string());
-  } else if (in.generated) {
-    out += fmt::format("audit of {}: {} decks of a {} ({}{})\n", in.algorithm, r.decks, r.pack_description,
-                       in.seed ? fmt::format("seed \"{}\", ", *in.seed) : std::string("unseeded, "), in.engine);
-  } else {
-    out += fmt::format("audit of {}: {} decks of a {}{} (sha256 {}, {} bytes)\n", in.name, r.decks,
-                       r.pack_description,
-                       r.positions < r.cards ? fmt::format(", first {} cards of each", r.positions) : std::string(),
-                       in.sha256, in.bytes);
-  }
-  if (r.skipped > 0) {
-    out += fmt::format("skipped {} invalid deck{}", r.skipped, r.skipped == 1 ? "" : "s");
-    out += r.skip_reasons.empty() ? "\n" : fmt::format(" (first: {})\n", r.skip_reasons.front());
-  }
-  out += fmt::format("{:<19} {:>9} {:>12} {:>7} {:>10} {:>10}  {}\n", "test", "decks", "statistic", "df", "p",
-                     "Holm p", "result");
-  std::string notes;
-  for (const auto& t : r.tests) {
-    const bool tested = t.result == audit::test_outcome::pass || t.result == audit::test_outcome::fail;
-    const bool computed = tested || t.result == audit::test_outcome::not_valid;
-    out += fmt::format("{:<19} {:>9} {:>12} {:>7} {:>10} {:>10}  {}\n", t.name, t.decks,
-                       computed ? format_statistic(t.statistic) : "-",
-                       t.df ? fmt::format("{:.0f}", *t.df) : "-", computed ? format_p(t.p, t.ln_p, t.p_bound) : "-",
-                       t.holm_ln_p ? format_p(std::exp(*t.holm_ln_p), *t.holm_ln_p, t.p_bound) : "-",
-                       audit::outcome_name(t.result));
-    if (!t.note.empty()) notes += fmt::format("  {}: {}\n", t.name, t.note);
-  }
-  if (!notes.empty()) out += "notes:\n" + notes;
-  out += fmt::format("statistic: scaled X2 for position tables, z of the total for totals (p from the exact law), "
-                     "repeats for duplicates; Holm over {} test{}\n",
-                     r.decision.family, r.decision.family == 1 ? "" : "s");
-  out += fmt::format("result: {}: {}\n", r.decision.pass ? "pass" : "fail", r.decision.summary);
-  return out;
-}
-
-nlohmann::ordered_json number_or_null(std::optional<double> v) {
-  return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
-}
-
-// A finite double for JSON (JSON has no infinities).
-double finite(double v) { return std::isfinite(v) ? v : (v > 0 ? 1.7976931348623157e308 : -1.7976931348623157e308); }
-
-nlohmann::ordered_json json_report(const audit::audit_report& r, const input_info& in, const audit::audit_pack& pack) {
-  nlohmann::ordered_json j;
-  j["shufl_version"] = SHUFL_VERSION;
-  j["command"] = "audit";
-  if (!in.merged.empty()) {
-    j["input"] = {{"merged", json_texts<nlohmann::ordered_json>(in.merged)},
-                  {"parts", json_texts<nlohmann::ordered_json>(in.parts)}};
-  } else if (in.generated) {
-    j["input"] = {{"algorithm", in.algorithm},
-                  {"seed", in.seed ? json_text(*in.seed) : nlohmann::ordered_json(nullptr)},
-                  {"engine", in.engine},
-                  {"trials", in.trials}};
-  } else {
-    j["input"] = {{"name", json_text(in.name)}, {"sha256", in.sha256}, {"bytes", in.bytes}};
-  }
-  j["pack"] = {{"name", pack.name},
-               {"description", json_text(r.pack_description)},
-               {"cards", r.cards},
-               {"decks", pack.decks},
-               {"jokers", pack.jokers},
-               {"dealt", r.positions < r.cards ? nlohmann::ordered_json(r.positions) : nlohmann::ordered_json(nullptr)}};
-  j["decks"] = r.decks;
-  j["skipped"] = r.skipped;
-  j["skip_reasons"] = json_texts<nlohmann::ordered_json>(r.skip_reasons);
-  j["alpha"] = r.decision.alpha;
-  j["correction"] = "holm";
-  j["family"] = r.decision.family;
-  auto tests = nlohmann::ordered_json::array();
-  for (const auto& t : r.tests) {
-    const bool computed = t.result != audit::test_outcome::not_applicable;
-    nlohmann::ordered_json o;
-    o["name"] = t.name;
-    o["decks"] = t.decks;
-    o["observed"] = computed ? nlohmann::ordered_json(finite(t.observed)) : nlohmann::ordered_json(nullptr);
-    o["expected"] = computed ? nlohmann::ordered_json(finite(t.expected)) : nlohmann::ordered_json(nullptr);
-    o["statistic"] = computed ? nlohmann::ordered_json(finite(t.statistic)) : nlohmann::ordered_json(nullptr);
-    o["df"] = number_or_null(t.df);
-    o["p"] = computed ? nlohmann::ordered_json(t.p) : nlohmann::ordered_json(nullptr);
-    o["ln_p"] = computed ? nlohmann::ordered_json(finite(t.ln_p)) : nlohmann::ordered_json(nullptr);
-    o["p_bound"] = t.p_bound;
-    o["holm_p"] = t.holm_ln_p ? nlohmann::ordered_json(std::exp(*t.holm_ln_p)) : nlohmann::ordered_json(nullptr);
-    o["ln_holm_p"] = number_or_null(t.holm_ln_p);
-    o["result"] = audit::outcome_name(t.result);
-    o["tail"] = t.tail.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(t.tail);
-    o["law"] = t.law;
-    o["note"] = t.note;
-    if (!t.table.empty()) {
-      auto rows = nlohmann::ordered_json::array();
-      for (std::size_t i = 0; i < t.table_rows; ++i) {
-        rows.push_back(std::vector<std::uint64_t>(t.table.begin() + static_cast<std::ptrdiff_t>(i * t.table_columns),
-                                                  t.table.begin() + static_cast<std::ptrdiff_t>((i + 1) * t.table_columns)));
-      }
-      o["table"] = std::move(rows);
-    }
-    if (!t.columns.empty()) {
-      o["columns"] = t.columns;
-    }
-    tests.push_back(std::move(o));
-  }
-  j["tests"] = std::move(tests);
-  j["result"] = r.decision.pass ? "pass" : "fail";
-  j["summary"] = r.decision.summary;
-  return j;
 }
 
 audit::reader_options reader_options_of(const audit_cli_options& o, const CLI::App& sub) {
@@ -401,19 +257,19 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
     fo.metrics = o.metrics;
     fo.text_report = [](const audit::audit_report& r, const std::string& name, const std::string& sha256,
                         std::uint64_t bytes) {
-      input_info in;
+      audit_input in;
       in.name = name;
       in.sha256 = sha256;
       in.bytes = bytes;
-      return text_report(r, in);
+      return audit_text_report(r, in);
     };
     fo.json_report = [](const audit::audit_report& r, const audit::audit_pack& pack, const std::string& name,
                         const std::string& sha256, std::uint64_t bytes) {
-      input_info in;
+      audit_input in;
       in.name = name;
       in.sha256 = sha256;
       in.bytes = bytes;
-      return json_report(r, in, pack);
+      return audit_json_report(r, in, pack);
     };
     return run_follow(fo);
   }
@@ -462,19 +318,20 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
     if (sub.count(name) > 0) throw error(fmt::format("{} applies to --seed-search", name));
   }
   // One audit's report: stdout (text or JSON) and, with --report, the page; `info.name` as given.
-  const auto emit = [&](const audit::audit_report& r, input_info info, const audit::audit_pack& pack,
+  const auto emit = [&](const audit::audit_report& r, audit_input info, const audit::audit_pack& pack,
                         side_file_errors& side_errors) {
-    const nlohmann::ordered_json doc = json_report(r, info, pack);
+    const nlohmann::ordered_json doc = audit_json_report(r, info, pack);
     const std::string given = info.merged.empty() ? info.name : fmt::format("{}", fmt::join(info.merged, ", "));
     if (o.format == "json") {
       write_stdout(doc.dump(2) + "\n");
     } else {
       if (!info.generated && info.merged.empty()) info.name = input_display_name(info.name);
-      write_stdout(text_report(r, info));
+      write_stdout(audit_text_report(r, info));
     }
     if (report_file) {
       side_errors.commit(*report_file, audit_report_page({{r, info.generated, given, info.sha256, info.bytes, info.algorithm,
-                                                           info.seed, info.engine, info.trials, doc}}));
+                                                           info.seed, info.engine, info.trials, doc}},
+                                                          page_provenance_now()));
     }
   };
   // --save-counts, --shard, --merge: counts files (docs/scale.md).
@@ -498,7 +355,7 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
     for (const auto& f : o.merge) merge.add(audit::read_audit_counts(f), f);
     const audit::audit_counts merged = merge.merged();
     const audit::audit_report r = audit::report_of(*merged.tally, options.alpha);
-    input_info in;
+    audit_input in;
     in.merged = o.merge;
     for (const auto& part : merged.parts) in.parts.push_back(part.describe());
     side_file_errors side_errors;
@@ -556,7 +413,7 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
         return exit_ok;
       }
       const audit::audit_report r = audit::report_of(t, options.alpha);
-      input_info in;
+      audit_input in;
       in.generated = true;
       in.algorithm = part.name;
       in.seed = seed;
@@ -572,7 +429,7 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
     std::string text;
     for (const auto& a : algorithms) {
       const audit::audit_report r = audit::audit_algorithm(a, pack, trials, engine, key, options);
-      input_info in;
+      audit_input in;
       in.generated = true;
       in.algorithm = a.label();
       in.seed = seed;
@@ -580,13 +437,13 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
       in.trials = trials;
       all_pass = all_pass && r.decision.pass;
       if (report_file) {
-        page.push_back({r, true, {}, {}, 0, in.algorithm, in.seed, in.engine, in.trials, json_report(r, in, pack)});
+        page.push_back({r, true, {}, {}, 0, in.algorithm, in.seed, in.engine, in.trials, audit_json_report(r, in, pack)});
       }
       if (o.format == "json") {
-        reports.push_back(json_report(r, in, pack));
+        reports.push_back(audit_json_report(r, in, pack));
       } else {
         if (!text.empty()) text += "\n";
-        text += text_report(r, in);
+        text += audit_text_report(r, in);
       }
     }
     if (o.format == "json") {
@@ -605,7 +462,7 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
       write_stdout(text);
     }
     side_file_errors errors;
-    if (report_file) errors.commit(*report_file, audit_report_page(page));
+    if (report_file) errors.commit(*report_file, audit_report_page(page, page_provenance_now()));
     return errors.finish(o.check && !all_pass ? exit_audit_failed : exit_ok);
   }
 
@@ -643,7 +500,7 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
       return exit_ok;
     }
     const audit::audit_report r = audit::report_of(tally, options.alpha);
-    input_info info;
+    audit_input info;
     info.name = path;
     info.sha256 = sha;
     info.bytes = part.size;
@@ -656,7 +513,7 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
     // A regular file: read in parallel ranges of lines while another thread hashes it.
     auto [tally, sha] = tally_and_hash(mapped->text(), input_display_name(path), ro, options, false, &*mapped);
     const audit::audit_report r = audit::report_of(tally, options.alpha);
-    input_info info;
+    audit_input info;
     info.name = path;
     info.sha256 = sha;
     info.bytes = mapped->text().size();
@@ -680,7 +537,7 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
   const audit::audit_report r = audit::audit_decks(reader, options);
   unsigned char digest[crypto_hash_sha256_BYTES];
   crypto_hash_sha256_final(&sha, digest);
-  input_info info;
+  audit_input info;
   info.name = path == "-" ? "-" : path;
   info.sha256 = to_hex_bytes(digest, sizeof digest);
   info.bytes = bytes;
@@ -690,9 +547,6 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
 }
 
 }  // namespace
-
-std::string audit_p_text(double p, double ln_p, bool bound) { return format_p(p, ln_p, bound); }
-std::string audit_statistic_text(double x) { return format_statistic(x); }
 
 subcommand audit_subcommand() {
   return {"audit", "Test decks any shuffler produced with the battery test labs use",

@@ -38,7 +38,7 @@
 #include "shufl/permutation.hpp"
 #include "shufl/text_input.hpp"
 #include "side_file.hpp"
-#include "text_escape.hpp"
+#include "render/text_escape.hpp"
 
 extern char** environ;
 

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <optional>
 
-#include "audit_report.hpp"
+#include "audit_plan.hpp"
 #include "common.hpp"
 #include "shufl/audit/plan.hpp"
 #include "shufl/error.hpp"

@@ -1,5 +1,5 @@
-// `shufl bias`: options → shufl::run_bias (or --merge) → text, JSON or CSV (bias_report.cpp),
-// SVG plot and saved counts (bias_files.cpp).
+// `shufl bias`: options → shufl::run_bias (or --merge) → text, JSON or CSV, the SVG plot and the
+// report page (src/render/), and saved counts (bias_files.cpp).
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <unistd.h>
@@ -19,12 +19,14 @@
 #include <csignal>
 #include <thread>
 
-#include "bias_report.hpp"
+#include "bias_files.hpp"
 #include "common.hpp"
-#include "html_pages.hpp"
+#include "page_provenance.hpp"
+#include "render/bias_report.hpp"
+#include "render/html_pages.hpp"
 #include "progress.hpp"
 #include "side_file.hpp"
-#include "text_escape.hpp"
+#include "render/text_escape.hpp"
 #include "shufl/bias.hpp"
 #include "shufl/deck.hpp"
 #include "shufl/error.hpp"
@@ -483,7 +485,7 @@ subcommand bias_subcommand() {
               if (plot_file) side_errors.commit(*plot_file, svg_plot(report));
               if (report_file) {
                 side_errors.commit(*report_file,
-                                   report_page(nlohmann::ordered_json::parse(json_report(report, b.threads))));
+                                   report_page(nlohmann::ordered_json::parse(json_report(report, b.threads)), page_provenance_now()));
               }
               if (o->format == "text") make_text_safe(report);  // after the side files, which escape their own way
               write_stdout(o->format == "json"  ? json_report(report, b.threads)

@@ -11,7 +11,7 @@
 #include <sstream>
 
 
-#include "bias_report.hpp"
+#include "bias_files.hpp"
 #include "shufl/bias_counts.hpp"
 #include "shufl/error.hpp"
 #include "shufl/json_text.hpp"

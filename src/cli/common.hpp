@@ -11,7 +11,12 @@
 #include <string>
 #include <string_view>
 
+namespace shufl::render {}  // src/render/: reports, pictures and pages, below the command line
+
 namespace shufl::cli {
+
+// The command line prints what the render layer makes; its names are used here unqualified.
+using namespace shufl::render;
 
 /// Exit statuses, the same for every subcommand (DESIGN.md).
 inline constexpr int exit_ok = 0;

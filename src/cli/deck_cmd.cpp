@@ -11,9 +11,9 @@
 #include <memory>
 #include <optional>
 
-#include "text_escape.hpp"
+#include "render/text_escape.hpp"
 #include "common.hpp"
-#include "text_width.hpp"
+#include "render/text_width.hpp"
 #include "shufl/deck.hpp"
 #include "shufl/json_text.hpp"
 #include "shufl/permutation.hpp"

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "shufl/lines/modes.hpp"
-#include "text_escape.hpp"
+#include "render/text_escape.hpp"
 
 namespace shufl::cli::lines {
 
@@ -72,8 +72,8 @@ inline constexpr const char* quoted_csv_hint =
     "quotes are data; quoted CSV fields need --csv";
 
 /// GNU `quote` and `quotef` (text_escape.hpp: shared with the other commands).
-using cli::quote;
-using cli::quotef;
+using render::quote;
+using render::quotef;
 
 /// A usage error: "PROG: MESSAGE" then "Try 'PROG --help' for more information.".
 struct usage_error : std::runtime_error {

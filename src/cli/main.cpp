@@ -22,7 +22,7 @@
 #include "common.hpp"
 #include "help.hpp"
 #include "side_file.hpp"
-#include "text_escape.hpp"
+#include "render/text_escape.hpp"
 #include "shufl/error.hpp"
 
 namespace {

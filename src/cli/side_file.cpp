@@ -17,7 +17,7 @@
 #include <pthread.h>
 
 #include "common.hpp"
-#include "text_escape.hpp"
+#include "render/text_escape.hpp"
 #include "shufl/error.hpp"
 
 namespace shufl::cli {

@@ -10,7 +10,7 @@
 #include "common.hpp"
 #include "fuzz_support.hpp"
 #include "lines_cmd.hpp"
-#include "text_escape.hpp"
+#include "render/text_escape.hpp"
 #include "shufl/size.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -1,4 +1,4 @@
-// Private to src/cli/: the one colour quantity and colour scale of every picture shufl draws
+// The one colour quantity and colour scale of every picture shufl draws
 // (the --plot SVG, the heatmaps and histograms of bias's and audit's --report pages), and the SVG
 // heatmap itself.
 //
@@ -22,7 +22,7 @@
 
 #include "text_escape.hpp"
 
-namespace shufl::cli {
+namespace shufl::render {
 
 /// |z| beyond this gets the end colour of the scale.
 inline constexpr double heat_z_clip = 4;
@@ -86,4 +86,4 @@ std::string heatmap_svg(const std::string& header, const std::vector<heat_panel>
 /// `id` as for heatmap_svg.
 std::string colour_bar_svg(double height, const std::string& id = "heat-scale");
 
-}  // namespace shufl::cli
+}  // namespace shufl::render

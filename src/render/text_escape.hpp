@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-namespace shufl::cli {
+namespace shufl::render {
 
 /// Whether the user's locale (LC_CTYPE from the environment) uses UTF-8; read once. Nothing
 /// else of shufl depends on the locale (it is reset to "C" after the check).
@@ -43,4 +43,4 @@ std::string xml_escape(std::string_view text);
 /// cells only: numbers shufl writes itself (-10.68) are written as they are.
 std::string csv_field(std::string_view text);
 
-}  // namespace shufl::cli
+}  // namespace shufl::render

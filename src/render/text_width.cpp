@@ -2,7 +2,7 @@
 
 #include <utf8proc.h>
 
-namespace shufl::cli {
+namespace shufl::render {
 
 std::size_t display_width(std::string_view text) {
   std::size_t width = 0;
@@ -36,4 +36,4 @@ std::string pad_to_width(std::string_view text, std::size_t width, bool right_al
   return out;
 }
 
-}  // namespace shufl::cli
+}  // namespace shufl::render

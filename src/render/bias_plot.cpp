@@ -6,7 +6,7 @@
 #include "bias_view.hpp"
 #include "heatmap.hpp"
 
-namespace shufl::cli {
+namespace shufl::render {
 
 std::string verdict_words(const std::string& json_word) {
   if (json_word == "no-evidence") return "no evidence of bias";
@@ -63,4 +63,4 @@ std::string svg_plot(const bias_report& report) {
   return heatmap_svg(order.empty() ? run_header(doc) : run_header(doc) + "; " + order, heat_panels(doc));
 }
 
-}  // namespace shufl::cli
+}  // namespace shufl::render

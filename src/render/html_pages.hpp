@@ -1,4 +1,4 @@
-// Private to src/cli/: the self-contained HTML pages of `shufl trace --format html`
+// The self-contained HTML pages of `shufl trace --format html`
 // (html_trace.cpp) and `shufl bias --report FILE.html` (html_report.cpp). Each page is one file:
 // inline CSS and JavaScript, no network (a Content-Security-Policy `default-src 'none'` forbids
 // it), works from file://, and embeds the command's --format json document. The same document
@@ -14,7 +14,7 @@
 
 #include "shufl/shuffle.hpp"
 
-namespace shufl::cli {
+namespace shufl::render {
 
 /// `doc` as compact JSON that is safe inside an HTML <script> element: '<', '>' and '&' are
 /// written \u003c, \u003e, \u0026 (and U+2028/U+2029 escaped too), so a label "</script>" cannot
@@ -58,18 +58,19 @@ inline constexpr std::uint64_t many_runs_default = 6000;
 std::string many_runs_section(const algorithm_spec& traced, const std::vector<std::string>& labels,
                               const std::string& seed, bool seed_given, std::uint64_t runs);
 
+/// What a page states about its making that only the running command knows (the command line
+/// fills it: src/cli/page_provenance.hpp). The same document and provenance give the same page.
+struct page_provenance {
+  std::string date_utc;      ///< When the page was written: "YYYY-MM-DD HH:MM:SS UTC".
+  std::string command_line;  ///< The command that wrote it, as a POSIX shell reads it.
+};
+
 /// The report page built from the document of `shufl bias --format json`: the run's header, per
 /// algorithm the order histogram (n ≤ 6) or the position heatmap (heatmap.hpp's quantity and
 /// scale) with its colour bar, the tests (statistic, df, p, ln p, Holm-adjusted p), the deciding
-/// test, verdict, power statement and warnings, rounded as the text report shows them, and the
-/// whole document embedded (element id "bias-data").
-std::string report_page(const nlohmann::ordered_json& bias_doc);
+/// test, verdict, power statement and warnings, rounded as the text report shows them, where the
+/// page came from (`made`; an --input file's SHA-256 as it reads now), and the whole document
+/// embedded (element id "bias-data").
+std::string report_page(const nlohmann::ordered_json& bias_doc, const page_provenance& made);
 
-/// Now, as "YYYY-MM-DD HH:MM:SS UTC" (when a page was written).
-std::string page_date_utc();
-
-/// The command line that runs this process (/proc/self/cmdline), the program named "shufl" and
-/// every other word as a POSIX shell reads it (bare when safe, else single-quoted).
-std::string page_command_line();
-
-}  // namespace shufl::cli
+}  // namespace shufl::render

@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-namespace shufl::cli {
+namespace shufl::render {
 
 namespace {
 
@@ -101,4 +101,4 @@ std::string run_header(const nlohmann::json& doc) {
                      field_text(doc, "engine", "none"));
 }
 
-}  // namespace shufl::cli
+}  // namespace shufl::render

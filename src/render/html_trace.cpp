@@ -6,7 +6,7 @@
 #include "heatmap.hpp"
 #include "html_pages.hpp"
 
-namespace shufl::cli {
+namespace shufl::render {
 
 namespace {
 
@@ -248,4 +248,4 @@ std::string trace_page(const nlohmann::ordered_json& doc, const std::string& man
   return page;
 }
 
-}  // namespace shufl::cli
+}  // namespace shufl::render

@@ -1,5 +1,5 @@
-// Private to src/cli/: the output formats and files of `shufl bias` (bias_report.cpp,
-// bias_files.cpp), used by bias_cmd.cpp.
+// The output formats of `shufl bias` (bias_report.cpp; the SVG in bias_plot.cpp): text, JSON, CSV
+// and the --plot picture of a report.
 #pragma once
 
 #include <string>
@@ -8,7 +8,7 @@
 #include "shufl/bias.hpp"
 #include "shufl/bias_counts.hpp"
 
-namespace shufl::cli {
+namespace shufl::render {
 
 /// One sentence on the identity order of --input items (fixed points, inversions, cycles and
 /// rising sequences are measured against it), with the first and last labels: for the text
@@ -25,11 +25,4 @@ std::string csv_report(const bias_report& report);
 /// An SVG heatmap of every result's position matrix (heatmap.hpp: z-score colours, axes, colour bar).
 std::string svg_plot(const bias_report& report);
 
-/// Reads a whole file ("-": standard input); throws shufl::error when it cannot.
-std::string read_all(const std::string& path);
-/// The --save-counts file: tallies per algorithm with engine, seed and version.
-std::string saved_counts(const bias_report& report);
-/// --merge: reads and validates every file (read_counts_file) and adds it to one merge.
-bias_merge merge_files(const std::vector<std::string>& files);
-
-}  // namespace shufl::cli
+}  // namespace shufl::render

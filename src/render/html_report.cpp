@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <ctime>
 #include <fstream>
 #include <iterator>
 
@@ -15,7 +14,7 @@
 #include "heatmap.hpp"
 #include "html_pages.hpp"
 
-namespace shufl::cli {
+namespace shufl::render {
 
 namespace {
 
@@ -247,63 +246,12 @@ std::string render_result(const nlohmann::ordered_json& doc, const nlohmann::ord
   return out;
 }
 
-// A word as a POSIX shell reads it: bare when it holds only safe characters, else single-quoted.
-std::string shell_word(const std::string& w) {
-  const bool safe = !w.empty() && std::all_of(w.begin(), w.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           std::string_view("_./:=,+-%@").find(c) != std::string_view::npos;
-  });
-  if (safe) return w;
-  std::string out(1, '\'');
-  for (const char c : w) {
-    if (c == '\'') {
-      out.append("'\\''");
-    } else {
-      out.push_back(c);
-    }
-  }
-  out.push_back('\'');
-  return out;
-}
-
-}  // namespace
-
-std::string page_date_utc() {
-  const std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char date[40];
-  std::strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S UTC", &utc);
-  return date;
-}
-
-std::string page_command_line() {
-  std::ifstream cmdline("/proc/self/cmdline", std::ios::binary);
-  const std::string raw((std::istreambuf_iterator<char>(cmdline)), std::istreambuf_iterator<char>());
-  std::string command;
-  std::size_t start = 0;
-  for (std::size_t k = 0; start < raw.size(); ++k) {
-    std::size_t end = raw.find('\0', start);
-    if (end == std::string::npos) end = raw.size();
-    if (k == 0) {
-      command.append("shufl");
-    } else {
-      command.push_back(' ');
-      command.append(shell_word(raw.substr(start, end - start)));
-    }
-    start = end + 1;
-  }
-  return command;
-}
-
-namespace {
-
 // Where the page came from: when it was written (UTC), the command line that wrote it and, for
 // an --input file, its SHA-256 (libsodium) as it reads now; standard input cannot be read
 // again, so it has none.
-std::string provenance(const nlohmann::ordered_json& doc) {
+std::string provenance(const nlohmann::ordered_json& doc, const page_provenance& made) {
   std::string out = fmt::format(R"(<p class="muted" id="provenance">written {}; command line: <code>{}</code>)",
-                                page_date_utc(), xml_escape(page_command_line()));
+                                made.date_utc, xml_escape(made.command_line));
   if (doc.contains("input") && doc["input"].is_string()) {
     const std::string input = doc["input"].get<std::string>();
     std::string digest = "none (standard input cannot be read again)";
@@ -332,7 +280,7 @@ std::string provenance(const nlohmann::ordered_json& doc) {
 
 }  // namespace
 
-std::string report_page(const nlohmann::ordered_json& doc) {
+std::string report_page(const nlohmann::ordered_json& doc, const page_provenance& made) {
   std::string page = std::string(page_head) + kReportHead;
   const std::string header = run_header(doc);
   page += fmt::format("<title>{}</title>\n</head>\n<body>\n", xml_escape(header));
@@ -346,7 +294,7 @@ std::string report_page(const nlohmann::ordered_json& doc) {
           ? fmt::format("{} thread(s); ", doc["threads"].get<std::uint64_t>())
           : std::string(),
       xml_escape(field_text(doc, "shufl_version")));
-  page += provenance(doc);
+  page += provenance(doc, made);
   if (const std::string order = item_order_line(doc); !order.empty()) {
     page += fmt::format(R"(<p id="item-order">{}</p>)" "\n", xml_escape(order));
   }
@@ -358,4 +306,4 @@ std::string report_page(const nlohmann::ordered_json& doc) {
   return page;
 }
 
-}  // namespace shufl::cli
+}  // namespace shufl::render

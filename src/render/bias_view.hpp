@@ -1,4 +1,4 @@
-// Private to src/cli/: what the pictures and pages of `shufl bias` (--plot, --report) show about
+// What the pictures and pages of `shufl bias` (--plot, --report) show about
 // a run, read from its `--format json` document, so that every field of that document (the
 // contract other tools parse) flows into them and they cannot disagree with it.
 #pragma once
@@ -10,7 +10,7 @@
 
 #include "heatmap.hpp"
 
-namespace shufl::cli {
+namespace shufl::render {
 
 /// The test that decided a result's verdict and its p-value as used for the verdict.
 struct deciding_test {
@@ -64,4 +64,4 @@ std::string item_order_line(const nlohmann::json& doc);
 /// deciding_lines; the trials are the sum of the first row (so --input and --merge runs work).
 std::vector<heat_panel> heat_panels(const nlohmann::json& doc);
 
-}  // namespace shufl::cli
+}  // namespace shufl::render

@@ -2,6 +2,7 @@
 // what was tested, the battery table as the text report shows it, the position heatmaps, each
 // total against its null law, the poker classes and a glossary. See audit_report.hpp.
 #include "audit_report.hpp"
+#include "audit_output.hpp"
 
 #include <fmt/format.h>
 
@@ -13,7 +14,7 @@
 #include "shufl/audit/laws.hpp"
 #include "text_escape.hpp"
 
-namespace shufl::cli {
+namespace shufl::render {
 
 namespace {
 
@@ -275,7 +276,7 @@ std::string render_section(const audit_page_section& s, std::size_t k) {
 
 }  // namespace
 
-std::string audit_report_page(const std::vector<audit_page_section>& sections) {
+std::string audit_report_page(const std::vector<audit_page_section>& sections, const page_provenance& made) {
   std::string page = std::string(page_head) + kHead;
   bool all_pass = true;
   for (const auto& s : sections) all_pass = all_pass && s.report.decision.pass;
@@ -286,8 +287,8 @@ std::string audit_report_page(const std::vector<audit_page_section>& sections) {
           "that no defect exists, and more decks can detect smaller defects.</p>\n";
   page += "<table class=\"facts\" id=\"run\">\n";
   page += fact("tool", xml_escape(fmt::format("shufl {} ({} build)", SHUFL_VERSION, SHUFL_BUILD_TYPE)));
-  page += fact("date (UTC)", xml_escape(page_date_utc()));
-  page += fact("command line", "<code>" + xml_escape(page_command_line()) + "</code>");
+  page += fact("date (UTC)", xml_escape(made.date_utc));
+  page += fact("command line", "<code>" + xml_escape(made.command_line) + "</code>");
   if (sections.size() > 1) page += fact("overall", all_pass ? "pass" : "fail");
   page += "</table>\n";
   for (std::size_t k = 0; k < sections.size(); ++k) page += render_section(sections[k], k);
@@ -306,4 +307,4 @@ std::string audit_report_page(const std::vector<audit_page_section>& sections) {
   return page;
 }
 
-}  // namespace shufl::cli
+}  // namespace shufl::render

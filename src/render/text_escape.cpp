@@ -9,7 +9,7 @@
 #include <cwchar>
 #include <cwctype>
 
-namespace shufl::cli {
+namespace shufl::render {
 
 namespace {
 
@@ -311,4 +311,4 @@ std::string csv_field(std::string_view text) {
   return out;
 }
 
-}  // namespace shufl::cli
+}  // namespace shufl::render

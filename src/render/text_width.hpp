@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-namespace shufl::cli {
+namespace shufl::render {
 
 /// Columns `text` takes in a terminal: the sum of utf8proc_charwidth over its code points (wide
 /// characters 2, combining marks and controls 0); a byte that is not valid UTF-8 counts 1 (a
@@ -17,4 +17,4 @@ std::size_t display_width(std::string_view text);
 /// Text already as wide is returned unchanged.
 std::string pad_to_width(std::string_view text, std::size_t width, bool right_align = false);
 
-}  // namespace shufl::cli
+}  // namespace shufl::render

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace shufl::cli {
+namespace shufl::render {
 
 namespace {
 
@@ -184,4 +184,4 @@ std::string heatmap_svg(const std::string& header, const std::vector<heat_panel>
                      std::max(width, text_width(header, 13) + 24), bottom + 26, head, body);
 }
 
-}  // namespace shufl::cli
+}  // namespace shufl::render

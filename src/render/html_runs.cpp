@@ -14,7 +14,7 @@
 #include "shufl/permutation.hpp"
 #include "shufl/shuffle.hpp"
 
-namespace shufl::cli {
+namespace shufl::render {
 
 namespace {
 
@@ -143,4 +143,4 @@ std::string many_runs_section(const algorithm_spec& traced, const std::vector<st
   return out + "</section>\n";
 }
 
-}  // namespace shufl::cli
+}  // namespace shufl::render

@@ -18,7 +18,7 @@
 #include "shufl/permutation.hpp"
 #include "shufl/text_input.hpp"
 
-namespace shufl::cli {
+namespace shufl::render {
 
 namespace {
 
@@ -736,4 +736,4 @@ std::string csv_report(const bias_report& report) {
   return out;
 }
 
-}  // namespace shufl::cli
+}  // namespace shufl::render

@@ -1,0 +1,152 @@
+// `shufl audit`'s text report and JSON document (audit_output.hpp).
+#include "audit_output.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "text_escape.hpp"
+#include "shufl/json_text.hpp"
+#include "shufl/permutation.hpp"
+
+namespace shufl::render {
+
+namespace {
+
+nlohmann::ordered_json number_or_null(std::optional<double> v) {
+  return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
+}
+
+// A finite double for JSON (JSON has no infinities).
+double finite(double v) { return std::isfinite(v) ? v : (v > 0 ? 1.7976931348623157e308 : -1.7976931348623157e308); }
+
+}  // namespace
+
+std::string audit_p_text(double p, double ln_p, bool bound) {
+  std::string v;
+  if (bound) {  // an upper bound: rounded up, never below what it bounds
+    v = p >= 1e-4 ? fmt::format("{:.4f}", std::ceil(p * 1e4 - 1e-9) / 1e4)
+                  : scientific_from_log10_up(ln_p / std::log(10.0));
+  } else if (p >= 1e-4) {
+    v = fmt::format("{:.4f}", p);
+  } else if (p > 0 && ln_p > -700) {
+    v = fmt::format("{:.2e}", p);
+  } else {
+    v = scientific_from_log10(ln_p / std::log(10.0));
+  }
+  return bound ? "<=" + v : v;
+}
+
+std::string audit_statistic_text(double x) {
+  if (x != 0 && (std::fabs(x) >= 1e7 || std::fabs(x) < 1e-3)) return fmt::format("{:.3e}", x);
+  return fmt::format("{:.2f}", x);
+}
+
+std::string audit_text_report(const audit::audit_report& r, const audit_input& in) {
+  std::string out;
+  if (!in.merged.empty()) {
+    std::string parts;
+    for (const auto& p : in.parts) parts += (parts.empty() ? "" : ", ") + p;
+    out += fmt::format("audit of {} (merged from {} counts file{}): {} decks of a {}{}\n", escape_controls(parts),
+                       in.merged.size(), in.merged.size() == 1 ? "" : "s", r.decks, r.pack_description,
+                       r.positions < r.cards ? fmt::format(", first {} cards of each", r.positions) : std::string());
+  } else if (in.generated) {
+    out += fmt::format("audit of {}: {} decks of a {} ({}{})\n", in.algorithm, r.decks, r.pack_description,
+                       in.seed ? fmt::format("seed \"{}\", ", *in.seed) : std::string("unseeded, "), in.engine);
+  } else {
+    out += fmt::format("audit of {}: {} decks of a {}{} (sha256 {}, {} bytes)\n", in.name, r.decks,
+                       r.pack_description,
+                       r.positions < r.cards ? fmt::format(", first {} cards of each", r.positions) : std::string(),
+                       in.sha256, in.bytes);
+  }
+  if (r.skipped > 0) {
+    out += fmt::format("skipped {} invalid deck{}", r.skipped, r.skipped == 1 ? "" : "s");
+    out += r.skip_reasons.empty() ? "\n" : fmt::format(" (first: {})\n", r.skip_reasons.front());
+  }
+  out += fmt::format("{:<19} {:>9} {:>12} {:>7} {:>10} {:>10}  {}\n", "test", "decks", "statistic", "df", "p",
+                     "Holm p", "result");
+  std::string notes;
+  for (const auto& t : r.tests) {
+    const bool tested = t.result == audit::test_outcome::pass || t.result == audit::test_outcome::fail;
+    const bool computed = tested || t.result == audit::test_outcome::not_valid;
+    out += fmt::format("{:<19} {:>9} {:>12} {:>7} {:>10} {:>10}  {}\n", t.name, t.decks,
+                       computed ? audit_statistic_text(t.statistic) : "-",
+                       t.df ? fmt::format("{:.0f}", *t.df) : "-", computed ? audit_p_text(t.p, t.ln_p, t.p_bound) : "-",
+                       t.holm_ln_p ? audit_p_text(std::exp(*t.holm_ln_p), *t.holm_ln_p, t.p_bound) : "-",
+                       audit::outcome_name(t.result));
+    if (!t.note.empty()) notes += fmt::format("  {}: {}\n", t.name, t.note);
+  }
+  if (!notes.empty()) out += "notes:\n" + notes;
+  out += fmt::format("statistic: scaled X2 for position tables, z of the total for totals (p from the exact law), "
+                     "repeats for duplicates; Holm over {} test{}\n",
+                     r.decision.family, r.decision.family == 1 ? "" : "s");
+  out += fmt::format("result: {}: {}\n", r.decision.pass ? "pass" : "fail", r.decision.summary);
+  return out;
+}
+
+nlohmann::ordered_json audit_json_report(const audit::audit_report& r, const audit_input& in, const audit::audit_pack& pack) {
+  nlohmann::ordered_json j;
+  j["shufl_version"] = SHUFL_VERSION;
+  j["command"] = "audit";
+  if (!in.merged.empty()) {
+    j["input"] = {{"merged", json_texts<nlohmann::ordered_json>(in.merged)},
+                  {"parts", json_texts<nlohmann::ordered_json>(in.parts)}};
+  } else if (in.generated) {
+    j["input"] = {{"algorithm", in.algorithm},
+                  {"seed", in.seed ? json_text(*in.seed) : nlohmann::ordered_json(nullptr)},
+                  {"engine", in.engine},
+                  {"trials", in.trials}};
+  } else {
+    j["input"] = {{"name", json_text(in.name)}, {"sha256", in.sha256}, {"bytes", in.bytes}};
+  }
+  j["pack"] = {{"name", pack.name},
+               {"description", json_text(r.pack_description)},
+               {"cards", r.cards},
+               {"decks", pack.decks},
+               {"jokers", pack.jokers},
+               {"dealt", r.positions < r.cards ? nlohmann::ordered_json(r.positions) : nlohmann::ordered_json(nullptr)}};
+  j["decks"] = r.decks;
+  j["skipped"] = r.skipped;
+  j["skip_reasons"] = json_texts<nlohmann::ordered_json>(r.skip_reasons);
+  j["alpha"] = r.decision.alpha;
+  j["correction"] = "holm";
+  j["family"] = r.decision.family;
+  auto tests = nlohmann::ordered_json::array();
+  for (const auto& t : r.tests) {
+    const bool computed = t.result != audit::test_outcome::not_applicable;
+    nlohmann::ordered_json o;
+    o["name"] = t.name;
+    o["decks"] = t.decks;
+    o["observed"] = computed ? nlohmann::ordered_json(finite(t.observed)) : nlohmann::ordered_json(nullptr);
+    o["expected"] = computed ? nlohmann::ordered_json(finite(t.expected)) : nlohmann::ordered_json(nullptr);
+    o["statistic"] = computed ? nlohmann::ordered_json(finite(t.statistic)) : nlohmann::ordered_json(nullptr);
+    o["df"] = number_or_null(t.df);
+    o["p"] = computed ? nlohmann::ordered_json(t.p) : nlohmann::ordered_json(nullptr);
+    o["ln_p"] = computed ? nlohmann::ordered_json(finite(t.ln_p)) : nlohmann::ordered_json(nullptr);
+    o["p_bound"] = t.p_bound;
+    o["holm_p"] = t.holm_ln_p ? nlohmann::ordered_json(std::exp(*t.holm_ln_p)) : nlohmann::ordered_json(nullptr);
+    o["ln_holm_p"] = number_or_null(t.holm_ln_p);
+    o["result"] = audit::outcome_name(t.result);
+    o["tail"] = t.tail.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(t.tail);
+    o["law"] = t.law;
+    o["note"] = t.note;
+    if (!t.table.empty()) {
+      auto rows = nlohmann::ordered_json::array();
+      for (std::size_t i = 0; i < t.table_rows; ++i) {
+        rows.push_back(std::vector<std::uint64_t>(t.table.begin() + static_cast<std::ptrdiff_t>(i * t.table_columns),
+                                                  t.table.begin() + static_cast<std::ptrdiff_t>((i + 1) * t.table_columns)));
+      }
+      o["table"] = std::move(rows);
+    }
+    if (!t.columns.empty()) {
+      o["columns"] = t.columns;
+    }
+    tests.push_back(std::move(o));
+  }
+  j["tests"] = std::move(tests);
+  j["result"] = r.decision.pass ? "pass" : "fail";
+  j["summary"] = r.decision.summary;
+  return j;
+}
+
+}  // namespace shufl::render

@@ -1,0 +1,46 @@
+// The text report and the --format json document of `shufl audit` (schema/audit-report.schema.json),
+// and their roundings of p-values and statistics, which the --report page (audit_report.hpp) shows
+// as well.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "shufl/audit.hpp"
+#include "shufl/audit/deck_reader.hpp"
+
+namespace shufl::render {
+
+/// Where an audit's decks came from, as its reports state it.
+struct audit_input {
+  bool generated = false;
+  std::string name;                 // file: as given ("-" is "standard input")
+  std::string sha256;
+  std::uint64_t bytes = 0;
+  std::string algorithm;            // --algo
+  std::optional<std::string> seed;
+  std::string engine;
+  std::uint64_t trials = 0;
+  std::vector<std::string> merged;  // --merge: the counts files
+  std::vector<std::string> parts;   // --merge: what they hold
+};
+
+/// The text report: where the decks came from, the battery table (test, decks, statistic, df, p,
+/// Holm p, result), notes and the decision.
+std::string audit_text_report(const audit::audit_report& r, const audit_input& in);
+
+/// The --format json document (schema/audit-report.schema.json); infinities written as the
+/// largest finite doubles.
+nlohmann::ordered_json audit_json_report(const audit::audit_report& r, const audit_input& in,
+                                         const audit::audit_pack& pack);
+
+/// The text report's roundings of a p-value (from p and ln p; "<=" for a bound, rounded up) and of
+/// a statistic.
+std::string audit_p_text(double p, double ln_p, bool bound);
+std::string audit_statistic_text(double x);
+
+}  // namespace shufl::render

@@ -1,0 +1,127 @@
+// The render layer (src/render/) called directly, without running the binary: one test per family
+// of outputs (escaping, the SVG heatmap, JSON documents, HTML pages, the audit's roundings). The
+// expected values come from the documented scale, the definitions and hand computation.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "render/audit_output.hpp"
+#include "render/audit_report.hpp"
+#include "render/bias_report.hpp"
+#include "render/heatmap.hpp"
+#include "render/html_pages.hpp"
+#include "render/text_escape.hpp"
+#include "render/trace_output.hpp"
+#include "shufl/bias.hpp"
+#include "shufl/shuffle.hpp"
+#include "shufl/trace.hpp"
+
+namespace {
+
+using namespace shufl;
+
+std::size_t occurrences(const std::string& text, const std::string& what) {
+  std::size_t count = 0;
+  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++count;
+  return count;
+}
+
+// The text between `open` and the next "</script>", parsed as JSON.
+nlohmann::json embedded(const std::string& page, const std::string& open) {
+  const auto at = page.find(open);
+  EXPECT_NE(at, std::string::npos) << open;
+  const auto begin = at + open.size();
+  return nlohmann::json::parse(page.substr(begin, page.find("</script>", begin) - begin));
+}
+
+TEST(Render, Escaping) {
+  EXPECT_EQ(render::xml_escape("a<b & \"c\""), "a&lt;b &amp; &quot;c&quot;");
+  EXPECT_EQ(render::csv_field("=1+1"), "'=1+1");    // a formula defused
+  EXPECT_EQ(render::csv_field("a,b"), "\"a,b\"");   // RFC 4180 quoting
+}
+
+TEST(Render, HeatmapSvg) {
+  // The documented scale's ends and centre (heatmap.hpp, ColorBrewer RdBu with a white centre).
+  EXPECT_EQ(render::heat_colour(0), "#ffffff");
+  EXPECT_EQ(render::heat_colour(4), "#b2182b");
+  EXPECT_EQ(render::heat_colour(-100), "#2166ac");
+  EXPECT_EQ(render::cell_z(100, 300, 1.0 / 3), 0);  // observed = expected
+  render::heat_panel p;
+  p.title = "a<b";
+  p.n = 3;
+  p.trials = 300;
+  p.counts = {100, 100, 100, 100, 100, 100, 100, 100, 100};
+  const std::string svg = render::heatmap_svg("head & title", {p, p});
+  EXPECT_EQ(svg.rfind("<svg", 0), 0u);
+  EXPECT_EQ(occurrences(svg, "<rect class=\"cell\""), 18u);  // 2 panels × 3 × 3 cells
+  EXPECT_EQ(occurrences(svg, "data-panel=\"1\" data-card=\"3\" data-position=\"3\""), 1u);
+  EXPECT_NE(svg.find("a&lt;b"), std::string::npos);
+  EXPECT_EQ(svg.find("a<b"), std::string::npos);
+  EXPECT_NE(svg.find("head &amp; title"), std::string::npos);
+}
+
+TEST(Render, TraceTextAndJson) {
+  // Fisher-Yates (i from n-1 down to 1: j in [0, i]; swap a[i], a[j]) with the draws 0, 0.
+  trace_options o;
+  o.algorithm = parse_algorithm_list("fisher-yates").at(0);
+  o.n = 3;
+  o.draws = std::vector<std::uint64_t>{0, 0};
+  const trace_result t = run_trace(o);
+  const std::vector<std::string> labels{"1", "2", "3"};
+  std::vector<std::string> deck = labels;
+  for (std::size_t i = 2; i >= 1; --i) std::swap(deck[i], deck[0]);
+  const nlohmann::json j = nlohmann::json::parse(render::trace_json(o, t, labels).dump());
+  EXPECT_EQ(j["command"], "trace");
+  EXPECT_EQ(j["steps"].size(), 2u);
+  EXPECT_EQ(j["result"].get<std::vector<std::string>>(), deck);
+  const std::string text = render::trace_text_report(o, t, labels, false);
+  EXPECT_NE(text.find("result: " + deck[0] + " " + deck[1] + " " + deck[2] + "\n"), std::string::npos);
+  EXPECT_EQ(text.find('\x1b'), std::string::npos);  // no colour asked for
+  // The page embeds the document unchanged and opens with the shared head.
+  const std::string page = render::trace_page(render::trace_json(o, t, labels));
+  EXPECT_EQ(page.rfind(render::page_head, 0), 0u);
+  EXPECT_EQ(embedded(page, "<script id=\"trace-data\" type=\"application/json\">"), j);
+}
+
+TEST(Render, BiasJsonAndReportPage) {
+  bias_options o;
+  o.n = 3;
+  o.trials = 600;
+  o.seed = "render";
+  o.algorithms = parse_algorithm_list("fisher-yates,naive");
+  const bias_report report = run_bias(o);
+  const nlohmann::json doc = nlohmann::json::parse(render::json_report(report, 1));
+  EXPECT_EQ(doc["command"], "bias");
+  ASSERT_EQ(doc["results"].size(), 2u);
+  for (const auto& r : doc["results"]) {
+    // Every row of the card × position matrix counts each trial once.
+    const auto m = r["position_counts"].get<std::vector<std::vector<std::uint64_t>>>();
+    ASSERT_EQ(m.size(), 3u);
+    for (const auto& row : m) EXPECT_EQ(row[0] + row[1] + row[2], 600u);
+  }
+  const render::page_provenance made{"2001-02-03 04:05:06 UTC", "shufl bias <x>"};
+  const std::string page = render::report_page(nlohmann::ordered_json::parse(render::json_report(report, 1)), made);
+  EXPECT_EQ(page.rfind(render::page_head, 0), 0u);
+  EXPECT_NE(page.find("written 2001-02-03 04:05:06 UTC"), std::string::npos);
+  EXPECT_NE(page.find("shufl bias &lt;x&gt;"), std::string::npos);
+  EXPECT_EQ(embedded(page, "<script id=\"bias-data\" type=\"application/json\">"), doc);
+}
+
+TEST(Render, AuditRoundingsAndPage) {
+  EXPECT_EQ(render::audit_p_text(0.5, std::log(0.5), false), "0.5000");
+  EXPECT_EQ(render::audit_p_text(0.00012341, std::log(0.00012341), true), "<=0.0002");  // a bound rounds up
+  EXPECT_EQ(render::audit_p_text(1e-5, std::log(1e-5), false), "1.00e-05");
+  EXPECT_EQ(render::audit_statistic_text(12.345), "12.35");
+  EXPECT_EQ(render::audit_statistic_text(12345678), "1.235e+07");
+  const render::page_provenance made{"2001-02-03 04:05:06 UTC", "shufl audit <x>"};
+  const std::string page = render::audit_report_page({}, made);
+  EXPECT_EQ(page.rfind(render::page_head, 0), 0u);
+  EXPECT_NE(page.find("2001-02-03 04:05:06 UTC"), std::string::npos);
+  EXPECT_NE(page.find("shufl audit &lt;x&gt;"), std::string::npos);
+  EXPECT_EQ(embedded(page, "<script id=\"audit-data\" type=\"application/json\">"), nlohmann::json::array());
+}
+
+}  // namespace
