@@ -341,6 +341,19 @@ TEST(E2eAudit, GamePokerDealsRoundTheTable) {
   ASSERT_EQ(t["table"].size(), 6u);
   EXPECT_EQ(t["table"][0][8], 400);  // seat 1: 400 straight flushes
   EXPECT_NE(t["note"].get<std::string>().find("6 seats: statistic and p of seat 1"), std::string::npos) << t["note"];
+  // The text report prints the same table: seat 1's row ends in its 400 straight flushes.
+  const run_result text_report = run_shufl({"audit", file, "--pack", "standard", "--game", "poker", "--deal", "6x5"});
+  EXPECT_EQ(text_report.status, 0);  // a fail without --check
+  const std::size_t seats = text_report.out.find("poker-hands by seat (hands of each class, before pooling):\n");
+  ASSERT_NE(seats, std::string::npos) << text_report.out;
+  const std::string seat_rows = text_report.out.substr(seats);
+  EXPECT_NE(seat_rows.find("high-card"), std::string::npos);
+  EXPECT_NE(seat_rows.find("straight-flush\n  1      "), std::string::npos) << seat_rows;
+  const std::size_t row1 = seat_rows.find("\n  1 ");
+  ASSERT_NE(row1, std::string::npos);
+  const std::string first_row = seat_rows.substr(row1 + 1, seat_rows.find('\n', row1 + 1) - row1 - 1);
+  EXPECT_EQ(first_row.substr(first_row.size() - 4), " 400") << first_row;
+  EXPECT_NE(seat_rows.find("\n  6 "), std::string::npos);
   // The first five cards (the default 1x5) are As plus four uniform cards: no royal flush there.
   const nlohmann::json first = audit_json({file, "--pack", "standard", "--game", "poker"});
   EXPECT_EQ(first["tests"].back()["table"].size(), 1u);

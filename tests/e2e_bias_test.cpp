@@ -226,7 +226,7 @@ TEST(E2eBias, HelpAndVersion) {
   EXPECT_EQ(r.out.rfind("shufl ", 0), 0u);
   // The licence, and every library the binary links, each with a version number after its name.
   EXPECT_TRUE(contains(r.out, "\nCopyright (c) 2026 the shufl authors. License: MIT")) << r.out;
-  for (const char* library : {"CLI11", "fmt", "Boost", "libsodium", "nlohmann-json", "utf8proc"}) {
+  for (const char* library : {"CLI11", "fmt", "Boost", "libsodium", "nlohmann-json", "utf8proc", "OpenSSL libcrypto"}) {
     EXPECT_TRUE(std::regex_search(r.out, std::regex(std::string("(built with:|,) ") + library + " [0-9]+\\.[0-9]+")))
         << library << " (with a version) missing from\n" << r.out;
   }

@@ -2,6 +2,7 @@
 // `shuf`) uses GNU's command-line rules; the other subcommands use CLI11.
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <openssl/crypto.h>
 #include <sodium.h>
 #include <utf8proc.h>
 
@@ -44,16 +45,18 @@ Options:
 )";
 
 // `shufl --version`: the version, the licence, and every library the binary links with its version
-// (compile-time macros; libsodium and utf8proc report the shared library actually loaded).
+// (compile-time macros; libsodium, utf8proc and OpenSSL's libcrypto report the shared library
+// actually loaded).
 std::string version_text() {
   return fmt::format(
       "shufl {} ({} build)\n"
       "{}\n"
-      "built with: CLI11 {}, fmt {}.{}.{}, Boost {}.{}.{}, libsodium {}, nlohmann-json {}.{}.{}, utf8proc {}",
+      "built with: CLI11 {}, fmt {}.{}.{}, Boost {}.{}.{}, libsodium {}, nlohmann-json {}.{}.{}, utf8proc {}, "
+      "OpenSSL libcrypto {}",
       SHUFL_VERSION, SHUFL_BUILD_TYPE, shufl::cli::license_notice, CLI11_VERSION, FMT_VERSION / 10000,
       FMT_VERSION / 100 % 100, FMT_VERSION % 100, BOOST_VERSION / 100000, BOOST_VERSION / 100 % 1000,
       BOOST_VERSION % 100, sodium_version_string(), NLOHMANN_JSON_VERSION_MAJOR, NLOHMANN_JSON_VERSION_MINOR,
-      NLOHMANN_JSON_VERSION_PATCH, utf8proc_version());
+      NLOHMANN_JSON_VERSION_PATCH, utf8proc_version(), OpenSSL_version(OPENSSL_VERSION_STRING));
 }
 
 // Prints a usage error (`shufl: MESSAGE` and a pointer to the help of `command`); returns 1.

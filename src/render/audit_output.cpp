@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include <cmath>
 
 #include "text_escape.hpp"
@@ -77,6 +79,30 @@ std::string audit_text_report(const audit::audit_report& r, const audit_input& i
     if (!t.note.empty()) notes += fmt::format("  {}: {}\n", t.name, t.note);
   }
   if (!notes.empty()) out += "notes:\n" + notes;
+  // A game test's hands by seat and class (the table its X² is computed from, before pooling).
+  for (const auto& t : r.tests) {
+    if (t.columns.empty() || t.table_columns != t.columns.size() || t.table_rows == 0 ||
+        t.table.size() != t.table_rows * t.table_columns) {
+      continue;
+    }
+    std::vector<std::size_t> width(t.columns.size());
+    for (std::size_t c = 0; c < t.columns.size(); ++c) {
+      width[c] = t.columns[c].size();
+      for (std::size_t row = 0; row < t.table_rows; ++row) {
+        width[c] = std::max(width[c], fmt::formatted_size("{}", t.table[row * t.table_columns + c]));
+      }
+    }
+    out += fmt::format("{} by seat (hands of each class, before pooling):\n  {:<6}", t.name, "seat");
+    for (std::size_t c = 0; c < t.columns.size(); ++c) out += fmt::format(" {:>{}}", t.columns[c], width[c]);
+    out += '\n';
+    for (std::size_t row = 0; row < t.table_rows; ++row) {
+      out += fmt::format("  {:<6}", row + 1);
+      for (std::size_t c = 0; c < t.columns.size(); ++c) {
+        out += fmt::format(" {:>{}}", t.table[row * t.table_columns + c], width[c]);
+      }
+      out += '\n';
+    }
+  }
   out += fmt::format("statistic: scaled X2 for position tables, z of the total for totals (p from the exact law), "
                      "repeats for duplicates; Holm over {} test{}\n",
                      r.decision.family, r.decision.family == 1 ? "" : "s");
