@@ -264,6 +264,13 @@ TEST(E2eLinesCsv, RefusalsAndHintsWithoutCsv) {
   EXPECT_EQ(s.status, 0);
   EXPECT_NE(s.err.find("shufl: note: 5 of the skipped lines hold a double quote: if the input is quoted CSV, use "
                        "--csv\n"), std::string::npos) << s.err;
+  // So does a name missing from a quoted header line (its names keep their quotes without --csv).
+  const auto n = lines({"--header", "1", "--field-delimiter", ",", "--weight-field", "w"}, "\"name\",\"w\"\nx,1\n");
+  EXPECT_EQ(n.status, 1);
+  EXPECT_EQ(n.out, "");
+  EXPECT_EQ(n.err, "shufl: --weight-field 'w': no field of that name in header line 1 (its fields: '\"name\"', '\"w\"'); "
+                   "the line holds a double quote: without --csv, fields are split at every field delimiter and quotes "
+                   "are data; quoted CSV fields need --csv\n");
   // A missing key field on a line with a quote says so too.
   const auto k = lines({"--prob", "1", "--field-delimiter", ",", "--key-fields", "3"}, "\"a,\nb\",c\n");
   EXPECT_EQ(k.status, 1);
