@@ -92,6 +92,8 @@ TEST(LinesCsv, ByteOrderMarkAtTheInputStart) {
                                          "whole field and double each quote in it)");
   EXPECT_THROW(csv_scanner(',', 2).find_end(data.data(), data.data() + data.size()), shufl::error);  // not the start
   EXPECT_EQ(error_of(bom + "a,b\n"), "");  // unquoted: the mark stays data, as without --csv
+  // A field delimiter that is a byte of the mark: no mark is read, the bytes are what they are.
+  EXPECT_EQ(csv_record_starts("\xEF\"a\xEF\"\n", '\xEF'), (std::vector<std::uint64_t>{0, 6}));
   std::vector<std::string> values;
   csv_fields(csv_body(data.substr(0, 12)), ',', values);
   EXPECT_EQ(values, (std::vector<std::string>{"name", "w"}));

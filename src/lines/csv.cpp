@@ -128,7 +128,7 @@ namespace {
 template <class F>
 void for_each_field(std::string_view body, char delimiter, std::string& value, F&& f) {
   // A byte order mark before a quoted first field (the scanner allows it at the input start).
-  std::size_t i = body.starts_with("\xEF\xBB\xBF\"") ? 3 : 0;
+  std::size_t i = body.starts_with("\xEF\xBB\xBF\"") && !csv_scanner::in_bom(delimiter) ? 3 : 0;
   const std::size_t n = body.size();
   for (std::size_t number = 1;; ++number) {
     value.clear();

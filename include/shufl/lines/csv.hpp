@@ -30,7 +30,8 @@ class csv_scanner {
   /// number of the first byte scanned (for messages); 1 means the start of the input, where a
   /// byte order mark may come first.
   explicit csv_scanner(char field_delimiter, std::uint64_t first_line = 1) noexcept
-      : delimiter_(field_delimiter), bom_(first_line == 1 ? 0 : 3), line_(first_line), record_line_(first_line) {}
+      : delimiter_(field_delimiter), bom_(first_line == 1 && !in_bom(field_delimiter) ? 0 : 3), line_(first_line),
+        record_line_(first_line) {}
 
   /// Scans [p, end), continuing the record in progress: returns the LF that ends it, or nullptr
   /// when the record goes on past `end`. The next call starts just past the returned LF.
@@ -40,6 +41,13 @@ class csv_scanner {
   /// At the end of the input: throws shufl::error when a quoted field is still open
   /// ("line L: a quoted CSV field opens here and the input ends inside it").
   void finish() const;
+
+  /// Whether `c` is a byte of the UTF-8 byte order mark EF BB BF (such a field delimiter
+  /// leaves the mark unread: its bytes are then delimiters or data).
+  static constexpr bool in_bom(char c) noexcept {
+    const auto u = static_cast<unsigned char>(c);
+    return u == 0xEF || u == 0xBB || u == 0xBF;
+  }
 
   /// Whether the bytes scanned since the last record end are all of a record (nothing pending).
   bool at_record_start() const noexcept { return !any_; }
