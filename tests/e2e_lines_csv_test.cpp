@@ -5,6 +5,7 @@
 // Records are checked with Python's csv module (tests/reference/lines_csv/csv_oracle.py), an
 // independent reader.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <string>
@@ -212,6 +213,36 @@ TEST(E2eLinesCsv, ByteOrderMarkBeforeAQuotedHeader) {
   const auto cr = lines({"--csv", "--header", "1"}, "\"a\"\r");
   EXPECT_EQ(cr.status, 0) << cr.err;
   EXPECT_EQ(cr.out, "\"a\"\r\n");
+}
+
+TEST(E2eLinesCsv, RandomSourceFromAPipeDrawsAsGnu) {
+  // With -n from a pipe (or a file above 8 MiB) GNU shuf samples with a reservoir, drawing per
+  // record: --csv makes the same draws over CSV records, so a file without quotes gives GNU's
+  // output with and without --csv (it gave a partial Fisher–Yates's), and quoted records stay whole.
+  temp_dir dir;
+  std::string bytes;
+  for (int i = 0; i < 4096; ++i) bytes += static_cast<char>((i * 151 + 7) % 256);
+  const std::string source = dir.write("source.bin", bytes);
+  std::string plain;
+  for (int i = 1; i <= 30; ++i) plain += "r" + std::to_string(i) + "," + std::to_string(i % 4) + "\n";
+  const auto without = lines({"--random-source", source, "-n", "4"}, plain);
+  const auto with = lines({"--csv", "--random-source", source, "-n", "4"}, plain);
+  ASSERT_EQ(without.status, 0) << without.err;
+  EXPECT_EQ(with.out, without.out);
+  EXPECT_EQ(split(with.out, '\n').size(), 4u);
+  if (::access("/usr/bin/shuf", X_OK) == 0) {
+    const auto gnu = shufl::test::run_program("/usr/bin/shuf", {"--random-source", source, "-n", "4"}, plain, "shuf");
+    EXPECT_EQ(with.out, gnu.out);
+  }
+  const std::string quoted = "\"a\nb\",1\n\"c,d\",2\ne,3\n\"f\"\"\",4\n";
+  const auto q = lines({"--csv", "--random-source", source, "-n", "4"}, quoted);
+  EXPECT_EQ(q.status, 0) << q.err;
+  EXPECT_EQ(q.out.size(), quoted.size());
+  for (const char* r : {"\"a\nb\",1\n", "\"c,d\",2\n", "e,3\n", "\"f\"\"\",4\n"}) EXPECT_NE(q.out.find(r), std::string::npos) << r;
+  const auto bad = lines({"--csv", "--random-source", source, "-n", "1"}, "a\nb\n\"c\n");
+  EXPECT_EQ(bad.status, 1);
+  EXPECT_EQ(bad.out, "");
+  EXPECT_EQ(bad.err.rfind("shufl: line 3: a quoted CSV field opens here", 0), 0u) << bad.err;
 }
 
 TEST(E2eLinesCsv, MalformedCsvIsAnErrorNamingTheLine) {
