@@ -5,6 +5,7 @@
 // Records are checked with Python's csv module (tests/reference/lines_csv/csv_oracle.py), an
 // independent reader.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <string>
@@ -183,6 +184,67 @@ TEST(E2eLinesCsv, HeaderNames) {
   EXPECT_EQ(empty.err, "shufl: --weight-field 'amount': the input has no header line to read field names from\n");
 }
 
+TEST(E2eLinesCsv, ByteOrderMarkBeforeAQuotedHeader) {
+  // Excel's "CSV UTF-8" export: a byte order mark, then quoted names. The names are found and
+  // the header comes out verbatim, mark and all, from a file and from a pipe, in every mode.
+  temp_dir dir;
+  const std::string input = "\xEF\xBB\xBF\"name\",\"w\"\n\"x\",\"1\"\ny,0\n";
+  const std::string file = dir.write("bom.csv", input);
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"--weight-field", "w"}, {"--weight-field", "w", "-n", "1"}, {"--key-fields", "name", "--prob", "1"}}) {
+    std::vector<std::string> a = {"--csv", "--seed", "1", "--header", "1"};
+    a.insert(a.end(), args.begin(), args.end());
+    const auto piped = lines(a, input);
+    a.push_back(file);
+    const auto from_file = lines(a);
+    for (const auto& r : {piped, from_file}) {
+      EXPECT_EQ(r.status, 0) << r.err;
+      EXPECT_EQ(r.err, "");
+      EXPECT_EQ(r.out.substr(0, 22), "\xEF\xBB\xBF\"name\",\"w\"\n\"x\",\"1\"\n") << args[0];
+    }
+  }
+  // Without a header the first record's quoted field is read past the mark: "3" weighs 3.
+  EXPECT_EQ(lines({"--csv", "--seed", "1", "--weight-field", "1", "-n", "1"}, "\xEF\xBB\xBF\"3\",a\n0,b\n").out,
+            "\xEF\xBB\xBF\"3\",a\n");
+  // Elsewhere the mark is data, and a quote after it malformed.
+  EXPECT_EQ(lines({"--csv"}, "a\n\xEF\xBB\xBF\"b\"\n").err.rfind("shufl: line 2: a double quote inside an unquoted", 0), 0u);
+  // A header that is the whole input, ending in a CR after a closing quote without the newline,
+  // gets the newline, as the records of every mode do.
+  const auto cr = lines({"--csv", "--header", "1"}, "\"a\"\r");
+  EXPECT_EQ(cr.status, 0) << cr.err;
+  EXPECT_EQ(cr.out, "\"a\"\r\n");
+}
+
+TEST(E2eLinesCsv, RandomSourceFromAPipeDrawsAsGnu) {
+  // With -n from a pipe (or a file above 8 MiB) GNU shuf samples with a reservoir, drawing per
+  // record: --csv makes the same draws over CSV records, so a file without quotes gives GNU's
+  // output with and without --csv (it gave a partial Fisher–Yates's), and quoted records stay whole.
+  temp_dir dir;
+  std::string bytes;
+  for (int i = 0; i < 4096; ++i) bytes += static_cast<char>((i * 151 + 7) % 256);
+  const std::string source = dir.write("source.bin", bytes);
+  std::string plain;
+  for (int i = 1; i <= 30; ++i) plain += "r" + std::to_string(i) + "," + std::to_string(i % 4) + "\n";
+  const auto without = lines({"--random-source", source, "-n", "4"}, plain);
+  const auto with = lines({"--csv", "--random-source", source, "-n", "4"}, plain);
+  ASSERT_EQ(without.status, 0) << without.err;
+  EXPECT_EQ(with.out, without.out);
+  EXPECT_EQ(split(with.out, '\n').size(), 4u);
+  if (::access("/usr/bin/shuf", X_OK) == 0) {
+    const auto gnu = shufl::test::run_program("/usr/bin/shuf", {"--random-source", source, "-n", "4"}, plain, "shuf");
+    EXPECT_EQ(with.out, gnu.out);
+  }
+  const std::string quoted = "\"a\nb\",1\n\"c,d\",2\ne,3\n\"f\"\"\",4\n";
+  const auto q = lines({"--csv", "--random-source", source, "-n", "4"}, quoted);
+  EXPECT_EQ(q.status, 0) << q.err;
+  EXPECT_EQ(q.out.size(), quoted.size());
+  for (const char* r : {"\"a\nb\",1\n", "\"c,d\",2\n", "e,3\n", "\"f\"\"\",4\n"}) EXPECT_NE(q.out.find(r), std::string::npos) << r;
+  const auto bad = lines({"--csv", "--random-source", source, "-n", "1"}, "a\nb\n\"c\n");
+  EXPECT_EQ(bad.status, 1);
+  EXPECT_EQ(bad.out, "");
+  EXPECT_EQ(bad.err.rfind("shufl: line 3: a quoted CSV field opens here", 0), 0u) << bad.err;
+}
+
 TEST(E2eLinesCsv, MalformedCsvIsAnErrorNamingTheLine) {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"a,b\nc,d\"e\n", "line 2: a double quote inside an unquoted CSV field"},
@@ -233,6 +295,13 @@ TEST(E2eLinesCsv, RefusalsAndHintsWithoutCsv) {
   EXPECT_EQ(s.status, 0);
   EXPECT_NE(s.err.find("shufl: note: 5 of the skipped lines hold a double quote: if the input is quoted CSV, use "
                        "--csv\n"), std::string::npos) << s.err;
+  // So does a name missing from a quoted header line (its names keep their quotes without --csv).
+  const auto n = lines({"--header", "1", "--field-delimiter", ",", "--weight-field", "w"}, "\"name\",\"w\"\nx,1\n");
+  EXPECT_EQ(n.status, 1);
+  EXPECT_EQ(n.out, "");
+  EXPECT_EQ(n.err, "shufl: --weight-field 'w': no field of that name in header line 1 (its fields: '\"name\"', '\"w\"'); "
+                   "the line holds a double quote: without --csv, fields are split at every field delimiter and quotes "
+                   "are data; quoted CSV fields need --csv\n");
   // A missing key field on a line with a quote says so too.
   const auto k = lines({"--prob", "1", "--field-delimiter", ",", "--key-fields", "3"}, "\"a,\nb\",c\n");
   EXPECT_EQ(k.status, 1);

@@ -65,6 +65,43 @@ TEST(LinesCsv, PiecesOfAnySizeFindTheSameEnds) {
   }
 }
 
+TEST(LinesCsv, ByteOrderMarkAtTheInputStart) {
+  // Excel's "CSV UTF-8": a byte order mark, then a quoted first field. At the start of the
+  // input the mark is not part of the field (in any pieces); elsewhere, or when the mark is
+  // cut short, its bytes are data of an unquoted field, and a quote after them is malformed.
+  const std::string bom = "\xEF\xBB\xBF";
+  const std::string data = bom + "\"name\",w\n\"x\",1\n";
+  EXPECT_EQ(csv_record_starts(data, ','), (std::vector<std::uint64_t>{0, 12, 18}));
+  for (std::size_t piece = 1; piece <= 4; ++piece) {
+    csv_scanner scanner(',');
+    std::vector<std::size_t> ends;
+    for (std::size_t at = 0; at < data.size(); at += piece) {
+      const char* p = data.data() + at;
+      const char* end = data.data() + std::min(data.size(), at + piece);
+      while (const char* lf = scanner.find_end(p, end)) {
+        ends.push_back(static_cast<std::size_t>(lf - data.data()));
+        p = lf + 1;
+      }
+    }
+    scanner.finish();
+    EXPECT_EQ(ends, (std::vector<std::size_t>{11, 17})) << piece;
+  }
+  EXPECT_EQ(error_of("a\n" + bom + "\"b\"\n"), "line 2: a double quote inside an unquoted CSV field (RFC 4180: "
+                                               "quote the whole field and double each quote in it)");
+  EXPECT_EQ(error_of("\xEF\xBB\"b\"\n"), "line 1: a double quote inside an unquoted CSV field (RFC 4180: quote the "
+                                         "whole field and double each quote in it)");
+  EXPECT_THROW(csv_scanner(',', 2).find_end(data.data(), data.data() + data.size()), shufl::error);  // not the start
+  EXPECT_EQ(error_of(bom + "a,b\n"), "");  // unquoted: the mark stays data, as without --csv
+  // A field delimiter that is a byte of the mark: no mark is read, the bytes are what they are.
+  EXPECT_EQ(csv_record_starts("\xEF\"a\xEF\"\n", '\xEF'), (std::vector<std::uint64_t>{0, 6}));
+  std::vector<std::string> values;
+  csv_fields(csv_body(data.substr(0, 12)), ',', values);
+  EXPECT_EQ(values, (std::vector<std::string>{"name", "w"}));
+  std::string value;
+  EXPECT_TRUE(csv_field(bom + "\"2.5\",a", 1, ',', value));
+  EXPECT_EQ(value, "2.5");
+}
+
 TEST(LinesCsv, FieldValuesAndKeys) {
   std::vector<std::string> values;
   csv_fields(csv_body("\"New York, NY\",\"a \"\"b\"\"\",,\"x\ny\",2.5\r\n"), ',', values);

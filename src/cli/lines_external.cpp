@@ -38,8 +38,11 @@ header_input read_header(int fd, std::uint64_t count, char delimiter, std::uint6
       throw error(std::string("read error: ") + std::strerror(errno));
     }
     if (n == 0) {
+      if (!header.empty() && header.back() != delimiter) {
+        header += delimiter;  // a last record without its newline gets one, as everywhere
+        if (csv) csv->find_end(&header.back(), header.data() + header.size());  // (`"a"\r` then ends)
+      }
       if (csv) csv->finish();
-      if (!header.empty() && header.back() != delimiter) header += delimiter;
       return h;
     }
     const char* p = block.get();

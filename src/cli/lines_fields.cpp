@@ -40,8 +40,11 @@ std::vector<std::string> header_names(const options& opts, std::string_view line
   return names;
 }
 
-// The number of field `name` (its first occurrence), or an error listing the names.
-std::size_t number_of(std::string_view name, const std::vector<std::string>& names, const char* option) {
+// The number of field `name` (its first occurrence), or an error listing the names; when
+// `quoted` (a header line read without --csv holds a double quote), the error says that quoted
+// CSV needs --csv.
+std::size_t number_of(std::string_view name, const std::vector<std::string>& names, const char* option,
+                      bool quoted) {
   for (std::size_t i = 0; i < names.size(); ++i) {
     if (names[i] == name) return i + 1;
   }
@@ -52,7 +55,8 @@ std::size_t number_of(std::string_view name, const std::vector<std::string>& nam
     list += quote(names[shown]);
   }
   if (shown < names.size()) list += fmt::format(", ... ({} fields)", names.size());
-  throw error(fmt::format("{} {}: no field of that name in header line 1 (its fields: {})", option, quote(name), list));
+  throw error(fmt::format("{} {}: no field of that name in header line 1 (its fields: {}){}{}", option, quote(name), list,
+                          quoted ? "; " : "", quoted ? quoted_csv_hint : ""));
 }
 
 }  // namespace
@@ -60,7 +64,8 @@ std::size_t number_of(std::string_view name, const std::vector<std::string>& nam
 void resolve_field_names(options& opts, std::string_view header_line) {
   if (!opts.names_fields()) return;
   const auto names = header_names(opts, header_line);
-  if (opts.weight_field_name) opts.weight_field = number_of(*opts.weight_field_name, names, "--weight-field");
+  const bool quoted = !opts.csv && header_line.find('"') != std::string_view::npos;
+  if (opts.weight_field_name) opts.weight_field = number_of(*opts.weight_field_name, names, "--weight-field", quoted);
   if (opts.key_field_names) {
     // Items are names or field numbers; the numbers make a cut -f list.
     std::string list;
@@ -69,7 +74,7 @@ void resolve_field_names(options& opts, std::string_view header_line) {
       const auto comma = rest.find(',');
       const std::string_view item = rest.substr(0, comma);
       if (!list.empty()) list += ',';
-      list += is_field_name_spec(item) ? std::to_string(number_of(item, names, "--key-fields")) : std::string(item);
+      list += is_field_name_spec(item) ? std::to_string(number_of(item, names, "--key-fields", quoted)) : std::string(item);
       if (comma == std::string_view::npos) break;
       rest.remove_prefix(comma + 1);
     }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "lines_run.hpp"
+#include "shufl/lines/csv.hpp"
 
 namespace shufl::cli::lines {
 
@@ -60,19 +61,28 @@ int run_gnu(const options& opts, prepared& pre) {
     in.n = opts.operands.size();
   } else {
     auto input = open_input(opts, pre);
-    if (opts.csv) {  // GNU shuf has no CSV: all records in memory, GNU's draws over them
-      load_csv(in, opts, input->get(), pre.pending, pre.first_line);
-    } else if (!opts.repeat && opts.head != UINT64_MAX &&
+    if (!opts.repeat && opts.head != UINT64_MAX &&
         shufl::lines::remaining_input_size(input->get()) > kGnuReservoirMinInput) {
+      // GNU's reservoir for -n from a large input or a pipe; over CSV records with --csv (GNU
+      // shuf has no CSV: the same draws, so a file without quotes gives the same output).
       open_source();
-      record_reader reader(input->get(), opts.delimiter, pre.pending);
-      std::vector<std::string> kept = shufl::lines::gnu_reservoir_sample(reader, opts.head, *source);
+      record_reader reader(input->get(), opts.csv ? '\n' : opts.delimiter, pre.pending);
+      std::vector<std::string> kept;
+      if (opts.csv) {
+        shufl::lines::csv_scanner csv(opts.fields_by(), pre.first_line);
+        shufl::lines::record_source records(reader, csv);
+        kept = shufl::lines::gnu_reservoir_sample(records, opts.head, *source);
+      } else {
+        kept = shufl::lines::gnu_reservoir_sample(reader, opts.head, *source);
+      }
       input.reset();
       const auto order = shufl::lines::range_permutation(kept.size(), kept.size(), draw);
       fd_writer& out = sink.open();
       for (const auto i : order) out.write(kept[static_cast<std::size_t>(i)]);
       sink.finish();
       return 0;
+    } else if (opts.csv) {  // GNU shuf has no CSV: all records in memory, GNU's draws over them
+      load_csv(in, opts, input->get(), pre.pending, pre.first_line);
     } else {
       in.data = shufl::lines::input_data::load(input->get(), opts.delimiter, pre.pending);
       in.n = shufl::lines::count_records(in.data.view(), opts.delimiter);

@@ -11,9 +11,27 @@ namespace shufl::lines {
 
 void csv_scanner::fail(const char* what) const { throw error(fmt::format("line {}: {}", line_, what)); }
 
+// A UTF-8 byte order mark at the start of the input leaves the first field at its start (the
+// mark may come in pieces); bytes that begin one and then differ are data of an unquoted field.
+const char* csv_scanner::skip_bom(const char* p, const char* end) noexcept {
+  static constexpr unsigned char kBom[3] = {0xEF, 0xBB, 0xBF};
+  for (; p != end && bom_ < 3; ++p, ++bom_) {
+    if (static_cast<unsigned char>(*p) != kBom[bom_]) {
+      if (bom_ > 0) state_ = state::unquoted;
+      bom_ = 3;
+      break;
+    }
+  }
+  return p;
+}
+
 const char* csv_scanner::find_end(const char* p, const char* end) {
   if (p == end) return nullptr;
   any_ = true;
+  if (bom_ < 3) [[unlikely]] {
+    p = skip_bom(p, end);
+    if (p == end) return nullptr;
+  }
   if (state_ == state::field_start || state_ == state::unquoted) {
     // The common case: no quote before the next newline, so the record ends there.
     const auto* lf = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
@@ -109,7 +127,8 @@ namespace {
 // quote runs to the end), which the scanner has refused before.
 template <class F>
 void for_each_field(std::string_view body, char delimiter, std::string& value, F&& f) {
-  std::size_t i = 0;
+  // A byte order mark before a quoted first field (the scanner allows it at the input start).
+  std::size_t i = body.starts_with("\xEF\xBB\xBF\"") && !csv_scanner::in_bom(delimiter) ? 3 : 0;
   const std::size_t n = body.size();
   for (std::size_t number = 1;; ++number) {
     value.clear();

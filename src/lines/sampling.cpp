@@ -95,22 +95,4 @@ std::vector<std::string> reservoir_sampler::take_in_input_order() {
   return out;
 }
 
-std::vector<std::string> gnu_reservoir_sample(record_reader& reader, std::uint64_t k,
-                                              gnu_random_source& source) {
-  std::vector<std::string> slots;
-  slots.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(k, 1024)));
-  std::string_view record;
-  bool more = true;
-  while (slots.size() < k && (more = reader.next(record))) slots.emplace_back(record);
-  if (!more || k == 0) return slots;
-  std::uint64_t seen = k;
-  for (;;) {
-    const std::uint64_t j = source.draw_max(seen);  // 0 .. seen, drawn before reading
-    if (!reader.next(record)) break;
-    if (j < k) slots[static_cast<std::size_t>(j)].assign(record);
-    ++seen;
-  }
-  return slots;
-}
-
 }  // namespace shufl::lines

@@ -21,13 +21,17 @@ namespace shufl::lines {
 /// goes. The state carries over between calls, so a record may span pieces.
 ///
 /// Lenient where RFC 4180 is silent: a bare CR is data; empty lines are records (of one empty
-/// field); a record's fields may be of any number.
+/// field); a record's fields may be of any number; a UTF-8 byte order mark (EF BB BF) at the
+/// start of the input (line 1, before any byte scanned) is not part of the first field, so
+/// that field may be quoted (as Excel's "CSV UTF-8" writes a quoted first name).
 class csv_scanner {
  public:
   /// `field_delimiter` separates fields (not '"', CR or LF); `first_line` is the input line
-  /// number of the first byte scanned (for messages).
+  /// number of the first byte scanned (for messages); 1 means the start of the input, where a
+  /// byte order mark may come first.
   explicit csv_scanner(char field_delimiter, std::uint64_t first_line = 1) noexcept
-      : delimiter_(field_delimiter), line_(first_line), record_line_(first_line) {}
+      : delimiter_(field_delimiter), bom_(first_line == 1 && !in_bom(field_delimiter) ? 0 : 3), line_(first_line),
+        record_line_(first_line) {}
 
   /// Scans [p, end), continuing the record in progress: returns the LF that ends it, or nullptr
   /// when the record goes on past `end`. The next call starts just past the returned LF.
@@ -38,6 +42,13 @@ class csv_scanner {
   /// ("line L: a quoted CSV field opens here and the input ends inside it").
   void finish() const;
 
+  /// Whether `c` is a byte of the UTF-8 byte order mark EF BB BF (such a field delimiter
+  /// leaves the mark unread: its bytes are then delimiters or data).
+  static constexpr bool in_bom(char c) noexcept {
+    const auto u = static_cast<unsigned char>(c);
+    return u == 0xEF || u == 0xBB || u == 0xBF;
+  }
+
   /// Whether the bytes scanned since the last record end are all of a record (nothing pending).
   bool at_record_start() const noexcept { return !any_; }
   /// The input line on which the record in progress (or the next one) starts.
@@ -46,7 +57,9 @@ class csv_scanner {
  private:
   enum class state : unsigned char { field_start, unquoted, quoted, after_quote, after_quote_cr };
   [[noreturn]] void fail(const char* what) const;
+  const char* skip_bom(const char* p, const char* end) noexcept;
   char delimiter_;
+  unsigned char bom_;              // bytes of a byte order mark matched at the input start; 3: done
   state state_ = state::field_start;
   bool any_ = false;               // some byte of the record in progress was scanned
   std::uint64_t line_;             // the line of the next byte
@@ -69,6 +82,7 @@ inline std::string_view csv_body(std::string_view record) noexcept {
 
 /// Splits the body of a well-formed CSV record (csv_body; checked by csv_scanner) into its
 /// field values, quotes removed and "" made one quote, appending them to `out` (cleared first).
+/// A byte order mark before a quoted first field (the input's first record) is not part of it.
 void csv_fields(std::string_view body, char field_delimiter, std::vector<std::string>& out);
 
 /// The value of field `number` (1-based) of a well-formed CSV record body, unquoted, in `out`;

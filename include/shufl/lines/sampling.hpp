@@ -131,9 +131,26 @@ class reservoir_sampler {
 /// before every further read attempt, with m records seen, a draw in [0, m] is made (so one
 /// extra draw happens at end of input), and a record read after a draw j < k replaces slot j.
 /// Returns the kept records in slot order (GNU then permutes them with gnu_permutation).
-/// Throws shufl::error on a read error or when the random source ends.
-std::vector<std::string> gnu_reservoir_sample(record_reader& reader, std::uint64_t k,
-                                              gnu_random_source& source);
+/// `records`: a record_reader, or a record_source of CSV records (modes.hpp): anything with
+/// `bool next(std::string_view&)`. Throws shufl::error on a read error, when the random source
+/// ends, or as `records.next` does (malformed CSV).
+template <class Records>
+std::vector<std::string> gnu_reservoir_sample(Records& records, std::uint64_t k, gnu_random_source& source) {
+  std::vector<std::string> slots;
+  slots.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(k, 1024)));
+  std::string_view record;
+  bool more = true;
+  while (slots.size() < k && (more = records.next(record))) slots.emplace_back(record);
+  if (!more || k == 0) return slots;
+  std::uint64_t seen = k;
+  for (;;) {
+    const std::uint64_t j = source.draw_max(seen);  // 0 .. seen, drawn before reading
+    if (!records.next(record)) break;
+    if (j < k) slots[static_cast<std::size_t>(j)].assign(record);
+    ++seen;
+  }
+  return slots;
+}
 
 /// Forward partial Fisher–Yates, GNU randperm's order of draws: for i = 0 .. h − 1,
 /// j = i + draw(n − i) with n = items.size(); swap items[i] and items[j]. The first h items are
