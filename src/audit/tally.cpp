@@ -46,20 +46,21 @@ audit_report report_of(const audit_tally& t, double alpha) {
 
 namespace {
 
-// Reads every deck of `reader` into `t` a block at a time (decks numbered from 0 within the part);
-// hands each stretch of `range` (what `in` reads) to `done_with` once it is read.
+// Reads every deck of `reader` into `t` a block at a time (decks numbered from `index` on, the
+// first without a deck before it); hands each stretch of `range` (what `in` reads) to
+// `done_with` once it is read. Makes room for the fingerprints of `expect_bytes` of such lines.
 void read_part(deck_reader& reader, audit_tally& t, const text_reader& in, std::string_view range,
-               const std::function<void(std::string_view)>& done_with) {
+               const std::function<void(std::string_view)>& done_with, std::uint64_t index,
+               std::size_t expect_bytes) {
   std::size_t released = 0;
   const std::size_t K = t.sums.shape().positions;
   // Blocks small enough to stay in the core's cache between the copy and the battery.
   const std::size_t block = std::max<std::size_t>(1, (std::size_t{128} << 10) / (K * sizeof(std::uint32_t)));
   std::vector<std::uint32_t> faces, decks(block * K);
-  std::uint64_t index = 0;
   bool more = reader.next(faces);
-  // Room for the fingerprints of the decks the range holds at the first line's length (one
-  // allocation, not a doubling series: fresh pages cost a fault each).
-  if (more && in.offset() > 0) t.sums.duplicates.reserve_more(range.size() / in.offset() + range.size() / in.offset() / 64 + 16);
+  // Room for the fingerprints of the decks at the first line's length (one allocation, not a
+  // doubling series: fresh pages cost a fault each).
+  if (more && in.offset() > 0) t.sums.duplicates.reserve_more(expect_bytes / in.offset() + expect_bytes / in.offset() / 64 + 16);
   while (more) {
     std::size_t count = 0;
     do {
@@ -68,7 +69,7 @@ void read_part(deck_reader& reader, audit_tally& t, const text_reader& in, std::
       more = reader.next(faces);
     } while (more && count < block);
     if (t.first.empty()) t.first.assign(decks.begin(), decks.begin() + static_cast<std::ptrdiff_t>(K));
-    t.sums.add_block(decks.data(), count, index == 0 ? nullptr : t.last.data(), index);
+    t.sums.add_block(decks.data(), count, t.last.empty() ? nullptr : t.last.data(), index);
     t.last.assign(decks.begin() + static_cast<std::ptrdiff_t>((count - 1) * K),
                   decks.begin() + static_cast<std::ptrdiff_t>(count * K));
     index += count;
@@ -158,7 +159,10 @@ audit_tally tally_text(std::string_view text, const std::string& name, std::uint
       in.continue_after_lines(lines);
       deck_reader part = reader.continue_on(in);
       tallies[p].emplace(reader.pack(), shape);
-      read_part(part, *tallies[p], in, range, done_with);
+      // The first range's fingerprints follow the first deck's, in one buffer sized for the
+      // whole text: the merge then moves it rather than copy it.
+      if (p == 0) tallies[p]->sums.duplicates = total.sums.duplicates;
+      read_part(part, *tallies[p], in, range, done_with, p == 0 ? 1 : 0, p == 0 ? text.size() - cut[0] : range.size());
     } catch (...) {
       errors[p] = std::current_exception();
     }
@@ -180,9 +184,11 @@ audit_tally tally_text(std::string_view text, const std::string& name, std::uint
   for (const auto& e : errors) {
     if (e) std::rethrow_exception(e);
   }
+  total.sums.duplicates = std::move(tallies[0]->sums.duplicates);  // the first deck's and the first range's
+  tallies[0]->sums.duplicates = duplicate_finder{};
   std::size_t fingerprints = 0;
   for (const auto& t : tallies) fingerprints += t->sums.duplicates.fingerprints().size();
-  total.sums.duplicates.reserve_more(fingerprints);  // one allocation for the parts' fingerprints
+  total.sums.duplicates.reserve_more(fingerprints);  // room for the other ranges' (when not made yet)
   for (const auto& t : tallies) total.append(*t, true);
   return total;
 }
