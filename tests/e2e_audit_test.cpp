@@ -188,6 +188,35 @@ TEST(E2eAudit, ThreadsDoNotChangeTheReport) {
   EXPECT_EQ(one.out, three.out);
 }
 
+TEST(E2eAudit, ReadingThreadsOfAFileMatchAPipeAndNameTrueLines) {
+  // Two ranges of over 1 MiB each, read by the threads through the file's descriptor in chunks
+  // that end mid-line; the same bytes from a pipe are read as one stream.
+  const temp_dir dir;
+  test_rng rng{41};
+  std::string text;
+  for (int t = 0; t < 16000; ++t) text += deck_line(rng.deck(52));
+  const std::string file = dir.write("big.txt", text);
+  const run_result mapped = run_shufl({"audit", file, "--threads", "2", "--format", "json"});
+  const run_result piped =
+      run_shell(fmt::format("cat '{}' | '{}' audit - --threads 2 --format json", file, shufl_binary()));
+  ASSERT_EQ(mapped.status, 0) << mapped.err;
+  ASSERT_EQ(piped.status, 0) << piped.err;
+  EXPECT_EQ(nlohmann::json::parse(mapped.out)["tests"], nlohmann::json::parse(piped.out)["tests"]);
+  EXPECT_EQ(nlohmann::json::parse(mapped.out)["decks"], 16000);
+  // A bad card on line 15001, in the second range: its true line number, and with --skip-bad
+  // the other decks.
+  std::string bad = text.substr(15000 * 156, 156);
+  bad.replace(bad.find(' ') + 1, 2, "Zz");
+  const std::string broken = dir.write("broken.txt", text.substr(0, 15000 * 156) + bad + text.substr(15001 * 156));
+  run_result r = run_shufl({"audit", broken, "--threads", "2", "--pack", "standard"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("line 15001"), std::string::npos) << r.err;
+  r = run_shufl({"audit", broken, "--threads", "2", "--pack", "standard", "--skip-bad", "--format", "json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["decks"], 15999);
+  EXPECT_EQ(nlohmann::json::parse(r.out)["skipped"], 1);
+}
+
 TEST(E2eAudit, DealtRunsThePositionTestsOnKColumns) {
   const temp_dir dir;
   test_rng rng{16};

@@ -13,6 +13,15 @@
 #include "shufl/audit.hpp"
 #include "shufl/error.hpp"
 
+// The per-deck passes below are built twice where GCC can (target_clones, chosen once at load
+// time): for x86-64-v3 (BMI's tzcnt/lzcnt/andn and shifts by a register in one instruction, AVX2)
+// and for the baseline; both compute the same integers.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
+#define SHUFL_AUDIT_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define SHUFL_AUDIT_CLONES
+#endif
+
 namespace shufl::audit {
 
 namespace {
@@ -59,7 +68,7 @@ std::uint32_t descents_of(const std::uint32_t* d, std::size_t n) noexcept {
   return k;
 }
 
-std::uint32_t rising_sequences_of(const std::uint32_t* d, std::size_t n, std::uint32_t* where) noexcept {
+SHUFL_AUDIT_CLONES std::uint32_t rising_sequences_of(const std::uint32_t* d, std::size_t n, std::uint32_t* where) noexcept {
   for (std::size_t p = 0; p < n; ++p) where[d[p]] = static_cast<std::uint32_t>(p);
   std::uint32_t k = n > 0;
   for (std::size_t i = 0; i + 1 < n; ++i) k += where[i + 1] < where[i];
@@ -78,10 +87,13 @@ std::uint32_t runs_up_down_of(const std::uint32_t* d, std::size_t n) noexcept {
   return 1 + turns;
 }
 
-guess_counts guess_counts_of(const std::uint32_t* d, std::size_t n) noexcept {
+SHUFL_AUDIT_CLONES guess_counts guess_counts_of(const std::uint32_t* d, std::size_t n) noexcept {
   // One word of unseen cards; both strategies look at the nearest unseen card above and below
-  // the card just shown (countr_zero(0) = 64 and the `| 1` below only matter after the last
-  // card, whose next guesses are never used). No branches: the run's way is a coin flip.
+  // the card just shown. Original successor: up, else down. Shelf: the successor's guess on a
+  // rising run (up, down when nothing is above); on a falling one down, up when nothing is
+  // below. After the last card nothing is unseen and the guesses (then garbage: countr_zero(0)
+  // = 64) are never used; before it, some card is unseen above or below. Selects, no branches:
+  // the run's way is a coin flip.
   std::uint64_t u = n == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1;
   std::uint32_t successor = 0, shelf = 0, right_successor = 0, right_shelf = 0;
   std::int64_t last = -1;  // the first card counts as rising
@@ -93,15 +105,10 @@ guess_counts guess_counts_of(const std::uint32_t* d, std::size_t n) noexcept {
     const std::uint64_t above = u & ((~std::uint64_t{0} << c) << 1);
     const std::uint64_t below = u ^ above;  // u no longer holds c
     const auto up = static_cast<std::uint32_t>(std::countr_zero(above));
-    const auto down = static_cast<std::uint32_t>(63 - std::countl_zero(below | 1));
-    const std::uint32_t has_above = above != 0, has_below = below != 0;
-    const std::uint32_t rising = static_cast<std::int64_t>(c) > last;
-    // Original successor: up, else down. Shelf: up on a rising run (down when nothing is
-    // above), down on a falling one (up when nothing is below).
-    const std::uint32_t successor_up = 0u - has_above;
-    const std::uint32_t shelf_up = 0u - ((rising & has_above) | (~rising & ~has_below & 1u));
-    successor = (up & successor_up) | (down & ~successor_up);
-    shelf = (up & shelf_up) | (down & ~shelf_up);
+    const auto down = static_cast<std::uint32_t>(63 ^ std::countl_zero(below));
+    successor = above != 0 ? up : down;
+    const std::uint32_t falling = below != 0 ? down : up;
+    shelf = static_cast<std::int64_t>(c) > last ? successor : falling;
     last = c;
   }
   return {right_successor, right_shelf};
@@ -192,13 +199,13 @@ std::uint32_t serial_successions_of(const std::uint32_t* next, std::size_t n, co
   return k;
 }
 
-std::uint32_t serial_successions_at(const std::uint32_t* prev, std::size_t n, const std::uint32_t* where_next) noexcept {
+SHUFL_AUDIT_CLONES std::uint32_t serial_successions_at(const std::uint32_t* prev, std::size_t n, const std::uint32_t* where_next) noexcept {
   std::uint32_t k = 0;
   for (std::size_t q = 0; q + 1 < n; ++q) k += where_next[prev[q + 1]] == where_next[prev[q]] + 1;
   return k;
 }
 
-std::uint64_t deck_fingerprint(const std::uint32_t* d, std::size_t k) noexcept {
+SHUFL_AUDIT_CLONES std::uint64_t deck_fingerprint(const std::uint32_t* d, std::size_t k) noexcept {
   // Two 64-bit multiply-xorshift lanes over pairs of ids, then a final mix (splitmix64's).
   std::uint64_t a = 0x9E3779B97F4A7C15ull ^ k, b = 0xD1B54A32D192ED03ull;
   std::size_t p = 0;

@@ -12,6 +12,9 @@
 #include <optional>
 #include <thread>
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include "shufl/bias.hpp"
 #include "shufl/detail/bias_loops.hpp"
 #include "shufl/error.hpp"
@@ -46,34 +49,59 @@ audit_report report_of(const audit_tally& t, double alpha) {
 
 namespace {
 
-// Reads every deck of `reader` into `t` a block at a time (decks numbered from 0 within the part);
-// hands each stretch of `range` (what `in` reads) to `done_with` once it is read.
+constexpr std::size_t kFetchAhead = 1024;
+constexpr std::size_t kMapAhead = std::size_t{2} << 20;
+
+// Maps the pages of `text` about to be read in one call (Linux 5.14's MADV_POPULATE_READ): a
+// file mapping would otherwise fault them in a few at a time, and a prefetch into a page not
+// yet mapped is dropped. A no-op elsewhere, or when the call fails (the bytes are read anyway).
+void map_ahead(std::string_view text) noexcept {
+#ifdef MADV_POPULATE_READ
+  static const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const auto begin = reinterpret_cast<std::uintptr_t>(text.data()) / page * page;
+  const auto end = (reinterpret_cast<std::uintptr_t>(text.data()) + text.size()) / page * page;
+  if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_POPULATE_READ);
+#else
+  (void)text;
+#endif
+}
+
+// Reads every deck of `reader` into `t` a block at a time (decks numbered from `index` on, the
+// first without a deck before it); hands each stretch of `range` (what `in` reads) to
+// `done_with` once it is read. Makes room for the fingerprints of `expect_bytes` of such lines.
 void read_part(deck_reader& reader, audit_tally& t, const text_reader& in, std::string_view range,
-               const std::function<void(std::string_view)>& done_with) {
-  std::size_t released = 0;
+               const std::function<void(std::string_view)>& done_with, std::uint64_t index,
+               std::size_t expect_bytes, std::size_t line_bytes, bool mapped) {
+  std::size_t released = 0, populated = 0;
   const std::size_t K = t.sums.shape().positions;
   // Blocks small enough to stay in the core's cache between the copy and the battery.
   const std::size_t block = std::max<std::size_t>(1, (std::size_t{128} << 10) / (K * sizeof(std::uint32_t)));
   std::vector<std::uint32_t> faces, decks(block * K);
-  std::uint64_t index = 0;
   bool more = reader.next(faces);
-  // Room for the fingerprints of the decks the range holds at the first line's length (one
-  // allocation, not a doubling series: fresh pages cost a fault each).
-  if (more && in.offset() > 0) t.sums.duplicates.reserve_more(range.size() / in.offset() + range.size() / in.offset() / 64 + 16);
+  // Room for the fingerprints of the decks at the first line's length (one allocation, not a
+  // doubling series: fresh pages cost a fault each).
+  if (more && line_bytes > 0) t.sums.duplicates.reserve_more(expect_bytes / line_bytes + expect_bytes / line_bytes / 64 + 16);
   while (more) {
     std::size_t count = 0;
     do {
+      // A line about 1 KiB on into the cache while this one is parsed and tallied.
+      if (mapped && in.offset() + kFetchAhead < range.size()) __builtin_prefetch(range.data() + in.offset() + kFetchAhead);
       std::memcpy(decks.data() + count * K, faces.data(), K * sizeof(std::uint32_t));
       ++count;
       more = reader.next(faces);
     } while (more && count < block);
     if (t.first.empty()) t.first.assign(decks.begin(), decks.begin() + static_cast<std::ptrdiff_t>(K));
-    t.sums.add_block(decks.data(), count, index == 0 ? nullptr : t.last.data(), index);
+    t.sums.add_block(decks.data(), count, t.last.empty() ? nullptr : t.last.data(), index);
     t.last.assign(decks.begin() + static_cast<std::ptrdiff_t>((count - 1) * K),
                   decks.begin() + static_cast<std::ptrdiff_t>(count * K));
     index += count;
+    if (mapped && in.offset() >= populated) {
+      const std::size_t to = std::min(range.size(), populated + kMapAhead);
+      map_ahead(range.substr(populated, to - populated));
+      populated = to;
+    }
     // In steps of 8 MiB: each release costs the other threads a TLB flush.
-    if (done_with && in.offset() >= released + (std::size_t{8} << 20)) {
+    if (mapped && done_with && in.offset() >= released + (std::size_t{8} << 20)) {
       const std::size_t at = std::min(in.offset(), range.size());
       done_with(range.substr(released, at - released));
       released = at;
@@ -99,7 +127,8 @@ constexpr std::size_t kMinBytesPerThread = std::size_t{1} << 20;
 audit_tally tally_text(std::string_view text, const std::string& name, std::uint64_t lines_before,
                        const reader_options& ro, const audit_options& options, bool allow_empty,
                        const std::function<void(const std::string&)>& on_inferred,
-                       const std::function<void(std::string_view)>& done_with) {
+                       const std::function<void(std::string_view)>& done_with,
+                       const std::function<std::size_t(std::size_t, char*, std::size_t)>& read_at) {
   text_reader main(text, name);
   if (lines_before > 0) main.continue_after_lines(lines_before);
   deck_reader reader(main, ro);
@@ -154,11 +183,20 @@ audit_tally tally_text(std::string_view text, const std::string& name, std::uint
     errors[p] = nullptr;
     try {
       const std::string_view range = text.substr(cut[p], cut[p + 1] - cut[p]);
-      text_reader in(range, name);
+      const auto source = [&read_at, at = cut[p], size = range.size(), done = std::size_t{0}](char* buffer, std::size_t want) mutable {
+        const std::size_t got = done < size ? read_at(at + done, buffer, std::min(want, size - done)) : 0;
+        done += got;
+        return got;
+      };
+      text_reader in = read_at ? text_reader(text_reader::byte_source(source), name) : text_reader(range, name);
       in.continue_after_lines(lines);
       deck_reader part = reader.continue_on(in);
       tallies[p].emplace(reader.pack(), shape);
-      read_part(part, *tallies[p], in, range, done_with);
+      // The first range's fingerprints follow the first deck's, in one buffer sized for the
+      // whole text: the merge then moves it rather than copy it.
+      if (p == 0) tallies[p]->sums.duplicates = total.sums.duplicates;
+      read_part(part, *tallies[p], in, range, done_with, p == 0 ? 1 : 0, p == 0 ? text.size() - cut[0] : range.size(), begin,
+                !read_at);
     } catch (...) {
       errors[p] = std::current_exception();
     }
@@ -180,9 +218,11 @@ audit_tally tally_text(std::string_view text, const std::string& name, std::uint
   for (const auto& e : errors) {
     if (e) std::rethrow_exception(e);
   }
+  total.sums.duplicates = std::move(tallies[0]->sums.duplicates);  // the first deck's and the first range's
+  tallies[0]->sums.duplicates = duplicate_finder{};
   std::size_t fingerprints = 0;
   for (const auto& t : tallies) fingerprints += t->sums.duplicates.fingerprints().size();
-  total.sums.duplicates.reserve_more(fingerprints);  // one allocation for the parts' fingerprints
+  total.sums.duplicates.reserve_more(fingerprints);  // room for the other ranges' (when not made yet)
   for (const auto& t : tallies) total.append(*t, true);
   return total;
 }

@@ -178,9 +178,14 @@ std::pair<audit::audit_tally, std::string> tally_and_hash(std::string_view text,
     joiner join{hasher};
     std::function<void(std::string_view)> release;
     if (pages != nullptr) release = [pages](std::string_view done) { pages->release(done); };
+    std::function<std::size_t(std::size_t, char*, std::size_t)> read_at;  // the threads read with pread, not the mapping
+    if (pages != nullptr && pages->readable()) {
+      const auto base = static_cast<std::size_t>(text.data() - pages->text().data());
+      read_at = [pages, base](std::size_t at, char* buffer, std::size_t size) { return pages->read_at(base + at, buffer, size); };
+    }
     tally.emplace(audit::tally_text(text, name, 0, ro, options, shard,
                                     [](const std::string& note) { std::fprintf(stderr, "shufl %s\n", note.c_str()); },
-                                    release));
+                                    release, read_at));
   }
   if (hash_error) std::rethrow_exception(hash_error);
   return {std::move(*tally), std::move(sha)};

@@ -43,11 +43,16 @@ struct audit_tally {
 /// pack throws, since no deck shows it). `on_inferred` gets the reader's inference note (when the
 /// pack was inferred) once the first deck is read, before the rest. `done_with` is called (from
 /// the reading threads) with each stretch of `text` once it has been read, so a caller that
-/// mapped the file can let the pages go: memory does not grow with the input.
+/// mapped the file can let the pages go: memory does not grow with the input. With `read_at`
+/// (read_at(offset, buffer, size) stores up to `size` bytes of `text` from `offset` on and
+/// returns how many, as pread(2) does: a mapped file's descriptor), the threads read their
+/// ranges through it into small buffers instead of touching `text` after its first line
+/// (cheaper than a mapping's pages); the result is the same.
 audit_tally tally_text(std::string_view text, const std::string& name, std::uint64_t lines_before,
                        const reader_options& reader, const audit_options& options, bool allow_empty = false,
                        const std::function<void(const std::string&)>& on_inferred = {},
-                       const std::function<void(std::string_view)>& done_with = {});
+                       const std::function<void(std::string_view)>& done_with = {},
+                       const std::function<std::size_t(std::size_t, char*, std::size_t)>& read_at = {});
 
 /// Chunks [chunk_begin, chunk_end) of the decks audit_algorithm generates (same streams), on
 /// options.threads threads; the duplicates test keeps the decks among the run's first
