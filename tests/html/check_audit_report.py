@@ -70,7 +70,8 @@ def text_sections(text):
         elif line.startswith("result: "):
             sections.append((rows, line))
             rows = None
-        elif rows is not None and line and not line.startswith((" ", "notes:", "statistic:")):
+        elif rows is not None and line and not line.startswith((" ", "notes:", "statistic:")) and not line.endswith(":"):
+            # (a heading such as "poker-hands by seat (...):" starts a block of indented rows)
             rows.append(line.split())
     return sections
 
