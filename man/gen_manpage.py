@@ -23,9 +23,12 @@ Success.
 .TP
 .B 1
 Any error: the message is on standard error and nothing is written to standard output
-(GNU's convention; \fBshufl lines\fR prints GNU shuf's exact messages). One exception: a side
+(GNU's convention; \fBshufl lines\fR prints GNU shuf's exact messages). Two exceptions: a side
 file (\fB\-\-plot\fR, \fB\-\-save\-counts\fR, \fB\-\-report\fR) that fails at the very end, after
-the report was printed, gives 1 with the error on standard error.
+the report was printed, gives 1 with the error on standard error; and the streaming modes
+of \fBshufl lines\fR to standard output (\fB\-\-prob\fR, also with \fB\-\-key\-fields\fR) write the
+records kept before an error found on a later line (a line lacking a \fB\-\-key\-fields\fR field,
+a read error), then exit 1; with \fB\-o\fR nothing is written.
 .TP
 .B 3
 \fBshufl bias \-\-check\fR found bias in at least one algorithm, or \fBshufl audit \-\-check\fR
