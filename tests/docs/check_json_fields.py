@@ -2,6 +2,7 @@
 """Checks that docs/json.md documents every field of the `shufl bias --format json` report (issue 11).
 
 Usage: check_json_fields.py SCHEMA PAGE
+       check_json_fields.py --shufl SHUFL PAGE
 
 SCHEMA is schema/bias-report.schema.json. Every property name it declares, anywhere (top level,
 nested objects and everything under "definitions": result, test, secondary, exact, power,
@@ -11,9 +12,16 @@ of the same or a higher level; fenced code blocks are not searched for headings)
 
 Exit status 0 when every name is documented; 1 with the list of missing names otherwise (also
 when the subsection is missing or the schema declares no properties). Standard library only.
+
+With --shufl, SHUFL is the built binary and the outputs without a schema are checked instead:
+every key of every object (nested ones included) that a set of `shufl trace --format json` and
+`shufl deck --format json` runs prints (every algorithm's step kinds, --draws, --deal with
+--burn, --grid, --count, --commit, --verify-commit, --explain) must appear as `name` in the
+page's subsection titled "`shufl trace --format json`" or "`shufl deck --format json`".
 """
 import json
 import re
+import subprocess
 import sys
 
 HEADING = "JSON report fields"
@@ -33,8 +41,8 @@ def schema_names(node, names):
     return names
 
 
-def section(markdown):
-    """The text of the subsection titled HEADING, or None."""
+def section(markdown, heading=HEADING):
+    """The text of the subsection titled `heading`, or None."""
     lines = markdown.splitlines()
     start = level = None
     fenced = False
@@ -44,7 +52,7 @@ def section(markdown):
             fenced = not fenced
         m = None if fenced else re.match(r"^(#{1,6})\s+(.*?)\s*#*\s*$", line)
         if start is None:
-            if m and m.group(2) == HEADING:
+            if m and m.group(2) == heading:
                 start, level = True, len(m.group(1))
             continue
         if m and len(m.group(1)) <= level:
@@ -53,7 +61,62 @@ def section(markdown):
     return None if start is None else "\n".join(out)
 
 
+TRACE_ALGOS = ["fisher-yates", "inside-out", "pencil-and-paper", "two-array", "naive", "sattolo",
+               "asf-poker", "sort-coin:insertion", "sort-coin:merge", "random-keys:8", "modulo:3",
+               "transpositions:3", "riffle:2", "thorp:2", "shelf:3", "overhand:0.5", "pile:2", "cut",
+               "weak-seed", "riffle:1+cut"]
+DECK_RUNS = [[], ["--deal", "2x5", "--burn", "1"], ["--grid", "2x3", "--symbols", "a,b,c"],
+             ["--count", "2"], ["--commit"], ["--explain"], ["--pairs", "3"], ["--jokers", "2", "--decks", "2"]]
+
+
+def json_keys(node, names):
+    """Adds every key of every object in `node`, recursively."""
+    if isinstance(node, dict):
+        names.update(node.keys())
+        for value in node.values():
+            json_keys(value, names)
+    elif isinstance(node, list):
+        for value in node:
+            json_keys(value, names)
+    return names
+
+
+def run_json(shufl, args):
+    out = subprocess.run([shufl] + args, capture_output=True, text=True, check=True).stdout
+    return json.loads(out)
+
+
+def check_outputs(shufl, page):
+    with open(page, encoding="utf-8") as f:
+        markdown = f.read()
+    trace, deck = set(), set()
+    for algo in TRACE_ALGOS:
+        json_keys(run_json(shufl, ["trace", "--n", "5", "--seed", "1", "--format", "json", "--algo", algo]), trace)
+    json_keys(run_json(shufl, ["trace", "--n", "3", "--draws", "1,0", "--format", "json"]), trace)
+    for extra in DECK_RUNS:
+        json_keys(run_json(shufl, ["deck", "--format", "json", "--seed", "s-1"] + extra), deck)
+    committed = run_json(shufl, ["deck", "--format", "json", "--seed", "s-1", "--commit"])
+    json_keys(run_json(shufl, ["deck", "--format", "json", "--seed", "s-1", "--verify-commit",
+                               committed["commitment"]]), deck)
+    failed = 0
+    for heading, names in (("`shufl trace --format json`", trace), ("`shufl deck --format json`", deck)):
+        text = section(markdown, heading)
+        if text is None:
+            print(f"{page}: no section titled '{heading}'", file=sys.stderr)
+            failed = 1
+            continue
+        missing = sorted(names - set(re.findall(r"`([^`\n]+)`", text)))
+        if missing:
+            print(f"{page}: section '{heading}' does not document: {', '.join(missing)}", file=sys.stderr)
+            failed = 1
+        else:
+            print(f"all {len(names)} keys of the {heading} runs are documented")
+    return failed
+
+
 def main(argv):
+    if len(argv) == 4 and argv[1] == "--shufl":
+        return check_outputs(argv[2], argv[3])
     if len(argv) != 3:
         print(__doc__.strip().splitlines()[2], file=sys.stderr)
         return 2
