@@ -88,14 +88,20 @@ std::string utf8(char32_t cp) {
 
 void check_label(std::string_view what, std::string_view label) {
   if (label.empty()) throw error(fmt::format("empty {} in the list", what));
+  const auto control = [](unsigned char x) { return x < 0x20 || x == 0x7F; };
+  if (std::none_of(label.begin(), label.end(), control)) return;
+  // The whole label, its control bytes (and quotes and backslashes) escaped, so a terminal shows
+  // what was typed rather than acting on it.
+  std::string shown;
   for (const unsigned char ch : label) {
-    if (ch < 0x20 || ch == 0x7F) {
-      throw error(fmt::format("{} '{}' contains a control character", what,
-                              std::string(label.begin(), std::find_if(label.begin(), label.end(), [](unsigned char x) {
-                                            return x < 0x20 || x == 0x7F;
-                                          }))));
+    if (control(ch)) {
+      shown += fmt::format("\\x{:02X}", ch);
+    } else {
+      if (ch == '\'' || ch == '\\') shown += '\\';
+      shown += static_cast<char>(ch);
     }
   }
+  throw error(fmt::format("{} '{}' contains a control character", what, shown));
 }
 
 }  // namespace

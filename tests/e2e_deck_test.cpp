@@ -104,6 +104,12 @@ TEST(DeckE2E, D02DealsNeverDuplicateACard) {
   }
 }
 
+// A label with a control byte is named whole, the byte escaped (not cut where the byte was).
+TEST(DeckE2E, ControlBytesInLabelsAreShownEscaped) {
+  expect_clean_error({"deck", "--cards", "ok,b\tc"}, "card 'b\\x09c' contains a control character");
+  expect_clean_error({"deck", "--cards", "\x1b[31mred,b"}, "card '\\x1B[31mred' contains a control character");
+}
+
 TEST(DeckE2E, D02ImpossibleDealsPrintNothing) {
   expect_clean_error({"deck", "--deal", "4x14"}, "needs 56 cards");
   expect_clean_error({"deck", "--deal", "4x13", "--burn", "1", "--seed", "1"}, "after burning 1");

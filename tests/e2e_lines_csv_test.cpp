@@ -4,6 +4,7 @@
 // the line; without --csv a quote in a failing field read says that quoted CSV needs --csv.
 // Records are checked with Python's csv module (tests/reference/lines_csv/csv_oracle.py), an
 // independent reader.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -318,7 +319,11 @@ TEST(E2eLinesCsv, LargerThanMemoryIsRefusedBeforeAnyOutput) {
   const auto r = lines({"--csv", "--memory", "16M", "--seed", "1", in});
   EXPECT_EQ(r.status, 1);
   EXPECT_EQ(r.out, "");
-  EXPECT_NE(r.err.find("shufl: --csv shuffles in memory, and the input needs more than "), std::string::npos) << r.err;
+  // The message states the input's size (the file's bytes) and what --memory leaves for it.
+  EXPECT_NE(r.err.find(fmt::format("shufl: --csv shuffles in memory: this input needs more than {} bytes, and --memory "
+                                   "leaves ", big.size())),
+            std::string::npos)
+      << r.err;
   // -n COUNT streams: no limit.
   const auto n = lines({"--csv", "--memory", "16M", "--seed", "1", "-n", "2", in});
   EXPECT_EQ(n.status, 0) << n.err;

@@ -44,7 +44,7 @@ Extensions (shufl):
       --temp-dir=DIR        temporary files go to DIR (default $TMPDIR, else /tmp);
                               they have no name, so nothing is ever left behind
 
-Sampler modes (shufl; see "which mode when" in the README):
+Sampler modes (shufl; see "which mode when" in docs/lines.md):
       --keep-order          with -n COUNT: the sampled lines come out in input
                               order (the same lines as without it, for a seed)
       --prob=P              Bernoulli sampling: keep each line independently

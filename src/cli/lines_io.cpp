@@ -1,9 +1,11 @@
 // `shufl lines`: opening the input and -o, and reading a whole input into memory (record
 // offsets for -r, CSV records for --csv), shared by every mode (lines_run.hpp).
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -65,6 +67,38 @@ std::unique_ptr<fd_guard> open_input(const options& opts, prepared& pre) {
   if (pre.input) return std::move(pre.input);
   if (opts.operands.empty() || opts.operands[0] == "-") return std::make_unique<fd_guard>(STDIN_FILENO);
   return std::make_unique<fd_guard>(open_or_throw(opts.operands[0], O_RDONLY));
+}
+
+bool output_is_input(const options& opts) noexcept {
+  if (!opts.output || opts.echo || opts.input_range) return false;
+  struct stat out {}, in {};
+  if (::stat(opts.output->c_str(), &out) != 0 || !S_ISREG(out.st_mode)) return false;
+  const bool from_stdin = opts.operands.empty() || opts.operands[0] == "-";
+  if (from_stdin ? ::fstat(STDIN_FILENO, &in) != 0 : ::stat(opts.operands[0].c_str(), &in) != 0) return false;
+  return out.st_dev == in.st_dev && out.st_ino == in.st_ino;
+}
+
+namespace {
+constexpr int kHeldSignals[3] = {SIGHUP, SIGINT, SIGTERM};
+volatile std::sig_atomic_t g_held_signal = 0;
+extern "C" void note_held_signal(int sig) { g_held_signal = sig; }
+}  // namespace
+
+signal_hold::signal_hold() noexcept {
+  g_held_signal = 0;
+  for (std::size_t i = 0; i < 3; ++i) {
+    struct sigaction sa {};
+    ::sigaction(kHeldSignals[i], nullptr, &previous_[i]);
+    if (previous_[i].sa_handler == SIG_IGN) continue;  // an ignored signal stays ignored (nohup)
+    sa.sa_handler = note_held_signal;
+    sigemptyset(&sa.sa_mask);
+    ::sigaction(kHeldSignals[i], &sa, nullptr);
+  }
+}
+
+signal_hold::~signal_hold() {
+  for (std::size_t i = 0; i < 3; ++i) ::sigaction(kHeldSignals[i], &previous_[i], nullptr);
+  if (const int sig = g_held_signal; sig != 0) ::raise(sig);  // ends the run as the signal would have
 }
 
 }  // namespace shufl::cli::lines

@@ -102,16 +102,21 @@ int run_chacha(const options& opts, prepared& pre) {
     auto input = open_input(opts, pre);
     std::uint64_t budget = external_settings_for(opts).memory_budget;
     budget -= std::min(budget, pre.header_bytes);
-    const auto too_large = [&] {
-      return error(fmt::format("--csv shuffles in memory, and the input needs more than {} bytes "
-                               "(--memory SIZE raises the limit)", budget));
+    // The budget is what --memory leaves for the records once shufl's own share and the header
+    // are taken; the need is the input's bytes (known in advance for a file) or, once read, the
+    // records with their offsets.
+    const auto too_large = [&](std::uint64_t need, bool at_least) {
+      return error(fmt::format("--csv shuffles in memory: this input needs {}{} bytes, and --memory leaves {} "
+                               "bytes for it (--memory SIZE raises the limit)",
+                               at_least ? "more than " : "", need, budget));
     };
-    if (shufl::lines::remaining_input_size(input->get()) != UINT64_MAX &&
-        shufl::lines::remaining_input_size(input->get()) > budget) {
-      throw too_large();
+    if (const auto size = shufl::lines::remaining_input_size(input->get()); size != UINT64_MAX && size > budget) {
+      throw too_large(size, true);
     }
     load_csv(in, opts, input->get(), pre.pending, pre.first_line);
-    if (shufl::lines::in_memory_cost(in.data.size(), in.n) + in.starts.size() * 8 > budget) throw too_large();
+    if (const auto need = shufl::lines::in_memory_cost(in.data.size(), in.n) + in.starts.size() * 8; need > budget) {
+      throw too_large(need, false);
+    }
   } else {
     // The full shuffle of FILE or stdin: in memory when it fits --memory, else external; the
     // same bytes either way (THE RULE of scatter.hpp).

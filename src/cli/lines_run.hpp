@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
+#include <csignal>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -65,6 +66,24 @@ struct in_memory_input {
   }
 };
 
+// Whether -o names the input (the FILE operand, or the file standard input reads): the same
+// device and inode. False when -o does not exist yet or either cannot be examined.
+bool output_is_input(const options& opts) noexcept;
+
+// Holds SIGHUP, SIGINT and SIGTERM (each not ignored) until destroyed: meanwhile a handler only
+// notes the signal, whatever thread receives it; the destructor restores the previous actions
+// and raises a noted signal, which then ends the run as it would have.
+class signal_hold {
+ public:
+  signal_hold() noexcept;
+  ~signal_hold();
+  signal_hold(const signal_hold&) = delete;
+  signal_hold& operator=(const signal_hold&) = delete;
+
+ private:
+  struct sigaction previous_[3] {};
+};
+
 // Writes the output and keeps the -o file closed until the first write is due.
 class output_sink {
  public:
@@ -74,6 +93,9 @@ class output_sink {
   // randomness is consumed (except with -r, where bytes are drawn while writing, as in GNU shuf).
   fd_writer& open() {
     if (!writer_) {
+      // -o F F: truncating F destroys the input; from here until F is closed, SIGHUP, SIGINT and
+      // SIGTERM wait (signal_hold), so a Ctrl-C ends the run only once F holds the whole output.
+      if (opts_.output && output_is_input(opts_)) hold_.emplace();
       if (opts_.output) file_ = std::make_unique<fd_guard>(open_or_throw(*opts_.output, O_WRONLY | O_CREAT | O_TRUNC));
       writer_.emplace(file_ ? file_->get() : STDOUT_FILENO, /*background=*/true);
       if (header_) header_(*writer_);
@@ -87,10 +109,12 @@ class output_sink {
     if (file_ && ::close(file_->release()) != 0) {
       throw error(std::string("write error: ") + std::strerror(errno));
     }
+    hold_.reset();  // F is whole: a signal held meanwhile ends the run now
   }
 
  private:
   const options& opts_;
+  std::optional<signal_hold> hold_;
   std::function<void(fd_writer&)> header_;
   std::unique_ptr<fd_guard> file_;
   std::optional<fd_writer> writer_;
