@@ -75,6 +75,22 @@ void mapped_file::release(std::string_view part) const noexcept {
   if (data_ != nullptr && end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
 }
 
+namespace {
+
+// A digest's bytes in lowercase hexadecimal.
+std::string hex_of(const unsigned char* digest, unsigned length) {
+  std::string out;
+  out.reserve(2 * std::size_t{length});
+  constexpr char hex[] = "0123456789abcdef";
+  for (unsigned i = 0; i < length; ++i) {
+    out += hex[digest[i] >> 4];
+    out += hex[digest[i] & 15];
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string sha256_hex(std::string_view bytes, const mapped_file* m) {
   unsigned char digest[EVP_MAX_MD_SIZE];
   unsigned int length = 0;
@@ -89,14 +105,7 @@ std::string sha256_hex(std::string_view bytes, const mapped_file* m) {
   ok = ok && EVP_DigestFinal_ex(ctx, digest, &length) == 1 && length == 32;
   EVP_MD_CTX_free(ctx);
   if (!ok) throw error("SHA-256 failed (libcrypto)");
-  std::string out;
-  out.reserve(64);
-  constexpr char hex[] = "0123456789abcdef";
-  for (unsigned i = 0; i < length; ++i) {
-    out += hex[digest[i] >> 4];
-    out += hex[digest[i] & 15];
-  }
-  return out;
+  return hex_of(digest, length);
 }
 
 std::string sha256_hex(const mapped_file& file, std::string_view part) {
@@ -117,14 +126,7 @@ std::string sha256_hex(const mapped_file& file, std::string_view part) {
   ok = ok && EVP_DigestFinal_ex(ctx, digest, &length) == 1 && length == 32;
   EVP_MD_CTX_free(ctx);
   if (!ok) throw error("SHA-256 failed (libcrypto, or the file changed while read)");
-  std::string out;
-  out.reserve(64);
-  constexpr char hex[] = "0123456789abcdef";
-  for (unsigned i = 0; i < length; ++i) {
-    out += hex[digest[i] >> 4];
-    out += hex[digest[i] & 15];
-  }
-  return out;
+  return hex_of(digest, length);
 }
 
 std::pair<std::uint64_t, std::uint64_t> parse_audit_shard(const std::string& text) {
