@@ -22,6 +22,10 @@ namespace {
 
 constexpr std::uint64_t two_32 = std::uint64_t{1} << 32;
 
+// The weak shufflers --seed-search looks for, described as their authors wrote them (glibc
+// rand(), std::mt19937 with std::shuffle, ...). These are descriptions: each family is
+// re-implemented bit-exactly below from its published algorithm, so the search gives the same
+// answer on every platform; shufl never calls rand(), <random> or std::shuffle, here or to shuffle.
 constexpr std::array<seed_family_info, 5> families{{
     {seed_family::python_random, "python-random",
      "CPython random.seed(s) (MT19937 init_by_array over the 32-bit words of |s|) then random.shuffle(list) "
