@@ -61,7 +61,12 @@ std::string strerror_text(int e) { return std::strerror(e); }
 std::size_t first_invalid_utf8(std::string_view bytes) noexcept {
   std::size_t i = 0;
   while (i < bytes.size()) {
-    // Fast paths over ASCII: 8 bytes at a time, then one.
+    // Fast paths over ASCII: 32 bytes at a time (four words, one test), 8, then one.
+    for (; i + 32 <= bytes.size(); i += 32) {
+      std::uint64_t w[4];
+      std::memcpy(w, bytes.data() + i, 32);
+      if (((w[0] | w[1] | w[2] | w[3]) & 0x8080808080808080ull) != 0) break;
+    }
     if (i + 8 <= bytes.size()) {
       std::uint64_t w;
       std::memcpy(&w, bytes.data() + i, 8);

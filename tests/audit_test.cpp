@@ -144,6 +144,36 @@ TEST(AuditStatistics, ShelfGuessingMatchesAPlainImplementation) {
   }
 }
 
+// The block sums (eight decks at a time in AVX2 lanes where the CPU has them) against the
+// plain set-based guessers and a rising-sequence count by positions, for every block length
+// 0..19 (whole groups of eight and a remainder), with the identity and the reversal mixed in.
+TEST(AuditStatistics, BlockGuessAndRisingSumsMatchThePlainImplementations) {
+  xoshiro256pp_engine engine(key_from_seed("guess lanes"), 0);
+  for (const std::size_t n : {2u, 3u, 5u, 52u, 63u, 64u}) {
+    for (std::size_t count = 0; count < 20; ++count) {
+      deck_ids decks;
+      guess_rising_sums want;
+      for (std::size_t i = 0; i < count; ++i) {
+        deck_ids d(n);
+        std::iota(d.begin(), d.end(), 0u);
+        if (i % 5 == 3) std::reverse(d.begin(), d.end());
+        if (i % 5 != 1 && i % 5 != 3) fisher_yates(std::span<std::uint32_t>(d), engine);
+        want.successor += reference_guesses(d);
+        want.shelf += reference_shelf_guesses(d);
+        std::vector<std::size_t> at(n);
+        for (std::size_t p = 0; p < n; ++p) at[d[p]] = p;
+        want.rising += 1;
+        for (std::size_t c = 0; c + 1 < n; ++c) want.rising += at[c + 1] < at[c];
+        decks.insert(decks.end(), d.begin(), d.end());
+      }
+      const guess_rising_sums got = guess_rising_sums_of(decks.data(), count, n);
+      EXPECT_EQ(got.successor, want.successor) << "n = " << n << ", " << count << " decks";
+      EXPECT_EQ(got.shelf, want.shelf) << "n = " << n << ", " << count << " decks";
+      EXPECT_EQ(got.rising, want.rising) << "n = " << n << ", " << count << " decks";
+    }
+  }
+}
+
 TEST(AuditStatistics, SerialSuccessions) {
   const deck_ids prev = {2, 3, 4, 0, 1}, next = {3, 4, 0, 1, 2};  // next = prev cut by one card
   std::vector<std::uint32_t> below(5);
@@ -337,6 +367,11 @@ TEST(AuditTables, RepeatsCountEqualFingerprints) {
   const std::set<std::uint64_t> distinct(v.begin(), v.end());
   EXPECT_EQ(d.repeats(), v.size() - distinct.size());
   EXPECT_GT(d.repeats(), 700u);
+  // All in one top-byte bucket, zero among them, and low bits that collide in the set.
+  std::vector<std::uint64_t> w = {0, 0, 1, 1ull << 20, 1ull << 20, 3, 0, 1ull << 40, (1ull << 40) | 1, 1ull << 40};
+  duplicate_finder e;
+  e.append(w);
+  EXPECT_EQ(e.repeats(), 4u);  // 0 twice more, 2^20 once, 2^40 once
 }
 
 TEST(AuditTables, SuitPositionScalingBySimulation) {

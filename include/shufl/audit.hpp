@@ -118,6 +118,17 @@ struct guess_counts {
   std::uint32_t successor = 0, shelf = 0;
 };
 guess_counts guess_counts_of(const std::uint32_t* d, std::size_t n) noexcept;
+/// Sums over `count` decks (deck-major, n ids each, top first; each a permutation of 0..n−1,
+/// 2 ≤ n ≤ 64) of guess_counts_of's two counts and of rising_sequences_of. Eight decks at a time
+/// in AVX2 lanes when the CPU has AVX2 (x86-64), the rest one deck at a time; the same integers
+/// either way. The lanes test each guess without finding it: after card c is shown, the next
+/// card b was the successor strategy's guess iff no unseen card lies strictly between c and b
+/// and, when b < c, none lies above c (mirrored for the shelf strategy's falling runs); card
+/// c+1 lies above c iff it was seen before c.
+struct guess_rising_sums {
+  std::uint64_t successor = 0, shelf = 0, rising = 0;
+};
+guess_rising_sums guess_rising_sums_of(const std::uint32_t* decks, std::size_t count, std::size_t n) noexcept;
 /// Serial successions of `next` after `prev`: #{p : next[p+1] lies immediately below next[p] in
 /// prev}; `below` holds, per card x, the card below x in prev (n for the bottom card).
 std::uint32_t serial_successions_of(const std::uint32_t* next, std::size_t n, const std::uint32_t* below) noexcept;

@@ -210,16 +210,19 @@ SHUFL_AUDIT_BLOCK_CLONES void battery::add_block(const std::uint32_t* decks, std
       adj += deck_adj;
       desc += deck_desc;
       runs += 1 + turns;
-      rising += rising_sequences_of(d, n, where_.data());  // leaves where_ = the deck's inverse
       if (n <= 64) {
-        const guess_counts g = guess_counts_of(d, n);
-        guess += g.successor;
-        shelf += g.shelf;
+        // Guesses and rising sequences for the whole block after the loop; the serial
+        // successions need the deck's inverse.
+        if (prev != nullptr) {
+          for (std::size_t p = 0; p < n; ++p) where_[d[p]] = static_cast<std::uint32_t>(p);
+          serial_succ += serial_successions_at(prev, n, where_.data());
+        }
       } else {
+        rising += rising_sequences_of(d, n, where_.data());  // leaves where_ = the deck's inverse
         guess += guesses_of(d, n, unseen_.data());
         shelf += shelf_guesses_of(d, n, unseen_.data());
+        if (prev != nullptr) serial_succ += serial_successions_at(prev, n, where_.data());
       }
-      if (prev != nullptr) serial_succ += serial_successions_at(prev, n, where_.data());
     }
     pairs += prev != nullptr;
     duplicates.add(first_index + i, deck_fingerprint(d, K));
@@ -236,6 +239,12 @@ SHUFL_AUDIT_BLOCK_CLONES void battery::add_block(const std::uint32_t* decks, std
       serial_position.add_cells(serial, pairs);
       std::fill(serial_cells_.begin(), serial_cells_.end(), 0u);
     }
+  }
+  if (permutations && n <= 64) {
+    const guess_rising_sums g = guess_rising_sums_of(decks, count, n);
+    guess = g.successor;
+    shelf = g.shelf;
+    rising = g.rising;
   }
   if (permutations) {
     for (auto [acc, sum] : {std::pair{&fixed_points, fixed}, std::pair{&successions, succ},

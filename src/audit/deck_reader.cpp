@@ -520,22 +520,29 @@ struct deck_reader::impl {
     std::uint32_t* o = out.data();
     const std::uint32_t* table = fast.data();
     bool ok = true;
+    // The set of faces seen, for a pack of at most 64 distinct faces, in two words (two
+    // independent chains of ORs); garbage when !ok.
+    std::uint64_t seen_even = 0, seen_odd = 0;
     for (std::size_t k = 0; k < cards; ++k, p += 3) {
       const unsigned a = p[0];
       const unsigned b = p[1];
       const std::uint32_t f = (a | b) < 0x80 ? table[(a << 7) | b] : 0;
       ok &= f != 0 && (k + 1 == cards || p[2] == ' ');
       o[k] = f - 1;
+      (k & 1 ? seen_odd : seen_even) |= std::uint64_t{1} << ((f - 1) & 63);
     }
     if (!ok) {
       out.clear();
       return false;
     }
     if (distinct_small) {
-      // A pack of at most 64 distinct faces: a repeated card leaves a bit unset.
-      std::uint64_t seen = 0;
-      for (std::size_t k = 0; k < cards; ++k) seen |= std::uint64_t{1} << out[k];
-      if (static_cast<std::size_t>(std::popcount(seen)) == cards) {
+      // A pack of at most 64 distinct faces: a repeated card leaves a bit unset (a whole deck:
+      // every face's bit set; no popcount call in a baseline build).
+      const std::uint64_t seen = seen_even | seen_odd;
+      const std::size_t faces = pack.faces();
+      const bool distinct = cards == faces ? seen == (faces == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << faces) - 1)
+                                           : static_cast<std::size_t>(std::popcount(seen)) == cards;
+      if (distinct) {
         const std::size_t expected = opt.dealt ? *opt.dealt : pack.size();
         if (cards == expected) {
           skip_reset = true;  // count[] was not touched

@@ -7,6 +7,9 @@
 #include <memory>
 #include <utility>
 
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -112,6 +115,92 @@ SHUFL_AUDIT_CLONES guess_counts guess_counts_of(const std::uint32_t* d, std::siz
     last = c;
   }
   return {right_successor, right_shelf};
+}
+
+namespace {
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define SHUFL_AUDIT_AVX2_LANES 1
+// guess_rising_sums_of for `count` = a multiple of 8 decks: each group of 8 is turned
+// position-major (col[p][lane], 64-bit lanes), then two halves of 4 decks run the pass of
+// guess_counts_of in AVX2 lanes, testing the guess rather than finding it (no bit scans).
+__attribute__((target("avx2"))) guess_rising_sums guess_rising_lanes(const std::uint32_t* decks, std::size_t count,
+                                                                    std::size_t n) noexcept {
+  alignas(32) std::int64_t col[64][8];
+  const __m256i one = _mm256_set1_epi64x(1), zero = _mm256_setzero_si256(), ones = _mm256_set1_epi64x(-1);
+  const __m256i full = _mm256_set1_epi64x(n == 64 ? -1 : static_cast<std::int64_t>((std::uint64_t{1} << n) - 1));
+  __m256i successor = zero, shelf = zero, rising = zero;
+  for (std::size_t g = 0; g < count; g += 8) {
+    for (std::size_t l = 0; l < 8; ++l) {
+      const std::uint32_t* d = decks + (g + l) * n;
+      for (std::size_t p = 0; p < n; ++p) col[p][l] = d[p];
+    }
+    for (std::size_t h = 0; h < 8; h += 4) {
+      __m256i c = _mm256_load_si256(reinterpret_cast<const __m256i*>(&col[0][h]));
+      const __m256i first = _mm256_cmpeq_epi64(c, zero);  // both strategies guess card 0 first
+      successor = _mm256_sub_epi64(successor, first);
+      shelf = _mm256_sub_epi64(shelf, first);
+      __m256i seen = zero, last = ones;  // the first card counts as rising
+      for (std::size_t p = 0; p + 1 < n; ++p) {
+        const __m256i b = _mm256_load_si256(reinterpret_cast<const __m256i*>(&col[p + 1][h]));
+        const __m256i c1 = _mm256_add_epi64(c, one);
+        // Card c+1 seen before c (a shift by 64 gives 0: no card n).
+        rising = _mm256_add_epi64(rising, _mm256_and_si256(_mm256_srlv_epi64(seen, c1), one));
+        seen = _mm256_or_si256(seen, _mm256_sllv_epi64(one, c));
+        const __m256i unseen = _mm256_andnot_si256(seen, full);
+        const __m256i up = _mm256_cmpgt_epi64(b, c);
+        const __m256i lo = _mm256_blendv_epi8(b, c, up), hi = _mm256_blendv_epi8(c, b, up);
+        const __m256i between =
+            _mm256_andnot_si256(_mm256_sllv_epi64(ones, hi), _mm256_sllv_epi64(ones, _mm256_add_epi64(lo, one)));
+        const __m256i none_between = _mm256_cmpeq_epi64(_mm256_and_si256(unseen, between), zero);
+        const __m256i none_above = _mm256_cmpeq_epi64(_mm256_and_si256(unseen, _mm256_sllv_epi64(ones, c1)), zero);
+        const __m256i none_below = _mm256_cmpeq_epi64(_mm256_andnot_si256(_mm256_sllv_epi64(ones, c), unseen), zero);
+        const __m256i right_up = _mm256_and_si256(none_between, _mm256_or_si256(up, none_above));
+        const __m256i right_down = _mm256_and_si256(none_between, _mm256_or_si256(_mm256_xor_si256(up, ones), none_below));
+        successor = _mm256_sub_epi64(successor, right_up);
+        shelf = _mm256_sub_epi64(shelf, _mm256_blendv_epi8(right_down, right_up, _mm256_cmpgt_epi64(c, last)));
+        last = c;
+        c = b;
+      }
+      rising = _mm256_add_epi64(rising, _mm256_and_si256(_mm256_srlv_epi64(seen, _mm256_add_epi64(c, one)), one));
+    }
+  }
+  alignas(32) std::uint64_t lanes[3][4];
+  _mm256_store_si256(reinterpret_cast<__m256i*>(lanes[0]), successor);
+  _mm256_store_si256(reinterpret_cast<__m256i*>(lanes[1]), shelf);
+  _mm256_store_si256(reinterpret_cast<__m256i*>(lanes[2]), rising);
+  guess_rising_sums r;
+  for (std::size_t l = 0; l < 4; ++l) {
+    r.successor += lanes[0][l];
+    r.shelf += lanes[1][l];
+    r.rising += lanes[2][l];
+  }
+  r.rising += count;  // 1 + the count of each deck
+  return r;
+}
+#endif
+
+}  // namespace
+
+guess_rising_sums guess_rising_sums_of(const std::uint32_t* decks, std::size_t count, std::size_t n) noexcept {
+  guess_rising_sums r;
+  std::size_t done = 0;
+#ifdef SHUFL_AUDIT_AVX2_LANES
+  static const bool avx2 = __builtin_cpu_supports("avx2");
+  if (avx2 && n >= 2 && n <= 64) {
+    done = count / 8 * 8;
+    r = guess_rising_lanes(decks, done, n);
+  }
+#endif
+  std::uint32_t where[64];
+  for (std::size_t i = done; i < count; ++i) {
+    const std::uint32_t* d = decks + i * n;
+    const guess_counts g = guess_counts_of(d, n);
+    r.successor += g.successor;
+    r.shelf += g.shelf;
+    r.rising += rising_sequences_of(d, n, where);
+  }
+  return r;
 }
 
 std::uint32_t guesses_of(const std::uint32_t* d, std::size_t n, std::uint64_t* unseen) noexcept {
@@ -271,35 +360,46 @@ void duplicate_finder::append(std::span<const std::uint64_t> fingerprints) {
 
 std::uint64_t duplicate_finder::repeats() const {
   // Equal fingerprints share their top bits (a hash's: about uniform): a counting pass spreads
-  // them into 256 buckets by the top byte, then each bucket, in cache, into 256 by the next
-  // byte (about 16 fingerprints each at the limit), and each of those, sorted, counts its equal
-  // neighbours. Linear passes and tiny sorts instead of n log n.
+  // them into 256 buckets by the top byte, then each bucket, in cache, goes into an open-
+  // addressing set (linear probing on the low bits, at most half full); a fingerprint already
+  // there is a repeat. Linear passes, no sort.
   const std::size_t n = fingerprints_.size();
-  const auto spread = [](const std::uint64_t* from, std::size_t count, unsigned shift, std::uint64_t* to,
-                         std::array<std::size_t, 257>& start) {
-    start.fill(0);
-    for (std::size_t i = 0; i < count; ++i) ++start[((from[i] >> shift) & 255) + 1];
-    for (std::size_t b = 1; b < start.size(); ++b) start[b] += start[b - 1];
-    std::array<std::size_t, 256> at;
-    std::copy(start.begin(), start.end() - 1, at.begin());
-    for (std::size_t i = 0; i < count; ++i) to[at[(from[i] >> shift) & 255]++] = from[i];
-  };
+  if (n < 2) return 0;
+  std::array<std::size_t, 257> start{};
+  for (const std::uint64_t f : fingerprints_) ++start[(f >> 56) + 1];
+  std::size_t largest = 0;
+  for (std::size_t b = 1; b < start.size(); ++b) {
+    largest = std::max(largest, start[b]);
+    start[b] += start[b - 1];
+  }
   const auto bucketed = std::make_unique_for_overwrite<std::uint64_t[]>(n);
   prefault(bucketed.get(), n * sizeof(std::uint64_t));
-  std::array<std::size_t, 257> start, inner;
-  spread(fingerprints_.data(), n, 56, bucketed.get(), start);
-  std::size_t largest = 0;
-  for (std::size_t b = 0; b < 256; ++b) largest = std::max(largest, start[b + 1] - start[b]);
-  std::vector<std::uint64_t> part(largest);
+  {
+    std::array<std::size_t, 256> at;
+    std::copy(start.begin(), start.end() - 1, at.begin());
+    for (const std::uint64_t f : fingerprints_) bucketed[at[f >> 56]++] = f;
+  }
+  const std::size_t slots = std::bit_ceil(std::max<std::size_t>(16, 2 * largest));
+  std::vector<std::uint64_t> set(slots);
+  std::vector<std::uint8_t> used(slots);
   std::uint64_t k = 0;
   for (std::size_t b = 0; b < 256; ++b) {
-    spread(bucketed.get() + start[b], start[b + 1] - start[b], 48, part.data(), inner);
-    for (std::size_t c = 0; c < 256; ++c) {
-      std::uint64_t* first = part.data() + inner[c];
-      std::uint64_t* last = part.data() + inner[c + 1];
-      if (last - first < 2) continue;
-      std::sort(first, last);
-      for (const std::uint64_t* q = first + 1; q < last; ++q) k += *q == q[-1];
+    const std::size_t m = start[b + 1] - start[b];
+    if (m < 2) continue;
+    const std::size_t mask = std::bit_ceil(2 * m) - 1;  // at most half full
+    std::fill(used.begin(), used.begin() + static_cast<std::ptrdiff_t>(mask + 1), std::uint8_t{0});
+    for (const std::uint64_t* f = bucketed.get() + start[b]; f != bucketed.get() + start[b + 1]; ++f) {
+      for (std::size_t i = *f & mask;; i = (i + 1) & mask) {
+        if (!used[i]) {
+          used[i] = 1;
+          set[i] = *f;
+          break;
+        }
+        if (set[i] == *f) {
+          ++k;
+          break;
+        }
+      }
     }
   }
   return k;
