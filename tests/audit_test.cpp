@@ -372,6 +372,26 @@ TEST(AuditTables, RepeatsCountEqualFingerprints) {
   duplicate_finder e;
   e.append(w);
   EXPECT_EQ(e.repeats(), 4u);  // 0 twice more, 2^20 once, 2^40 once
+  // Two threads (each half of the buckets) over runs moved in by absorb and copied by merge.
+  std::vector<std::uint64_t> big;
+  for (int i = 0; i < 90000; ++i) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    const std::uint64_t value = i > 0 && i % 9 == 0 ? big[static_cast<std::size_t>(i) / 3] : x;
+    big.push_back(value);
+  }
+  big.push_back(0);
+  big.push_back(0);
+  duplicate_finder first, second, third;
+  first.append(std::span(big).first(30000));
+  second.append(std::span(big).subspan(30000, 30000));
+  third.append(std::span(big).subspan(60000));
+  first.absorb(std::move(second));
+  first.merge(third);
+  const std::set<std::uint64_t> distinct_big(big.begin(), big.end());
+  EXPECT_EQ(first.decks(), big.size());
+  EXPECT_EQ(first.fingerprints(), big);
+  EXPECT_EQ(first.repeats(1), big.size() - distinct_big.size());
+  EXPECT_EQ(first.repeats(2), big.size() - distinct_big.size());
 }
 
 TEST(AuditTables, SuitPositionScalingBySimulation) {

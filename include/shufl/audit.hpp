@@ -254,26 +254,33 @@ struct deck_total {
 };
 
 /// Identical decks among the first audit_birthday_decks decks (the birthday test of `bias`).
+/// Fingerprints are kept in input order, in runs: the finder's own and those moved in by absorb.
 class duplicate_finder {
  public:
   /// Keeps the fingerprint of deck number `index` (0-based in the input) when below the limit.
   void add(std::uint64_t index, std::uint64_t fingerprint) {
-    if (index < limit) fingerprints_.push_back(fingerprint);
+    if (index < limit) (later_.empty() ? fingerprints_ : later_.back()).push_back(fingerprint);
   }
   /// Makes room for `count` more fingerprints (called once per block, not per deck).
   void reserve_more(std::size_t count);
   /// Appends the fingerprints of `other`, whose decks follow this finder's, up to the limit.
   void merge(const duplicate_finder& other);
+  /// The same, moving `other`'s runs in rather than copying them (O(runs) below the limit);
+  /// `other` is left empty.
+  void absorb(duplicate_finder&& other);
   /// Appends saved fingerprints (decks that follow this finder's), up to the limit.
   void append(std::span<const std::uint64_t> fingerprints);
-  [[nodiscard]] const std::vector<std::uint64_t>& fingerprints() const noexcept { return fingerprints_; }
+  /// Every fingerprint kept, in input order (a copy).
+  [[nodiscard]] std::vector<std::uint64_t> fingerprints() const;
   /// Decks looked at, and among them the number that repeat an earlier one.
-  [[nodiscard]] std::uint64_t decks() const noexcept { return fingerprints_.size(); }
-  [[nodiscard]] std::uint64_t repeats() const;
+  [[nodiscard]] std::uint64_t decks() const noexcept;
+  /// `threads`: at most 2 are used (for 2^16 fingerprints or more).
+  [[nodiscard]] std::uint64_t repeats(unsigned threads = 1) const;
   static constexpr std::uint64_t limit = std::uint64_t{1} << 20;
 
  private:
   std::vector<std::uint64_t> fingerprints_;
+  std::vector<std::vector<std::uint64_t>> later_;  // runs moved in by absorb, in order
 };
 
 // ---- The battery ----
@@ -336,8 +343,9 @@ class battery {
   /// Counts `count` more decks whose statistics were added to the accumulators directly (counts files).
   void add_deck_count(std::uint64_t count) noexcept { decks_ += count; }
   [[nodiscard]] const battery_shape& shape() const noexcept { return shape_; }
-  /// Every test of battery_test_names evaluated, without the decision (see decide).
-  [[nodiscard]] std::vector<test_report> evaluate() const;
+  /// Every test of battery_test_names evaluated, without the decision (see decide); `threads`
+  /// for the duplicates test (duplicate_finder::repeats).
+  [[nodiscard]] std::vector<test_report> evaluate(unsigned threads = 1) const;
 
   // The accumulators, for tests and reports.
   position_table card_position, suit_position, rank_position;

@@ -358,7 +358,7 @@ test_report table_test(std::string name, std::span<const std::uint64_t> counts, 
   return r;
 }
 
-std::vector<test_report> battery::evaluate() const {
+std::vector<test_report> battery::evaluate(unsigned threads) const {
   const battery_shape& s = shape_;
   const std::size_t F = s.faces(), K = s.positions, N = s.cards;
   std::vector<test_report> out;
@@ -486,7 +486,7 @@ std::vector<test_report> battery::evaluate() const {
     const double ln_match = std::max(a, b) + std::log1p(std::exp(std::min(a, b) - std::max(a, b)));
     const double dd = static_cast<double>(d);
     const double ln_lambda = std::log(dd * (dd - 1) / 2) + ln_match;
-    const std::uint64_t k = duplicates.repeats();
+    const std::uint64_t k = duplicates.repeats(threads);
     test_result t = poisson_upper_tail_ln(static_cast<double>(k), ln_lambda);
     apply_floor(t, -static_cast<double>(k) * orders);
     r.observed = static_cast<double>(k);

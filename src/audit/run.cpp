@@ -24,9 +24,9 @@ namespace shufl::audit {
 
 namespace {
 
-audit_report finish(const battery& b, const audit_pack& pack, double alpha) {
+audit_report finish(const battery& b, const audit_pack& pack, double alpha, unsigned threads) {
   audit_report r;
-  r.tests = b.evaluate();
+  r.tests = b.evaluate(threads);
   r.decks = b.decks();
   r.decision = decide(r.tests, r.decks, alpha);
   r.pack = pack.name;
@@ -138,7 +138,7 @@ audit_report audit_decks(deck_reader& reader, const audit_options& options) {
       has_previous = true;
       index += count;
     }
-    audit_report r = finish(b, pack, options.alpha);
+    audit_report r = finish(b, pack, options.alpha, options.threads);
     r.skipped = reader.skipped();
     r.skip_reasons = reader.skip_reasons();
     return r;
@@ -200,7 +200,7 @@ audit_report audit_decks(deck_reader& reader, const audit_options& options) {
   }
   battery total(shape);
   for (const auto& b : batteries) total.merge(b);
-  audit_report r = finish(total, pack, options.alpha);
+  audit_report r = finish(total, pack, options.alpha, options.threads);
   r.skipped = reader.skipped();
   r.skip_reasons = reader.skip_reasons();
   return r;
@@ -210,7 +210,7 @@ audit_report audit_algorithm(const algorithm_spec& algorithm, const audit_pack& 
                              engine_kind engine, const seed_key& key, const audit_options& options) {
   check_options(options);
   const audit_tally t = tally_algorithm(algorithm, pack, trials, engine, key, options, 0, bias_chunk_count(trials));
-  return report_of(t, options.alpha);
+  return report_of(t, options.alpha, options.threads);
 }
 
 }  // namespace shufl::audit

@@ -5,6 +5,7 @@
 #include <array>
 #include <bit>
 #include <memory>
+#include <thread>
 #include <utility>
 
 #if defined(__x86_64__)
@@ -342,67 +343,137 @@ void serial_table::add_counts(std::span<const std::uint64_t> counts, std::uint64
 }
 
 void duplicate_finder::reserve_more(std::size_t count) {
-  const std::size_t want = std::min<std::size_t>(fingerprints_.size() + count, limit);
-  if (want > fingerprints_.capacity()) {
-    fingerprints_.reserve(std::min<std::size_t>(std::max(want, 2 * fingerprints_.capacity()), limit));
-    const std::size_t used = fingerprints_.size();
-    prefault(fingerprints_.data() + used, (fingerprints_.capacity() - used) * sizeof(std::uint64_t));
+  std::vector<std::uint64_t>& run = later_.empty() ? fingerprints_ : later_.back();
+  const std::size_t kept = static_cast<std::size_t>(decks());
+  const std::size_t want = run.size() + std::min<std::size_t>(count, limit - std::min<std::size_t>(kept, limit));
+  if (want > run.capacity()) {
+    run.reserve(std::max(want, std::min<std::size_t>(2 * run.capacity(), run.size() + limit - std::min<std::size_t>(kept, limit))));
+    const std::size_t used = run.size();
+    prefault(run.data() + used, (run.capacity() - used) * sizeof(std::uint64_t));
   }
 }
 
-void duplicate_finder::merge(const duplicate_finder& other) { append(other.fingerprints_); }
+std::uint64_t duplicate_finder::decks() const noexcept {
+  std::uint64_t n = fingerprints_.size();
+  for (const auto& run : later_) n += run.size();
+  return n;
+}
+
+std::vector<std::uint64_t> duplicate_finder::fingerprints() const {
+  std::vector<std::uint64_t> all;
+  all.reserve(static_cast<std::size_t>(decks()));
+  all.insert(all.end(), fingerprints_.begin(), fingerprints_.end());
+  for (const auto& run : later_) all.insert(all.end(), run.begin(), run.end());
+  return all;
+}
+
+void duplicate_finder::merge(const duplicate_finder& other) {
+  append(other.fingerprints_);
+  for (const auto& run : other.later_) append(run);
+}
+
+void duplicate_finder::absorb(duplicate_finder&& other) {
+  other.later_.insert(other.later_.begin(), std::move(other.fingerprints_));
+  for (auto& run : other.later_) {
+    const std::size_t room = static_cast<std::size_t>(limit - std::min<std::uint64_t>(decks(), limit));
+    if (run.size() > room) run.resize(room);
+    if (!run.empty()) later_.push_back(std::move(run));
+  }
+  other = duplicate_finder{};
+}
 
 void duplicate_finder::append(std::span<const std::uint64_t> fingerprints) {
-  const std::size_t room = static_cast<std::size_t>(limit) - std::min<std::size_t>(fingerprints_.size(), limit);
+  const std::size_t room = static_cast<std::size_t>(limit - std::min<std::uint64_t>(decks(), limit));
   const std::size_t take = std::min(room, fingerprints.size());
-  fingerprints_.insert(fingerprints_.end(), fingerprints.begin(), fingerprints.begin() + static_cast<std::ptrdiff_t>(take));
+  std::vector<std::uint64_t>& run = later_.empty() ? fingerprints_ : later_.back();
+  run.insert(run.end(), fingerprints.begin(), fingerprints.begin() + static_cast<std::ptrdiff_t>(take));
 }
 
-std::uint64_t duplicate_finder::repeats() const {
+std::uint64_t duplicate_finder::repeats(unsigned threads) const {
   // Equal fingerprints share their top bits (a hash's: about uniform): a counting pass spreads
-  // them into 256 buckets by the top byte, then each bucket, in cache, goes into an open-
-  // addressing set (linear probing on the low bits, at most half full); a fingerprint already
-  // there is a repeat. Linear passes, no sort.
-  const std::size_t n = fingerprints_.size();
+  // them into 1024 buckets by the top ten bits, then each bucket (about a thousand at the limit)
+  // goes into an open-addressing set in the core's cache (linear probing on the low bits, at
+  // most half full, 0 marking an empty slot; zeros are counted aside); a fingerprint already
+  // there is a repeat. Linear passes, no sort. With two threads each takes the buckets of one
+  // value of the top bit (its own spread buffer: fresh pages cost a fault each, in parallel).
+  constexpr unsigned bits = 10;
+  constexpr std::size_t buckets = std::size_t{1} << bits;
+  const std::size_t n = static_cast<std::size_t>(decks());
   if (n < 2) return 0;
-  std::array<std::size_t, 257> start{};
-  for (const std::uint64_t f : fingerprints_) ++start[(f >> 56) + 1];
-  std::size_t largest = 0;
-  for (std::size_t b = 1; b < start.size(); ++b) {
-    largest = std::max(largest, start[b]);
-    start[b] += start[b - 1];
-  }
-  const auto bucketed = std::make_unique_for_overwrite<std::uint64_t[]>(n);
-  prefault(bucketed.get(), n * sizeof(std::uint64_t));
-  {
-    std::array<std::size_t, 256> at;
-    std::copy(start.begin(), start.end() - 1, at.begin());
-    for (const std::uint64_t f : fingerprints_) bucketed[at[f >> 56]++] = f;
-  }
-  const std::size_t slots = std::bit_ceil(std::max<std::size_t>(16, 2 * largest));
-  std::vector<std::uint64_t> set(slots);
-  std::vector<std::uint8_t> used(slots);
-  std::uint64_t k = 0;
-  for (std::size_t b = 0; b < 256; ++b) {
-    const std::size_t m = start[b + 1] - start[b];
-    if (m < 2) continue;
-    const std::size_t mask = std::bit_ceil(2 * m) - 1;  // at most half full
-    std::fill(used.begin(), used.begin() + static_cast<std::ptrdiff_t>(mask + 1), std::uint8_t{0});
-    for (const std::uint64_t* f = bucketed.get() + start[b]; f != bucketed.get() + start[b + 1]; ++f) {
-      for (std::size_t i = *f & mask;; i = (i + 1) & mask) {
-        if (!used[i]) {
-          used[i] = 1;
-          set[i] = *f;
-          break;
-        }
-        if (set[i] == *f) {
-          ++k;
-          break;
+  std::vector<const std::vector<std::uint64_t>*> runs{&fingerprints_};
+  for (const auto& run : later_) runs.push_back(&run);
+  const unsigned halves = threads >= 2 && n >= (std::size_t{1} << 16) ? 2 : 1;
+  struct counted {
+    std::uint64_t repeats = 0, zeros = 0;
+  };
+  // The buckets [first, last) of `buckets`.
+  const auto count_range = [&](std::size_t first, std::size_t last) {
+    std::vector<std::size_t> start(buckets + 1, 0);
+    for (const auto* run : runs) {
+      for (const std::uint64_t f : *run) ++start[(f >> (64 - bits)) + 1];
+    }
+    start[first] = 0;
+    std::size_t largest = 0;
+    for (std::size_t b = first + 1; b <= last; ++b) {
+      largest = std::max(largest, start[b]);
+      start[b] += start[b - 1];
+    }
+    const std::size_t m_all = start[last];
+    counted c;
+    if (m_all == 0) return c;
+    // One spare slot takes the fingerprints of the other buckets (no branch on the bucket).
+    const auto bucketed = std::make_unique_for_overwrite<std::uint64_t[]>(m_all + 1);
+    prefault(bucketed.get(), (m_all + 1) * sizeof(std::uint64_t));
+    {
+      std::vector<std::size_t> at(buckets, m_all);
+      for (std::size_t b = first; b < last; ++b) at[b] = start[b];
+      std::vector<std::size_t> step(buckets, 0);
+      for (std::size_t b = first; b < last; ++b) step[b] = 1;
+      for (const auto* run : runs) {
+        for (const std::uint64_t f : *run) {
+          const std::size_t b = f >> (64 - bits);
+          bucketed[at[b]] = f;
+          at[b] += step[b];
         }
       }
     }
+    std::vector<std::uint64_t> set(std::bit_ceil(std::max<std::size_t>(16, 2 * largest)));
+    for (std::size_t b = first; b < last; ++b) {
+      const std::size_t m = start[b + 1] - start[b];
+      if (m == 0) continue;
+      const std::size_t mask = std::bit_ceil(2 * m) - 1;
+      std::fill(set.begin(), set.begin() + static_cast<std::ptrdiff_t>(mask + 1), std::uint64_t{0});
+      for (const std::uint64_t* f = bucketed.get() + start[b]; f != bucketed.get() + start[b + 1]; ++f) {
+        const std::uint64_t v = *f;
+        if (v == 0) {
+          ++c.zeros;
+          continue;
+        }
+        for (std::size_t i = v & mask;; i = (i + 1) & mask) {
+          if (set[i] == 0) {
+            set[i] = v;
+            break;
+          }
+          if (set[i] == v) {
+            ++c.repeats;
+            break;
+          }
+        }
+      }
+    }
+    return c;
+  };
+  counted total;
+  if (halves == 1) {
+    total = count_range(0, buckets);
+  } else {
+    counted upper;
+    std::thread other([&] { upper = count_range(buckets / 2, buckets); });
+    total = count_range(0, buckets / 2);
+    other.join();
+    total.repeats += upper.repeats;
   }
-  return k;
+  return total.repeats + (total.zeros > 1 ? total.zeros - 1 : 0);
 }
 
 }  // namespace shufl::audit

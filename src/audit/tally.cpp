@@ -33,9 +33,9 @@ void audit_tally::append(const audit_tally& later, bool adjacent) {
   if (!later.last.empty()) last = later.last;
 }
 
-audit_report report_of(const audit_tally& t, double alpha) {
+audit_report report_of(const audit_tally& t, double alpha, unsigned threads) {
   audit_report r;
-  r.tests = t.sums.evaluate();
+  r.tests = t.sums.evaluate(threads);
   r.decks = t.sums.decks();
   r.decision = decide(r.tests, r.decks, alpha);
   r.pack = t.pack.name;
@@ -121,6 +121,7 @@ std::size_t line_start_from(std::string_view text, std::size_t at) {
 
 // Below this many bytes after the first deck one thread reads the rest.
 constexpr std::size_t kMinBytesPerThread = std::size_t{1} << 20;
+constexpr std::size_t kRangesPerThread = 8;
 
 }  // namespace
 
@@ -163,16 +164,24 @@ audit_tally tally_text(std::string_view text, const std::string& name, std::uint
   const std::size_t begin = main.offset();
   const std::uint64_t lines_at_begin = main.line_number();
   const std::size_t rest = text.size() - begin;
-  const std::size_t parts = std::max<std::size_t>(1, std::min<std::size_t>(options.threads, rest / kMinBytesPerThread));
+  // More ranges than threads, each thread taking the next range when done with one, so a thread
+  // slowed by the others (the SHA-256 reader, the machine's load) leaves no one waiting long.
+  const std::size_t threads = std::max<std::size_t>(1, std::min<std::size_t>(options.threads, rest / kMinBytesPerThread));
+  const std::size_t parts =
+      threads == 1 ? 1 : std::max(threads, std::min<std::size_t>(threads * kRangesPerThread, rest / kMinBytesPerThread));
   std::vector<std::size_t> cut(parts + 1);
   cut[0] = begin;
   cut[parts] = text.size();
   for (std::size_t p = 1; p < parts; ++p) cut[p] = std::max(cut[p - 1], line_start_from(text, begin + rest / parts * p));
   const auto for_each_part = [&](auto&& body) {
-    std::vector<std::thread> threads;
-    for (std::size_t p = 1; p < parts; ++p) threads.emplace_back([&body, p] { body(p); });
-    body(std::size_t{0});
-    for (auto& th : threads) th.join();
+    std::atomic<std::size_t> next{0};
+    const auto take = [&] {
+      for (std::size_t p; (p = next.fetch_add(1)) < parts;) body(p);
+    };
+    std::vector<std::thread> pool;
+    for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(take);
+    take();
+    for (auto& th : pool) th.join();
   };
   // Each range is read with line numbers counted from its own start; only a range whose
   // messages are shown (an error, skip reasons) is read again with its true line numbers,
@@ -192,11 +201,7 @@ audit_tally tally_text(std::string_view text, const std::string& name, std::uint
       in.continue_after_lines(lines);
       deck_reader part = reader.continue_on(in);
       tallies[p].emplace(reader.pack(), shape);
-      // The first range's fingerprints follow the first deck's, in one buffer sized for the
-      // whole text: the merge then moves it rather than copy it.
-      if (p == 0) tallies[p]->sums.duplicates = total.sums.duplicates;
-      read_part(part, *tallies[p], in, range, done_with, p == 0 ? 1 : 0, p == 0 ? text.size() - cut[0] : range.size(), begin,
-                !read_at);
+      read_part(part, *tallies[p], in, range, done_with, p == 0 ? 1 : 0, range.size(), begin, !read_at);
     } catch (...) {
       errors[p] = std::current_exception();
     }
@@ -218,12 +223,11 @@ audit_tally tally_text(std::string_view text, const std::string& name, std::uint
   for (const auto& e : errors) {
     if (e) std::rethrow_exception(e);
   }
-  total.sums.duplicates = std::move(tallies[0]->sums.duplicates);  // the first deck's and the first range's
-  tallies[0]->sums.duplicates = duplicate_finder{};
-  std::size_t fingerprints = 0;
-  for (const auto& t : tallies) fingerprints += t->sums.duplicates.fingerprints().size();
-  total.sums.duplicates.reserve_more(fingerprints);  // room for the other ranges' (when not made yet)
-  for (const auto& t : tallies) total.append(*t, true);
+  // The ranges' fingerprints are moved in, not copied.
+  for (auto& t : tallies) {
+    total.sums.duplicates.absorb(std::move(t->sums.duplicates));
+    total.append(*t, true);
+  }
   return total;
 }
 

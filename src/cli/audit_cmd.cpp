@@ -359,7 +359,7 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
     audit::audit_merge merge;
     for (const auto& f : o.merge) merge.add(audit::read_audit_counts(f), f);
     const audit::audit_counts merged = merge.merged();
-    const audit::audit_report r = audit::report_of(*merged.tally, options.alpha);
+    const audit::audit_report r = audit::report_of(*merged.tally, options.alpha, options.threads);
     audit_input in;
     in.merged = o.merge;
     for (const auto& part : merged.parts) in.parts.push_back(part.describe());
@@ -417,7 +417,7 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
                      t.sums.decks() == 1 ? "" : "s", escape_controls(o.save_counts).c_str());
         return exit_ok;
       }
-      const audit::audit_report r = audit::report_of(t, options.alpha);
+      const audit::audit_report r = audit::report_of(t, options.alpha, options.threads);
       audit_input in;
       in.generated = true;
       in.algorithm = part.name;
@@ -504,7 +504,7 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
                    tally.sums.decks() == 1 ? "" : "s", escape_controls(o.save_counts).c_str());
       return exit_ok;
     }
-    const audit::audit_report r = audit::report_of(tally, options.alpha);
+    const audit::audit_report r = audit::report_of(tally, options.alpha, options.threads);
     audit_input info;
     info.name = path;
     info.sha256 = sha;
@@ -517,7 +517,7 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
   if (mapped) {
     // A regular file: read in parallel ranges of lines while another thread hashes it.
     auto [tally, sha] = tally_and_hash(mapped->text(), input_display_name(path), ro, options, false, &*mapped);
-    const audit::audit_report r = audit::report_of(tally, options.alpha);
+    const audit::audit_report r = audit::report_of(tally, options.alpha, options.threads);
     audit_input info;
     info.name = path;
     info.sha256 = sha;

@@ -62,7 +62,8 @@ audit_tally tally_algorithm(const algorithm_spec& algorithm, const audit_pack& p
                             std::uint64_t chunk_begin, std::uint64_t chunk_end);
 
 
-/// The battery evaluated over a tally, with Holm's decision at `alpha`.
-audit_report report_of(const audit_tally& tally, double alpha);
+/// The battery evaluated over a tally, with Holm's decision at `alpha` (`threads` for the
+/// duplicates test).
+audit_report report_of(const audit_tally& tally, double alpha, unsigned threads = 1);
 
 }  // namespace shufl::audit
