@@ -111,12 +111,15 @@ text_reader::text_reader(text_reader&& other) noexcept
       max_bytes_(other.max_bytes_),
       total_read_(other.total_read_),
       buffer_(std::move(other.buffer_)),
+      size_(other.size_),
+      capacity_(other.capacity_),
       pos_(other.pos_),
       eof_(other.eof_),
       line_number_(other.line_number_),
       observer_(std::move(other.observer_)),
       source_(std::move(other.source_)) {
-  text_ = streaming() ? std::string_view(buffer_) : other.text_;
+  text_ = streaming() ? std::string_view(buffer_.get(), size_) : other.text_;
+  other.size_ = other.capacity_ = 0;
   other.fd_ = -1;
   other.owns_fd_ = false;
 }
@@ -139,33 +142,40 @@ text_reader text_reader::open(const std::string& path, std::uint64_t max_bytes) 
 
 bool text_reader::fill() {
   if (eof_) return false;
-  buffer_.erase(0, pos_);
-  pos_ = 0;
-  const std::size_t old = buffer_.size();
-  buffer_.resize(old + kChunk);
+  if (pos_ > 0) {
+    std::memmove(buffer_.get(), buffer_.get() + pos_, size_ - pos_);
+    size_ -= pos_;
+    pos_ = 0;
+  }
+  const std::size_t old = size_;
+  if (capacity_ < old + kChunk) {
+    const std::size_t grown = std::max(2 * capacity_, old + kChunk);
+    auto bigger = std::make_unique_for_overwrite<char[]>(grown);
+    if (old > 0) std::memcpy(bigger.get(), buffer_.get(), old);
+    buffer_ = std::move(bigger);
+    capacity_ = grown;
+  }
   ssize_t got = 0;
   if (source_) {
     try {
-      got = static_cast<ssize_t>(source_(buffer_.data() + old, kChunk));
+      got = static_cast<ssize_t>(source_(buffer_.get() + old, kChunk));
     } catch (...) {
-      buffer_.resize(old);
-      text_ = buffer_;
+      text_ = std::string_view(buffer_.get(), size_);
       throw;
     }
   } else {
     do {
-      got = ::read(fd_, buffer_.data() + old, kChunk);
+      got = ::read(fd_, buffer_.get() + old, kChunk);
     } while (got < 0 && errno == EINTR);
   }
   if (got < 0) {
     const int e = errno;
-    buffer_.resize(old);
-    text_ = buffer_;
+    text_ = std::string_view(buffer_.get(), size_);
     throw error(fmt::format("cannot read {}: {}", name_, strerror_text(e)));
   }
-  buffer_.resize(old + static_cast<std::size_t>(got));
-  text_ = buffer_;
-  if (observer_ && got > 0) observer_(std::string_view(buffer_).substr(old));
+  size_ = old + static_cast<std::size_t>(got);
+  text_ = std::string_view(buffer_.get(), size_);
+  if (observer_ && got > 0) observer_(text_.substr(old));
   total_read_ += static_cast<std::uint64_t>(got);
   if (max_bytes_ != 0 && total_read_ > max_bytes_) {
     throw error(fmt::format("{} is larger than the limit of {} bytes", name_, max_bytes_));

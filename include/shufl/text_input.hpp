@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -84,7 +85,9 @@ class text_reader {
   std::string name_;
   std::uint64_t max_bytes_ = 0;
   std::uint64_t total_read_ = 0;
-  std::string buffer_;    // streaming: unconsumed bytes start at pos_
+  // Streaming: buffer_[0, size_) read, unconsumed from pos_ (grown without zero-filling).
+  std::unique_ptr<char[]> buffer_;
+  std::size_t size_ = 0, capacity_ = 0;
   std::string_view text_; // in memory, or a view of buffer_
   std::size_t pos_ = 0;
   bool eof_ = false;
