@@ -5,12 +5,14 @@ Reads a file of 52-card decks in poker codes as `shufl deck --count` writes them
 "As Td ... 9c\\n", 156 bytes), in batches of BATCH decks (memory independent of the number of
 decks), checks every deck is a permutation of the standard pack, and adds up what the battery
 tests: the card-, suit- and rank-position tables, successions, adjacent pairs, descents, rising
-sequences, runs up and down, fixed points, correct guesses (original-successor strategy, with
-feedback), serial successions and the serial position table (consecutive decks), and the
-duplicates among the first 2^20 decks. Prints the decks and the totals (one line of JSON); the
-tests' statistics from these sums take microseconds and are left out.
+sequences, runs up and down, fixed points, correct guesses with feedback (both strategies:
+original successor and shelf), serial successions and the serial position table (consecutive
+decks), and the duplicates among the first 2^20 decks; and the file's SHA-256, which shufl's
+report states. Prints the decks and the totals (one line of JSON); the tests' statistics from
+these sums take microseconds and are left out.
     audit_numpy.py FILE [BATCH]
 """
+import hashlib
 import json
 import sys
 
@@ -37,7 +39,8 @@ def main():
     rank_pos = np.zeros(13 * N, np.int64)
     serial_pos = np.zeros(N * N, np.int64)
     totals = dict.fromkeys(["successions", "adjacent_pairs", "descents", "rising_sequences", "runs_up_down",
-                            "fixed_points", "guessing", "serial_successions"], 0)
+                            "fixed_points", "guessing", "guessing_shelf", "serial_successions"], 0)
+    sha = hashlib.sha256()
     fingerprints = []
     kept = 0
     decks = 0
@@ -45,7 +48,9 @@ def main():
     rows = np.arange(batch)
     with open(path, "rb") as f:
         while True:
-            raw = np.frombuffer(f.read(batch * LINE), np.uint8)
+            chunk = f.read(batch * LINE)
+            sha.update(chunk)
+            raw = np.frombuffer(chunk, np.uint8)
             if raw.size == 0:
                 break
             if raw.size % LINE:
@@ -73,14 +78,18 @@ def main():
             np.put_along_axis(where, d, np.broadcast_to(pos, d.shape), axis=1)
             totals["rising_sequences"] += int(b + (where[:, 1:] < where[:, :-1]).sum())
             # Guessing with feedback: the smallest unseen card above the last one shown, else the
-            # largest unseen below; 52-bit masks of unseen cards, one per deck.
+            # largest unseen below; 52-bit masks of unseen cards, one per deck. Shelf: the same
+            # after a rising step (and the first card), the mirror after a falling one.
             unseen = np.full(b, (1 << N) - 1, np.uint64)
             guess = np.zeros(b, np.int64)
-            right = 0
+            shelf = np.zeros(b, np.int64)
+            last = np.full(b, -1, np.int64)
+            right = right_shelf = 0
             one = np.uint64(1)
             for p in range(N):
                 shown = d[:, p].astype(np.uint64)
                 right += int((d[:, p] == guess).sum())
+                right_shelf += int((d[:, p] == shelf).sum())
                 unseen &= ~(one << shown)
                 above = unseen & ~((one << (shown + one)) - one)
                 below = unseen & ((one << shown) - one)
@@ -88,7 +97,11 @@ def main():
                 low_above = np.frexp((above & (~above + one)).astype(np.float64))[1] - 1
                 high_below = np.maximum(np.frexp(below.astype(np.float64))[1] - 1, 0)
                 guess = np.where(above != 0, low_above, high_below).astype(np.int64)
+                falling = np.where(below != 0, high_below, low_above).astype(np.int64)
+                shelf = np.where(d[:, p] > last, guess, falling)
+                last = d[:, p]
             totals["guessing"] += right
+            totals["guessing_shelf"] += right_shelf
             # Serial tests over consecutive decks (the previous batch's last deck first).
             both = d if prev is None else np.vstack([prev[None, :], d])
             p_, n_ = both[:-1], both[1:]
@@ -105,7 +118,7 @@ def main():
             decks += b
     fp = np.concatenate(fingerprints) if fingerprints else np.empty(0, np.dtype((np.void, N)))
     repeats = int(fp.size - np.unique(fp).size)
-    print(json.dumps({"decks": decks, "repeats": repeats, "card_position_sum": int(card_pos.sum()),
+    print(json.dumps({"decks": decks, "sha256": sha.hexdigest(), "repeats": repeats, "card_position_sum": int(card_pos.sum()),
                       "serial_pairs": int(serial_pos.sum()) // N, **totals}))
 
 

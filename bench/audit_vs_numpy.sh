@@ -39,6 +39,26 @@ measure() {
   printf '%s\n' "${rows[@]}" | sort -g | sed -n "$(( (runs + 1) / 2 ))p" | awk -v n="$name" -v p="$peak" '{ print n, $1, $2, p }'
 }
 
+# Both sides compute the same battery: their totals and SHA-256 agree on the first 20000 decks.
+head -n 20000 "$file" > "$work/check.txt"
+"$shufl" audit "$work/check.txt" --format json 2> /dev/null > "$work/check-shufl.json" || [ $? -eq 3 ]
+"$python" "$here/audit_numpy.py" "$work/check.txt" > "$work/check-numpy.json"
+"$python" - "$work/check-shufl.json" "$work/check-numpy.json" <<'PY'
+import json, sys
+s, n = (json.load(open(p)) for p in sys.argv[1:3])
+observed = {t["name"]: t["observed"] for t in s["tests"]}
+pairs = {"successions": "successions", "adjacent-pairs": "adjacent_pairs", "descents": "descents",
+         "rising-sequences": "rising_sequences", "runs-up-down": "runs_up_down", "fixed-points": "fixed_points",
+         "guessing": "guessing", "guessing-shelf": "guessing_shelf", "serial-successions": "serial_successions",
+         "duplicates": "repeats"}
+bad = [k for k, v in pairs.items() if observed[k] != n[v]]
+if s["input"]["sha256"] != n["sha256"]:
+    bad.append("sha256")
+if bad:
+    sys.exit("shufl and numpy disagree on: " + ", ".join(bad))
+print("check: shufl and numpy agree on the totals and the SHA-256 of the first 20000 decks")
+PY
+
 s=$(measure shufl "$shufl" audit "$file" --threads "$threads")
 n=$(measure numpy "$python" "$here/audit_numpy.py" "$file")
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
