@@ -35,6 +35,7 @@
 #include <string_view>
 #include <vector>
 
+#include "shufl/detail/huge_pages.hpp"
 #include "shufl/audit/deck_reader.hpp"
 #include "shufl/random.hpp"
 #include "shufl/shuffle.hpp"
@@ -270,6 +271,9 @@ class duplicate_finder {
   void absorb(duplicate_finder&& other);
   /// Appends saved fingerprints (decks that follow this finder's), up to the limit.
   void append(std::span<const std::uint64_t> fingerprints);
+  /// The fingerprints kept in [begin, end) of input order, for a finder that has absorbed no
+  /// other (one run); throws shufl::error otherwise or out of range.
+  [[nodiscard]] std::span<const std::uint64_t> kept(std::size_t begin, std::size_t end) const;
   /// Every fingerprint kept, in input order (a copy).
   [[nodiscard]] std::vector<std::uint64_t> fingerprints() const;
   /// Decks looked at, and among them the number that repeat an earlier one.
@@ -279,8 +283,11 @@ class duplicate_finder {
   static constexpr std::uint64_t limit = std::uint64_t{1} << 20;
 
  private:
-  std::vector<std::uint64_t> fingerprints_;
-  std::vector<std::vector<std::uint64_t>> later_;  // runs moved in by absorb, in order
+  // On huge pages when large (detail/huge_pages.hpp): a first touch of 8 MiB in 4 KiB pages
+  // costs a fault each.
+  using fingerprint_run = std::vector<std::uint64_t, detail::huge_page_allocator<std::uint64_t>>;
+  fingerprint_run fingerprints_;
+  std::vector<fingerprint_run> later_;  // runs moved in by absorb, in order
 };
 
 // ---- The battery ----

@@ -343,13 +343,13 @@ void serial_table::add_counts(std::span<const std::uint64_t> counts, std::uint64
 }
 
 void duplicate_finder::reserve_more(std::size_t count) {
-  std::vector<std::uint64_t>& run = later_.empty() ? fingerprints_ : later_.back();
+  fingerprint_run& r = later_.empty() ? fingerprints_ : later_.back();
   const std::size_t kept = static_cast<std::size_t>(decks());
-  const std::size_t want = run.size() + std::min<std::size_t>(count, limit - std::min<std::size_t>(kept, limit));
-  if (want > run.capacity()) {
-    run.reserve(std::max(want, std::min<std::size_t>(2 * run.capacity(), run.size() + limit - std::min<std::size_t>(kept, limit))));
-    const std::size_t used = run.size();
-    prefault(run.data() + used, (run.capacity() - used) * sizeof(std::uint64_t));
+  const std::size_t want = r.size() + std::min<std::size_t>(count, limit - std::min<std::size_t>(kept, limit));
+  if (want > r.capacity()) {
+    r.reserve(std::max(want, std::min<std::size_t>(2 * r.capacity(), r.size() + limit - std::min<std::size_t>(kept, limit))));
+    const std::size_t used = r.size();
+    prefault(r.data() + used, (r.capacity() - used) * sizeof(std::uint64_t));
   }
 }
 
@@ -357,6 +357,11 @@ std::uint64_t duplicate_finder::decks() const noexcept {
   std::uint64_t n = fingerprints_.size();
   for (const auto& run : later_) n += run.size();
   return n;
+}
+
+std::span<const std::uint64_t> duplicate_finder::kept(std::size_t begin, std::size_t end) const {
+  if (!later_.empty() || begin > end || end > fingerprints_.size()) throw error("audit: fingerprints out of range");
+  return std::span<const std::uint64_t>(fingerprints_).subspan(begin, end - begin);
 }
 
 std::vector<std::uint64_t> duplicate_finder::fingerprints() const {
@@ -385,8 +390,8 @@ void duplicate_finder::absorb(duplicate_finder&& other) {
 void duplicate_finder::append(std::span<const std::uint64_t> fingerprints) {
   const std::size_t room = static_cast<std::size_t>(limit - std::min<std::uint64_t>(decks(), limit));
   const std::size_t take = std::min(room, fingerprints.size());
-  std::vector<std::uint64_t>& run = later_.empty() ? fingerprints_ : later_.back();
-  run.insert(run.end(), fingerprints.begin(), fingerprints.begin() + static_cast<std::ptrdiff_t>(take));
+  fingerprint_run& r = later_.empty() ? fingerprints_ : later_.back();
+  r.insert(r.end(), fingerprints.begin(), fingerprints.begin() + static_cast<std::ptrdiff_t>(take));
 }
 
 std::uint64_t duplicate_finder::repeats(unsigned threads) const {
@@ -400,8 +405,8 @@ std::uint64_t duplicate_finder::repeats(unsigned threads) const {
   constexpr std::size_t buckets = std::size_t{1} << bits;
   const std::size_t n = static_cast<std::size_t>(decks());
   if (n < 2) return 0;
-  std::vector<const std::vector<std::uint64_t>*> runs{&fingerprints_};
-  for (const auto& run : later_) runs.push_back(&run);
+  std::vector<const fingerprint_run*> runs{&fingerprints_};
+  for (const auto& r : later_) runs.push_back(&r);
   const unsigned halves = threads >= 2 && n >= (std::size_t{1} << 16) ? 2 : 1;
   struct counted {
     std::uint64_t repeats = 0, zeros = 0;
@@ -422,8 +427,19 @@ std::uint64_t duplicate_finder::repeats(unsigned threads) const {
     counted c;
     if (m_all == 0) return c;
     // One spare slot takes the fingerprints of the other buckets (no branch on the bucket).
-    const auto bucketed = std::make_unique_for_overwrite<std::uint64_t[]>(m_all + 1);
-    prefault(bucketed.get(), (m_all + 1) * sizeof(std::uint64_t));
+    const std::size_t bytes = (m_all + 1) * sizeof(std::uint64_t);
+    const auto release = [bytes](std::uint64_t* p) {
+      if (bytes >= detail::huge_page_min_bytes) {
+        detail::huge_page_free(p, bytes);
+      } else {
+        delete[] p;
+      }
+    };
+    const std::unique_ptr<std::uint64_t[], decltype(release)> bucketed(
+        bytes >= detail::huge_page_min_bytes ? static_cast<std::uint64_t*>(detail::huge_page_alloc(bytes))
+                                             : new std::uint64_t[m_all + 1],
+        release);
+    prefault(bucketed.get(), bytes);
     {
       std::vector<std::size_t> at(buckets, m_all);
       for (std::size_t b = first; b < last; ++b) at[b] = start[b];

@@ -175,20 +175,37 @@ audit_tally tally_text(std::string_view text, const std::string& name, std::uint
   for (std::size_t p = 1; p < parts; ++p) cut[p] = std::max(cut[p - 1], line_start_from(text, begin + rest / parts * p));
   const auto for_each_part = [&](auto&& body) {
     std::atomic<std::size_t> next{0};
-    const auto take = [&] {
-      for (std::size_t p; (p = next.fetch_add(1)) < parts;) body(p);
+    const auto take = [&](std::size_t t) {
+      for (std::size_t p; (p = next.fetch_add(1)) < parts;) body(p, t);
     };
     std::vector<std::thread> pool;
-    for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(take);
-    take();
+    for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(take, t);
+    take(0);
     for (auto& th : pool) th.join();
   };
   // Each range is read with line numbers counted from its own start; only a range whose
   // messages are shown (an error, skip reasons) is read again with its true line numbers,
   // counted then, so a clean input is never scanned twice.
-  std::vector<std::optional<audit_tally>> tallies(parts);
+  //
+  // A thread folds each range it has read into its own sums (they add up in any order) and
+  // keeps of the range only what depends on input order: its first and last decks, its skips
+  // and the place of its fingerprints in the thread's own store (ranges a thread takes come in
+  // input order). The range's tally is then freed, and the next range's reuses its memory:
+  // fresh pages cost a fault each.
+  struct range_record {
+    std::vector<std::uint32_t> first, last;
+    std::uint64_t skipped = 0;
+    std::vector<std::string> skip_reasons;
+    std::size_t thread = 0, fingerprints_begin = 0, fingerprints_end = 0;
+  };
+  std::vector<range_record> records(parts);
+  std::vector<std::optional<battery>> thread_sums(threads);
+  std::vector<duplicate_finder> thread_fingerprints(threads);
+  if (begin > 0) {  // room for each thread's share of the fingerprints, at the first deck's length
+    for (auto& f : thread_fingerprints) f.reserve_more(rest / begin / threads + rest / begin / threads / 4 + 1024);
+  }
   std::vector<std::exception_ptr> errors(parts);
-  const auto read_range = [&](std::size_t p, std::uint64_t lines) {
+  const auto read_range = [&](std::size_t p, std::size_t t, std::uint64_t lines, bool fold) {
     errors[p] = nullptr;
     try {
       const std::string_view range = text.substr(cut[p], cut[p + 1] - cut[p]);
@@ -200,33 +217,61 @@ audit_tally tally_text(std::string_view text, const std::string& name, std::uint
       text_reader in = read_at ? text_reader(text_reader::byte_source(source), name) : text_reader(range, name);
       in.continue_after_lines(lines);
       deck_reader part = reader.continue_on(in);
-      tallies[p].emplace(reader.pack(), shape);
-      read_part(part, *tallies[p], in, range, done_with, p == 0 ? 1 : 0, range.size(), begin, !read_at);
+      audit_tally tally(reader.pack(), shape);
+      read_part(part, tally, in, range, done_with, p == 0 ? 1 : 0, range.size(), begin, !read_at);
+      range_record& r = records[p];
+      r.skipped = tally.skipped;
+      r.skip_reasons = std::move(tally.skip_reasons);
+      if (!fold) return;  // read again for its messages: the sums are in already
+      r.first = std::move(tally.first);
+      r.last = std::move(tally.last);
+      r.thread = t;
+      r.fingerprints_begin = static_cast<std::size_t>(thread_fingerprints[t].decks());
+      thread_fingerprints[t].merge(tally.sums.duplicates);  // a copy: the range's buffer is reused
+      r.fingerprints_end = static_cast<std::size_t>(thread_fingerprints[t].decks());
+      tally.sums.duplicates = duplicate_finder{};
+      if (thread_sums[t]) {
+        thread_sums[t]->merge(tally.sums);
+      } else {
+        thread_sums[t].emplace(std::move(tally.sums));
+      }
     } catch (...) {
       errors[p] = std::current_exception();
     }
   };
   // (Any nonzero count in the first pass: a range's first line is never line 1, so has no BOM.)
-  for_each_part([&](std::size_t p) { read_range(p, p == 0 ? lines_at_begin : 1); });
+  for_each_part([&](std::size_t p, std::size_t t) { read_range(p, t, p == 0 ? lines_at_begin : 1, true); });
   if (errors[0]) std::rethrow_exception(errors[0]);
   std::size_t shown = parts;  // the first range whose messages are shown
   for (std::size_t p = parts; p-- > 1;) {
-    if (errors[p] || (tallies[p] && !tallies[p]->skip_reasons.empty())) shown = p;
+    if (errors[p] || !records[p].skip_reasons.empty()) shown = p;
   }
   std::uint64_t lines = lines_at_begin;
   for (std::size_t p = 1; p < parts && shown < parts; ++p) {
     const std::string_view before = text.substr(cut[p - 1], cut[p] - cut[p - 1]);
     lines += static_cast<std::uint64_t>(std::count(before.begin(), before.end(), '\n'));
-    if (errors[p] || (tallies[p] && !tallies[p]->skip_reasons.empty())) read_range(p, lines);
+    if (errors[p] || !records[p].skip_reasons.empty()) read_range(p, 0, lines, false);
     if (errors[p]) break;
   }
   for (const auto& e : errors) {
     if (e) std::rethrow_exception(e);
   }
-  // The ranges' fingerprints are moved in, not copied.
-  for (auto& t : tallies) {
-    total.sums.duplicates.absorb(std::move(t->sums.duplicates));
-    total.append(*t, true);
+  // In input order: the fingerprints, the serial pairs where ranges meet, the skips.
+  std::size_t fingerprints = 0;
+  for (const auto& f : thread_fingerprints) fingerprints += static_cast<std::size_t>(f.decks());
+  total.sums.duplicates.reserve_more(fingerprints);
+  for (auto& r : records) {
+    total.sums.duplicates.append(thread_fingerprints[r.thread].kept(r.fingerprints_begin, r.fingerprints_end));
+    if (!total.last.empty() && !r.first.empty()) total.sums.add_serial_pair(total.last.data(), r.first.data());
+    total.skipped += r.skipped;
+    for (auto& reason : r.skip_reasons) {
+      if (total.skip_reasons.size() < max_skip_reasons) total.skip_reasons.push_back(std::move(reason));
+    }
+    if (total.first.empty()) total.first = std::move(r.first);
+    if (!r.last.empty()) total.last = std::move(r.last);
+  }
+  for (auto& s : thread_sums) {
+    if (s) total.sums.merge(*s);  // their fingerprints are in thread_fingerprints, not here
   }
   return total;
 }
