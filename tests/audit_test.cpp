@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "shufl/audit.hpp"
+#include "shufl/detail/huge_pages.hpp"
 #include "shufl/random.hpp"
 #include "shufl/shuffle.hpp"
 
@@ -346,6 +347,25 @@ TEST(AuditTables, LongAndShortBlocksCountAlike) {
     EXPECT_EQ(a->decks, b->decks);
   }
   EXPECT_EQ(whole.serial_successions.decks, 299u);
+}
+
+// Large arrays go on 2 MiB-aligned huge-page memory (detail/huge_pages.hpp) and behave as any
+// vector's: growth keeps the values, and fingerprints beyond the huge-page size count repeats
+// as a std::set says.
+TEST(AuditTables, HugePageArraysKeepTheirValues) {
+  std::vector<std::uint64_t, detail::huge_page_allocator<std::uint64_t>> v;
+  for (std::uint64_t i = 0; i < 600000; ++i) v.push_back(i * 0x9E3779B97F4A7C15ull);
+  ASSERT_GE(v.capacity() * sizeof(std::uint64_t), detail::huge_page_min_bytes);
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(v.data()) % (std::uintptr_t{2} << 20), 0u);
+  for (std::uint64_t i = 0; i < 600000; i += 997) ASSERT_EQ(v[i], i * 0x9E3779B97F4A7C15ull);
+  std::vector<std::uint64_t> plain(v.begin(), v.end());
+  for (std::size_t i = 0; i < 5000; ++i) plain.push_back(plain[i * 101]);  // 5000 repeats
+  duplicate_finder d;
+  d.append(plain);
+  EXPECT_EQ(d.decks(), plain.size());
+  EXPECT_EQ(d.repeats(1), 5000u);
+  EXPECT_EQ(d.repeats(2), 5000u);
+  EXPECT_EQ(d.kept(600000, 600003)[2], plain[202]);
 }
 
 TEST(AuditTables, RepeatsCountEqualFingerprints) {
