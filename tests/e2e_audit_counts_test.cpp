@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <filesystem>
 #include <fstream>
 #include <numeric>
 #include <string>
@@ -122,6 +123,18 @@ TEST(E2eAuditCounts, AlgoShardsMergeToTheWholeRun) {
     a.insert(a.end(), {"--shard", fmt::format("{}/2", i), "--save-counts", parts.back()});
     const run_result r = run_shufl(a);
     ASSERT_EQ(r.status, 0) << r.err;
+  }
+  // More shards than chunks: every shard refused alike, nothing saved.
+  for (int i = 0; i < 3; ++i) {
+    auto a = args;
+    const std::string three = dir.path() + fmt::format("/three{}.json", i);
+    a.insert(a.end(), {"--shard", fmt::format("{}/3", i), "--save-counts", three});
+    const run_result r = run_shufl(a);
+    EXPECT_EQ(r.status, 1) << i;
+    EXPECT_NE(r.err.find(fmt::format("--shard {}/3: the run has only 2 chunks of 65536 decks: use at most 2 shards", i)),
+              std::string::npos)
+        << r.err;
+    EXPECT_FALSE(std::filesystem::exists(three)) << i;
   }
   // A missing shard: named, exit 5; --allow-partial: 0.
   const run_result partial = run_shufl({"audit", "--merge", parts[0]});

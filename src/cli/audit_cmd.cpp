@@ -392,7 +392,9 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
       if (sharded && !seed) throw error("--shard needs --seed: the shards of one run share its seed");
       const std::uint64_t chunks = bias_chunk_count(trials);
       const chunk_set mine = sharded ? bias_shard_chunks(trials, shard.first, shard.second) : chunk_set::all_of(trials);
-      if (mine.empty()) {
+      // Every shard of a run cut into more shards than it has chunks is refused alike (not only
+      // the empty ones), so a loop over I = 0..N-1 fails the same way for each I.
+      if (mine.empty() || (sharded && shard.second > chunks)) {
         throw error(fmt::format("--shard {}: the run has only {} chunk{} of {} decks: use at most {} shards", o.shard, chunks,
                                 chunks == 1 ? "" : "s", bias_chunk_trials, chunks));
       }
