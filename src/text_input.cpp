@@ -67,6 +67,7 @@ std::size_t first_invalid_utf8(std::string_view bytes) noexcept {
       std::memcpy(w, bytes.data() + i, 32);
       if (((w[0] | w[1] | w[2] | w[3]) & 0x8080808080808080ull) != 0) break;
     }
+    if (i == bytes.size()) break;  // all ASCII, in whole blocks of 32 (no byte at i to read)
     if (i + 8 <= bytes.size()) {
       std::uint64_t w;
       std::memcpy(&w, bytes.data() + i, 8);

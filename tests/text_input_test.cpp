@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -56,6 +57,22 @@ TEST(TextInput, Utf8ValidityMatchesPython) {
   for (const auto& r : rows) {
     EXPECT_EQ(is_valid_utf8(r.bytes), r.valid) << hex_bytes(r.bytes);
     EXPECT_EQ(first_invalid_utf8(r.bytes), r.first_bad) << hex_bytes(r.bytes);
+  }
+}
+
+// Buffers of exactly the text's length (no terminator after them, as a file's bytes): the ASCII
+// fast paths (32 and 8 bytes at a time) never read past the end. Under AddressSanitizer a read
+// past it fails; the answers are checked everywhere.
+TEST(TextInput, Utf8CheckStaysInsideExactBuffers) {
+  for (const std::size_t size : {0u, 1u, 7u, 8u, 9u, 31u, 32u, 33u, 63u, 64u, 65u, 96u}) {
+    for (const int bad_at : {-1, 0, 1, 31, 32, 63}) {
+      if (bad_at >= static_cast<int>(size)) continue;
+      const auto bytes = std::make_unique<char[]>(size == 0 ? 1 : size);
+      std::fill(bytes.get(), bytes.get() + size, 'x');
+      if (bad_at >= 0) bytes[static_cast<std::size_t>(bad_at)] = '\xff';
+      const std::size_t want = bad_at >= 0 ? static_cast<std::size_t>(bad_at) : size;
+      EXPECT_EQ(first_invalid_utf8(std::string_view(bytes.get(), size)), want) << size << " " << bad_at;
+    }
   }
 }
 
