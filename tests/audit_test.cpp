@@ -392,7 +392,7 @@ TEST(AuditTables, RepeatsCountEqualFingerprints) {
   duplicate_finder e;
   e.append(w);
   EXPECT_EQ(e.repeats(), 4u);  // 0 twice more, 2^20 once, 2^40 once
-  // Two threads (each half of the buckets) over runs moved in by absorb and copied by merge.
+  // Two threads (each half of the buckets), over fingerprints appended and merged.
   std::vector<std::uint64_t> big;
   for (int i = 0; i < 90000; ++i) {
     x = x * 6364136223846793005ull + 1442695040888963407ull;
@@ -405,7 +405,7 @@ TEST(AuditTables, RepeatsCountEqualFingerprints) {
   first.append(std::span(big).first(30000));
   second.append(std::span(big).subspan(30000, 30000));
   third.append(std::span(big).subspan(60000));
-  first.absorb(std::move(second));
+  first.merge(second);
   first.merge(third);
   const std::set<std::uint64_t> distinct_big(big.begin(), big.end());
   EXPECT_EQ(first.decks(), big.size());

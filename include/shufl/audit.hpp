@@ -255,29 +255,25 @@ struct deck_total {
 };
 
 /// Identical decks among the first audit_birthday_decks decks (the birthday test of `bias`).
-/// Fingerprints are kept in input order, in runs: the finder's own and those moved in by absorb.
+/// Fingerprints are kept in input order.
 class duplicate_finder {
  public:
   /// Keeps the fingerprint of deck number `index` (0-based in the input) when below the limit.
   void add(std::uint64_t index, std::uint64_t fingerprint) {
-    if (index < limit) (later_.empty() ? fingerprints_ : later_.back()).push_back(fingerprint);
+    if (index < limit) fingerprints_.push_back(fingerprint);
   }
   /// Makes room for `count` more fingerprints (called once per block, not per deck).
   void reserve_more(std::size_t count);
   /// Appends the fingerprints of `other`, whose decks follow this finder's, up to the limit.
   void merge(const duplicate_finder& other);
-  /// The same, moving `other`'s runs in rather than copying them (O(runs) below the limit);
-  /// `other` is left empty.
-  void absorb(duplicate_finder&& other);
   /// Appends saved fingerprints (decks that follow this finder's), up to the limit.
   void append(std::span<const std::uint64_t> fingerprints);
-  /// The fingerprints kept in [begin, end) of input order, for a finder that has absorbed no
-  /// other (one run); throws shufl::error otherwise or out of range.
+  /// The fingerprints kept in [begin, end) of input order; throws shufl::error out of range.
   [[nodiscard]] std::span<const std::uint64_t> kept(std::size_t begin, std::size_t end) const;
   /// Every fingerprint kept, in input order (a copy).
   [[nodiscard]] std::vector<std::uint64_t> fingerprints() const;
   /// Decks looked at, and among them the number that repeat an earlier one.
-  [[nodiscard]] std::uint64_t decks() const noexcept;
+  [[nodiscard]] std::uint64_t decks() const noexcept { return fingerprints_.size(); }
   /// `threads`: at most 2 are used (for 2^16 fingerprints or more).
   [[nodiscard]] std::uint64_t repeats(unsigned threads = 1) const;
   static constexpr std::uint64_t limit = std::uint64_t{1} << 20;
@@ -285,9 +281,7 @@ class duplicate_finder {
  private:
   // On huge pages when large (detail/huge_pages.hpp): a first touch of 8 MiB in 4 KiB pages
   // costs a fault each.
-  using fingerprint_run = std::vector<std::uint64_t, detail::huge_page_allocator<std::uint64_t>>;
-  fingerprint_run fingerprints_;
-  std::vector<fingerprint_run> later_;  // runs moved in by absorb, in order
+  std::vector<std::uint64_t, detail::huge_page_allocator<std::uint64_t>> fingerprints_;
 };
 
 // ---- The battery ----

@@ -343,55 +343,30 @@ void serial_table::add_counts(std::span<const std::uint64_t> counts, std::uint64
 }
 
 void duplicate_finder::reserve_more(std::size_t count) {
-  fingerprint_run& r = later_.empty() ? fingerprints_ : later_.back();
-  const std::size_t kept = static_cast<std::size_t>(decks());
-  const std::size_t want = r.size() + std::min<std::size_t>(count, limit - std::min<std::size_t>(kept, limit));
-  if (want > r.capacity()) {
-    r.reserve(std::max(want, std::min<std::size_t>(2 * r.capacity(), r.size() + limit - std::min<std::size_t>(kept, limit))));
-    const std::size_t used = r.size();
-    prefault(r.data() + used, (r.capacity() - used) * sizeof(std::uint64_t));
+  const std::size_t room = static_cast<std::size_t>(limit) - std::min<std::size_t>(fingerprints_.size(), limit);
+  const std::size_t want = fingerprints_.size() + std::min(count, room);
+  if (want > fingerprints_.capacity()) {
+    fingerprints_.reserve(std::max(want, std::min(2 * fingerprints_.capacity(), fingerprints_.size() + room)));
+    const std::size_t used = fingerprints_.size();
+    prefault(fingerprints_.data() + used, (fingerprints_.capacity() - used) * sizeof(std::uint64_t));
   }
 }
 
-std::uint64_t duplicate_finder::decks() const noexcept {
-  std::uint64_t n = fingerprints_.size();
-  for (const auto& run : later_) n += run.size();
-  return n;
-}
-
 std::span<const std::uint64_t> duplicate_finder::kept(std::size_t begin, std::size_t end) const {
-  if (!later_.empty() || begin > end || end > fingerprints_.size()) throw error("audit: fingerprints out of range");
+  if (begin > end || end > fingerprints_.size()) throw error("audit: fingerprints out of range");
   return std::span<const std::uint64_t>(fingerprints_).subspan(begin, end - begin);
 }
 
 std::vector<std::uint64_t> duplicate_finder::fingerprints() const {
-  std::vector<std::uint64_t> all;
-  all.reserve(static_cast<std::size_t>(decks()));
-  all.insert(all.end(), fingerprints_.begin(), fingerprints_.end());
-  for (const auto& run : later_) all.insert(all.end(), run.begin(), run.end());
-  return all;
+  return std::vector<std::uint64_t>(fingerprints_.begin(), fingerprints_.end());
 }
 
-void duplicate_finder::merge(const duplicate_finder& other) {
-  append(other.fingerprints_);
-  for (const auto& run : other.later_) append(run);
-}
-
-void duplicate_finder::absorb(duplicate_finder&& other) {
-  other.later_.insert(other.later_.begin(), std::move(other.fingerprints_));
-  for (auto& run : other.later_) {
-    const std::size_t room = static_cast<std::size_t>(limit - std::min<std::uint64_t>(decks(), limit));
-    if (run.size() > room) run.resize(room);
-    if (!run.empty()) later_.push_back(std::move(run));
-  }
-  other = duplicate_finder{};
-}
+void duplicate_finder::merge(const duplicate_finder& other) { append(other.fingerprints_); }
 
 void duplicate_finder::append(std::span<const std::uint64_t> fingerprints) {
-  const std::size_t room = static_cast<std::size_t>(limit - std::min<std::uint64_t>(decks(), limit));
+  const std::size_t room = static_cast<std::size_t>(limit) - std::min<std::size_t>(fingerprints_.size(), limit);
   const std::size_t take = std::min(room, fingerprints.size());
-  fingerprint_run& r = later_.empty() ? fingerprints_ : later_.back();
-  r.insert(r.end(), fingerprints.begin(), fingerprints.begin() + static_cast<std::ptrdiff_t>(take));
+  fingerprints_.insert(fingerprints_.end(), fingerprints.begin(), fingerprints.begin() + static_cast<std::ptrdiff_t>(take));
 }
 
 std::uint64_t duplicate_finder::repeats(unsigned threads) const {
@@ -405,8 +380,6 @@ std::uint64_t duplicate_finder::repeats(unsigned threads) const {
   constexpr std::size_t buckets = std::size_t{1} << bits;
   const std::size_t n = static_cast<std::size_t>(decks());
   if (n < 2) return 0;
-  std::vector<const fingerprint_run*> runs{&fingerprints_};
-  for (const auto& r : later_) runs.push_back(&r);
   const unsigned halves = threads >= 2 && n >= (std::size_t{1} << 16) ? 2 : 1;
   struct counted {
     std::uint64_t repeats = 0, zeros = 0;
@@ -414,9 +387,7 @@ std::uint64_t duplicate_finder::repeats(unsigned threads) const {
   // The buckets [first, last) of `buckets`.
   const auto count_range = [&](std::size_t first, std::size_t last) {
     std::vector<std::size_t> start(buckets + 1, 0);
-    for (const auto* run : runs) {
-      for (const std::uint64_t f : *run) ++start[(f >> (64 - bits)) + 1];
-    }
+    for (const std::uint64_t f : fingerprints_) ++start[(f >> (64 - bits)) + 1];
     start[first] = 0;
     std::size_t largest = 0;
     for (std::size_t b = first + 1; b <= last; ++b) {
@@ -445,12 +416,10 @@ std::uint64_t duplicate_finder::repeats(unsigned threads) const {
       for (std::size_t b = first; b < last; ++b) at[b] = start[b];
       std::vector<std::size_t> step(buckets, 0);
       for (std::size_t b = first; b < last; ++b) step[b] = 1;
-      for (const auto* run : runs) {
-        for (const std::uint64_t f : *run) {
-          const std::size_t b = f >> (64 - bits);
-          bucketed[at[b]] = f;
-          at[b] += step[b];
-        }
+      for (const std::uint64_t f : fingerprints_) {
+        const std::size_t b = f >> (64 - bits);
+        bucketed[at[b]] = f;
+        at[b] += step[b];
       }
     }
     std::vector<std::uint64_t> set(std::bit_ceil(std::max<std::size_t>(16, 2 * largest)));
