@@ -22,17 +22,6 @@
 
 namespace shufl::audit {
 
-void audit_tally::append(const audit_tally& later, bool adjacent) {
-  if (adjacent && !last.empty() && !later.first.empty()) sums.add_serial_pair(last.data(), later.first.data());
-  sums.merge(later.sums);
-  skipped += later.skipped;
-  for (const auto& r : later.skip_reasons) {
-    if (skip_reasons.size() < max_skip_reasons) skip_reasons.push_back(r);
-  }
-  if (first.empty()) first = later.first;
-  if (!later.last.empty()) last = later.last;
-}
-
 audit_report report_of(const audit_tally& t, double alpha, unsigned threads) {
   audit_report r;
   r.tests = t.sums.evaluate(threads);

@@ -26,10 +26,6 @@ struct audit_tally {
   std::vector<std::uint32_t> first, last;   ///< The first and last deck counted (K face ids); empty when none.
 
   audit_tally(audit_pack p, const battery_shape& shape) : pack(std::move(p)), sums(shape) {}
-  /// Adds `later`, a part whose decks come after this one's. When `adjacent` (no deck between
-  /// them in the input), the serial tests also get the pair (this part's last deck, later's
-  /// first). Skip reasons and fingerprints keep input order (first ones kept).
-  void append(const audit_tally& later, bool adjacent);
 };
 
 /// Reads the decks of `text` (a whole file in memory, or whole lines of one: a shard) with
