@@ -13,7 +13,10 @@ shift || true
 dir=${SHUFL_FUZZ_BUILD:-build-fuzz}
 out=${SHUFL_FUZZ_OUT:-$dir/findings}
 launcher=()
-command -v ccache > /dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+if command -v ccache > /dev/null; then
+  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1   # objects shared between clones
+fi
 cmake -S . -B "$dir" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Release -DSHUFL_FUZZ=ON \
   -DSHUFL_BUILD_TESTS=OFF -DSHUFL_BUILD_BENCH=OFF "${launcher[@]}" > /dev/null
 cmake --build "$dir" -j"$(nproc)" --target fuzzers

@@ -11,7 +11,7 @@ packages=(
   python3 python3-numpy python3-cryptography nodejs jq hyperfine time bc coreutils util-linux
   librsvg2-bin poppler-utils prometheus-node-exporter chromium chromium-driver python3-selenium python3-jsonschema python3-mpmath python3-scipy parallel
   bash-completion zsh fish dpkg-dev groff-base man-db
-  clang libclang-rt-14-dev
+  clang libclang-rt-14-dev ccache
 )
 missing=()
 for p in "${packages[@]}"; do
@@ -28,6 +28,9 @@ fi
 # The binary only (the quick start's main job); scripts/test.sh builds the tests and benchmarks.
 # ccache, when installed, makes rebuilds in other clones cheap.
 launcher=()
-command -v ccache > /dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+if command -v ccache > /dev/null; then
+  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1   # objects shared between clones
+fi
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "${launcher[@]}"
 cmake --build build -j"$(nproc)" --target shufl

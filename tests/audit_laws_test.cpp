@@ -149,7 +149,7 @@ TEST(AuditLaws, SupportsSumsAndSizesUpToAnEightDeckShoe) {
 
 const nlohmann::json& reference() {
   static const nlohmann::json doc = [] {
-    std::ifstream in(std::string(SHUFL_REFERENCE_DIR) + "/audit/reference.json");
+    std::ifstream in(shufl::test::reference_dir() + "/audit/reference.json");
     EXPECT_TRUE(in) << "tests/reference/audit/reference.json";
     return nlohmann::json::parse(in);
   }();
@@ -447,7 +447,7 @@ TEST(AuditLaws, BlackjackClassesMatchEnumerationOfTheShoe) {
 // blackjack_class_law against tests/reference/audit/blackjack.py (Python fractions, every
 // ordered pair of cards of the shoe), K = 1..8 packs.
 TEST(AuditLaws, BlackjackLawMatchesThePythonEnumeration) {
-  std::ifstream in(std::string(SHUFL_REFERENCE_DIR) + "/audit/blackjack.json");
+  std::ifstream in(shufl::test::reference_dir() + "/audit/blackjack.json");
   ASSERT_TRUE(in) << "tests/reference/audit/blackjack.json";
   const nlohmann::json ref = nlohmann::json::parse(in);
   for (std::uint64_t K = 1; K <= 8; ++K) {

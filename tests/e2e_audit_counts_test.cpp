@@ -155,7 +155,7 @@ TEST(E2eAuditCounts, AlgoShardsMergeToTheWholeRun) {
       "    jsonschema.Draft7Validator.check_schema(s)\n"
       "    jsonschema.Draft7Validator(s).validate(json.load(open(f)))\n"
       "print('valid')\n";
-  const std::string schemas = std::string(SHUFL_SOURCE_DIR) + "/schema/";
+  const std::string schemas = shufl::test::source_dir() + "/schema/";
   const run_result valid = run_shell("python3 '" + dir.write("check.py", script) + "' '" + schemas +
                                      "audit-report.schema.json' '" + report + "' '" + schemas +
                                      "audit-counts-1.schema.json' '" + parts[1] + "'");

@@ -96,7 +96,7 @@ TEST(AuditPlan, TextTableAndRefusals) {
       "jsonschema.Draft7Validator.check_schema(schema)\n"
       "for f in sys.argv[2:]: jsonschema.Draft7Validator(schema).validate(json.load(open(f)))\n"
       "print(\"valid\", len(sys.argv) - 2)' '" +
-      std::string(SHUFL_SOURCE_DIR) + "/schema/audit-plan.schema.json' " + dir + "/poker.json " + dir + "/shoe.json");
+      shufl::test::source_dir() + "/schema/audit-plan.schema.json' " + dir + "/poker.json " + dir + "/shoe.json");
   EXPECT_EQ(valid.status, 0) << valid.err;
   EXPECT_EQ(valid.out, "valid 2\n");
   std::remove((dir + "/poker.json").c_str());

@@ -292,7 +292,7 @@ TEST(E2eAudit, ReportsValidateAgainstTheSchema) {
       "for f in sys.argv[2:]:\n"
       "    jsonschema.Draft7Validator(schema).validate(json.load(open(f)))\n"
       "print('valid', len(sys.argv) - 2)\n";
-  std::string cmd = "python3 '" + dir.write("check.py", script) + "' '" + std::string(SHUFL_SOURCE_DIR) +
+  std::string cmd = "python3 '" + dir.write("check.py", script) + "' '" + shufl::test::source_dir() +
                     "/schema/audit-report.schema.json'";
   for (const auto& f : reports) cmd += " '" + f + "'";
   const run_result r = run_shell(cmd);

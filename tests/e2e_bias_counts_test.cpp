@@ -339,7 +339,7 @@ TEST(E2eBiasCounts, FilesValidateAgainstTheSchema) {
       "    jsonschema.Draft202012Validator(schema).validate(json.load(open(f)))\n"
       "print('valid', len(sys.argv) - 2)\n";
   const std::string py = dir.write("check.py", script);
-  std::string cmd = "python3 '" + py + "' '" + std::string(SHUFL_SOURCE_DIR) + "/schema/bias-counts-2.schema.json'";
+  std::string cmd = "python3 '" + py + "' '" + shufl::test::source_dir() + "/schema/bias-counts-2.schema.json'";
   for (const char* f : {"t.json", "p.json", "s0.json", "s1.json", "e.json", "m.json"}) cmd += " '" + dir.file(f) + "'";
   const auto r = run_shell(cmd);
   EXPECT_EQ(r.status, 0) << r.err;
@@ -348,7 +348,7 @@ TEST(E2eBiasCounts, FilesValidateAgainstTheSchema) {
   json bad = load(dir.file("t.json"));
   bad["results"][0]["table"][0] = -1;
   save(dir.file("bad.json"), bad);
-  EXPECT_NE(run_shell("python3 '" + py + "' '" + std::string(SHUFL_SOURCE_DIR) + "/schema/bias-counts-2.schema.json' '" +
+  EXPECT_NE(run_shell("python3 '" + py + "' '" + shufl::test::source_dir() + "/schema/bias-counts-2.schema.json' '" +
                       dir.file("bad.json") + "' 2>/dev/null").status, 0);
 }
 

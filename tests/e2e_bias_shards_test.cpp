@@ -103,7 +103,7 @@ void expect_valid_partial(const std::string& file, const std::string& seed) {
   const auto schema = run_shell(
       "python3 -c 'import json, sys, jsonschema; jsonschema.Draft202012Validator(json.load(open(sys.argv[1])))"
       ".validate(json.load(open(sys.argv[2]))); print(\"valid\")' " +
-      quoted(std::string(SHUFL_SOURCE_DIR) + "/schema/bias-counts-2.schema.json") + " " + quoted(file));
+      quoted(shufl::test::source_dir() + "/schema/bias-counts-2.schema.json") + " " + quoted(file));
   EXPECT_EQ(schema.out, "valid\n") << schema.err;
 }
 

@@ -467,7 +467,7 @@ TEST(DeckE2E, HeadEndsQuietly) {
 
 // Golden seeded outputs: the same seed gives the same deck on every platform and release.
 TEST(DeckE2E, GoldenSeededOutputs) {
-  const int cases = check_golden_cases(std::string(SHUFL_SOURCE_DIR) + "/tests/golden/deck",
+  const int cases = check_golden_cases(shufl::test::source_dir() + "/tests/golden/deck",
                                        [](const std::vector<std::string>& words) {
                                          std::vector<std::string> args = {"deck"};
                                          args.insert(args.end(), words.begin(), words.end());

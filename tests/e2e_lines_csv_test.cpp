@@ -48,7 +48,7 @@ const std::string kCities =
 // Runs the oracle once for several checks (each a mode and its arguments); returns its output,
 // one line per check ("ok ..." when it passes).
 std::vector<std::string> oracle(const std::vector<std::string>& checks) {
-  std::string command = "python3 " + std::string(SHUFL_REFERENCE_DIR) + "/lines_csv/csv_oracle.py";
+  std::string command = "python3 " + shufl::test::reference_dir() + "/lines_csv/csv_oracle.py";
   for (std::size_t i = 0; i < checks.size(); ++i) command += (i ? " \\; " : " ") + checks[i];
   return split(run_shell(command).out, '\n');
 }

@@ -26,7 +26,7 @@ using shufl::test::split;
 using shufl::test::temp_dir;
 
 const std::string kGnuShuf = "/usr/bin/shuf";
-const std::string kGolden = std::string(SHUFL_SOURCE_DIR) + "/tests/golden/lines/";
+const std::string kGolden = shufl::test::source_dir() + "/tests/golden/lines/";
 
 run_result lines(std::vector<std::string> args, const std::string& input = {}) {
   args.insert(args.begin(), "lines");

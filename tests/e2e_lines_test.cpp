@@ -30,7 +30,7 @@ using shufl::test::run_shufl;
 using shufl::test::temp_dir;
 
 const std::string kGnuShuf = "/usr/bin/shuf";
-const std::string kGolden = std::string(SHUFL_SOURCE_DIR) + "/tests/golden/lines/";
+const std::string kGolden = shufl::test::source_dir() + "/tests/golden/lines/";
 
 bool have_gnu_shuf() { return ::access(kGnuShuf.c_str(), X_OK) == 0; }
 

@@ -174,7 +174,7 @@ TEST(TraceE2E, BadInputIsAOneLineError) {
 
 // Golden outputs: tests/golden/trace/cases.txt lists NAME ALGORITHM ARGS...; NAME.out is stdout.
 TEST(TraceE2E, GoldenOutputs) {
-  const int cases = check_golden_cases(std::string(SHUFL_SOURCE_DIR) + "/tests/golden/trace",
+  const int cases = check_golden_cases(shufl::test::source_dir() + "/tests/golden/trace",
                                        [](const std::vector<std::string>& words) {
                                          std::vector<std::string> args = {"trace", "--algo"};
                                          args.insert(args.end(), words.begin(), words.end());

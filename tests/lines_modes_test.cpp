@@ -5,6 +5,8 @@
 // reference.txt) by chi-squared tests (Boost.Math, not shufl's own statistics) at alpha 1e-6.
 #include <gtest/gtest.h>
 
+#include "support/run.hpp"
+
 #include <boost/math/distributions/chi_squared.hpp>
 #include <boost/math/distributions/normal.hpp>
 
@@ -30,7 +32,7 @@ constexpr double kAlpha = 1e-6;
 
 // The law `name` of reference.txt: outcome text ("0,3") -> probability.
 std::map<std::string, double> reference_law(const std::string& name) {
-  std::ifstream in(std::string(SHUFL_REFERENCE_DIR) + "/lines_modes/reference.txt");
+  std::ifstream in(shufl::test::reference_dir() + "/lines_modes/reference.txt");
   std::map<std::string, double> law;
   std::string line;
   while (std::getline(in, line)) {

@@ -131,6 +131,7 @@ run_result run_program(const std::string& program, const std::vector<std::string
 
 std::string shufl_binary() { return SHUFL_BINARY; }
 std::string reference_dir() { return SHUFL_REFERENCE_DIR; }
+std::string source_dir() { return SHUFL_SOURCE_DIR; }
 
 run_result run_shufl(const std::vector<std::string>& args, const std::string& input) {
   return run_program(shufl_binary(), args, input);

@@ -33,6 +33,9 @@ std::string shufl_binary();
 /// Directory of the reference data (tests/reference/).
 std::string reference_dir();
 
+/// The source tree's top directory (where CMakeLists.txt is).
+std::string source_dir();
+
 /// Splits `text` at each `sep`; a trailing separator does not make an empty last field.
 std::vector<std::string> split(const std::string& text, char sep);
 
