@@ -3,6 +3,7 @@
 // included (the pairs where shards meet are counted; separate files lose one pair each), and
 // counts of another battery or the same decks twice are refused.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -193,6 +194,66 @@ TEST(E2eAuditCounts, ThreadsOverAFileReadAsOneReader) {
   ASSERT_EQ(skipped["skip_reasons"].size(), 2u);
   EXPECT_NE(skipped["skip_reasons"][1].get<std::string>().find("line 13000, position 1: unknown card 'Yy'"),
             std::string::npos);
+}
+
+}  // namespace
+}  // namespace shufl::test
+
+namespace shufl::test {
+namespace {
+
+// A file is its content and a part its bytes, whatever the names: the file whole and in shards,
+// or cut with two N, is refused (it counted twice: 6,000 decks for 3,000, a false "fail"); a
+// copy under another name is the same file; two files of one base name and size are two inputs.
+TEST(E2eAuditCounts, PartsAreIdentifiedByContentAndBytesNotNames) {
+  temp_dir dir;
+  const auto lines = cut_stream(900);
+  const std::string file = dir.write("decks.txt", joined(lines, 0, lines.size()));
+  const auto save = [&](const std::string& input, const std::string& shard, const std::string& out) {
+    std::vector<std::string> a = {"audit", input, "--save-counts", dir.file(out)};
+    if (!shard.empty()) a.insert(a.end(), {"--shard", shard});
+    const run_result r = run_shufl(a);
+    EXPECT_EQ(r.status, 0) << r.err;
+    return dir.file(out);
+  };
+  const std::string whole = save(file, "", "whole.json");
+  const std::string a0 = save(file, "0/2", "a0.json"), a1 = save(file, "1/2", "a1.json");
+  const std::string b0 = save(file, "0/3", "b0.json");
+  std::filesystem::create_directory(dir.file("copy"));
+  const std::string copy = dir.write("copy/renamed.txt", joined(lines, 0, lines.size()));
+  const std::string c1 = save(copy, "1/2", "c1.json");
+  for (const auto& files : std::vector<std::vector<std::string>>{{whole, a0}, {a0, a1, b0}, {b0, a0}, {a0, c1, a1}}) {
+    std::vector<std::string> args = {"audit", "--merge"};
+    args.insert(args.end(), files.begin(), files.end());
+    const run_result r = run_shufl(args);
+    EXPECT_EQ(r.status, 1) << fmt::format("{}", fmt::join(files, " ")) << ": " << r.out;
+    EXPECT_NE(r.err.find("the same decks cannot be counted twice"), std::string::npos) << r.err;
+    EXPECT_EQ(r.out, "");
+  }
+  // Shards of the copy complete the original's: one file, joined, the serial pair counted.
+  const nlohmann::json joined_copy = json_of(run_shufl({"audit", "--merge", a0, c1, "--format", "json"}));
+  EXPECT_EQ(joined_copy["decks"], 900);
+  EXPECT_EQ(test_named(joined_copy, "serial-successions")["decks"], 899);
+  // Cut with two N but not overlapping: b0 (a third) and a1 (the second half) leave a gap,
+  // named by bytes.
+  const run_result gap = run_shufl({"audit", "--merge", b0, a1, "--allow-partial", "--format", "json"});
+  EXPECT_EQ(gap.status, 0) << gap.err;
+  const run_result partial = run_shufl({"audit", "--merge", b0, a1});
+  EXPECT_EQ(partial.status, 5) << partial.err;
+  EXPECT_NE(partial.err.find("bytes "), std::string::npos) << partial.err;
+  // Two different files with the same base name and size: two inputs, both counted.
+  std::filesystem::create_directory(dir.file("x"));
+  std::filesystem::create_directory(dir.file("y"));
+  std::string other = joined(cut_stream(901), 1, 901);  // other decks, same length in bytes
+  const std::string mine = joined(lines, 0, lines.size());
+  ASSERT_EQ(other.size(), mine.size());
+  const std::string x = save(dir.write("x/decks.txt", mine), "0/2", "x0.json");
+  const std::string y = save(dir.write("y/decks.txt", other), "0/2", "y0.json");
+  const std::string x1 = save(dir.file("x/decks.txt"), "1/2", "x1.json");
+  const std::string y1 = save(dir.file("y/decks.txt"), "1/2", "y1.json");
+  const nlohmann::json both = json_of(run_shufl({"audit", "--merge", x, y, x1, y1, "--format", "json"}));
+  EXPECT_EQ(both["decks"], 1800);
+  EXPECT_EQ(both["input"]["parts"].size(), 2u);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <numeric>
 #include <sstream>
+#include <tuple>
 
 #include "shufl/bias.hpp"
 #include "shufl/deck.hpp"
@@ -121,12 +122,18 @@ std::vector<std::string> labels_of(const audit_pack& pack) {
   return out;
 }
 
-bool joins(const audit_part& a, const audit_part& b) { return a.group() == b.group() && a.end == b.begin; }
+// Parts of one input that meet: shards I and I+1 of one N, adjacent chunks of one run.
+bool joins(const audit_part& a, const audit_part& b) {
+  if (a.group() != b.group()) return false;
+  if (a.generated || a.file_id.empty()) return a.end == b.begin;
+  return a.shards == b.shards && a.end == b.begin && a.bytes_end == b.bytes_begin;
+}
 
 // Appends part b (right after a in its input) to a: the serial pair where they meet goes to `sums`.
 void join(audit_part& a, const audit_part& b, battery& sums) {
   if (!a.last.empty() && !b.first.empty()) sums.add_serial_pair(a.last.data(), b.first.data());
   a.end = b.end;
+  a.bytes_end = b.bytes_end;
   a.decks += b.decks;
   a.skipped += b.skipped;
   a.sha256.clear();
@@ -143,8 +150,16 @@ std::string audit_part::group() const {
   if (generated) {
     return fmt::format("algo\n{}\n{}\n{}\n{}", name, seed ? "seed:" + *seed : "run:" + run_id, engine, trials);
   }
+  if (!file_id.empty()) return fmt::format("file\n{}\n{}", size, file_id);
   if (shards == 1) return "file\n" + sha256;
   return fmt::format("file\n{}\n{}\n{}", base_name(name), size, shards);
+}
+
+bool audit_part::overlaps(const audit_part& other) const {
+  const bool chunks = begin < other.end && other.begin < end;
+  if (generated || file_id.empty() || other.file_id.empty()) return chunks;
+  // Byte ranges; an empty shard overlaps nothing but itself.
+  return (bytes_begin < other.bytes_end && other.bytes_begin < bytes_end) || (shards == other.shards && chunks);
 }
 
 std::string audit_part::describe() const {
@@ -227,6 +242,10 @@ std::string write_audit_counts(const audit_counts& c) {
       o["size"] = p.size;
       o["sha256"] = p.sha256.empty() ? ojson(nullptr) : ojson(p.sha256);
       o["shards"] = {p.begin, p.end, p.shards};
+      if (!p.file_id.empty()) {
+        o["file_id"] = p.file_id;
+        o["bytes"] = {p.bytes_begin, p.bytes_end};
+      }
     }
     o["decks"] = p.decks;
     o["skipped"] = p.skipped;
@@ -401,6 +420,20 @@ audit_counts parse_audit_counts(std::string_view text, std::string_view name) {
       part.shards = shards[2];
       if (part.begin >= part.end || part.end > part.shards) c.fail(path + ".shards", "expected [begin, end, N] with begin < end <= N");
       if (part.shards == 1 && part.sha256.empty()) c.fail(path + ".sha256", "a whole file has its SHA-256");
+      // The content's identity and the bytes read (absent from files of earlier versions).
+      if (e.contains("file_id") || e.contains("bytes")) {
+        part.file_id = c.text(c.member(e, path, "file_id"), path + ".file_id", 64);
+        if (part.file_id.size() != 64 || part.file_id.find_first_not_of("0123456789abcdef") != std::string::npos) {
+          c.fail(path + ".file_id", "expected 64 hex digits");
+        }
+        const auto bytes = c.uints(c.member(e, path, "bytes"), path + ".bytes", 2, part.size);
+        part.bytes_begin = bytes[0];
+        part.bytes_end = bytes[1];
+        if (part.bytes_begin > part.bytes_end) c.fail(path + ".bytes", "expected [begin, end] with begin <= end <= size");
+        if (part.shards == 1 && (part.bytes_begin != 0 || part.bytes_end != part.size)) {
+          c.fail(path + ".bytes", "a whole file is bytes [0, size]");
+        }
+      }
     } else {
       c.fail(path + ".kind", "expected \"file\" or \"algo\"");
     }
@@ -420,7 +453,7 @@ audit_counts parse_audit_counts(std::string_view text, std::string_view name) {
       }
     }
     for (const auto& other : out.parts) {
-      if (other.group() == part.group() && part.begin < other.end && other.begin < part.end) {
+      if (other.group() == part.group() && part.overlaps(other)) {
         c.fail(path, "repeats decks of an earlier part");
       }
     }
@@ -473,7 +506,7 @@ void audit_merge::add(audit_counts counts, const std::string& name) {
     auto it = parts_.find(part.group());
     if (it == parts_.end()) continue;
     for (const auto& [other, file] : it->second) {
-      if (part.begin < other.end && other.begin < part.end) {
+      if (part.overlaps(other)) {
         throw error(fmt::format("--merge: '{}' repeats {}, already in '{}': the same decks cannot be counted twice", name,
                                 part.describe(), file));
       }
@@ -512,7 +545,9 @@ audit_counts audit_merge::merged() const {
   for (const auto& g : group_order_) {
     std::vector<audit_part> parts;
     for (const auto& [part, file] : parts_.at(g)) parts.push_back(part);
-    std::sort(parts.begin(), parts.end(), [](const audit_part& a, const audit_part& b) { return a.begin < b.begin; });
+    std::sort(parts.begin(), parts.end(), [](const audit_part& a, const audit_part& b) {
+      return std::tie(a.bytes_begin, a.begin) < std::tie(b.bytes_begin, b.begin);
+    });
     for (auto& part : parts) {
       if (!out.parts.empty() && joins(out.parts.back(), part)) {
         join(out.parts.back(), part, t.sums);
@@ -532,9 +567,18 @@ std::vector<std::string> audit_merge::missing() const {
   for (const auto& g : group_order_) {
     const auto& parts = parts_.at(g);
     const audit_part& any = parts.front().first;
-    const std::uint64_t all = any.generated ? bias_chunk_count(any.trials) : any.shards;
+    // Parts of one file cut with different N: what is missing is a range of bytes.
+    bool bytes = false;
+    for (const auto& [part, file] : parts) bytes = bytes || (!part.file_id.empty() && part.shards != any.shards);
+    const std::uint64_t all = any.generated ? bias_chunk_count(any.trials) : bytes ? any.size : any.shards;
     std::vector<std::pair<std::uint64_t, std::uint64_t>> have;
-    for (const auto& [part, file] : parts) have.emplace_back(part.begin, part.end);
+    for (const auto& [part, file] : parts) {
+      if (bytes) {
+        have.emplace_back(part.bytes_begin, part.bytes_end);
+      } else {
+        have.emplace_back(part.begin, part.end);
+      }
+    }
     std::sort(have.begin(), have.end());
     std::vector<std::string> gaps;
     std::uint64_t at = 0;
@@ -548,7 +592,7 @@ std::vector<std::string> audit_merge::missing() const {
     for (const auto& gap : gaps) list += (list.empty() ? "" : ", ") + gap;
     out.push_back(any.generated ? fmt::format("{} (seed {}, {} trials): chunks {} of {} are missing", any.name,
                                               any.seed ? "\"" + *any.seed + "\"" : "none", any.trials, list, all)
-                                : fmt::format("'{}': shards {} of {} are missing", any.name, list, all));
+                                : fmt::format("'{}': {} {} of {} are missing", any.name, bytes ? "bytes" : "shards", list, all));
   }
   return out;
 }

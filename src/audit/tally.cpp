@@ -9,11 +9,9 @@
 #include <atomic>
 #include <cstring>
 #include <exception>
+#include <limits>
 #include <optional>
 #include <thread>
-
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include "shufl/bias.hpp"
 #include "shufl/detail/bias_loops.hpp"
@@ -39,29 +37,13 @@ audit_report report_of(const audit_tally& t, double alpha, unsigned threads) {
 namespace {
 
 constexpr std::size_t kFetchAhead = 1024;
-constexpr std::size_t kMapAhead = std::size_t{2} << 20;
-
-// Maps the pages of `text` about to be read in one call (Linux 5.14's MADV_POPULATE_READ): a
-// file mapping would otherwise fault them in a few at a time, and a prefetch into a page not
-// yet mapped is dropped. A no-op elsewhere, or when the call fails (the bytes are read anyway).
-void map_ahead(std::string_view text) noexcept {
-#ifdef MADV_POPULATE_READ
-  static const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
-  const auto begin = reinterpret_cast<std::uintptr_t>(text.data()) / page * page;
-  const auto end = (reinterpret_cast<std::uintptr_t>(text.data()) + text.size()) / page * page;
-  if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_POPULATE_READ);
-#else
-  (void)text;
-#endif
-}
 
 // Reads every deck of `reader` into `t` a block at a time (decks numbered from `index` on, the
-// first without a deck before it); hands each stretch of `range` (what `in` reads) to
-// `done_with` once it is read. Makes room for the fingerprints of `expect_bytes` of such lines.
-void read_part(deck_reader& reader, audit_tally& t, const text_reader& in, std::string_view range,
-               const std::function<void(std::string_view)>& done_with, std::uint64_t index,
-               std::size_t expect_bytes, std::size_t line_bytes, bool mapped) {
-  std::size_t released = 0, populated = 0;
+// first without a deck before it); `memory`: the range `in` reads when it is in memory (lines
+// ahead are prefetched), else null. Makes room for the fingerprints of `expect_bytes` of lines
+// of `line_bytes`.
+void read_part(deck_reader& reader, audit_tally& t, const text_reader& in, const char* memory, std::size_t expect_bytes,
+               std::size_t line_bytes, std::uint64_t index) {
   const std::size_t K = t.sums.shape().positions;
   // Blocks small enough to stay in the core's cache between the copy and the battery.
   const std::size_t block = std::max<std::size_t>(1, (std::size_t{128} << 10) / (K * sizeof(std::uint32_t)));
@@ -74,7 +56,7 @@ void read_part(deck_reader& reader, audit_tally& t, const text_reader& in, std::
     std::size_t count = 0;
     do {
       // A line about 1 KiB on into the cache while this one is parsed and tallied.
-      if (mapped && in.offset() + kFetchAhead < range.size()) __builtin_prefetch(range.data() + in.offset() + kFetchAhead);
+      if (memory != nullptr && in.offset() + kFetchAhead < expect_bytes) __builtin_prefetch(memory + in.offset() + kFetchAhead);
       std::memcpy(decks.data() + count * K, faces.data(), K * sizeof(std::uint32_t));
       ++count;
       more = reader.next(faces);
@@ -84,28 +66,9 @@ void read_part(deck_reader& reader, audit_tally& t, const text_reader& in, std::
     t.last.assign(decks.begin() + static_cast<std::ptrdiff_t>((count - 1) * K),
                   decks.begin() + static_cast<std::ptrdiff_t>(count * K));
     index += count;
-    if (mapped && in.offset() >= populated) {
-      const std::size_t to = std::min(range.size(), populated + kMapAhead);
-      map_ahead(range.substr(populated, to - populated));
-      populated = to;
-    }
-    // In steps of 8 MiB: each release costs the other threads a TLB flush.
-    if (mapped && done_with && in.offset() >= released + (std::size_t{8} << 20)) {
-      const std::size_t at = std::min(in.offset(), range.size());
-      done_with(range.substr(released, at - released));
-      released = at;
-    }
   }
-  if (done_with) done_with(range.substr(released));
   t.skipped = reader.skipped();
   t.skip_reasons = reader.skip_reasons();
-}
-
-// The start of the first line at or after `at` (text.size() when none).
-std::size_t line_start_from(std::string_view text, std::size_t at) {
-  if (at == 0 || at >= text.size()) return std::min(at, text.size());
-  const std::size_t nl = text.find('\n', at - 1);
-  return nl == std::string_view::npos ? text.size() : nl + 1;
 }
 
 // Below this many bytes after the first deck one thread reads the rest.
@@ -114,12 +77,79 @@ constexpr std::size_t kRangesPerThread = 8;
 
 }  // namespace
 
-audit_tally tally_text(std::string_view text, const std::string& name, std::uint64_t lines_before,
-                       const reader_options& ro, const audit_options& options, bool allow_empty,
-                       const std::function<void(const std::string&)>& on_inferred,
-                       const std::function<void(std::string_view)>& done_with,
-                       const std::function<std::size_t(std::size_t, char*, std::size_t)>& read_at) {
-  text_reader main(text, name);
+std::uint64_t line_start_at(const read_at_function& read_at, std::uint64_t size, std::uint64_t at) {
+  if (at == 0 || at >= size) return std::min(at, size);
+  char buffer[4096];
+  for (std::uint64_t from = at - 1; from < size;) {  // a line starts at `at` when byte at - 1 is a newline
+    const std::size_t got = read_at(from, buffer, static_cast<std::size_t>(std::min<std::uint64_t>(sizeof buffer, size - from)));
+    if (got == 0) break;
+    if (const void* nl = std::memchr(buffer, '\n', got); nl != nullptr) {
+      return from + static_cast<std::uint64_t>(static_cast<const char*>(nl) - buffer) + 1;
+    }
+    from += got;
+  }
+  return size;
+}
+
+namespace {
+
+// The text a tally reads: in memory, or through read_at (then `memory` is empty).
+struct text_source {
+  std::string_view memory;
+  const read_at_function* read_at = nullptr;
+  std::size_t size = 0;
+
+  // A reader of bytes [begin, end).
+  [[nodiscard]] text_reader reader(std::size_t begin, std::size_t end, const std::string& name) const {
+    if (read_at == nullptr) return text_reader(memory.substr(begin, end - begin), name);
+    return text_reader(text_reader::byte_source([r = read_at, at = begin, left = end - begin](char* buffer, std::size_t want) mutable {
+                         const std::size_t got = left > 0 ? (*r)(at, buffer, std::min(want, left)) : 0;
+                         at += got;
+                         left -= got;
+                         return got;
+                       }),
+                       name);
+  }
+  [[nodiscard]] std::size_t line_start(std::size_t at) const {
+    if (read_at != nullptr) return static_cast<std::size_t>(line_start_at(*read_at, size, at));
+    if (at == 0 || at >= size) return std::min(at, size);
+    const std::size_t nl = memory.find('\n', at - 1);
+    return nl == std::string_view::npos ? size : nl + 1;
+  }
+  // The offset after the first `lines` lines (size when the text has fewer newlines).
+  [[nodiscard]] std::size_t after_lines(std::uint64_t lines) const {
+    std::vector<char> buffer(std::size_t{64} << 10);
+    for (std::size_t at = 0; at < size && lines > 0;) {
+      const std::size_t got = (*read_at)(at, buffer.data(), std::min(buffer.size(), size - at));
+      if (got == 0) break;
+      for (std::size_t i = 0; i < got; ++i) {
+        if (buffer[i] == '\n' && --lines == 0) return at + i + 1;
+      }
+      at += got;
+    }
+    return size;
+  }
+  [[nodiscard]] std::uint64_t newlines(std::size_t begin, std::size_t end) const {
+    if (read_at == nullptr) {
+      const std::string_view part = memory.substr(begin, end - begin);
+      return static_cast<std::uint64_t>(std::count(part.begin(), part.end(), '\n'));
+    }
+    std::uint64_t count = 0;
+    std::vector<char> buffer(std::size_t{64} << 10);
+    for (std::size_t at = begin; at < end;) {
+      const std::size_t got = (*read_at)(at, buffer.data(), std::min(buffer.size(), end - at));
+      if (got == 0) break;
+      count += static_cast<std::uint64_t>(std::count(buffer.data(), buffer.data() + got, '\n'));
+      at += got;
+    }
+    return count;
+  }
+};
+
+audit_tally tally_source(const text_source& text, const std::string& name, std::uint64_t lines_before,
+                         const reader_options& ro, const audit_options& options, bool allow_empty,
+                         const std::function<void(const std::string&)>& on_inferred) {
+  text_reader main = text.reader(0, text.size, name);
   if (lines_before > 0) main.continue_after_lines(lines_before);
   deck_reader reader(main, ro);
   std::vector<std::uint32_t> faces;
@@ -150,9 +180,9 @@ audit_tally tally_text(std::string_view text, const std::string& name, std::uint
   total.skip_reasons = reader.skip_reasons();
 
   // The rest, in one range of whole lines per thread.
-  const std::size_t begin = main.offset();
   const std::uint64_t lines_at_begin = main.line_number();
-  const std::size_t rest = text.size() - begin;
+  const std::size_t begin = text.read_at == nullptr ? main.offset() : text.after_lines(lines_at_begin - lines_before);
+  const std::size_t rest = text.size - begin;
   // More ranges than threads, each thread taking the next range when done with one, so a thread
   // slowed by the others (the SHA-256 reader, the machine's load) leaves no one waiting long.
   const std::size_t threads = std::max<std::size_t>(1, std::min<std::size_t>(options.threads, rest / kMinBytesPerThread));
@@ -160,8 +190,8 @@ audit_tally tally_text(std::string_view text, const std::string& name, std::uint
       threads == 1 ? 1 : std::max(threads, std::min<std::size_t>(threads * kRangesPerThread, rest / kMinBytesPerThread));
   std::vector<std::size_t> cut(parts + 1);
   cut[0] = begin;
-  cut[parts] = text.size();
-  for (std::size_t p = 1; p < parts; ++p) cut[p] = std::max(cut[p - 1], line_start_from(text, begin + rest / parts * p));
+  cut[parts] = text.size;
+  for (std::size_t p = 1; p < parts; ++p) cut[p] = std::max(cut[p - 1], text.line_start(begin + rest / parts * p));
   const auto for_each_part = [&](auto&& body) {
     std::atomic<std::size_t> next{0};
     const auto take = [&](std::size_t t) {
@@ -197,17 +227,12 @@ audit_tally tally_text(std::string_view text, const std::string& name, std::uint
   const auto read_range = [&](std::size_t p, std::size_t t, std::uint64_t lines, bool fold) {
     errors[p] = nullptr;
     try {
-      const std::string_view range = text.substr(cut[p], cut[p + 1] - cut[p]);
-      const auto source = [&read_at, at = cut[p], size = range.size(), done = std::size_t{0}](char* buffer, std::size_t want) mutable {
-        const std::size_t got = done < size ? read_at(at + done, buffer, std::min(want, size - done)) : 0;
-        done += got;
-        return got;
-      };
-      text_reader in = read_at ? text_reader(text_reader::byte_source(source), name) : text_reader(range, name);
+      text_reader in = text.reader(cut[p], cut[p + 1], name);
       in.continue_after_lines(lines);
       deck_reader part = reader.continue_on(in);
       audit_tally tally(reader.pack(), shape);
-      read_part(part, tally, in, range, done_with, p == 0 ? 1 : 0, range.size(), begin, !read_at);
+      read_part(part, tally, in, text.read_at == nullptr ? text.memory.data() + cut[p] : nullptr, cut[p + 1] - cut[p], begin,
+                p == 0 ? 1 : 0);
       range_record& r = records[p];
       r.skipped = tally.skipped;
       r.skip_reasons = std::move(tally.skip_reasons);
@@ -237,8 +262,7 @@ audit_tally tally_text(std::string_view text, const std::string& name, std::uint
   }
   std::uint64_t lines = lines_at_begin;
   for (std::size_t p = 1; p < parts && shown < parts; ++p) {
-    const std::string_view before = text.substr(cut[p - 1], cut[p] - cut[p - 1]);
-    lines += static_cast<std::uint64_t>(std::count(before.begin(), before.end(), '\n'));
+    lines += text.newlines(cut[p - 1], cut[p]);
     if (errors[p] || !records[p].skip_reasons.empty()) read_range(p, 0, lines, false);
     if (errors[p]) break;
   }
@@ -263,6 +287,22 @@ audit_tally tally_text(std::string_view text, const std::string& name, std::uint
     if (s) total.sums.merge(*s);  // their fingerprints are in thread_fingerprints, not here
   }
   return total;
+}
+
+}  // namespace
+
+audit_tally tally_text(std::string_view text, const std::string& name, std::uint64_t lines_before,
+                       const reader_options& reader, const audit_options& options, bool allow_empty,
+                       const std::function<void(const std::string&)>& on_inferred) {
+  return tally_source({text, nullptr, text.size()}, name, lines_before, reader, options, allow_empty, on_inferred);
+}
+
+audit_tally tally_text_at(std::uint64_t size, const read_at_function& read_at, const std::string& name,
+                          std::uint64_t lines_before, const reader_options& reader, const audit_options& options,
+                          bool allow_empty, const std::function<void(const std::string&)>& on_inferred) {
+  if (size > std::numeric_limits<std::size_t>::max()) throw error(fmt::format("{} is too large to read", name));
+  return tally_source({{}, &read_at, static_cast<std::size_t>(size)}, name, lines_before, reader, options, allow_empty,
+                      on_inferred);
 }
 
 audit_tally tally_algorithm(const algorithm_spec& algorithm, const audit_pack& pack, std::uint64_t trials,

@@ -24,6 +24,7 @@
 #include "render/text_escape.hpp"
 #include "shufl/audit.hpp"
 #include "shufl/audit/counts.hpp"
+#include "shufl/audit/deck_file.hpp"
 #include "shufl/audit/deck_reader.hpp"
 #include "shufl/audit/tally.hpp"
 #include "shufl/bias.hpp"
@@ -152,45 +153,10 @@ audit::reader_options reader_options_of(const audit_cli_options& o, const CLI::A
   return r;
 }
 
-// --game poker|blackjack and --deal HxC (defaults 1x5 and 2x2).
-// Tallies `text` (a mapped file or a shard of one) on the reading threads while another thread
-// computes its SHA-256; with `pages`, the pages read are let go (memory does not grow with the
-// file). Returns the tally and the hex digest; the first error of either is thrown.
-std::pair<audit::audit_tally, std::string> tally_and_hash(std::string_view text, const std::string& name,
-                                                          const audit::reader_options& ro,
-                                                          const audit::audit_options& options, bool shard,
-                                                          mapped_file* pages) {
-  std::string sha;
-  std::exception_ptr hash_error;
-  std::thread hasher([&] {
-    try {
-      sha = pages != nullptr ? sha256_hex(*pages, text) : sha256_hex(text);
-    } catch (...) {
-      hash_error = std::current_exception();
-    }
-  });
-  struct joiner {
-    std::thread& t;
-    ~joiner() { t.join(); }
-  };
-  std::optional<audit::audit_tally> tally;
-  {
-    joiner join{hasher};
-    std::function<void(std::string_view)> release;
-    if (pages != nullptr) release = [pages](std::string_view done) { pages->release(done); };
-    std::function<std::size_t(std::size_t, char*, std::size_t)> read_at;  // the threads read with pread, not the mapping
-    if (pages != nullptr && pages->readable()) {
-      const auto base = static_cast<std::size_t>(text.data() - pages->text().data());
-      read_at = [pages, base](std::size_t at, char* buffer, std::size_t size) { return pages->read_at(base + at, buffer, size); };
-    }
-    tally.emplace(audit::tally_text(text, name, 0, ro, options, shard,
-                                    [](const std::string& note) { std::fprintf(stderr, "shufl %s\n", note.c_str()); },
-                                    release, read_at));
-  }
-  if (hash_error) std::rethrow_exception(hash_error);
-  return {std::move(*tally), std::move(sha)};
-}
+// Prints the reader's note on how it inferred the pack.
+void print_note(const std::string& note) { std::fprintf(stderr, "shufl %s\n", note.c_str()); }
 
+// --game poker|blackjack and --deal HxC (defaults 1x5 and 2x2).
 audit::game_deal parse_game(const std::string& game, const std::string& deal, bool has_game, bool has_deal) {
   audit::game_deal g;
   if (!has_game) {
@@ -478,30 +444,33 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
     if (isatty(STDIN_FILENO)) throw error("no input: give FILE, '-' for standard input, or --algo LIST");
     path = "-";
   }
-  auto mapped = mapped_file::open(path);
-  if (counts_file && !mapped) {
+  auto file = audit::deck_file::open(path);
+  if (counts_file && !file) {
     throw error(fmt::format("--save-counts reads its input whole: give a regular file, not {}", input_display_name(path)));
   }
-  if (mapped && counts_file) {
-    const auto [offset, text] = sharded ? shard_lines(mapped->text(), shard.first, shard.second)
-                                        : std::pair<std::size_t, std::string_view>{0, mapped->text()};
+  if (file && counts_file) {
+    const audit::byte_range range = sharded ? audit::shard_range(*file, shard.first, shard.second)
+                                            : audit::byte_range{0, file->size()};
     const std::string name = sharded ? fmt::format("{} (shard {}/{} from byte {})", input_display_name(path), shard.first,
-                                                   shard.second, offset)
+                                                   shard.second, range.begin)
                                      : input_display_name(path);
-    auto [tally, sha] = tally_and_hash(text, name, ro, options, sharded, nullptr);
+    auto [tally, sha] = audit::tally_deck_file(*file, range, name, ro, options, sharded, print_note);
     audit::audit_part part;
     part.name = path;
-    part.size = mapped->text().size();
+    part.size = file->size();
     part.sha256 = sha;
     part.shards = shard.second;
     part.begin = shard.first;
     part.end = shard.first + 1;
+    part.file_id = audit::deck_file_id(*file);
+    part.bytes_begin = range.begin;
+    part.bytes_end = range.end;
     const std::string counts = audit::write_audit_counts(audit::counts_of(tally, part));
     if (sharded) {
       if (std::string m = counts_file->commit(counts); !m.empty()) throw error(m);
       std::fprintf(stderr, "shufl audit: shard %llu/%llu: bytes %llu..%llu of %llu, %llu deck%s, saved to '%s'\n",
                    static_cast<unsigned long long>(shard.first), static_cast<unsigned long long>(shard.second),
-                   static_cast<unsigned long long>(offset), static_cast<unsigned long long>(offset + text.size()),
+                   static_cast<unsigned long long>(range.begin), static_cast<unsigned long long>(range.end),
                    static_cast<unsigned long long>(part.size), static_cast<unsigned long long>(tally.sums.decks()),
                    tally.sums.decks() == 1 ? "" : "s", escape_controls(o.save_counts).c_str());
       return exit_ok;
@@ -516,14 +485,15 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
     emit(r, info, tally.pack, side_errors);
     return side_errors.finish(o.check && !r.decision.pass ? exit_audit_failed : exit_ok);
   }
-  if (mapped) {
+  if (file) {
     // A regular file: read in parallel ranges of lines while another thread hashes it.
-    auto [tally, sha] = tally_and_hash(mapped->text(), input_display_name(path), ro, options, false, &*mapped);
+    auto [tally, sha] = audit::tally_deck_file(*file, {0, file->size()}, input_display_name(path), ro, options, false,
+                                               print_note);
     const audit::audit_report r = audit::report_of(tally, options.alpha, options.threads);
     audit_input info;
     info.name = path;
     info.sha256 = sha;
-    info.bytes = mapped->text().size();
+    info.bytes = file->size();
     side_file_errors side_errors;
     emit(r, info, tally.pack, side_errors);
     return side_errors.finish(o.check && !r.decision.pass ? exit_audit_failed : exit_ok);

@@ -38,6 +38,11 @@ struct audit_part {
   std::uint64_t size = 0;        ///< The whole file's bytes.
   std::string sha256;            ///< Of the bytes read (a whole file, or one shard); empty for joined shards.
   std::uint64_t shards = 1;      ///< Byte ranges the file was cut into (1: read whole).
+  /// What identifies the file's content: SHA-256 (64 hex digits) of its first and last MiB
+  /// (audit/deck_file.hpp's deck_file_id); with `size`, the file's identity, whatever its name.
+  /// Empty in counts files of earlier versions (then name, size and N identify the file).
+  std::string file_id;
+  std::uint64_t bytes_begin = 0, bytes_end = 0;  ///< With file_id: the bytes read, [begin, end).
   // --algo.
   std::optional<std::string> seed;
   std::string run_id;            ///< Unseeded runs: 32 hex digits naming the run.
@@ -51,6 +56,10 @@ struct audit_part {
   std::vector<std::uint64_t> fingerprints;    ///< See the file comment.
   /// What identifies the input or run the part belongs to.
   [[nodiscard]] std::string group() const;
+  /// Whether this part and `other` (of the same group) hold decks in common: overlapping byte
+  /// ranges of a file (whatever the N each was cut with; the same shard twice), overlapping
+  /// chunks of a run.
+  [[nodiscard]] bool overlaps(const audit_part& other) const;
   /// "shard 2/4 of 'decks.txt'", "chunks 0..15 of riffle:3 (seed "1", xoshiro256pp)".
   [[nodiscard]] std::string describe() const;
 };
@@ -87,8 +96,9 @@ audit_counts read_audit_counts(const std::string& path);
 class audit_merge {
  public:
   /// Adds one file; throws shufl::error naming `name` when its battery differs (pack, --dealt,
-  /// game, strategy) or a part repeats decks already added (the same input or shard twice,
-  /// overlapping chunks of one run).
+  /// game, strategy) or a part repeats decks already added (audit_part::overlaps: the same file
+  /// whole and in shards, shards of it cut with two N that overlap, overlapping chunks of one
+  /// run).
   void add(audit_counts counts, const std::string& name);
   [[nodiscard]] std::size_t files() const noexcept { return names_.size(); }
   /// The merged counts: parts of one input in order, adjacent ones joined (their serial pair

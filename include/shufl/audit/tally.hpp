@@ -37,18 +37,27 @@ struct audit_tally {
 /// name in messages. Throws the first error in input order; "NAME: no decks" when the text has
 /// none, unless `allow_empty` (a shard): then an empty tally of the declared pack (an inferred
 /// pack throws, since no deck shows it). `on_inferred` gets the reader's inference note (when the
-/// pack was inferred) once the first deck is read, before the rest. `done_with` is called (from
-/// the reading threads) with each stretch of `text` once it has been read, so a caller that
-/// mapped the file can let the pages go: memory does not grow with the input. With `read_at`
-/// (read_at(offset, buffer, size) stores up to `size` bytes of `text` from `offset` on and
-/// returns how many, as pread(2) does: a mapped file's descriptor), the threads read their
-/// ranges through it into small buffers instead of touching `text` after its first line
-/// (cheaper than a mapping's pages); the result is the same.
+/// pack was inferred) once the first deck is read, before the rest.
 audit_tally tally_text(std::string_view text, const std::string& name, std::uint64_t lines_before,
                        const reader_options& reader, const audit_options& options, bool allow_empty = false,
-                       const std::function<void(const std::string&)>& on_inferred = {},
-                       const std::function<void(std::string_view)>& done_with = {},
-                       const std::function<std::size_t(std::size_t, char*, std::size_t)>& read_at = {});
+                       const std::function<void(const std::string&)>& on_inferred = {});
+
+/// Reads bytes at offsets: read_at(offset, buffer, size) stores up to `size` bytes from `offset`
+/// in `buffer` and returns how many, as pread(2) does (deck_file::read_at); what it throws passes
+/// through.
+using read_at_function = std::function<std::size_t(std::uint64_t offset, char* buffer, std::size_t size)>;
+
+/// The start of the first line at or after byte `at` of a text of `size` bytes read through
+/// `read_at`: `at` when a line starts there (byte 0, or the byte after a newline), else the byte
+/// after the next newline, else `size`.
+std::uint64_t line_start_at(const read_at_function& read_at, std::uint64_t size, std::uint64_t at);
+
+/// As tally_text over a text of `size` bytes that is not in memory: every byte is read through
+/// `read_at` into small buffers (a deck file: no mapping's pages, which a file truncated while
+/// read would turn into SIGBUS). The result is tally_text's over the same bytes.
+audit_tally tally_text_at(std::uint64_t size, const read_at_function& read_at, const std::string& name,
+                          std::uint64_t lines_before, const reader_options& reader, const audit_options& options,
+                          bool allow_empty = false, const std::function<void(const std::string&)>& on_inferred = {});
 
 /// Chunks [chunk_begin, chunk_end) of the decks audit_algorithm generates (same streams), on
 /// options.threads threads; the duplicates test keeps the decks among the run's first
