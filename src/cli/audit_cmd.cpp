@@ -187,6 +187,18 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
                                     {"--state", &o.state}, {"--metrics", &o.metrics}, {"--save-counts", &o.save_counts}}) {
     if (sub.count(name) > 0 && value->empty()) throw error(fmt::format("{} needs a file name", name));
   }
+  {  // No output over an input or another output (--state is read and rewritten, but is no other file).
+    std::vector<named_file> files;
+    for (const auto& [name, value] : {std::pair<const char*, const std::string*>{"--report", &o.report},
+                                      {"--save-counts", &o.save_counts}, {"--metrics", &o.metrics}, {"--state", &o.state}}) {
+      if (!value->empty()) files.push_back({name, *value, true});
+    }
+    const bool reads_stdin = o.file.empty() && o.merge.empty() && !o.plan && sub.count("--algo") == 0;
+    if (!o.file.empty() || reads_stdin) files.push_back({"", o.file.empty() ? "-" : o.file, false});
+    if (!o.cards_file.empty()) files.push_back({"--cards-file", o.cards_file, false});
+    for (const auto& m : o.merge) files.push_back({"--merge", m, false, "--save-counts"});
+    check_distinct_files(files);
+  }
   audit::audit_options options;
   options.alpha = parse_double("--alpha", o.alpha);
   if (!(options.alpha > 0 && options.alpha < 1)) throw error(fmt::format("--alpha must be between 0 and 1, not {}", o.alpha));

@@ -325,35 +325,17 @@ subcommand bias_subcommand() {
                 if (!b.seed) throw error("--resume needs the --seed of the interrupted run");
               }
               // Two outputs in one file would leave only the last written; a picture or page over
-              // an input would destroy it (the counts file may be the --resume file it extends).
+              // an input would destroy it (the counts file may be the --resume or --merge file it
+              // extends: read whole before it is replaced).
               {
-                const auto same = [](const std::string& x, const std::string& y) {
-                  std::error_code ea, eb;
-                  const auto ca = std::filesystem::weakly_canonical(x, ea), cb = std::filesystem::weakly_canonical(y, eb);
-                  return x == y || (!ea && !eb && ca == cb);
-                };
-                std::vector<std::pair<std::string, std::string>> outputs, inputs;
-                if (sub.count("--save-counts") > 0) outputs.emplace_back("--save-counts", o->save_counts);
-                if (sub.count("--plot") > 0) outputs.emplace_back("--plot", o->plot);
-                if (sub.count("--report") > 0) outputs.emplace_back("--report", o->report);
-                for (const auto& m : o->merge) inputs.emplace_back("--merge", m);
-                if (!o->input.empty() && o->input != "-") inputs.emplace_back("--input", o->input);
-                if (!o->resume.empty()) inputs.emplace_back("--resume", o->resume);
-                for (std::size_t i = 0; i < outputs.size(); ++i) {
-                  for (std::size_t k = i + 1; k < outputs.size(); ++k) {
-                    if (same(outputs[i].second, outputs[k].second)) {
-                      throw error(fmt::format("{} and {} name the same file '{}'", outputs[i].first, outputs[k].first,
-                                              outputs[i].second));
-                    }
-                  }
-                  for (const auto& in : inputs) {
-                    const bool extends = outputs[i].first == "--save-counts" && in.first != "--input";
-                    if (!extends && same(outputs[i].second, in.second)) {
-                      throw error(fmt::format("{} '{}' would overwrite the {} file", outputs[i].first, outputs[i].second,
-                                              in.first));
-                    }
-                  }
-                }
+                std::vector<named_file> files;
+                if (sub.count("--save-counts") > 0) files.push_back({"--save-counts", o->save_counts, true});
+                if (sub.count("--plot") > 0) files.push_back({"--plot", o->plot, true});
+                if (sub.count("--report") > 0) files.push_back({"--report", o->report, true});
+                for (const auto& m : o->merge) files.push_back({"--merge", m, false, "--save-counts"});
+                if (!o->input.empty()) files.push_back({"--input", o->input, false});
+                if (!o->resume.empty()) files.push_back({"--resume", o->resume, false, "--save-counts"});
+                check_distinct_files(files);
               }
               // A run of trials that saves its counts stops cleanly on a signal: the handler goes in
               // before the side files exist (theirs then stays out), so a signal during the setup

@@ -11,7 +11,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <system_error>
 #include <utility>
+#include <vector>
 #include <atomic>
 #include <csignal>
 #include <pthread.h>
@@ -156,6 +159,64 @@ void check_side_format(std::string_view option, const std::string& path, side_fo
   }
   if (format == side_format::html && extension != ".html" && extension != ".htm") {
     throw error(fmt::format("{} '{}': only HTML is supported; name the file .html", option, path));
+  }
+}
+
+namespace {
+
+// What identifies a named file: device and inode when it exists, else its canonical path.
+struct file_identity {
+  bool known = false;    // false: not a file that can be overwritten (a pipe, /dev/null)
+  bool exists = false;
+  dev_t dev = 0;
+  ino_t ino = 0;
+  std::string canonical;
+  bool operator==(const file_identity& o) const {
+    if (!known || !o.known || exists != o.exists) return false;
+    return exists ? dev == o.dev && ino == o.ino : canonical == o.canonical;
+  }
+};
+
+file_identity identity_of(const std::string& path) {
+  file_identity id;
+  struct stat st {};
+  const int r = path == "-" ? ::fstat(STDIN_FILENO, &st) : ::stat(path.c_str(), &st);
+  if (r == 0) {
+    id.known = S_ISREG(st.st_mode);
+    id.exists = true;
+    id.dev = st.st_dev;
+    id.ino = st.st_ino;
+    return id;
+  }
+  if (path == "-" || errno != ENOENT) return id;
+  std::error_code e;
+  const auto canonical = std::filesystem::weakly_canonical(path, e);
+  id.known = !e;
+  id.canonical = canonical.string();
+  return id;
+}
+
+}  // namespace
+
+void check_distinct_files(const std::vector<named_file>& files) {
+  std::vector<file_identity> ids;
+  ids.reserve(files.size());
+  for (const auto& f : files) ids.push_back(identity_of(f.path));
+  const auto input_name = [](const named_file& f) { return f.option.empty() ? std::string("input") : f.option; };
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    if (!files[i].output) continue;
+    for (std::size_t k = i + 1; k < files.size(); ++k) {
+      if (files[k].output && ids[i] == ids[k]) {
+        throw error(fmt::format("{} and {} name the same file '{}'", files[i].option, files[k].option,
+                                escape_controls(files[i].path)));
+      }
+    }
+    for (std::size_t k = 0; k < files.size(); ++k) {
+      if (!files[k].output && files[k].replaced_by != files[i].option && ids[i] == ids[k]) {
+        throw error(fmt::format("{} '{}' would overwrite the {} file", files[i].option, escape_controls(files[i].path),
+                                input_name(files[k])));
+      }
+    }
   }
 }
 

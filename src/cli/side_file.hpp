@@ -25,6 +25,7 @@
 #include <csignal>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace shufl::cli {
@@ -53,6 +54,27 @@ enum class side_format {
 /// "OPTION 'x.png': only SVG is supported (...)" otherwise. Called by side_file's constructor,
 /// before the work starts.
 void check_side_format(std::string_view option, const std::string& path, side_format format);
+
+/// A file a command names: an input it reads or an output (a side file) it writes.
+struct named_file {
+  named_file(std::string option_name, std::string file_path, bool is_output, std::string replaced_by_option = {})
+      : option(std::move(option_name)), path(std::move(file_path)), output(is_output),
+        replaced_by(std::move(replaced_by_option)) {}
+  std::string option;   ///< "--save-counts", "--merge", ...; "" for the positional input.
+  std::string path;     ///< As given; "-" is standard input.
+  bool output = false;
+  /// An input that this output option may replace, having read it whole first (bias --resume
+  /// and --merge with --save-counts: the new counts include the old).
+  std::string replaced_by;
+};
+
+/// Refuses, before any work, two outputs that are one file and an output that is an input:
+/// one would overwrite the other. Two names are one file when both exist and have the same
+/// device and inode (symbolic links, "./" and hard links included; standard input by its
+/// descriptor), or when neither exists yet and their canonical paths agree. Files that exist and
+/// are not regular files (/dev/null, a FIFO, a terminal) are never refused. Throws shufl::error
+/// "A and B name the same file 'PATH'" or "OUTPUT 'PATH' would overwrite the INPUT file".
+void check_distinct_files(const std::vector<named_file>& files);
 
 /// One side file being prepared. The constructor creates a temporary file in the target's
 /// directory (so the final rename stays within one file system) and throws shufl::error
