@@ -22,6 +22,7 @@
 #include "render/audit_output.hpp"
 #include "side_file.hpp"
 #include "render/text_escape.hpp"
+#include "shufl/cpus.hpp"
 #include "shufl/audit.hpp"
 #include "shufl/audit/counts.hpp"
 #include "shufl/audit/deck_file.hpp"
@@ -204,7 +205,7 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
   if (!(options.alpha > 0 && options.alpha < 1)) throw error(fmt::format("--alpha must be between 0 and 1, not {}", o.alpha));
   parse_choice("--format", o.format, {"text", "json"});
   if (o.threads.empty()) {
-    options.threads = std::max(1u, std::thread::hardware_concurrency());
+    options.threads = default_threads();
   } else {
     const auto t = parse_uint("--threads", o.threads);
     if (t < 1 || t > 1024) throw error("--threads must be between 1 and 1024");
@@ -552,7 +553,7 @@ subcommand audit_subcommand() {
             sub.add_option("--alpha", o->alpha, "Family-wise significance level (Holm)")->capture_default_str()->type_name("A");
             sub.add_flag("--check", o->check, "Exit 3 when any test fails");
             sub.add_option("--format", o->format, "Output format: text or json")->capture_default_str()->type_name("FORMAT");
-            sub.add_option("--threads", o->threads, "Worker threads (default: all cores); never changes the result")->type_name("N");
+            sub.add_option("--threads", o->threads, "Worker threads (default: the CPUs this process may use); never changes the result")->type_name("N");
             sub.add_option("--game", o->game,
                            "Add the game's hands test: poker (5-card hand classes) or blackjack (the two-card "
                            "classes natural, pair, soft and hard totals)")

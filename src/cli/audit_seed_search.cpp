@@ -13,6 +13,7 @@
 
 #include "common.hpp"
 #include "progress.hpp"
+#include "shufl/cpus.hpp"
 #include "shufl/audit/deck_reader.hpp"
 #include "shufl/audit/seed_search.hpp"
 #include "shufl/deck.hpp"
@@ -130,7 +131,7 @@ seed_search_report make_seed_search_report(const seed_search_cli_options& o) {
   options.deals = deals;
   options.reseed = reseed;
   options.all = o.all;
-  options.threads = o.threads != 0 ? o.threads : std::max(1u, std::thread::hardware_concurrency());
+  options.threads = o.threads != 0 ? o.threads : default_threads();
   std::optional<audit::seed_range> range = full;
   if (shard) range = audit::shard_of(full, shard->first, shard->second);
 

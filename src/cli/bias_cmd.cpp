@@ -27,6 +27,7 @@
 #include "progress.hpp"
 #include "side_file.hpp"
 #include "render/text_escape.hpp"
+#include "shufl/cpus.hpp"
 #include "shufl/bias.hpp"
 #include "shufl/deck.hpp"
 #include "shufl/error.hpp"
@@ -253,7 +254,7 @@ subcommand bias_subcommand() {
             sub.add_option("--resume", o->resume,
                            "Continue an interrupted --save-counts run: count only the chunks FILE lacks (same command)")
                 ->option_text("FILE");
-            sub.add_option("--threads", o->threads, "Worker threads (default: all cores); never changes the counts")->type_name("N");
+            sub.add_option("--threads", o->threads, "Worker threads (default: the CPUs this process may use); never changes the counts")->type_name("N");
             sub.add_option("--rng", o->rng, "Engine: xoshiro256pp, chacha20, mt19937, minstd")
                 ->type_name("NAME")
                 ->capture_default_str();
@@ -284,7 +285,7 @@ subcommand bias_subcommand() {
                 if (b.monte_carlo < 1 || b.monte_carlo > 1'000'000) throw error("--monte-carlo must be between 1 and 1000000");
               }
               if (o->threads.empty()) {
-                b.threads = std::max(1u, std::thread::hardware_concurrency());
+                b.threads = default_threads();
               } else {
                 const auto t = parse_uint("--threads", o->threads);
                 if (t < 1 || t > 1024) throw error("--threads must be between 1 and 1024");
