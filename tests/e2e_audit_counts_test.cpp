@@ -256,5 +256,34 @@ TEST(E2eAuditCounts, PartsAreIdentifiedByContentAndBytesNotNames) {
   EXPECT_EQ(both["input"]["parts"].size(), 2u);
 }
 
+// A counts file's totals must cover every deck (or none) and stay within what a deck can add:
+// successions at most N - 1 = 51 per 52-card deck, fixed points at most N.
+TEST(E2eAuditCounts, TotalsAreCheckedAgainstTheDecksAndPerDeckMaxima) {
+  temp_dir dir;
+  const auto lines = cut_stream(100);
+  const std::string file = dir.write("decks.txt", joined(lines, 0, lines.size()));
+  const std::string counts = dir.file("c.json");
+  ASSERT_EQ(run_shufl({"audit", file, "--save-counts", counts}).status, 0);
+  const nlohmann::ordered_json good = nlohmann::ordered_json::parse(read_file(counts));
+  ASSERT_EQ(good["totals"]["successions"][0], 100);
+  const auto refused = [&](const char* key, std::uint64_t units, std::uint64_t total, const std::string& why) {
+    nlohmann::ordered_json bad = good;
+    bad["totals"][key] = {units, total};
+    const std::string path = dir.write("bad.json", bad.dump() + "\n");
+    const run_result r = run_shufl({"audit", "--merge", path});
+    EXPECT_EQ(r.status, 1) << key << " " << units << " " << total;
+    EXPECT_NE(r.err.find(fmt::format("totals.{}", key)), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(why), std::string::npos) << r.err;
+  };
+  refused("successions", 99, 0, "expected 0 or the decks (100)");
+  refused("successions", 100, 5101, "is more than 5100");
+  refused("fixed_points", 100, 5201, "is more than 5200");
+  refused("descents", 0, 0, "the per-deck totals cover different decks");
+  refused("serial_successions", 98, 0, "expected 0 or the serial pairs (99)");
+  nlohmann::ordered_json most = good;
+  most["totals"]["successions"] = {100, 5100};  // the bound itself is accepted
+  EXPECT_EQ(run_shufl({"audit", "--merge", dir.write("most.json", most.dump() + "\n")}).status, 0);
+}
+
 }  // namespace
 }  // namespace shufl::test

@@ -39,6 +39,9 @@ nlohmann::json embedded(const std::string& page, const std::string& open) {
 
 TEST(Render, Escaping) {
   EXPECT_EQ(render::xml_escape("a<b & \"c\""), "a&lt;b &amp; &quot;c&quot;");
+  // U+FFFE and U+FFFF are no XML characters (a parser stops at them); U+FFFD and U+FFFC are.
+  EXPECT_EQ(render::xml_escape("a\xEF\xBF\xBE" "b\xEF\xBF\xBF" "c\xEF\xBF\xBD\xEF\xBF\xBC"),
+            "a\xEF\xBF\xBD" "b\xEF\xBF\xBD" "c\xEF\xBF\xBD\xEF\xBF\xBC");
   EXPECT_EQ(render::csv_field("=1+1"), "'=1+1");    // a formula defused
   EXPECT_EQ(render::csv_field("a,b"), "\"a,b\"");   // RFC 4180 quoting
 }

@@ -359,11 +359,25 @@ audit_counts parse_audit_counts(std::string_view text, std::string_view name) {
   b.serial_position.add_counts(serial, serial.empty() ? 0 : pairs);
   const json& totals = c.member(root, "", "totals");
   const auto into = totals_of(b);
+  // Each total is over every deck (serial-successions: every pair) or, where the shape has no
+  // such test, over none; a deck adds at most N (fixed points, rising sequences, correct
+  // guesses) or N - 1 (the statistics of adjacent positions) to it.
+  std::uint64_t deck_units = 0;
   for (std::size_t i = 0; i < kTotals.size(); ++i) {
     const std::string path = "totals." + std::string(kTotals[i]);
     const json& pair = c.array(c.member(totals, "totals", std::string(kTotals[i]).c_str()), path, 2);
-    const std::uint64_t units = c.uint(pair[0], path + "[0]", decks);
-    const std::uint64_t most = units > (std::uint64_t{1} << 52) ? std::uint64_t{1} << 62 : units * N;
+    const bool per_pair = kTotals[i] == "serial_successions";
+    const std::uint64_t units = c.uint(pair[0], path + "[0]", per_pair ? pairs : decks);
+    if (units != 0 && units != (per_pair ? pairs : decks)) {
+      c.fail(path + "[0]", fmt::format("expected 0 or the {} ({})", per_pair ? "serial pairs" : "decks", per_pair ? pairs : decks));
+    }
+    if (!per_pair && i > 0 && units != deck_units) c.fail(path + "[0]", "the per-deck totals cover different decks");
+    if (!per_pair) deck_units = units;
+    if (per_pair && pairs > 0 && (units == 0) != (deck_units == 0)) c.fail(path + "[0]", "unlike the per-deck totals");
+    const bool whole_n = kTotals[i] == "fixed_points" || kTotals[i] == "rising_sequences" || kTotals[i] == "guessing" ||
+                         kTotals[i] == "guessing_shelf";
+    const std::uint64_t per = whole_n ? N : std::max<std::size_t>(N, 1) - 1;
+    const std::uint64_t most = units > (std::uint64_t{1} << 52) ? std::uint64_t{1} << 62 : units * per;
     const std::uint64_t total = c.uint(pair[1], path + "[1]", most);
     into[i]->merge(deck_total{units, total});
   }

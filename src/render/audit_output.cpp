@@ -54,9 +54,9 @@ std::string audit_text_report(const audit::audit_report& r, const audit_input& i
                        r.positions < r.cards ? fmt::format(", first {} cards of each", r.positions) : std::string());
   } else if (in.generated) {
     out += fmt::format("audit of {}: {} decks of a {} ({}{})\n", in.algorithm, r.decks, r.pack_description,
-                       in.seed ? fmt::format("seed \"{}\", ", *in.seed) : std::string("unseeded, "), in.engine);
+                       in.seed ? fmt::format("seed \"{}\", ", escape_controls(*in.seed)) : std::string("unseeded, "), in.engine);
   } else {
-    out += fmt::format("audit of {}: {} decks of a {}{} (sha256 {}, {} bytes)\n", in.name, r.decks,
+    out += fmt::format("audit of {}: {} decks of a {}{} (sha256 {}, {} bytes)\n", escape_controls(in.name), r.decks,
                        r.pack_description,
                        r.positions < r.cards ? fmt::format(", first {} cards of each", r.positions) : std::string(),
                        in.sha256, in.bytes);

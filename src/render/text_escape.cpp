@@ -288,6 +288,8 @@ std::string xml_escape(std::string_view text) {
           out += static_cast<char>(0x80 + c);
         } else if (c == 0x7F) {
           out += "\u2421";  // DEL as its control picture, like the C0 controls
+        } else if (c == 0xFFFE || c == 0xFFFF) {
+          out += "\uFFFD";  // noncharacters outside XML 1.0's Char production: a parser stops at them
         } else {
           out.append(text.substr(i, size));
         }
