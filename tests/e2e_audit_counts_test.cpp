@@ -254,6 +254,18 @@ TEST(E2eAuditCounts, PartsAreIdentifiedByContentAndBytesNotNames) {
   const nlohmann::json both = json_of(run_shufl({"audit", "--merge", x, y, x1, y1, "--format", "json"}));
   EXPECT_EQ(both["decks"], 1800);
   EXPECT_EQ(both["input"]["parts"].size(), 2u);
+  // A part with its identity is valid against the schema.
+  const nlohmann::json part = nlohmann::json::parse(read_file(a0))["parts"][0];
+  EXPECT_EQ(part["bytes"][0], 0);
+  EXPECT_EQ(part["file_id"].get<std::string>().size(), 64u);
+  const std::string script =
+      "import json, sys, jsonschema\n"
+      "s = json.load(open(sys.argv[1]))\n"
+      "jsonschema.Draft7Validator(s).validate(json.load(open(sys.argv[2])))\n"
+      "print('valid')\n";
+  const run_result valid = run_shell("python3 '" + dir.write("check.py", script) + "' '" + source_dir() +
+                                     "/schema/audit-counts-1.schema.json' '" + a0 + "'");
+  EXPECT_EQ(valid.out, "valid\n") << valid.err;
 }
 
 // A counts file's totals must cover every deck (or none) and stay within what a deck can add:
