@@ -331,3 +331,43 @@ TEST(E2eLinesCsv, LargerThanMemoryIsRefusedBeforeAnyOutput) {
 }
 
 }  // namespace
+
+namespace {
+
+// Without --header, a byte order mark belongs to the output's start, not to the record it
+// preceded: the shuffle moved it into the middle (where shufl itself then refused the quote after
+// it), and it became part of that record's first field, splitting the record's key group.
+TEST(E2eLinesCsv, ByteOrderMarkStaysAtTheStartWithoutAHeader) {
+  const std::string bom = "\xEF\xBB\xBF";
+  const std::string input = bom + "\"a\",1\n\"b\",2\n\"c\",3\n\"d\",4\n";
+  for (const std::string seed : {"1", "2", "3", "4", "5", "6"}) {
+    for (const auto& mode : std::vector<std::vector<std::string>>{{}, {"-n", "3"}, {"--prob", "1"}}) {
+      std::vector<std::string> a = {"--csv", "--seed", seed};
+      a.insert(a.end(), mode.begin(), mode.end());
+      const run_result r = lines(a, input);
+      ASSERT_EQ(r.status, 0) << r.err;
+      EXPECT_EQ(r.out.rfind(bom, 0), 0u) << r.out;
+      EXPECT_EQ(r.out.find(bom, 1), std::string::npos) << r.out;
+      // shufl reads its own output.
+      const run_result again = lines({"--csv", "--seed", "9"}, r.out);
+      EXPECT_EQ(again.status, 0) << again.err;
+      EXPECT_EQ(again.out.size(), r.out.size());
+    }
+  }
+  // A key group is one group whether its first record starts the file or not.
+  const std::string grouped = bom + "x,1\nx,2\ny,3\ny,4\n";
+  for (int seed = 1; seed <= 12; ++seed) {
+    const run_result r = lines({"--csv", "--seed", std::to_string(seed), "--key-fields", "1", "--prob", "0.5"}, grouped);
+    ASSERT_EQ(r.status, 0) << r.err;
+    const std::string body = r.out.rfind(bom, 0) == 0 ? r.out.substr(3) : r.out;
+    const auto count = [&](const std::string& key) {
+      std::size_t n = 0;
+      for (std::size_t at = body.find(key); at != std::string::npos; at = body.find(key, at + 1)) n += at == 0 || body[at - 1] == '\n';
+      return n;
+    };
+    EXPECT_NE(count("x,"), 1u) << seed << ": " << r.out;
+    EXPECT_NE(count("y,"), 1u) << seed << ": " << r.out;
+  }
+}
+
+}  // namespace

@@ -181,6 +181,34 @@ int run_chacha(const options& opts, prepared& pre) {
   return 0;
 }
 
+// --csv without --header: a UTF-8 byte order mark at the start of the input (Excel's "CSV
+// UTF-8") is taken from it and written at the start of the output, so it neither travels with
+// the record it preceded (into the middle of the output, where no reader takes it for a mark)
+// nor becomes part of that record's first field (its key, its weight, its messages).
+void take_csv_bom(const options& opts, prepared& pre) {
+  static constexpr std::string_view kBom = "\xEF\xBB\xBF";
+  pre.input = open_input(opts, pre);
+  const int fd = pre.input->get();
+  if (const off_t at = ::lseek(fd, 0, SEEK_CUR); at >= 0) {
+    // A file: looked at in place, and passed over only when it is a mark.
+    char b[3];
+    if (::pread(fd, b, sizeof b, at) != 3 || std::string_view(b, 3) != kBom || ::lseek(fd, at + 3, SEEK_SET) < 0) return;
+  } else {
+    // A pipe: the bytes read come back as pending when they are no mark.
+    while (pre.pending.size() < kBom.size() && kBom.starts_with(pre.pending)) {
+      char b[1];
+      const ssize_t got = ::read(fd, b, 1);
+      if (got < 0 && errno == EINTR) continue;
+      if (got <= 0) break;  // the end, or an error the next read reports
+      pre.pending.append(b, 1);
+    }
+    if (pre.pending != kBom) return;
+    pre.pending.clear();
+  }
+  pre.header_bytes = kBom.size();
+  pre.header = [](fd_writer& out) { out.write(kBom); };
+}
+
 }  // namespace
 
 int run(const options& given) {
@@ -228,6 +256,7 @@ int run(const options& given) {
       pre.header = [text = std::move(h.text)](fd_writer& out) { out.write(text); };
     }
   }
+  if (opts.csv && opts.header == 0 && opts.head != 0 && !opts.echo && !opts.input_range) take_csv_bom(opts, pre);
   if (opts.names_fields()) {
     if (!first_header_line) {
       throw error(fmt::format("{} {}: the input has no header line to read field names from",
