@@ -4,14 +4,19 @@
 // deck; bit 7: dealt 5), the rest is the file. Properties: every deck returned is a valid
 // multiset of the pack (all of it, or `dealt` cards with no face more often than the pack has
 // it); faces, copies and face_of agree; the same decks come from memory, streaming from a file
-// and through a byte source in small pieces; every message (errors, skip reasons, the note) is UTF-8 without control characters;
+// and through a byte source in small pieces; the battery's reader (tally_text) counts the same
+// decks with the same error in memory, through read_at in small pieces and from a deck file read
+// with pread (audit/deck_file.hpp); every message (errors, skip reasons, the note) is UTF-8 without control characters;
 // anything else is shufl::error.
 #include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "fuzz_support.hpp"
+#include "shufl/audit/deck_file.hpp"
 #include "shufl/audit/deck_reader.hpp"
+#include "shufl/audit/tally.hpp"
 #include "shufl/text_input.hpp"
 
 namespace {
@@ -114,5 +119,30 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       "'decks'");
   const outcome s = read(sourced, o);
   check(a.decks == s.decks && a.failed == s.failed && a.error == s.error, "byte source = memory");
+  // The battery's reader: in memory, through read_at in pieces, from the file with pread.
+  audit::audit_options ao;
+  ao.threads = 2;
+  const auto tally_of = [](auto&& run) -> std::pair<std::string, std::vector<std::uint64_t>> {
+    try {
+      const audit::audit_tally t = run();
+      return {"", t.sums.card_position.counts()};
+    } catch (const error& e) {
+      check_message(e.what());
+      return {e.what(), {}};
+    }
+  };
+  const auto in_memory = tally_of([&] { return audit::tally_text(text, "'decks'", 0, o, ao); });
+  const audit::read_at_function pieces = [&](std::uint64_t offset, char* buffer, std::size_t room) -> std::size_t {
+    if (offset >= text.size()) return 0;
+    const std::size_t n = std::min({room, piece, static_cast<std::size_t>(text.size() - offset)});
+    text.copy(buffer, n, static_cast<std::size_t>(offset));
+    return n;
+  };
+  check(tally_of([&] { return audit::tally_text_at(text.size(), pieces, "'decks'", 0, o, ao); }) == in_memory,
+        "tally through read_at = in memory");
+  if (const auto f = audit::deck_file::open(file.path())) {
+    check(tally_of([&] { return audit::tally_deck_file(*f, {0, f->size()}, "'decks'", o, ao).first; }) == in_memory,
+          "tally of the deck file = in memory");
+  }
   return 0;
 }
