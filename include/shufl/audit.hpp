@@ -2,9 +2,14 @@
 // any shuffler produced (a casino machine, a dealing server, a game), its decision, and the runs
 // over a deck file or over shufl's own algorithms. Returns plain values; the CLI formats them.
 //
-// Input: decks as FACE ids (audit/deck_reader.hpp): face f = 0..F−1 in the pack's canonical order
+// Input: decks as FACE ids, read by the one card reader below the engines (shufl/cards.hpp; the
+// names audit uses are in audit/deck_reader.hpp): face f = 0..F−1 in the pack's canonical order
 // of first appearance, so for a pack of distinct cards face = canonical card index, which is also
 // the "original order" of successions and guessing. Positions count from the top (dealt first).
+//
+// Engines: audit reaches `bias` only for its chunked streams (bias.hpp's bias_chunk_count and the
+// trial loops of detail/bias_loops.hpp: `--algo` decks are bias's decks, chunk for chunk, in
+// run.cpp, tally.cpp and the counts file's chunk ranges in counts.cpp); bias never includes audit.
 //
 // Each statistic is one small accumulator type (add a deck, merge two, report the observed total
 // or table and the null law), so the batch battery, threads and later shards share them. The

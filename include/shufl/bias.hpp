@@ -379,15 +379,15 @@ struct permutation_list {
 /// starting with '[' or '(' without the matching bracket at its end, up to the line that ends with it; at most 1 MiB)
 /// is one permutation ("lines A-B" in messages). Blank lines and lines starting with '#' are skipped. The first line
 /// fixes the items: all decimal numbers → numbers compared by value ("01" = "1", shown as "1"), ordered numerically;
-/// cards in any notation of `shufl deck` (every item of the first line names a card as audit's reader reads it,
-/// audit/deck_reader.hpp read_line_items: "As 2s", "A♠ 10♥", "Ace of Spades, Two of Spades") → the cards in the
+/// cards in any notation of `shufl deck` (every item of the first line names a card as the one card reader reads it,
+/// cards.hpp read_line_items: "As 2s", "A♠ 10♥", "Ace of Spades, Two of Spades") → the cards in the
 /// pack's canonical order (canonical_card_key: As 2s … Ks, Ah … Kh, Ad … Kd, Ac … Kc, jokers, trumps; a line may
 /// mix notations); otherwise symbols ordered by their bytes. `items` (non-empty: `--items`) gives the order instead:
 /// each entry names one item of the first line (numbers by value, cards as cards, else the same text), each once.
 /// Item k of that order becomes k (0..n-1 and 1..n both map to 0..n-1); symbols[k] is its label. Streams: memory is the permutations (n bytes each) plus one line or array. Throws
 /// shufl::error naming the file and line for a line that is not a permutation of the same items (a wrong number of
 /// items or console.log's "... N more items" with how to print one per line), an unclosed array, n < 2 or n > 255.
-/// Messages quote items as audit::quote_input_text does ("'X♠' is not a card of the first line", "card 'As'
+/// Messages quote items as cards::quote_input_text does ("'X♠' is not a card of the first line", "card 'As'
 /// appears twice", "--items: 'Q' is not an item of the first line").
 permutation_list parse_permutations(text_reader& reader, const std::vector<std::string>& items = {});
 

@@ -6,7 +6,7 @@
 //   modes.hpp     the sampler modes: Bernoulli, distinct by key, weighted, with replacement
 //   csv.hpp       CSV records (RFC 4180) and their field values, for --csv
 // The GNU random-source reader (byte-exact with GNU shuf) is `shufl::gnu_random_source` in
-// random.hpp. The command line (option parsing, mode selection, files) is src/cli/lines_*.cpp.
+// random.hpp. The runner (mode selection, files) is shufl/lines/run.hpp; the command line (option parsing) is src/cli/lines_*.cpp.
 #pragma once
 
 #include "shufl/lines/csv.hpp"

@@ -14,6 +14,7 @@
 #include <mutex>
 #include <thread>
 
+#include "fill_block.hpp"
 #include "shufl/audit.hpp"
 #include "shufl/audit/tally.hpp"
 #include "shufl/bias.hpp"
@@ -127,12 +128,7 @@ audit_report audit_decks(deck_reader& reader, const audit_options& options) {
     bool has_previous = false, more = true;
     std::uint64_t index = 0;
     while (more) {
-      std::size_t count = 0;
-      do {
-        std::memcpy(decks.data() + count * K, faces.data(), K * sizeof(std::uint32_t));
-        ++count;
-        more = reader.next(faces);
-      } while (more && count < audit_block_decks);
+      const std::size_t count = fill_block(reader, faces, decks.data(), K, audit_block_decks, more);
       b.add_block(decks.data(), count, has_previous ? previous.data() : nullptr, index);
       std::memcpy(previous.data(), decks.data() + (count - 1) * K, K * sizeof(std::uint32_t));
       has_previous = true;
@@ -173,12 +169,7 @@ audit_report audit_decks(deck_reader& reader, const audit_options& options) {
     while (more) {
       auto b = queue.take_free();
       if (!b) break;  // a worker failed
-      std::size_t count = 0;
-      do {
-        std::memcpy(b->decks.data() + count * K, faces.data(), K * sizeof(std::uint32_t));
-        ++count;
-        more = reader.next(faces);
-      } while (more && count < audit_block_decks);
+      const std::size_t count = fill_block(reader, faces, b->decks.data(), K, audit_block_decks, more);
       b->count = count;
       b->has_previous = !previous.empty();
       if (b->has_previous) b->previous = previous;

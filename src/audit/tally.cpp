@@ -13,6 +13,7 @@
 #include <optional>
 #include <thread>
 
+#include "fill_block.hpp"
 #include "shufl/bias.hpp"
 #include "shufl/detail/bias_loops.hpp"
 #include "shufl/error.hpp"
@@ -53,14 +54,10 @@ void read_part(deck_reader& reader, audit_tally& t, const text_reader& in, const
   // doubling series: fresh pages cost a fault each).
   if (more && line_bytes > 0) t.sums.duplicates.reserve_more(expect_bytes / line_bytes + expect_bytes / line_bytes / 64 + 16);
   while (more) {
-    std::size_t count = 0;
-    do {
+    const std::size_t count = fill_block(reader, faces, decks.data(), K, block, more, [&] {
       // A line about 1 KiB on into the cache while this one is parsed and tallied.
       if (memory != nullptr && in.offset() + kFetchAhead < expect_bytes) __builtin_prefetch(memory + in.offset() + kFetchAhead);
-      std::memcpy(decks.data() + count * K, faces.data(), K * sizeof(std::uint32_t));
-      ++count;
-      more = reader.next(faces);
-    } while (more && count < block);
+    });
     if (t.first.empty()) t.first.assign(decks.begin(), decks.begin() + static_cast<std::ptrdiff_t>(K));
     t.sums.add_block(decks.data(), count, t.last.empty() ? nullptr : t.last.data(), index);
     t.last.assign(decks.begin() + static_cast<std::ptrdiff_t>((count - 1) * K),

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <map>
 
-#include "shufl/audit/deck_reader.hpp"
+#include "shufl/cards.hpp"
 #include "shufl/bias.hpp"
 #include "shufl/deck.hpp"
 #include "shufl/error.hpp"
@@ -94,7 +94,7 @@ permutation_list parse_permutations(text_reader& reader, const std::vector<std::
   bool numeric = false;
   bool cards = false;
   std::vector<bool> seen;
-  std::vector<audit::line_item> card_items;
+  std::vector<cards::line_item> card_items;
   std::vector<std::uint8_t> row;
   std::string_view line;
   std::string array;  // the lines of an array that spans several, joined by spaces
@@ -141,10 +141,10 @@ permutation_list parse_permutations(text_reader& reader, const std::vector<std::
     if (out.n == 0) {
       numeric = std::all_of(items.begin(), items.end(), all_digits);
       if (!numeric) {
-        // Cards in any notation of `shufl deck`, read by audit's card reader (names of several words too).
-        audit::read_line_items(line, card_items);
+        // Cards in any notation of `shufl deck`, read by the one card reader, cards.hpp (names of several words too).
+        cards::read_line_items(line, card_items);
         cards = card_items.size() >= 2 && std::all_of(card_items.begin(), card_items.end(),
-                                                      [](const audit::line_item& it) { return it.named.has_value(); });
+                                                      [](const cards::line_item& it) { return it.named.has_value(); });
         if (cards) {
           items.clear();
           for (const auto& it : card_items) items.push_back(it.text);
@@ -175,7 +175,7 @@ permutation_list parse_permutations(text_reader& reader, const std::vector<std::
       const auto twice = std::adjacent_find(order.begin(), order.end(), same);
       if (twice != order.end()) {
         throw error(fmt::format("{}: {}{} appears twice", where(), cards ? "card " : "",
-                                audit::quote_input_text(twice->text)));
+                                cards::quote_input_text(twice->text)));
       }
       out.order = cards ? item_order::cards : numeric ? item_order::numbers : item_order::bytes;
       if (!listed.empty()) {
@@ -199,10 +199,10 @@ permutation_list parse_permutations(text_reader& reader, const std::vector<std::
             }
           }
           if (found == order.size()) {
-            throw error(fmt::format("--items: {} is not an item of the first line of {}", audit::quote_input_text(name),
+            throw error(fmt::format("--items: {} is not an item of the first line of {}", cards::quote_input_text(name),
                                     reader.name()));
           }
-          if (used[found]) throw error(fmt::format("--items: {} is listed twice", audit::quote_input_text(name)));
+          if (used[found]) throw error(fmt::format("--items: {} is listed twice", cards::quote_input_text(name)));
           used[found] = true;
           given.push_back(order[found]);
         }
@@ -225,7 +225,7 @@ permutation_list parse_permutations(text_reader& reader, const std::vector<std::
     std::fill(seen.begin(), seen.end(), false);
     row.clear();
     if (cards) {
-      audit::read_line_items(line, card_items);
+      cards::read_line_items(line, card_items);
       if (card_items.size() != out.n) {
         throw error(fmt::format("{}: {} items, expected {} like the first line; {}", where(), card_items.size(), out.n,
                                 kHowToPrint));
@@ -233,10 +233,10 @@ permutation_list parse_permutations(text_reader& reader, const std::vector<std::
       for (const auto& it : card_items) {
         const std::int16_t k = it.named ? card_index[canonical_card_key(*it.named)] : -1;
         if (k < 0) {
-          throw error(fmt::format("{}: {} is not a card of the first line", where(), audit::quote_input_text(it.text)));
+          throw error(fmt::format("{}: {} is not a card of the first line", where(), cards::quote_input_text(it.text)));
         }
         if (seen[static_cast<std::size_t>(k)]) {
-          throw error(fmt::format("{}: card {} appears twice", where(), audit::quote_input_text(it.text)));
+          throw error(fmt::format("{}: card {} appears twice", where(), cards::quote_input_text(it.text)));
         }
         seen[static_cast<std::size_t>(k)] = true;
         row.push_back(static_cast<std::uint8_t>(k));
@@ -249,9 +249,9 @@ permutation_list parse_permutations(text_reader& reader, const std::vector<std::
       for (const auto item : items) {
         const auto it = index.find(numeric && all_digits(item) ? number_key(item) : item);
         if (it == index.end() || (numeric && !all_digits(item))) {
-          throw error(fmt::format("{}: {} is not an item of the first line", where(), audit::quote_input_text(item)));
+          throw error(fmt::format("{}: {} is not an item of the first line", where(), cards::quote_input_text(item)));
         }
-        if (seen[it->second]) throw error(fmt::format("{}: {} appears twice", where(), audit::quote_input_text(item)));
+        if (seen[it->second]) throw error(fmt::format("{}: {} appears twice", where(), cards::quote_input_text(item)));
         seen[it->second] = true;
         row.push_back(it->second);
       }

@@ -1,7 +1,6 @@
-// `shufl audit --plan`: the decks each test of the battery needs to detect its stated effect with
-// the stated power (shufl/audit/plan.hpp), as a text table or JSON (schema/audit-plan.schema.json).
+// `shufl audit --plan`: --power and --effect read, the plan computed (shufl/audit/plan.hpp) and
+// printed by the render layer (render/audit_plan.hpp: text table or JSON).
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <optional>
@@ -10,7 +9,7 @@
 #include "common.hpp"
 #include "shufl/audit/plan.hpp"
 #include "shufl/error.hpp"
-#include "shufl/json_text.hpp"
+#include "render/audit_plan.hpp"
 
 namespace shufl::cli {
 
@@ -41,60 +40,6 @@ void parse_effects(const std::string& text, audit::plan_options& o) {
   }
 }
 
-std::string text_plan(const audit::audit_plan& p, const std::string& pack) {
-  std::string out = fmt::format(
-      "plan for a {}: power {:g} per test at family-wise alpha {:g} (Holm over {} tests; planned at alpha/{} = "
-      "{:.3g} each, which Holm never tests below)\n",
-      pack, p.power, p.alpha, p.family, p.family, p.level);
-  out += fmt::format("{:<19} {:>8} {:>10}  {}\n", "test", "effect", "decks", "effect model");
-  std::string notes;
-  for (const auto& t : p.tests) {
-    if (t.planned) {
-      out += fmt::format("{:<19} {:>8} {:>10}  {}{}{}\n", t.name, fmt::format("{:g}", t.effect), t.decks, t.model,
-                         t.validity_bound ? " (the least for a valid chi-squared)" : "",
-                         t.note.empty() ? "" : " (" + t.note + ")");
-    } else {
-      out += fmt::format("{:<19} {:>8} {:>10}  {}\n", t.name, "-", "-", t.note);
-    }
-  }
-  out += fmt::format("decks for every planned test: {}\n", p.decks);
-  return out;
-}
-
-nlohmann::ordered_json json_plan(const audit::audit_plan& p, const audit::audit_pack& pack) {
-  nlohmann::ordered_json j;
-  j["shufl_version"] = SHUFL_VERSION;
-  j["command"] = "audit-plan";
-  j["pack"] = {{"name", pack.name},
-               {"description", json_text(pack.cards.description)},
-               {"cards", pack.size()},
-               {"decks", pack.decks},
-               {"jokers", pack.jokers}};
-  j["alpha"] = p.alpha;
-  j["power"] = p.power;
-  j["family"] = p.family;
-  j["correction"] = "bonferroni";
-  j["level"] = p.level;
-  auto tests = nlohmann::ordered_json::array();
-  for (const auto& t : p.tests) {
-    nlohmann::ordered_json o;
-    o["name"] = t.name;
-    o["planned"] = t.planned;
-    o["effect"] = t.planned ? nlohmann::ordered_json(t.effect) : nlohmann::ordered_json(nullptr);
-    o["model"] = t.planned ? nlohmann::ordered_json(t.model) : nlohmann::ordered_json(nullptr);
-    o["df"] = t.planned && t.df ? nlohmann::ordered_json(*t.df) : nlohmann::ordered_json(nullptr);
-    o["noncentrality_per_deck"] = t.planned ? nlohmann::ordered_json(t.per_deck) : nlohmann::ordered_json(nullptr);
-    o["noncentrality"] = t.planned ? nlohmann::ordered_json(t.noncentrality) : nlohmann::ordered_json(nullptr);
-    o["decks"] = t.planned ? nlohmann::ordered_json(t.decks) : nlohmann::ordered_json(nullptr);
-    o["validity_bound"] = t.validity_bound;
-    o["note"] = t.note;
-    tests.push_back(std::move(o));
-  }
-  j["tests"] = std::move(tests);
-  j["decks"] = p.decks;
-  return j;
-}
-
 }  // namespace
 
 int run_audit_plan(const audit_plan_cli& c) {
@@ -107,9 +52,9 @@ int run_audit_plan(const audit_plan_cli& c) {
   audit::set_game(shape, c.pack, c.game);
   const audit::audit_plan plan = audit::plan_audit(shape, o);
   if (c.format == "json") {
-    write_stdout(json_plan(plan, c.pack).dump(2) + "\n");
+    write_stdout(render::audit_plan_json(plan, c.pack).dump(2) + "\n");
   } else {
-    write_stdout(text_plan(plan, c.pack.cards.description));
+    write_stdout(render::audit_plan_text(plan, c.pack.cards.description));
   }
   return exit_ok;
 }

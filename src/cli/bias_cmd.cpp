@@ -31,8 +31,6 @@
 #include "shufl/bias.hpp"
 #include "shufl/deck.hpp"
 #include "shufl/error.hpp"
-#include "shufl/exact.hpp"
-#include "shufl/permutation.hpp"
 
 namespace shufl::cli {
 
@@ -122,25 +120,6 @@ void catch_stop_signals() {
   }
 }
 
-// The report as a terminal shows it safely (text format): names, seeds, symbols and file names
-// given by the user or read from files, with their control characters quoted (quotef for a name,
-// escapes in place within a sentence), newlines included.
-void make_text_safe(bias_report& report) {
-  for (auto& r : report.results) {
-    r.label = shown(r.label);
-    r.definition = shown(r.definition);
-    for (auto& w : r.warnings) w = escape_controls(w);
-  }
-  for (auto& run : report.runs) {
-    if (run.seed) *run.seed = escape_controls(*run.seed);
-    run.input = escape_controls(run.input);
-  }
-  for (auto& m : report.missing) m = escape_controls(m);
-  for (auto& f : report.merged_files) f = shown(f);
-  report.options.input_name = escape_controls(report.options.input_name);
-  for (auto& symbol : report.options.input_symbols) symbol = shown(symbol);
-}
-
 // "I/N" with 0 <= I < N.
 std::pair<std::uint64_t, std::uint64_t> parse_shard(const std::string& text) {
   const auto slash = text.find('/');
@@ -172,35 +151,6 @@ void check_resume(const bias_counts& saved, const bias_options& b, const std::st
     if (r.label != b.algorithms[a].label() || r.definition != b.algorithms[a].info->definition) fail("saved with a different --algo");
     if (r.test != choose_test(b.test, b.n, b.trials)) fail("saved with a different --test");
   }
-}
-
-std::string list_text() {
-  std::string out;
-  for (const auto& a : algorithms()) {
-    using form = algorithm_info::form;
-    std::string name = a.takes_parameter ? fmt::format("{}:{}", a.name, a.parameter_name) : std::string(a.name);
-    // Parameters show their default and range: "riffle" alone is riffle:7.
-    std::string parameter;
-    if (a.takes_parameter) {
-      const std::string deflt = fmt::format(" (default: {} = {}:{}; ", a.name, a.name, parameter_text(a, a.default_parameter));
-      switch (a.parameter_form) {
-        case form::count_passes:
-          parameter = fmt::format("{}{} from {} to {}, P from 1 to 1000)", deflt, a.parameter_name, a.min_parameter,
-                                  a.max_parameter);
-          break;
-        case form::decimal_passes:
-          parameter = fmt::format("{}{} a decimal in (0, 1] with at most 6 digits after the point, K from 1 to 1000)",
-                                  deflt, a.parameter_name);
-          break;
-        default:
-          parameter = fmt::format("{}{} from {} to {})", deflt, a.parameter_name, a.min_parameter, a.max_parameter);
-          break;
-      }
-    }
-    if (a.parameter_form == form::sequence) name = "A+B+...";
-    out += fmt::format("{:<20}  {}{}\n", name, a.definition, parameter);
-  }
-  return out;
 }
 
 }  // namespace
@@ -265,7 +215,7 @@ subcommand bias_subcommand() {
             sub.add_option("--format", o->format, "Output format: text, json or csv")->type_name("FORMAT")->capture_default_str();
             return [o, &sub]() -> int {
               if (o->list) {
-                write_stdout(list_text());
+                write_stdout(render::algorithm_list_text());
                 return exit_ok;
               }
               bias_options b;
@@ -470,7 +420,7 @@ subcommand bias_subcommand() {
                 side_errors.commit(*report_file,
                                    report_page(nlohmann::ordered_json::parse(json_report(report, b.threads)), page_provenance_now()));
               }
-              if (o->format == "text") make_text_safe(report);  // after the side files, which escape their own way
+              if (o->format == "text") render::make_text_safe(report);  // after the side files, which escape their own way
               write_stdout(o->format == "json"  ? json_report(report, b.threads)
                            : o->format == "csv" ? csv_report(report)
                                                 : escape_controls(text_report(report, seed_text, b.threads), true));

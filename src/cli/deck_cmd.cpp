@@ -1,6 +1,5 @@
 // `shufl deck`: options → a deck from the library → shuffle → deal → text or JSON.
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cerrno>
@@ -13,10 +12,8 @@
 
 #include "render/text_escape.hpp"
 #include "common.hpp"
-#include "render/text_width.hpp"
+#include "render/deck_output.hpp"
 #include "shufl/deck.hpp"
-#include "shufl/json_text.hpp"
-#include "shufl/permutation.hpp"
 #include "shufl/error.hpp"
 
 namespace shufl::cli {
@@ -69,17 +66,13 @@ Examples:
   shufl deck --count 1000 --seed s              1000 successive decks, one per line
 )";
 
-bool multi_word(const deck& d, card_style style);
-
 // --count K: K decks from one engine stream, each Fisher–Yates over 0..n-1 as shuffle_indices
 // does (the first deck is the one printed without --count), written one per line in batches.
 template <class Engine>
 void write_decks(Engine& engine, const deck& d, std::uint64_t count, card_style style, bool json) {
   const std::size_t n = d.cards.size();
-  std::vector<std::string> labels;
-  labels.reserve(n);
-  for (const auto& c : d.cards) labels.push_back(json ? json_text(format_card(c, style)).dump() : format_card(c, style));
-  const char* separator = json ? ", " : multi_word(d, style) ? ", " : " ";
+  const std::vector<std::string> labels = render::deck_count_labels(d, style, json);
+  const char* separator = render::deck_count_separator(d, style, json);
   std::vector<std::uint32_t> order(n);
   std::string out;
   for (std::uint64_t k = 0; k < count; ++k) {
@@ -113,164 +106,13 @@ std::pair<std::uint64_t, std::uint64_t> parse_dims(std::string_view option, std:
   }
 }
 
-// Powers of two far outside the double range, written as "1.2e-418".
-std::string pow2_decimal(double bits) { return scientific_from_log10(bits * std::log10(2.0)); }
-
-// "52!", "312!/(6!)^52", "104!/(2!^52 * 1!^...)": the multinomial n! / prod m_i!.
-std::string orders_formula(const deck& d, std::uint64_t copies) {
-  std::map<std::uint64_t, std::uint64_t, std::greater<>> groups;  // multiplicity -> how many cards
-  for (const auto m : multiplicities(d.cards, copies)) {
-    if (m > 1) ++groups[m];
-  }
-  std::string out = fmt::format("{}!", d.cards.size() * copies);
-  if (groups.empty()) return out;
-  std::string denominator;
-  for (const auto& [m, count] : groups) {
-    if (!denominator.empty()) denominator += " * ";
-    denominator += count == 1 ? fmt::format("{}!", m) : fmt::format("({}!)^{}", m, count);
-  }
-  return groups.size() == 1 ? out + "/" + denominator : out + "/(" + denominator + ")";
-}
-
-/// Why a --seed is guessable, with the number of seeds an attacker would have to try; nullopt for
-/// a seed of 16 characters or more that is neither a number nor a date or time. Time-like: a
-/// number that reads as Unix seconds or milliseconds between 1990 and 2100, or text made only of
-/// digits and date/time separators (2026-12-01T10:00:00). A number of L digits: 10^L seeds. Other
-/// short text: (size of the character classes used)^L (lower 26, upper 26, digits 10, other 33).
-std::optional<std::string> weak_seed_reason(const std::string& seed) {
-  const bool numeric = !seed.empty() && seed.find_first_not_of("0123456789") == std::string::npos;
-  const bool date_like = !numeric && seed.find_first_not_of("0123456789-:T.Z ") == std::string::npos &&
-                         std::count_if(seed.begin(), seed.end(), [](char c) { return c >= '0' && c <= '9'; }) >= 6;
-  auto count_text = [](double log10_count) {
-    if (log10_count < 15) {
-      const auto v = static_cast<std::uint64_t>(std::llround(std::pow(10.0, log10_count)));
-      std::string digits = std::to_string(v), out;
-      for (std::size_t i = 0; i < digits.size(); ++i) {
-        if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-        out += digits[i];
-      }
-      return out;
-    }
-    return fmt::format("2^{:.0f}", log10_count / std::log10(2.0));
-  };
-  if (numeric && seed.size() <= 19) {
-    const auto v = std::stoull(seed);
-    if (v >= 631152000ull && v < 4102444800ull)
-      return fmt::format("--seed '{}' looks like a time in Unix seconds: an attacker who knows the day tries 86,400 "
-                         "seeds",
-                         seed);
-    if (v >= 631152000000ull && v < 4102444800000ull)
-      return fmt::format("--seed '{}' looks like a time in Unix milliseconds: an attacker who knows the day tries "
-                         "86,400,000 seeds",
-                         seed);
-  }
-  if (date_like)
-    return fmt::format("--seed '{}' looks like a date or time: an attacker who knows the day tries 86,400 seeds "
-                       "(one per second)",
-                       seed);
-  if (numeric)
-    return fmt::format("--seed '{}' is a number of {} digits: an attacker tries at most {} seeds", seed, seed.size(),
-                       count_text(static_cast<double>(seed.size())));
-  if (seed.size() < 16) {
-    bool lower = false, upper = false, digit = false, other = false;
-    for (const unsigned char c : seed) {
-      if (c >= 'a' && c <= 'z') lower = true;
-      else if (c >= 'A' && c <= 'Z') upper = true;
-      else if (c >= '0' && c <= '9') digit = true;
-      else other = true;
-    }
-    const double alphabet = (lower ? 26 : 0) + (upper ? 26 : 0) + (digit ? 10 : 0) + (other ? 33 : 0);
-    return fmt::format("--seed '{}' is short ({} characters): an attacker tries at most {} seeds", seed, seed.size(),
-                       count_text(static_cast<double>(seed.size()) * std::log10(alphabet)));
-  }
-  return std::nullopt;
-}
-
 /// The warning of --commit and --explain for a guessable seed, on stderr.
 void warn_weak_seed(const std::string& seed) {
-  if (const auto reason = weak_seed_reason(seed))
+  if (const auto reason = render::weak_seed_reason(seed))
     std::fprintf(stderr,
                  "shufl: warning: %s; anyone who sees a few cards (or the commitment) can try them all and find "
                  "the seed, then every card; omit --seed to use a random 256-bit one\n",
                  reason->c_str());
-}
-
-struct explanation {
-  double possible_bits = 0;
-  double reachable_bits = 0;  // infinity: unbounded
-  std::string formula;
-  std::string source;
-  std::string verdict;
-  bool vanishing = false;
-  std::optional<std::string> weak_seed;  // why the --seed is guessable (weak_seed_reason)
-};
-
-// The explanation of a shoe of `copies` copies of d's cards.
-explanation explain(const deck& d, const deck_randomness& r, std::uint64_t copies) {
-  explanation e;
-  e.possible_bits = log2_distinct_orders(d.cards, copies);
-  e.reachable_bits = reachable_bits(r);
-  e.formula = orders_formula(d, copies);
-  const std::uint64_t draws = d.cards.empty() ? 0 : d.cards.size() * copies - 1;
-  if (!r.seed && !r.engine) {
-    e.source = fmt::format(
-        "the operating system (getrandom) for each of the {} draws; no seed, no engine state", draws);
-    e.verdict = "every order can occur, each distinct order equally likely";
-    return e;
-  }
-  const auto kind = r.engine.value_or(engine_kind::chacha20);
-  e.source = fmt::format("{} keyed by {}: at most 2^{:.2f} different shuffles", engine_name(kind),
-                         r.seed ? "the seed (BLAKE2b-256 of --seed)" : "32 bytes from the operating system",
-                         e.reachable_bits);
-  const double shortfall = e.possible_bits - e.reachable_bits;
-  if (r.seed) e.weak_seed = weak_seed_reason(*r.seed);
-  if (shortfall <= 0 && e.weak_seed) {
-    e.verdict = fmt::format(
-        "2^{:.2f} >= 2^{:.2f}: the engine could reach every order, but this seed is guessable ({}), so whoever "
-        "tries those seeds can predict the deal",
-        e.reachable_bits, e.possible_bits, *e.weak_seed);
-  } else if (shortfall <= 0) {
-    e.verdict = fmt::format(
-        "2^{:.2f} >= 2^{:.2f}: the seed space is large enough for every order to be possible",
-        e.reachable_bits, e.possible_bits);
-  } else {
-    e.vanishing = shortfall >= 20;
-    e.verdict = fmt::format(
-        "at most 2^{:.2f} of the 2^{:.2f} orders can ever be dealt, a fraction 2^-{:.2f} (about {}){}",
-        e.reachable_bits, e.possible_bits, shortfall, pow2_decimal(-shortfall),
-        e.vanishing ? ": only a vanishing fraction; almost every order can never occur" : "");
-  }
-  return e;
-}
-
-std::string explain_text(const deck& d, const deck_randomness& r, std::uint64_t copies) {
-  const explanation e = explain(d, r, copies);
-  std::string out;
-  out += fmt::format("deck: {} ({} cards)\n", d.description, d.cards.size() * copies);
-  out += fmt::format("possible orders: {} = 2^{:.2f} (about {})\n", e.formula, e.possible_bits,
-                     pow2_decimal(e.possible_bits));
-  out += fmt::format("randomness: {}\n", e.source);
-  out += fmt::format("verdict: {}\n", e.verdict);
-  return out;
-}
-
-nlohmann::ordered_json explain_json(const deck& d, const deck_randomness& r, std::uint64_t copies) {
-  const explanation e = explain(d, r, copies);
-  nlohmann::ordered_json j;
-  j["shufl_version"] = SHUFL_VERSION;
-  j["command"] = "deck";
-  j["description"] = json_text(d.description);
-  j["cards"] = d.cards.size() * copies;
-  j["possible_orders_formula"] = e.formula;
-  // Rounded so the JSON does not depend on the last bits of the platform's lgamma.
-  j["possible_orders_log2"] = std::round(e.possible_bits * 1e6) / 1e6;
-  j["reachable_log2"] = std::isinf(e.reachable_bits) ? nlohmann::ordered_json(nullptr)
-                                                      : nlohmann::ordered_json(e.reachable_bits);
-  j["randomness"] = e.source;
-  j["vanishing_fraction"] = e.vanishing;
-  j["verdict"] = e.verdict;
-  j["seed_warning"] = e.weak_seed ? nlohmann::ordered_json(*e.weak_seed) : nlohmann::ordered_json(nullptr);
-  return j;
 }
 
 // The deck of the options. With `copies` (deck --explain, which needs only the shoe's shape), a
@@ -337,64 +179,6 @@ deck build_deck(const deck_cli_options& o, std::uint64_t* copies = nullptr) {
   return d;
 }
 
-// Cards on one line: separated by one space, or by ", " when a label of the deck has a space in
-// it ("Five of Diamonds, Three of Spades"), so a reader can tell where each card's name ends
-// (U06). The default code style never has spaces: its output is unchanged.
-bool multi_word(const deck& d, card_style style) {
-  return std::any_of(d.cards.begin(), d.cards.end(),
-                     [&](const auto& c) { return format_card(c, style).find(' ') != std::string::npos; });
-}
-
-std::string join_cards(const deck& d, std::span<const std::uint32_t> ids, card_style style) {
-  const char* separator = multi_word(d, style) ? ", " : " ";
-  std::string out;
-  for (std::size_t i = 0; i < ids.size(); ++i) {
-    if (i) out += separator;
-    out += format_card(d.cards[ids[i]], style);
-  }
-  return out;
-}
-
-// A grid's rows with every column padded to its widest cell by display width (utf8proc), so the
-// cells line up whatever the symbols (wide CJK, emoji, several words); columns are separated by
-// one space, or by " | " when a label has a space in it. The last column is not padded.
-std::string grid_rows(const deck& d, std::span<const std::uint32_t> order, std::uint64_t rows, std::uint64_t columns,
-                      card_style style) {
-  std::vector<std::size_t> width(columns, 0);
-  for (std::size_t k = 0; k < order.size(); ++k) {
-    width[k % columns] = std::max(width[k % columns], display_width(format_card(d.cards[order[k]], style)));
-  }
-  const char* separator = multi_word(d, style) ? " | " : " ";
-  std::string out;
-  for (std::uint64_t row = 0; row < rows; ++row) {
-    for (std::uint64_t col = 0; col < columns; ++col) {
-      const std::string label = format_card(d.cards[order[row * columns + col]], style);
-      if (col > 0) out += separator;
-      out += col + 1 < columns ? pad_to_width(label, width[col]) : label;
-    }
-    out += '\n';
-  }
-  return out;
-}
-
-nlohmann::ordered_json json_cards(const deck& d, std::span<const std::uint32_t> ids, card_style style) {
-  auto a = nlohmann::ordered_json::array();
-  for (const auto id : ids) a.push_back(json_text(format_card(d.cards[id], style)));
-  return a;
-}
-
-// The fields every JSON document of `shufl deck` opens with (deals, grids, --count), in order.
-void put_deck_header(nlohmann::ordered_json& j, const deck& d, const deck_randomness& r, const std::string& style) {
-  j["shufl_version"] = SHUFL_VERSION;
-  j["command"] = "deck";
-  j["description"] = json_text(d.description);
-  j["cards"] = d.cards.size();
-  j["seed"] = r.seed ? json_text(*r.seed) : nlohmann::ordered_json(nullptr);
-  j["engine"] = (r.seed || r.engine) ? std::string(engine_name(r.engine.value_or(engine_kind::chacha20)))
-                                     : std::string("os");
-  j["style"] = style;
-}
-
 int run_deck(const deck_cli_options& o) {
   // Validate everything before any randomness or output.
   const card_style style = parse_card_style(o.style);
@@ -453,21 +237,15 @@ int run_deck(const deck_cli_options& o) {
   if (o.rng_option->count() > 0) r.engine = parse_engine(o.rng);
   if (o.explain) {
     if (seeded) warn_weak_seed(o.seed);
-    write_stdout(o.format == "json" ? explain_json(d, r, copies).dump(2) + "\n"
-                                    : escape_controls(explain_text(d, r, copies), true));
+    write_stdout(o.format == "json" ? render::deck_explain_json(d, r, copies).dump(2) + "\n"
+                                    : escape_controls(render::deck_explain_text(d, r, copies), true));
     return exit_ok;
   }
 
   if (count) {
     const bool json = o.format == "json";
     if (json) {
-      nlohmann::ordered_json j;
-      put_deck_header(j, d, r, o.style);
-      j["count"] = *count;
-      std::string head = j.dump(2);
-      head.pop_back();  // the closing brace: the decks follow
-      while (!head.empty() && (head.back() == '\n' || head.back() == ' ')) head.pop_back();
-      write_stdout(head + ",\n  \"decks\": [\n");
+      write_stdout(render::deck_count_json_head(d, r, o.style, *count));
     }
     if (r.seed) {
       with_engine(r.engine.value_or(engine_kind::chacha20), deck_key(*r.seed), 0,
@@ -478,7 +256,7 @@ int run_deck(const deck_cli_options& o) {
       os_engine e;
       write_decks(e, d, *count, style, json);
     }
-    if (json) write_stdout("\n  ]\n}\n");
+    if (json) write_stdout(render::deck_count_json_tail);
     return exit_ok;
   }
 
@@ -524,57 +302,17 @@ int run_deck(const deck_cli_options& o) {
 
   const std::vector<std::uint32_t> order = shuffle_indices(d.cards.size(), r);
 
+  std::optional<deal_result> dealt;
+  if (spec) dealt = deal(order, *spec);
+  const render::deck_shown shown{d, r, o.style, style, order, dealt ? &*dealt : nullptr, spec && spec->burn,
+                                 grid, commitment, verifying, verifying && commitment == seed_commitment(o.seed),
+                                 parameters};
   if (o.format == "json") {
-    nlohmann::ordered_json j;
-    if (!commitment.empty()) j["commitment"] = commitment;
-    if (verifying) j["commitment_verified"] = true;
-    if (!commitment.empty()) j["commitment_parameters"] = parameters;
-    put_deck_header(j, d, r, o.style);
-    if (spec) {
-      const deal_result dealt = deal(order, *spec);
-      if (spec->burn) j["burned"] = json_cards(d, dealt.burned, style);
-      auto hands = nlohmann::ordered_json::array();
-      for (const auto& h : dealt.hands) hands.push_back(json_cards(d, h, style));
-      j["hands"] = std::move(hands);
-      j["stock"] = json_cards(d, dealt.stock, style);
-    } else if (grid) {
-      auto rows = nlohmann::ordered_json::array();
-      for (std::uint64_t row = 0; row < grid->first; ++row) {
-        rows.push_back(json_cards(
-            d, std::span<const std::uint32_t>(order).subspan(row * grid->second, grid->second), style));
-      }
-      j["grid"] = std::move(rows);
-    } else {
-      j["deck"] = json_cards(d, order, style);
-    }
-    write_stdout(j.dump(2) + "\n");
+    write_stdout(render::deck_json(shown).dump(2) + "\n");
     return exit_ok;
   }
 
-  std::string out;
-  if (!commitment.empty()) {
-    const bool version1 = verifying && commitment == seed_commitment(o.seed);
-    out += fmt::format("commitment: {}{}\n", commitment,
-                       !verifying ? "" : version1 ? " (verified: matches the seed)"
-                                                  : " (verified: matches the seed, engine, deck and deal)");
-    if (!verifying) out += fmt::format("committed to: {}\n", parameters);
-  }
-  if (spec) {
-    const deal_result dealt = deal(order, *spec);
-    if (spec->burn) out += fmt::format("burned: {}\n", join_cards(d, dealt.burned, style));
-    for (std::size_t h = 0; h < dealt.hands.size(); ++h) {
-      out += fmt::format("hand {}: {}\n", h + 1, join_cards(d, dealt.hands[h], style));
-    }
-    out += dealt.stock.empty() ? std::string("stock:\n")
-                               : fmt::format("stock: {}\n", join_cards(d, dealt.stock, style));
-  } else if (grid) {
-    out += grid_rows(d, order, grid->first, grid->second, style);
-  } else {
-    for (const auto id : order) {
-      out += format_card(d.cards[id], style);
-      out += '\n';
-    }
-  }
+  std::string out = render::deck_text(shown);
   if (reveal_seed) {
     out += fmt::format("seed: {} (verify: shufl deck --seed {} --verify-commit {} with the same options)\n",
                        *r.seed, *r.seed, commitment);

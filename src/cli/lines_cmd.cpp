@@ -1,7 +1,8 @@
 // `shufl lines` / `shuf`: GNU shuf's command line, parsed with glibc getopt_long so that
 // prefixes of long options, "ambiguous option" messages, options after operands, `--` and
 // repeated options behave exactly as in GNU shuf (CLI11 cannot do these). The values are read by
-// lines_options.cpp, the help text is lines_help.cpp, and lines::run (lines_run.cpp) runs them.
+// lines_options.cpp, the help text is lines_help.cpp, and lines::run (lines_progress.cpp) hands
+// them to the library's runner (shufl/lines/run.hpp).
 #include "lines_cmd.hpp"
 
 #include <getopt.h>

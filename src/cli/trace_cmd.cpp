@@ -1,7 +1,6 @@
 // `shufl trace`: options → shufl::run_trace → text (colour only on a terminal), JSON, or the
 // HTML page built from the JSON (src/render/trace_output.cpp, html_trace.cpp).
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 #include <unistd.h>
 
 #include <algorithm>
@@ -15,7 +14,6 @@
 #include "render/html_pages.hpp"
 #include "render/trace_output.hpp"
 #include "shufl/error.hpp"
-#include "shufl/json_text.hpp"
 #include "shufl/trace.hpp"
 
 namespace shufl::cli {
@@ -65,29 +63,6 @@ Examples:
 bool use_colour() {
   const char* no_colour = std::getenv("NO_COLOR");
   return isatty(STDOUT_FILENO) == 1 && (no_colour == nullptr || *no_colour == '\0');
-}
-
-// An upper bound of the bytes one step adds to the output in `format` (0 text, 1 JSON, 2 HTML),
-// for run_trace's output limit: its row of every label, and its words (which name up to two
-// items) with the fixed fields around them.
-std::uint64_t step_bytes(const std::vector<std::string>& labels, std::size_t format, bool colour) {
-  std::uint64_t row = 0, widest = 0;
-  for (const auto& l : labels) {
-    // Text: the label, padded to the widest display width (at most the widest label's bytes),
-    // a space, the colour codes. JSON: the escaped string on a line of its own (indent, quotes,
-    // comma); in the page, the compact document with < > & written as 6-byte escapes.
-    std::uint64_t cost = l.size();
-    if (format != 0) {
-      cost = json_text(l).dump().size() + 12;
-      if (format == 2) cost += 5 * static_cast<std::uint64_t>(std::count_if(l.begin(), l.end(), [](char c) {
-                                 return c == '<' || c == '>' || c == '&';
-                               }));
-    }
-    row += cost;
-    widest = std::max(widest, cost);
-  }
-  if (format == 0) row += labels.size() * (widest + 1 + (colour ? 11 : 0));
-  return row + 4 * widest + 256;
 }
 
 }  // namespace
@@ -156,7 +131,7 @@ subcommand trace_subcommand() {
               if (format == 0) {
                 for (const auto& l : labels) shown_labels.push_back(shown(l));
               }
-              t.step_bytes = step_bytes(format == 0 ? shown_labels : labels, format, format == 0 && use_colour());
+              t.step_bytes = render::trace_step_bytes(format == 0 ? shown_labels : labels, format, format == 0 && use_colour());
               const trace_result result = run_trace(t);
               if (format == 0) {
                 trace_options shown_options = t;

@@ -25,4 +25,13 @@ std::string csv_report(const bias_report& report);
 /// An SVG heatmap of every result's position matrix (heatmap.hpp: z-score colours, axes, colour bar).
 std::string svg_plot(const bias_report& report);
 
+/// The report as a terminal shows it safely (text format): names, seeds, symbols and file names
+/// given by the user or read from files, with their control characters quoted (quotef for a
+/// name, escapes in place within a sentence), newlines included.
+void make_text_safe(bias_report& report);
+
+/// `shufl bias --list`: one line per registered algorithm, its definition and its parameter's
+/// default and range.
+std::string algorithm_list_text();
+
 }  // namespace shufl::render

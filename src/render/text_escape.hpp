@@ -7,30 +7,17 @@
 #include <string>
 #include <string_view>
 
+#include "shufl/quote.hpp"
+
 namespace shufl::render {
 
-/// Whether the user's locale (LC_CTYPE from the environment) uses UTF-8; read once. Nothing
-/// else of shufl depends on the locale (it is reset to "C" after the check).
-bool utf8_locale();
-
-/// ‘text’ in a UTF-8 locale, 'text' otherwise (GNU `quote`), unprintable characters escaped
-/// as escape_controls does (GNU: ‘\001’).
-std::string quote(std::string_view text);
-
-/// A file name as GNU `quotef` shows it: bare when it is shell-safe, else in '...' quotes, with
-/// every unprintable character as $'\n' or $'\ooo' (gnulib's shell-escape style, ':' quoted too).
-std::string quotef(std::string_view name);
-
-/// Text for a terminal: `text` itself when every character prints (printable ASCII, valid
-/// UTF-8 beyond ASCII except C1 controls), else quotef(text) — so an escape sequence in a
-/// seed, a label or an algorithm name read from a file is shown, never obeyed.
-std::string shown(std::string_view text);
-
-/// Makes every unprintable byte of a message visible in place: C0 controls and DEL as \a \b
-/// \t \n \v \f \r or \ooo, C1 controls and bytes that are not UTF-8 as \ooo per byte (the
-/// escapes of quotef). For whole lines such as error messages, whose user parts are already
-/// between quotes, and for the lines of a text report (`keep_newlines`: LF stays a line end).
-std::string escape_controls(std::string_view text, bool keep_newlines = false);
+/// GNU quote/quotef and the escapes of terminal text live below every layer, in shufl/quote.hpp
+/// (the library's error messages use them); here they are the render layer's as well.
+using shufl::escape_controls;
+using shufl::quote;
+using shufl::quotef;
+using shufl::shown;
+using shufl::utf8_locale;
 
 /// Text for XML 1.0 content and attribute values (SVG, HTML): & < > " ' as entities; the C0
 /// controls XML forbids (all but tab, LF, CR) as their Unicode control pictures (U+2400 + c:

@@ -170,4 +170,27 @@ nlohmann::ordered_json trace_json(const trace_options& o, const trace_result& t,
   return j;
 }
 
+// An upper bound of the bytes one step adds to the output in `format` (0 text, 1 JSON, 2 HTML),
+// for run_trace's output limit: its row of every label, and its words (which name up to two
+// items) with the fixed fields around them.
+std::uint64_t trace_step_bytes(const std::vector<std::string>& labels, std::size_t format, bool colour) {
+  std::uint64_t row = 0, widest = 0;
+  for (const auto& l : labels) {
+    // Text: the label, padded to the widest display width (at most the widest label's bytes),
+    // a space, the colour codes. JSON: the escaped string on a line of its own (indent, quotes,
+    // comma); in the page, the compact document with < > & written as 6-byte escapes.
+    std::uint64_t cost = l.size();
+    if (format != 0) {
+      cost = json_text(l).dump().size() + 12;
+      if (format == 2) cost += 5 * static_cast<std::uint64_t>(std::count_if(l.begin(), l.end(), [](char c) {
+                                 return c == '<' || c == '>' || c == '&';
+                               }));
+    }
+    row += cost;
+    widest = std::max(widest, cost);
+  }
+  if (format == 0) row += labels.size() * (widest + 1 + (colour ? 11 : 0));
+  return row + 4 * widest + 256;
+}
+
 }  // namespace shufl::render

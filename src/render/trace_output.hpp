@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -23,5 +25,11 @@ std::string trace_text_report(const trace_options& o, const trace_result& t, con
 /// range, positions, the finalized region, its sentence and the order after it), the draws and
 /// the counting argument.
 nlohmann::ordered_json trace_json(const trace_options& o, const trace_result& t, const std::vector<std::string>& labels);
+
+/// An upper bound of the bytes one step adds to the output in `format` (0 text, 1 JSON, 2 HTML),
+/// for run_trace's output limit (trace_options::step_bytes): its row of every label, and its
+/// words with the fixed fields around them. `labels` as the format shows them; `colour`: ANSI
+/// escapes in the text.
+std::uint64_t trace_step_bytes(const std::vector<std::string>& labels, std::size_t format, bool colour);
 
 }  // namespace shufl::render

@@ -1,11 +1,11 @@
-// `shufl audit`'s deck reader (deck_reader.hpp): one deck per line, in any card notation of
-// `shufl deck` or as numbers 1..N, validated against the pack's multiset. The line format is
-// described for users in docs/audit-input.md.
+// The reader of cards and labels (cards.hpp), used by `audit` and `bias --input`: one deck per
+// line, in any card notation of `shufl deck` or as numbers 1..N, validated against the pack's
+// multiset. The line format is described for users in docs/audit-input.md.
 //
 // Speed: a line of 2-byte poker codes never allocates: items are views into the line, a 2-byte
 // ASCII label is found in a 128×128 table, the multiset check counts into a per-face array that is
 // zeroed again from the deck itself, and the caller's vector is reused.
-#include "shufl/audit/deck_reader.hpp"
+#include "shufl/cards.hpp"
 
 #include <fmt/format.h>
 
@@ -18,7 +18,7 @@
 
 #include "shufl/error.hpp"
 
-namespace shufl::audit {
+namespace shufl::cards {
 
 namespace {
 
@@ -225,8 +225,8 @@ void read_line_items(std::string_view line, std::vector<line_item>& out) {
   }
 }
 
-audit_pack audit_pack_of(deck cards, std::string name, std::uint64_t decks, std::uint64_t jokers) {
-  audit_pack p;
+pack_layout pack_layout_of(deck cards, std::string name, std::uint64_t decks, std::uint64_t jokers) {
+  pack_layout p;
   p.cards = std::move(cards);
   p.name = std::move(name);
   p.decks = decks;
@@ -274,14 +274,14 @@ audit_pack audit_pack_of(deck cards, std::string name, std::uint64_t decks, std:
   return p;
 }
 
-audit_pack make_audit_pack(const reader_options& options) {
+pack_layout make_pack_layout(const reader_options& options) {
   if (!options.custom_labels.empty()) {
     if (options.pack) throw error("a named pack (--pack) and custom cards (--cards-file) cannot be combined");
     if (options.jokers != 0) throw error("--jokers does not apply to a custom pack (--cards-file): list the jokers as cards");
-    return audit_pack_of(make_custom(options.custom_labels, options.decks), "custom", options.decks, 0);
+    return pack_layout_of(make_custom(options.custom_labels, options.decks), "custom", options.decks, 0);
   }
   const pack_kind kind = options.pack.value_or(pack_kind::standard);
-  return audit_pack_of(make_pack(kind, options.decks, options.jokers), std::string(pack_name(kind)), options.decks,
+  return pack_layout_of(make_pack(kind, options.decks, options.jokers), std::string(pack_name(kind)), options.decks,
                        options.jokers);
 }
 
@@ -292,7 +292,7 @@ struct deck_reader::impl {
   reader_options opt;
   bool have_pack = false;
   bool numbered = false;  // inferred pack of numbered cards: numbers only, no labels
-  audit_pack pack;
+  pack_layout pack;
   std::string note;
   std::uint64_t skipped = 0;
   std::vector<std::string> reasons;
@@ -309,7 +309,7 @@ struct deck_reader::impl {
   bool distinct_small = false;            // at most 64 faces, one card each (a bit set checks a deck)
   bool skip_reset = false;                // the last parse_codes left count[] untouched
 
-  void use_pack(audit_pack p) {
+  void use_pack(pack_layout p) {
     pack = std::move(p);
     have_pack = true;
     const std::size_t n = pack.size();
@@ -444,7 +444,7 @@ struct deck_reader::impl {
       cannot_infer(l, fmt::format("{} joker{} not share out evenly over {} decks", jokers,
                                   jokers == 1 ? " does" : "s do", decks));
     }
-    use_pack(audit_pack_of(make_pack(kind, decks, jokers / decks), std::string(pack_name(kind)), decks, jokers / decks));
+    use_pack(pack_layout_of(make_pack(kind, decks, jokers / decks), std::string(pack_name(kind)), decks, jokers / decks));
     note = fmt::format("audit: pack inferred from line {}: {}, {}", l, pack.cards.description, style);
   }
 
@@ -460,7 +460,7 @@ struct deck_reader::impl {
                                {24, pack_kind::euchre, 0},   {78, pack_kind::tarot, 0}};
     for (const auto& k : named) {
       if (k.size != n) continue;
-      use_pack(audit_pack_of(make_pack(k.kind, 1, k.jokers), std::string(pack_name(k.kind)), 1, k.jokers));
+      use_pack(pack_layout_of(make_pack(k.kind, 1, k.jokers), std::string(pack_name(k.kind)), 1, k.jokers));
       note = fmt::format("audit: pack inferred from line {}: {}, numbers 1..{} in its canonical order", l,
                          pack.cards.description, n);
       return;
@@ -468,7 +468,7 @@ struct deck_reader::impl {
     std::vector<std::string> names(n);
     for (std::size_t k = 0; k < n; ++k) names[k] = std::to_string(k + 1);
     numbered = true;
-    use_pack(audit_pack_of(make_custom(names), "custom", 1, 0));
+    use_pack(pack_layout_of(make_custom(names), "custom", 1, 0));
     pack.cards.description = fmt::format("custom pack of {} numbered cards", n);
     note = fmt::format("audit: pack inferred from line {}: {}, numbers 1..{} (no named pack has {} cards)", l,
                        pack.cards.description, n, n);
@@ -662,7 +662,7 @@ deck_reader::deck_reader(text_reader& in, reader_options options)
   const bool declared = o.pack || !o.custom_labels.empty() || o.decks != 1 || o.jokers != 0;
   if (o.dealt && *o.dealt == 0) throw error("--dealt must be at least 1");
   if (declared) {
-    impl_->use_pack(make_audit_pack(o));
+    impl_->use_pack(make_pack_layout(o));
     if (o.dealt && *o.dealt > impl_->pack.size()) {
       throw error(fmt::format("--dealt {} is more than the pack's {} cards", *o.dealt, impl_->pack.size()));
     }
@@ -709,10 +709,10 @@ bool deck_reader::next(std::vector<std::uint32_t>& faces) {
   return false;
 }
 
-const audit_pack& deck_reader::pack() const { return impl_->pack; }
+const pack_layout& deck_reader::pack() const { return impl_->pack; }
 const std::string& deck_reader::inference_note() const noexcept { return impl_->note; }
 std::uint64_t deck_reader::skipped() const noexcept { return impl_->skipped; }
 const std::vector<std::string>& deck_reader::skip_reasons() const noexcept { return impl_->reasons; }
 std::uint64_t deck_reader::line_number() const noexcept { return impl_->line; }
 
-}  // namespace shufl::audit
+}  // namespace shufl::cards

@@ -1,4 +1,4 @@
-// Runs `shufl lines`: reads the --header lines (looking up field names in them), picks the mode
+// `shufl lines` as a library (shufl/lines/run.hpp): reads the --header lines (looking up field names in them), picks the mode
 // (GNU random source, the sampler modes, or seeded/unseeded ChaCha20), and for ChaCha20 computes
 // the order — a reservoir sample for -n, the scatter shuffle in memory, or for a full shuffle
 // larger than --memory through temporary files — and only then opens -o and writes. See
@@ -17,11 +17,10 @@
 #include <utility>
 #include <vector>
 
-#include "lines_external.hpp"
-#include "lines_run.hpp"
+#include "run_internal.hpp"
 #include "shufl/lines/csv.hpp"
 
-namespace shufl::cli::lines {
+namespace shufl::lines::runner {
 
 namespace {
 
@@ -43,16 +42,19 @@ void scatter_and_write(output_sink& sink, const options& opts, const in_memory_i
   write_items(out, opts, in, std::span<const Item>(items));
 }
 
-int run_chacha(const options& opts, prepared& pre) {
+void run_chacha(const options& opts, prepared& pre, const progress_factory& progress) {
   output_sink sink(opts, pre.header);
   if (opts.head == 0) {
     sink.finish();
-    return 0;
+    return;
   }
   const seed_key key = opts.seed ? key_from_seed(*opts.seed) : key_from_os();
   in_memory_input in;
   in.operands = &opts.operands;
-  if (opts.prob || opts.weight_field || opts.with_replacement) return run_modes(opts, pre, sink, key);
+  if (opts.prob || opts.weight_field || opts.with_replacement) {
+    run_modes(opts, pre, sink, key);
+    return;
+  }
   // --keep-order with an unlimited -n: a "sample" of every line, in input order.
   const bool sample = !opts.repeat && (opts.head != UINT64_MAX || opts.keep_order);
 
@@ -80,7 +82,7 @@ int run_chacha(const options& opts, prepared& pre) {
     const auto kept = opts.keep_order ? sampler.take_in_input_order() : sampler.take_shuffled();
     write_strings(sink, kept);
     sink.finish();
-    return 0;
+    return;
   }
 
   if (opts.input_range) {
@@ -137,9 +139,9 @@ int run_chacha(const options& opts, prepared& pre) {
       in.n = UINT64_MAX;
     }
     if (in.n == UINT64_MAX) {
-      progress_display display;
+      const std::unique_ptr<progress_view> display = progress ? progress() : nullptr;
       auto with_display = settings;
-      if (display.enabled()) with_display.progress = std::ref(display);
+      if (display) with_display.progress = std::ref(*display);
       std::optional<shufl::lines::external_shuffle> ext;
       {
         record_reader reader(fd, opts.delimiter, pre.pending);
@@ -148,9 +150,9 @@ int run_chacha(const options& opts, prepared& pre) {
       input.reset();  // all input read before -o is opened (-o F F)
       ext->write(sink.open());
       ext.reset();
-      display.clear();
+      if (display) display->clear();
       sink.finish();
-      return 0;
+      return;
     }
   }
 
@@ -178,7 +180,6 @@ int run_chacha(const options& opts, prepared& pre) {
     }
   }
   sink.finish();
-  return 0;
 }
 
 // --csv without --header: a UTF-8 byte order mark at the start of the input (Excel's "CSV
@@ -209,9 +210,9 @@ void take_csv_bom(const options& opts, prepared& pre) {
   pre.header = [](fd_writer& out) { out.write(kBom); };
 }
 
-}  // namespace
 
-int run(const options& given) {
+// --header, field names, then the mode.
+void run_all(const options& given, const progress_factory& progress) {
   // --header N: the first N records are written first, in place; the modes see the rest.
   options opts = given;
   prepared pre;
@@ -265,7 +266,19 @@ int run(const options& given) {
     }
     resolve_field_names(opts, *first_header_line);
   }
-  return opts.random_source ? run_gnu(opts, pre) : run_chacha(opts, pre);
+  if (opts.random_source) {
+    run_gnu(opts, pre);
+  } else {
+    run_chacha(opts, pre, progress);
+  }
 }
 
-}  // namespace shufl::cli::lines
+}  // namespace
+
+}  // namespace shufl::lines::runner
+
+namespace shufl::lines {
+
+void run(const run_options& opts, const progress_factory& progress) { runner::run_all(opts, progress); }
+
+}  // namespace shufl::lines

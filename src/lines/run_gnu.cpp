@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "lines_run.hpp"
+#include "run_internal.hpp"
 #include "shufl/lines/csv.hpp"
 
-namespace shufl::cli::lines {
+namespace shufl::lines::runner {
 
 namespace {
 
@@ -37,7 +37,7 @@ void gnu_permute_and_write(output_sink& sink, const options& opts, const in_memo
 
 }  // namespace
 
-int run_gnu(const options& opts, prepared& pre) {
+void run_gnu(const options& opts, prepared& pre) {
   output_sink sink(opts, pre.header);
   const std::string& source_name = *opts.random_source;
   std::unique_ptr<fd_guard> source_fd;
@@ -53,7 +53,7 @@ int run_gnu(const options& opts, prepared& pre) {
   if (opts.head == 0) {
     if (opts.repeat) open_source();  // GNU opens it for -r even with -n 0
     sink.finish();
-    return 0;
+    return;
   }
   if (opts.input_range) {
     in.n = opts.hi - opts.lo + 1;
@@ -80,7 +80,7 @@ int run_gnu(const options& opts, prepared& pre) {
       fd_writer& out = sink.open();
       for (const auto i : order) out.write(kept[static_cast<std::size_t>(i)]);
       sink.finish();
-      return 0;
+      return;
     } else if (opts.csv) {  // GNU shuf has no CSV: all records in memory, GNU's draws over them
       load_csv(in, opts, input->get(), pre.pending, pre.first_line);
     } else {
@@ -106,7 +106,6 @@ int run_gnu(const options& opts, prepared& pre) {
     gnu_permute_and_write<std::uint64_t>(sink, opts, in, h, draw);
   }
   sink.finish();
-  return 0;
 }
 
-}  // namespace shufl::cli::lines
+}  // namespace shufl::lines::runner

@@ -6,11 +6,11 @@
 
 #include <fmt/format.h>
 
-#include "lines_cmd.hpp"
 #include "shufl/error.hpp"
+#include "run_internal.hpp"
 #include "shufl/lines/csv.hpp"
 
-namespace shufl::cli::lines {
+namespace shufl::lines {
 
 bool is_field_name_spec(std::string_view spec) noexcept {
   for (const char c : spec) {
@@ -18,6 +18,10 @@ bool is_field_name_spec(std::string_view spec) noexcept {
   }
   return false;
 }
+
+}  // namespace shufl::lines
+
+namespace shufl::lines::runner {
 
 namespace {
 
@@ -85,4 +89,4 @@ void resolve_field_names(options& opts, std::string_view header_line) {
   }
 }
 
-}  // namespace shufl::cli::lines
+}  // namespace shufl::lines::runner

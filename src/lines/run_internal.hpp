@@ -1,5 +1,5 @@
-// The parts of `shufl lines`' runner that its modes share (lines_io.cpp, lines_run.cpp,
-// lines_gnu.cpp, lines_sampler_modes.cpp): the input once read into memory, the output sink that
+// The parts of `shufl lines`' runner (shufl/lines/run.hpp) that its modes share (run_io.cpp,
+// run.cpp, run_gnu.cpp, run_modes.cpp, run_memory.cpp, fields.cpp): the input once read into memory, the output sink that
 // opens -o only when the first write is due, what run() prepares (the --header lines, the opened
 // input), and writing records, operands or range numbers in a given order.
 #pragma once
@@ -20,16 +20,53 @@
 #include <utility>
 #include <vector>
 
-#include "lines_cmd.hpp"
 #include "shufl/error.hpp"
 #include "shufl/lines.hpp"
+#include "shufl/lines/csv.hpp"
+#include "shufl/lines/run.hpp"
+#include "shufl/quote.hpp"
 #include "shufl/random.hpp"
 
-namespace shufl::cli::lines {
+namespace shufl::lines::runner {
 
 using shufl::lines::byte_buffer;
 using shufl::lines::fd_writer;
 using shufl::lines::record_reader;
+using options = run_options;
+
+/// Looks up the field names of opts (weight_field_name, key_field_names) among the fields of
+/// `header_line` (header line 1 without its delimiter; a CSV record with --csv, else split at
+/// the field delimiter; a UTF-8 BOM and a final CR are not part of the names) and sets
+/// opts.weight_field / opts.key_fields. Throws shufl::error for an unknown name, listing the
+/// names there are.
+void resolve_field_names(options& opts, std::string_view header_line);
+
+/// The note for --bad-weights=skip and the errors of field reads when a line holds a double
+/// quote without --csv: "quoted CSV fields need --csv ...".
+inline constexpr const char* quoted_csv_hint =
+    "the line holds a double quote: without --csv, fields are split at every field delimiter and "
+    "quotes are data; quoted CSV fields need --csv";
+
+/// The --header lines and, from a pipe, the bytes read past them.
+struct header_input {
+  std::string text;     ///< the first records, each ending with the delimiter
+  std::string pending;  ///< bytes after them already taken from a non-seekable input (< 256 KiB)
+};
+
+/// Reads the first `count` records of `fd` (a missing last delimiter is added) in 256 KiB blocks:
+/// a regular file is then repositioned right after them; from a pipe (or anything else that
+/// cannot seek) the bytes read past them come back in `pending`, to be read before the rest of
+/// `fd`. Throws "read error: ..." and, when the header grows past `limit` bytes, "--header N: the
+/// header lines take more than half of --memory (LIMIT bytes)". With `csv` (--csv) the records
+/// are CSV records, found and checked by that scanner (which then throws for malformed CSV).
+header_input read_header(int fd, std::uint64_t count, char delimiter, std::uint64_t limit,
+                         shufl::lines::csv_scanner* csv = nullptr);
+
+/// --memory (or its default) split into the record budget and the buffers around it (256 bucket
+/// buffers of memory/4096 bytes, 16 KiB to 1 MiB; 7 MiB for the input window, output buffer,
+/// copy chunk and slack); the temporary directory from --temp-dir, $TMPDIR or /tmp.
+shufl::lines::external_settings external_settings_for(const options& opts);
+
 
 // An owned file descriptor.
 class fd_guard {
@@ -219,10 +256,9 @@ void load_csv(in_memory_input& in, const options& opts, int fd, std::string_view
 // Opens FILE (or stdin for no operand or "-"); GNU reopens it as stdin the same way.
 std::unique_ptr<fd_guard> open_input(const options& opts, prepared& pre);
 
-// The modes: GNU's random source (lines_gnu.cpp), the sampler modes (lines_sampler_modes.cpp,
-// writing to `sink`), and seeded or unseeded ChaCha20 (lines_run.cpp). Each returns the exit
-// status; errors are shufl::error.
-int run_gnu(const options& opts, prepared& pre);
-int run_modes(const options& opts, prepared& pre, output_sink& sink, const seed_key& key);
+// The modes: GNU's random source (run_gnu.cpp), the sampler modes (run_modes.cpp, writing to
+// `sink`), and seeded or unseeded ChaCha20 (run.cpp). Errors are shufl::error.
+void run_gnu(const options& opts, prepared& pre);
+void run_modes(const options& opts, prepared& pre, output_sink& sink, const seed_key& key);
 
-}  // namespace shufl::cli::lines
+}  // namespace shufl::lines::runner

@@ -1,12 +1,10 @@
-// `shufl lines` helpers for issue 6: the --header reader, the --memory budget (and its default),
-// and the progress display of the external shuffle.
-#include "lines_external.hpp"
+// `shufl lines`' runner: the --header reader and the --memory budget (and its default).
+#include "run_internal.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -17,7 +15,35 @@
 
 #include "shufl/error.hpp"
 
-namespace shufl::cli::lines {
+namespace shufl::lines {
+
+// Half the memory available now (MemAvailable, capped by a cgroup v2 limit), at least the
+// smallest workable amount.
+std::uint64_t default_memory() {
+  std::uint64_t available = 0;
+  std::ifstream meminfo("/proc/meminfo");
+  std::string key;
+  std::uint64_t kib = 0;
+  std::string unit;
+  while (meminfo >> key >> kib >> unit) {
+    if (key == "MemAvailable:") {
+      available = kib * 1024;
+      break;
+    }
+  }
+  if (available == 0) {
+    available = static_cast<std::uint64_t>(::sysconf(_SC_PHYS_PAGES)) *
+                static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+  }
+  std::ifstream cgroup("/sys/fs/cgroup/memory.max");
+  std::uint64_t limit = 0;
+  if (cgroup >> limit && limit > 0) available = std::min(available, limit);
+  return std::max(available / 2, min_memory);
+}
+
+}  // namespace shufl::lines
+
+namespace shufl::lines::runner {
 
 // Reads the first `count` records of `fd` in blocks. A regular file is repositioned right after
 // them; from anything else the bytes read past them are returned as `pending`.
@@ -71,30 +97,6 @@ header_input read_header(int fd, std::uint64_t count, char delimiter, std::uint6
   return h;
 }
 
-// Half the memory available now (MemAvailable, capped by a cgroup v2 limit), at least the
-// smallest workable amount.
-std::uint64_t default_memory() {
-  std::uint64_t available = 0;
-  std::ifstream meminfo("/proc/meminfo");
-  std::string key;
-  std::uint64_t kib = 0;
-  std::string unit;
-  while (meminfo >> key >> kib >> unit) {
-    if (key == "MemAvailable:") {
-      available = kib * 1024;
-      break;
-    }
-  }
-  if (available == 0) {
-    available = static_cast<std::uint64_t>(::sysconf(_SC_PHYS_PAGES)) *
-                static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
-  }
-  std::ifstream cgroup("/sys/fs/cgroup/memory.max");
-  std::uint64_t limit = 0;
-  if (cgroup >> limit && limit > 0) available = std::min(available, limit);
-  return std::max(available / 2, min_memory);
-}
-
 // --memory (or its default) split into the RAM budget for records and the buffers around it.
 shufl::lines::external_settings external_settings_for(const options& opts) {
   shufl::lines::external_settings s;
@@ -111,33 +113,4 @@ shufl::lines::external_settings external_settings_for(const options& opts) {
   return s;
 }
 
-progress_display::progress_display() : enabled_(::isatty(STDERR_FILENO) == 1) {
-  if (enabled_) eraser_.emplace(STDERR_FILENO);
-}
-
-progress_display::~progress_display() { clear(); }
-
-void progress_display::operator()(const shufl::lines::external_progress& p) {
-  const auto now = std::chrono::steady_clock::now();
-  if (shown_ && now - last_ < std::chrono::milliseconds(250)) return;
-  last_ = now;
-  const double gib = static_cast<double>(p.done) / (1 << 30);
-  const auto phase_size = static_cast<int>(p.phase.size());
-  if (p.total > 0) {
-    const auto percent = static_cast<int>(100.0 * static_cast<double>(p.done) / static_cast<double>(p.total));
-    std::fprintf(stderr, "\rshufl: %.*s %.2f GiB (%d%%)\033[K", phase_size, p.phase.data(), gib, percent);
-  } else {
-    std::fprintf(stderr, "\rshufl: %.*s %.2f GiB\033[K", phase_size, p.phase.data(), gib);
-  }
-  std::fflush(stderr);
-  shown_ = true;
-  erase_on_signal::shown(true);
-}
-
-void progress_display::clear() {
-  if (shown_) std::fputs("\r\033[K", stderr);
-  shown_ = false;
-  erase_on_signal::shown(false);
-}
-
-}  // namespace shufl::cli::lines
+}  // namespace shufl::lines::runner

@@ -12,11 +12,10 @@
 
 #include <fmt/format.h>
 
-#include "lines_external.hpp"
-#include "lines_run.hpp"
+#include "run_internal.hpp"
 #include "shufl/lines/csv.hpp"
 
-namespace shufl::cli::lines {
+namespace shufl::lines::runner {
 
 namespace {
 
@@ -133,7 +132,7 @@ class weight_reader {
 
 }  // namespace
 
-int run_modes(const options& opts, prepared& pre, output_sink& sink, const seed_key& key) {
+void run_modes(const options& opts, prepared& pre, output_sink& sink, const seed_key& key) {
   // The source of records, and the input line number of record 0 (after --header lines).
   std::unique_ptr<fd_guard> input;
   std::optional<record_reader> reader;
@@ -190,7 +189,7 @@ int run_modes(const options& opts, prepared& pre, output_sink& sink, const seed_
     }
     input.reset();
     out.finish();
-    return 0;
+    return;
   }
 
   std::optional<weight_reader> weights;
@@ -246,7 +245,7 @@ int run_modes(const options& opts, prepared& pre, output_sink& sink, const seed_
     }
     write_draws(n, {}, [&](std::uint64_t i) { sink.open().write_number(opts.lo + i, d); });
     sink.finish();
-    return 0;
+    return;
   }
   if (opts.with_replacement) {
     // Every line (and weight) in memory; then COUNT independent draws.
@@ -275,7 +274,7 @@ int run_modes(const options& opts, prepared& pre, output_sink& sink, const seed_
       sink.open().write(all_data.substr(starts[i], starts[i + 1] - starts[i]));
     });
     sink.finish();
-    return 0;
+    return;
   }
 
   // --weight-field: weighted sample of -n COUNT lines (A-ExpJ), or a weighted shuffle.
@@ -314,7 +313,6 @@ int run_modes(const options& opts, prepared& pre, output_sink& sink, const seed_
   const auto kept = opts.keep_order ? sampler.take_in_input_order() : sampler.take_in_key_order();
   write_strings(sink, kept);
   sink.finish();
-  return 0;
 }
 
-}  // namespace shufl::cli::lines
+}  // namespace shufl::lines::runner

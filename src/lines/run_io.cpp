@@ -1,5 +1,5 @@
 // `shufl lines`: opening the input and -o, and reading a whole input into memory (record
-// offsets for -r, CSV records for --csv), shared by every mode (lines_run.hpp).
+// offsets for -r, CSV records for --csv), shared by every mode (run_internal.hpp).
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -10,11 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "lines_external.hpp"
-#include "lines_run.hpp"
+#include "run_internal.hpp"
 #include "shufl/lines/csv.hpp"
 
-namespace shufl::cli::lines {
+namespace shufl::lines::runner {
 
 int open_or_throw(const std::string& name, int flags) {
   int fd = -1;
@@ -101,4 +100,4 @@ signal_hold::~signal_hold() {
   if (const int sig = g_held_signal; sig != 0) ::raise(sig);  // ends the run as the signal would have
 }
 
-}  // namespace shufl::cli::lines
+}  // namespace shufl::lines::runner

@@ -1,0 +1,67 @@
+// `shufl audit --plan`'s report: the decks each test of the battery needs (shufl/audit/plan.hpp)
+// as a text table or JSON (schema/audit-plan.schema.json).
+#include "audit_plan.hpp"
+
+#include <fmt/format.h>
+
+#include <utility>
+
+#include "shufl/json_text.hpp"
+
+namespace shufl::render {
+
+std::string audit_plan_text(const audit::audit_plan& p, const std::string& pack) {
+  std::string out = fmt::format(
+      "plan for a {}: power {:g} per test at family-wise alpha {:g} (Holm over {} tests; planned at alpha/{} = "
+      "{:.3g} each, which Holm never tests below)\n",
+      pack, p.power, p.alpha, p.family, p.family, p.level);
+  out += fmt::format("{:<19} {:>8} {:>10}  {}\n", "test", "effect", "decks", "effect model");
+  std::string notes;
+  for (const auto& t : p.tests) {
+    if (t.planned) {
+      out += fmt::format("{:<19} {:>8} {:>10}  {}{}{}\n", t.name, fmt::format("{:g}", t.effect), t.decks, t.model,
+                         t.validity_bound ? " (the least for a valid chi-squared)" : "",
+                         t.note.empty() ? "" : " (" + t.note + ")");
+    } else {
+      out += fmt::format("{:<19} {:>8} {:>10}  {}\n", t.name, "-", "-", t.note);
+    }
+  }
+  out += fmt::format("decks for every planned test: {}\n", p.decks);
+  return out;
+}
+
+nlohmann::ordered_json audit_plan_json(const audit::audit_plan& p, const audit::audit_pack& pack) {
+  nlohmann::ordered_json j;
+  j["shufl_version"] = SHUFL_VERSION;
+  j["command"] = "audit-plan";
+  j["pack"] = {{"name", pack.name},
+               {"description", json_text(pack.cards.description)},
+               {"cards", pack.size()},
+               {"decks", pack.decks},
+               {"jokers", pack.jokers}};
+  j["alpha"] = p.alpha;
+  j["power"] = p.power;
+  j["family"] = p.family;
+  j["correction"] = "bonferroni";
+  j["level"] = p.level;
+  auto tests = nlohmann::ordered_json::array();
+  for (const auto& t : p.tests) {
+    nlohmann::ordered_json o;
+    o["name"] = t.name;
+    o["planned"] = t.planned;
+    o["effect"] = t.planned ? nlohmann::ordered_json(t.effect) : nlohmann::ordered_json(nullptr);
+    o["model"] = t.planned ? nlohmann::ordered_json(t.model) : nlohmann::ordered_json(nullptr);
+    o["df"] = t.planned && t.df ? nlohmann::ordered_json(*t.df) : nlohmann::ordered_json(nullptr);
+    o["noncentrality_per_deck"] = t.planned ? nlohmann::ordered_json(t.per_deck) : nlohmann::ordered_json(nullptr);
+    o["noncentrality"] = t.planned ? nlohmann::ordered_json(t.noncentrality) : nlohmann::ordered_json(nullptr);
+    o["decks"] = t.planned ? nlohmann::ordered_json(t.decks) : nlohmann::ordered_json(nullptr);
+    o["validity_bound"] = t.validity_bound;
+    o["note"] = t.note;
+    tests.push_back(std::move(o));
+  }
+  j["tests"] = std::move(tests);
+  j["decks"] = p.decks;
+  return j;
+}
+
+}  // namespace shufl::render
