@@ -85,6 +85,7 @@ class follow_loop {
   follow_loop(const follow_settings& s, follow_events& ev, const std::string& state_name)
       : s_(s), ev_(ev), state_name_(state_name) {
     if (!(s.alpha > 0 && s.alpha < 1)) throw error(fmt::format("--alpha must be between 0 and 1, not {}", s.alpha));
+    if (!(s.arl > 1 && s.arl <= 1e300)) throw error(fmt::format("--arl must be above 1, not {}", s.arl));
     threshold_log10_ = -std::log10(s.alpha);
   }
 
@@ -139,15 +140,18 @@ class follow_loop {
           }
           continue;
         }
+        detector_->add_deck(faces);  // checks the deck first: throws before anything changes
         e_->add_deck(faces);
         add_to_battery(faces);
         ++run_decks_;
-        if (!alarmed_ && e_->crossed(s_.alpha)) {
+        if (detector_->alarmed() || restored_alarm_) {
+          restored_alarm_ = false;
           alarm();
           if (!s_.keep_going) {
             end = follow_end::alarm;
             break;
           }
+          detector_->restart();
         }
         if (s_.every != 0 && e_->decks() % s_.every == 0) {
           status();
@@ -181,12 +185,15 @@ class follow_loop {
 
   void start_process(const audit_pack& pack) {
     e_.emplace(pack);
+    detector_.emplace(pack, s_.arl);
     if (!s_.keep_state) return;
     if (!s_.state_text) {
       ev_.note(follow_note::new_state, {}, 0);
       return;
     }
     std::string text = *s_.state_text;
+    std::string detector_text;
+    bool had_alarm = false;
     // The monitor's own record beside the e-process: which regular file (device:inode) it
     // followed and through which line, so a restart on the same file does not add its decks
     // twice (a pipe or another file is read whole: its decks are new).
@@ -202,13 +209,30 @@ class follow_loop {
           ev_.note(follow_note::other_input, {}, 0);
         }
       }
+      if (j.is_object() && j.contains("detector")) {
+        detector_text = j["detector"].dump();
+        had_alarm = j.value("alarm", false);
+        j.erase("detector");
+        j.erase("alarm");
+        text = j.dump();
+      }
     } catch (const nlohmann::json::exception&) {
       // not JSON: the library's reader says what is wrong
     }
     try {
       e_->deserialize(text);
+      if (detector_text.empty()) throw error("state file: no change detector in it (written by an older monitor)");
+      detector_->deserialize(detector_text);
     } catch (const error& e) {
       throw error(fmt::format("--state '{}': {}", state_name_, e.what()));
+    }
+    if (had_alarm) {
+      ev_.note(s_.reset_alarm ? follow_note::alarm_reset : follow_note::restored_alarm, {}, 0);
+      if (s_.reset_alarm) {
+        detector_->restart();
+      } else {
+        restored_alarm_ = true;
+      }
     }
   }
 
@@ -244,6 +268,9 @@ class follow_loop {
   follow_status current() const {
     follow_status f;
     f.e = e_->current();
+    f.detector = detector_->current();
+    f.arl = s_.arl;
+    f.alarms = alarms_;
     f.decks_this_run = run_decks_;
     f.alpha = s_.alpha;
     f.threshold_log10 = threshold_log10_;
@@ -265,6 +292,9 @@ class follow_loop {
       auto j = nlohmann::ordered_json::parse(e_->serialize());
       const std::uint64_t lines = reader_ != nullptr ? std::max(reader_->line_number(), resume_lines_) : resume_lines_;
       j["follow_input"] = {{"id", input_id_}, {"lines", regular_ ? lines : 0}};
+      j["detector"] = nlohmann::ordered_json::parse(detector_->serialize());
+      // An alarm the detector has not restarted after: a restart gives it again (or resets it).
+      j["alarm"] = detector_->alarmed() || restored_alarm_;
       state = j.dump() + "\n";
     }
     ev_.save(f, state);
@@ -272,6 +302,7 @@ class follow_loop {
 
   void alarm() {
     alarmed_ = true;
+    ++alarms_;
     const follow_status f = current();
     ev_.alarm(f);
     save(f);
@@ -316,6 +347,9 @@ class follow_loop {
   double threshold_log10_ = 3;
   clock_type::time_point next_time_{};
   std::optional<e_process> e_;
+  std::optional<change_detector> detector_;
+  bool restored_alarm_ = false;  // a restored state had alarmed: given again at the first deck
+  std::uint64_t alarms_ = 0;
   battery_shape shape_;
   std::optional<battery> battery_;
   std::size_t k_ = 0, in_block_ = 0;

@@ -212,6 +212,11 @@ int run_follow(const follow_cli_options& o) {
     if (s.every < 1) throw error("--every must be at least 1");
   }
   if (o.interval) s.interval = parse_positive_seconds(*o.interval);
+  if (o.arl) {
+    s.arl = parse_double("--arl", *o.arl);
+    if (!(s.arl > 1 && s.arl <= 1e300)) throw error(fmt::format("--arl must be a number of decks above 1, not {}", *o.arl));
+  }
+  s.reset_alarm = o.reset_alarm;
   if (!o.every && !o.interval) {
     if (isatty(STDOUT_FILENO)) {
       s.interval = 1.0;
@@ -250,8 +255,11 @@ int run_follow(const follow_cli_options& o) {
   }
   const audit::follow_outcome r = audit::follow(s, out, o.state);
   if (!r.any_deck) return stopped_before_any_deck();
-  const bool failed = r.alarmed || r.battery_failed;
-  return out.side_failed() ? exit_error : failed ? exit_audit_failed : exit_ok;
+  // 3 is the detector's alarm and nothing else (its average run length holds across restarts);
+  // a failed end-of-run battery without an alarm is 6.
+  constexpr int exit_battery_failed = 6;
+  if (out.side_failed()) return exit_error;
+  return r.alarmed ? exit_audit_failed : r.battery_failed ? exit_battery_failed : exit_ok;
 }
 
 }  // namespace shufl::cli

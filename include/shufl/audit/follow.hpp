@@ -19,6 +19,7 @@
 
 #include "shufl/audit.hpp"
 #include "shufl/audit/deck_reader.hpp"
+#include "shufl/audit/detector.hpp"
 #include "shufl/audit/monitor.hpp"
 
 namespace shufl::audit {
@@ -29,10 +30,12 @@ struct follow_settings {
   std::string name;                  ///< the input as messages name it ("standard input", a path)
   reader_options reader;             ///< pack, deal length, --skip-bad
   game_deal game;                    ///< the battery's game tests
-  double alpha = 0.001;              ///< alarm at 1/alpha; the battery's level
+  double alpha = 0.001;              ///< the battery's level (and the since-start evidence's scale)
+  double arl = 1e9;                  ///< the detector's threshold A: average run length to a false alarm >= A decks
+  bool reset_alarm = false;          ///< a restored state's alarm is cleared (the detector restarts from 0)
   std::uint64_t every = 0;           ///< a status every N decks in the e-process (0: none)
   double interval = 0;               ///< a status every S seconds while decks come (0: none)
-  bool keep_going = false;           ///< after the alarm, go on to the end
+  bool keep_going = false;           ///< after each alarm, restart the detector from 0 and go on
   bool keep_state = false;           ///< make the state document at every status (--state)
   /// The text of a saved state (nullopt: none, or the file does not exist yet).
   std::optional<std::string> state_text;
@@ -42,11 +45,14 @@ struct follow_settings {
 
 /// One status of the monitor (also the alarm's and the final one's).
 struct follow_status {
-  e_process::status e;               ///< the e-process after the last deck
+  e_process::status e;               ///< the since-start e-process after the last deck
+  change_detector::status detector;  ///< the change detector after the last deck
+  double arl = 1e9;                  ///< the detector's threshold A (decks)
+  std::uint64_t alarms = 0;          ///< alarms in this run
   std::uint64_t decks_this_run = 0;  ///< decks this run added
   double alpha = 0.001;
   double threshold_log10 = 3;        ///< log10(1/alpha)
-  bool alarm = false;                ///< whether the alarm fired in this run
+  bool alarm = false;                ///< whether the detector alarmed in this run
 };
 
 /// Things the monitor tells beside its statuses (the render layer words them).
@@ -55,6 +61,8 @@ enum class follow_note {
   new_state,          ///< --state names no file yet: a new e-process starts
   resuming,           ///< `lines`: the followed file's first lines are in the state already
   other_input,        ///< the state's decks came from another input: read from its start
+  restored_alarm,     ///< the restored state had alarmed: the alarm is given again (no --reset-alarm)
+  alarm_reset,        ///< the restored state had alarmed: reset (--reset-alarm)
 };
 
 /// How the run ended.
@@ -78,7 +86,7 @@ class follow_events {
   virtual void note(follow_note kind, const std::string& text, std::uint64_t lines) = 0;
   /// A status is due (every, interval).
   virtual void status(const follow_status& s) = 0;
-  /// The detector crossed its threshold (once per run).
+  /// The detector crossed its threshold (with keep_going, after each crossing).
   virtual void alarm(const follow_status& s) = 0;
   /// After each status, the alarm and the final record: the state document to keep (empty
   /// without keep_state) and the status the metrics show.
