@@ -261,6 +261,51 @@ TEST(AuditFollow, RestoredAlarmIsGivenAgainUnlessReset) {
   EXPECT_GT(f["decks"].get<int>(), 200);  // the since-the-start e-process went on
 }
 
+TEST(AuditFollow, HostileStatesAreRefusedWithClearMessages) {
+  temp_dir dir;
+  const std::string state = dir.file("state.json");
+  const std::string decks = run_shufl({"deck", "--count", "30", "--seed", "hostile"}).out;
+  ASSERT_EQ(run_shufl({"audit", "--follow", "-", "--state", state}, decks).status, 0);
+  const auto good = nlohmann::json::parse(read_file(state));
+  const auto refused = [&](const nlohmann::json& j, const std::string& expect) {
+    const std::string bad = dir.file("bad.json");
+    std::ofstream(bad) << j.dump();
+    const auto r = run_shufl({"audit", "--follow", "-", "--state", bad}, decks);
+    EXPECT_EQ(r.status, 1) << j.dump().substr(0, 200);
+    EXPECT_TRUE(r.out.empty());
+    EXPECT_NE(r.err.find(expect), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("json.exception"), std::string::npos) << r.err;
+  };
+  auto j = good;
+  j["decks"] = -1;
+  refused(j, "'decks' holds a value that is not a whole number");
+  j = good;
+  j["position_counts"][0] = 1.5;
+  refused(j, "'position_counts' holds a value that is not a whole number");
+  j = good;
+  j["position_counts"][0] = j["position_counts"][0].get<int>() + 1;
+  refused(j, "'position_counts' does not add up");
+  j = good;
+  j["predictors"][0]["log_e"][1] = 1e308;
+  refused(j, "an e-value out of range");
+  j = good;
+  j["max_log_mixture"] = 1e308;
+  refused(j, "'max_log_mixture' is out of range");
+  j = good;
+  j["predictors"][0]["hits"] = "many";
+  refused(j, "'hits' holds a value that is not a whole number");
+  j = good;
+  j["length"] = nullptr;
+  refused(j, "state file:");
+  j = good;
+  j["follow_input"]["lines"] = -5;
+  refused(j, "'follow_input' is malformed");
+  j = good;
+  for (auto& v : j["detector"]["log_sr"])
+    if (v.is_number()) v = 1e300;
+  refused(j, "a change detector statistic out of range");
+}
+
 TEST(AuditFollow, FollowsAGrowingFileAndStopsOnSigint) {
   temp_dir dir;
   const std::string decks = dir.file("decks.txt");

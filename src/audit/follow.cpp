@@ -202,6 +202,9 @@ class follow_loop {
       if (j.is_object() && j.contains("follow_input")) {
         const auto f = j["follow_input"];
         j.erase("follow_input");
+        if (!f.is_object() || !f.value("id", nlohmann::json("")).is_string() ||
+            !f.value("lines", nlohmann::json(0u)).is_number_unsigned())
+          throw error(fmt::format("--state '{}': state file: 'follow_input' is malformed", state_name_));
         text = j.dump();
         if (f.is_object() && f.value("id", std::string()) == input_id_ && !input_id_.empty()) {
           resume_lines_ = f.value("lines", std::uint64_t{0});
@@ -211,6 +214,8 @@ class follow_loop {
       }
       if (j.is_object() && j.contains("detector")) {
         detector_text = j["detector"].dump();
+        if (!j.value("alarm", nlohmann::json(false)).is_boolean())
+          throw error(fmt::format("--state '{}': state file: 'alarm' is not true or false", state_name_));
         had_alarm = j.value("alarm", false);
         j.erase("detector");
         j.erase("alarm");

@@ -16,6 +16,7 @@
 #include <cmath>
 #include <limits>
 #include <string_view>
+#include <type_traits>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -465,13 +466,45 @@ std::string describe_pack(const nlohmann::json& id) {
                      id.value("decks", std::uint64_t{0}), id.value("jokers", std::uint64_t{0}));
 }
 
+// A whole number >= 0 that fits T: a negative, fractional or too large count is refused (it
+// would wrap or be cut).
+template <class T>
+T read_count(const nlohmann::json& v, const char* key) {
+  if (!v.is_number_unsigned() || v.get<std::uint64_t>() > std::numeric_limits<T>::max())
+    throw shufl::error(fmt::format("state file: '{}' holds a value that is not a whole number of the right range", key));
+  return static_cast<T>(v.get<std::uint64_t>());
+}
+
+double read_number(const nlohmann::json& v, const char* key) {
+  if (!v.is_number() || !std::isfinite(v.get<double>()))
+    throw shufl::error(fmt::format("state file: '{}' holds a value that is not a finite number", key));
+  return v.get<double>();
+}
+
 template <class T>
 void read_vector(const nlohmann::json& j, const char* key, std::vector<T>& out, std::size_t size) {
   const auto& a = j.at(key);
   if (!a.is_array() || a.size() != size)
     throw shufl::error(fmt::format("state file: '{}' has the wrong size", key));
   out.clear();
-  for (const auto& v : a) out.push_back(v.get<T>());
+  for (const auto& v : a) {
+    if constexpr (std::is_integral_v<T>) {
+      out.push_back(read_count<T>(v, key));
+    } else {
+      out.push_back(read_number(v, key));
+    }
+  }
+}
+
+// Every row of a position table counts each deck once (rows past the deck length: none).
+void check_rows(const std::vector<std::uint32_t>& counts, std::size_t columns, std::size_t rows, std::size_t length,
+                std::uint64_t decks, const char* key) {
+  for (std::size_t t = 0; t < rows; ++t) {
+    std::uint64_t sum = 0;
+    for (std::size_t c = 0; c < columns; ++c) sum += counts[t * columns + c];
+    if (sum != (t < length ? decks : 0))
+      throw shufl::error(fmt::format("state file: '{}' does not add up to the decks counted", key));
+  }
 }
 
 }  // namespace
@@ -518,8 +551,9 @@ std::string e_process::serialize() const {
 void e_process::deserialize(std::string_view json_text) {
   try {
     deserialize_checked(json_text);
-  } catch (const nlohmann::json::exception& e) {
-    throw shufl::error(std::string("state file: malformed (") + e.what() + ")");
+  } catch (const nlohmann::json::exception&) {
+    // The parser library's own words (type_error.302 ...) are not for the operator.
+    throw shufl::error("state file: malformed (a field is missing or has the wrong type)");
   }
 }
 
@@ -543,11 +577,16 @@ void e_process::deserialize_checked(std::string_view json_text) {
                        predictor_set_name() + "')");
   {
     e_process next(pack_, window_);
-    next.length_ = j.at("length").get<std::size_t>();
-    next.decks_ = j.at("decks").get<std::uint64_t>();
-    next.max_log_mixture_ = j.at("max_log_mixture").get<double>();
+    next.length_ = read_count<std::size_t>(j.at("length"), "length");
+    next.decks_ = read_count<std::uint64_t>(j.at("decks"), "decks");
+    next.max_log_mixture_ = read_number(j.at("max_log_mixture"), "max_log_mixture");
     if (next.length_ > n_ || (next.length_ == 0) != (next.decks_ == 0))
       throw shufl::error("state file: inconsistent deck length");
+    // No card's factor exceeds 1/p0(card) = R/left <= R, so ln e <= decks · ln(n!): a larger
+    // value was not made by this monitor (a forged state that would alarm at once).
+    const double most = static_cast<double>(next.decks_) * std::lgamma(static_cast<double>(n_) + 1) + 1e-6;
+    if (next.max_log_mixture_ < 0 || next.max_log_mixture_ > most)
+      throw shufl::error("state file: 'max_log_mixture' is out of range for the decks counted");
     const auto& preds = j.at("predictors");
     if (!preds.is_array() || preds.size() != next.preds_.size())
       throw shufl::error("state file: wrong number of predictors");
@@ -556,22 +595,30 @@ void e_process::deserialize_checked(std::string_view json_text) {
       std::vector<double> logs;
       read_vector(preds[p], "log_e", logs, ps.comps.size());
       for (std::size_t i = 0; i < logs.size(); ++i) {
-        if (!std::isfinite(logs[i])) throw shufl::error("state file: a non-finite e-value");
+        if (logs[i] > most) throw shufl::error("state file: an e-value out of range for the decks counted");
         ps.comps[i].log_e = logs[i];
       }
-      ps.hits = preds[p].at("hits").get<std::uint64_t>();
-      ps.guesses = preds[p].at("guesses").get<std::uint64_t>();
-      ps.expected_hits = preds[p].at("expected_hits").get<double>();
+      ps.hits = read_count<std::uint64_t>(preds[p].at("hits"), "hits");
+      ps.guesses = read_count<std::uint64_t>(preds[p].at("guesses"), "guesses");
+      ps.expected_hits = read_number(preds[p].at("expected_hits"), "expected_hits");
+      if (ps.hits > ps.guesses || ps.guesses > next.decks_ * n_ || ps.expected_hits < 0 ||
+          ps.expected_hits > static_cast<double>(ps.guesses))
+        throw shufl::error("state file: a predictor's hit counts are inconsistent");
     }
     read_vector(j, "position_counts", next.pos_count_, n_ * faces_);
     read_vector(j, "suit_counts", next.suit_count_, n_ * suits_);
     read_vector(j, "rank_counts", next.rank_count_, n_ * ranks_);
+    if (window_ == 0) {
+      check_rows(next.pos_count_, faces_, n_, next.length_, next.decks_, "position_counts");
+      check_rows(next.suit_count_, suits_, n_, next.length_, next.decks_, "suit_counts");
+      check_rows(next.rank_count_, ranks_, n_, next.length_, next.decks_, "rank_counts");
+    }
     const auto& prev = j.at("previous");
     if (!prev.is_array() || prev.size() != (next.decks_ == 0 ? 0 : next.length_))
       throw shufl::error("state file: the previous deck has the wrong length");
     if (next.decks_ > 0) {
       std::vector<std::uint32_t> deck;
-      for (const auto& v : prev) deck.push_back(v.get<std::uint32_t>());
+      for (const auto& v : prev) deck.push_back(read_count<std::uint32_t>(v, "previous"));
       next.check_deck(deck);
       next.prev_ = deck;
       std::fill(next.seen_copy_.begin(), next.seen_copy_.end(), 0u);
@@ -590,7 +637,7 @@ void e_process::deserialize_checked(std::string_view json_text) {
       for (std::uint64_t i = 0; i < kept; ++i) {
         std::vector<std::uint32_t> deck;
         if (!w[i].is_array()) throw shufl::error("state file: a deck of 'window_decks' is not a list");
-        for (const auto& v : w[i]) deck.push_back(v.get<std::uint32_t>());
+        for (const auto& v : w[i]) deck.push_back(read_count<std::uint32_t>(v, "window_decks"));
         if (deck.size() != next.length_) throw shufl::error("state file: a deck of 'window_decks' has the wrong length");
         next.check_deck(deck);
         std::copy(deck.begin(), deck.end(), next.ring_.begin() + static_cast<std::ptrdiff_t>(((next.decks_ - kept + i) % window_) * next.length_));

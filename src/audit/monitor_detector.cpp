@@ -152,7 +152,11 @@ void change_detector::deserialize(std::string_view json_text) {
     if (!j.contains("windows") || j["windows"] != nlohmann::json(windows_))
       throw shufl::error("state file: the change detector's learner windows differ");
     change_detector next = *this;
+    if (!j.at("decks").is_number_unsigned()) throw shufl::error("state file: the change detector's 'decks' is not a whole number");
     next.decks_ = j.at("decks").get<std::uint64_t>();
+    // ln M_{k,t} <= ln t + t · ln(n!) (each deck's e-value is at most n!): beyond, a forged state.
+    const double most = std::log(static_cast<double>(next.decks_) + 1) +
+                        static_cast<double>(next.decks_) * std::lgamma(static_cast<double>(pack_.size()) + 1) + 1e-6;
     const auto& logs = j.at("log_sr");
     if (!logs.is_array() || logs.size() != log_sr_.size())
       throw shufl::error("state file: the change detector's statistics have the wrong size");
@@ -165,7 +169,7 @@ void change_detector::deserialize(std::string_view json_text) {
       const double v = logs[k].get<double>();
       // ln M_{k,t} <= Σ of ln e over at most t decks; a finite value far above any threshold
       // is a forged or corrupted state.
-      if (!std::isfinite(v) || v > 1e6) throw shufl::error("state file: a change detector statistic out of range");
+      if (!std::isfinite(v) || v > most) throw shufl::error("state file: a change detector statistic out of range");
       next.log_sr_[k] = weight_log_[k] == minus_inf ? minus_inf : v;
     }
     const auto& l = j.at("learners");

@@ -183,9 +183,18 @@ class follow_output final : public audit::follow_events {
   }
 
  private:
+  // Straight to the descriptor, flushed at once (a log collector or a terminal sees every
+  // status as it comes). A stop signal while a full pipe blocks the write interrupts it (no
+  // SA_RESTART): the write is retried, so the final report still comes.
   static void emit(const std::string& line) {
-    write_stdout(line);
-    finish_stdout();  // flushed at once: a log collector or a terminal sees every status as it comes
+    finish_stdout();  // anything stdio holds goes first
+    std::string_view rest = line;
+    while (!rest.empty()) {
+      const ssize_t w = ::write(STDOUT_FILENO, rest.data(), rest.size());
+      if (w < 0 && errno == EINTR) continue;
+      if (w < 0) throw error(fmt::format("write error: {}", std::strerror(errno)));
+      rest.remove_prefix(static_cast<std::size_t>(w));
+    }
   }
 
   const follow_cli_options& o_;
