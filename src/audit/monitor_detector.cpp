@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <sodium.h>
 
 #include "shufl/error.hpp"
 
@@ -51,7 +52,10 @@ change_detector::change_detector(const audit_pack& pack, double arl, std::span<c
   for (std::size_t i = 0; i < learners_.size(); ++i)
     for (const auto& c : layout_)
       weight_log_.push_back(c.null ? minus_inf
-                                   : -std::log(l * static_cast<double>(predictors) * static_cast<double>(live[c.predictor])));
+                                   : std::log(0.8) - std::log(l * static_cast<double>(predictors) *
+                                                              static_cast<double>(live[c.predictor])));
+  replay_sr_.fill(minus_inf);
+  if (sodium_init() < 0) throw shufl::error("libsodium failed to initialise");
   log_sr_.assign(weight_log_.size(), minus_inf);
   log_m_ = minus_inf;
 }
@@ -69,14 +73,62 @@ void change_detector::add_deck(std::span<const std::uint32_t> faces) {
       s = (after_[k] - before_[k]) + softplus(s);
     }
   }
+  add_replay(faces);
   ++decks_;
   update_mixture();
+}
+
+void change_detector::add_replay(std::span<const std::uint32_t> faces) {
+  static const unsigned char key[crypto_shorthash_KEYBYTES] = {'s', 'h', 'u', 'f', 'l', ' ', 'r', 'e',
+                                                               'p', 'l', 'a', 'y', ' ', 'k', 'e', 'y'};
+  std::uint64_t h = 0;
+  unsigned char out[crypto_shorthash_BYTES];
+  crypto_shorthash(out, reinterpret_cast<const unsigned char*>(faces.data()), faces.size_bytes(), key);
+  for (int i = 0; i < 8; ++i) h = (h << 8) | out[i];
+  if (replay_seen_ == 0) {  // the largest null probability of one deck of this length
+    std::uint32_t most = 0;
+    for (const std::uint32_t c : pack_.copies) most = std::max(most, c);
+    const std::size_t n = pack_.size();
+    log_p_max_ = 0;
+    if (faces.size() == n) {  // a whole deck: every order of the faces has Π copies! / n!
+      for (const std::uint32_t c : pack_.copies) log_p_max_ += std::lgamma(static_cast<double>(c) + 1);
+      log_p_max_ -= std::lgamma(static_cast<double>(n) + 1);
+    } else {  // a deal of L cards: at most Π_t min(copies, n − t) / (n − t)
+      for (std::size_t t = 0; t < faces.size(); ++t)
+        log_p_max_ += std::log(std::min<double>(most, static_cast<double>(n - t)) / static_cast<double>(n - t));
+    }
+  }
+  // The bet, from the window before this deck: P0(hit) <= K·(p_max + 2^−64).
+  const double k = static_cast<double>(replay_count_.size());
+  const double p = k * (std::exp(log_p_max_) + std::ldexp(1.0, -64));
+  const auto it = replay_count_.find(h);
+  const bool hit = it != replay_count_.end();
+  last_hit_lag_ = hit ? replay_seen_ - it->second.last : 0;
+  for (std::size_t i = 0; i < replay_weights.size(); ++i) {
+    const double w = replay_weights[i];
+    const double e = (k == 0 || p >= 1) ? 1.0 : hit ? (1 - w) + w / p : 1 - w;
+    replay_sr_[i] = std::log(e) + softplus(replay_sr_[i]);
+  }
+  // Remember this deck; the one replay_window decks back leaves.
+  if (replay_ring_.empty()) replay_ring_.assign(replay_window, 0);
+  const std::size_t slot = replay_seen_ % replay_window;
+  if (replay_seen_ >= replay_window) {
+    const auto old = replay_count_.find(replay_ring_[slot]);
+    if (old != replay_count_.end() && --old->second.count == 0) replay_count_.erase(old);
+  }
+  replay_ring_[slot] = h;
+  seen& s = replay_count_[h];
+  ++s.count;
+  s.last = replay_seen_;
+  ++replay_seen_;
 }
 
 void change_detector::update_mixture() noexcept {
   double top = minus_inf;
   for (std::size_t k = 0; k < log_sr_.size(); ++k)
     if (weight_log_[k] != minus_inf) top = std::max(top, log_sr_[k] + weight_log_[k]);
+  const double replay_weight_log = std::log(0.2 / static_cast<double>(replay_weights.size()));
+  for (const double r : replay_sr_) top = std::max(top, r + replay_weight_log);
   if (top == minus_inf) {
     log_m_ = minus_inf;
     return;
@@ -84,11 +136,13 @@ void change_detector::update_mixture() noexcept {
   double sum = 0;
   for (std::size_t k = 0; k < log_sr_.size(); ++k)
     if (weight_log_[k] != minus_inf) sum += std::exp(log_sr_[k] + weight_log_[k] - top);
+  for (const double r : replay_sr_) sum += std::exp(r + replay_weight_log - top);
   log_m_ = top + std::log(sum);
 }
 
 void change_detector::restart() noexcept {
   std::fill(log_sr_.begin(), log_sr_.end(), minus_inf);
+  replay_sr_.fill(minus_inf);
   log_m_ = minus_inf;
   decks_ = 0;
 }
@@ -118,6 +172,22 @@ change_detector::status change_detector::current() const {
         best_predictor = p;
       }
   }
+  {
+    const double replay_weight_log = std::log(0.2 / static_cast<double>(replay_weights.size()));
+    double share = minus_inf;
+    for (const double r : replay_sr_)
+      if (r != minus_inf) {
+        const double v = r + replay_weight_log;
+        share = share == minus_inf ? v : std::max(share, v) + std::log1p(std::exp(-std::fabs(share - v)));
+      }
+    if (share > best) {
+      s.leader = "replay";
+      s.evidence = last_hit_lag_ > 0
+                       ? fmt::format("the last deck repeats the deck {} back", last_hit_lag_)
+                       : fmt::format("no deck repeated in the last {} decks", std::min<std::uint64_t>(replay_seen_, replay_window));
+      return s;
+    }
+  }
   if (decks_ == 0 && best == minus_inf) {
     s.leader = "none";
     s.evidence = "no decks since the detector started";
@@ -138,6 +208,9 @@ std::string change_detector::serialize() const {
   nlohmann::json logs = nlohmann::json::array();
   for (const double v : log_sr_) logs.push_back(v == minus_inf ? nlohmann::json(nullptr) : nlohmann::json(v));
   j["log_sr"] = std::move(logs);
+  nlohmann::json replay = nlohmann::json::array();
+  for (const double v : replay_sr_) replay.push_back(v == minus_inf ? nlohmann::json(nullptr) : nlohmann::json(v));
+  j["replay_log_sr"] = std::move(replay);
   nlohmann::json l = nlohmann::json::array();
   for (const e_process& e : learners_) l.push_back(nlohmann::json::parse(e.serialize()));
   j["learners"] = std::move(l);
@@ -171,6 +244,21 @@ void change_detector::deserialize(std::string_view json_text) {
       // is a forged or corrupted state.
       if (!std::isfinite(v) || v > most) throw shufl::error("state file: a change detector statistic out of range");
       next.log_sr_[k] = weight_log_[k] == minus_inf ? minus_inf : v;
+    }
+    const auto& replay = j.at("replay_log_sr");
+    if (!replay.is_array() || replay.size() != replay_sr_.size())
+      throw shufl::error("state file: the change detector's replay statistics have the wrong size");
+    for (std::size_t k = 0; k < replay.size(); ++k) {
+      if (replay[k].is_null()) {
+        next.replay_sr_[k] = minus_inf;
+        continue;
+      }
+      if (!replay[k].is_number()) throw shufl::error("state file: a change detector statistic is not a number");
+      const double v = replay[k].get<double>();
+      // A replay e-value is at most 1/p <= 2^64 per deck.
+      if (!std::isfinite(v) || v > std::log(static_cast<double>(next.decks_) + 1) + static_cast<double>(next.decks_) * 44.4)
+        throw shufl::error("state file: a change detector statistic out of range");
+      next.replay_sr_[k] = v;
     }
     const auto& l = j.at("learners");
     if (!l.is_array() || l.size() != learners_.size())

@@ -100,8 +100,9 @@ non-randomness", never that decks are fair. Exit status: 0 success, 1 error; wit
 when a test fails; 5 when --merge lacks shards (unless --allow-partial).
 
 --follow: monitors a live stream (docs/monitor.md). After every deck a change detector (a
-Shiryaev-Roberts e-detector over four predictors: position, successor, repeat, suit-rank, with
-learners of the last 32 and 1024 decks) and the since-the-start e-process are updated; a status
+Shiryaev-Roberts e-detector over position, successor, repeat and suit-rank, with learners of
+the last 32 and 1024 decks, and replay: a deck repeated from the last 2^20) and the
+since-the-start e-process are updated; a status
 (decks, log10 e of each predictor, anytime-valid p, the detector's log10 M and its alarm level)
 comes every --every N decks or --interval S seconds, as text or JSON Lines (--format json). The
 alarm, when M reaches --arl A (default 1e9), names the leading predictor and runs --on-alarm; a

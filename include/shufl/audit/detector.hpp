@@ -12,6 +12,14 @@
 // sets: the last 32 and the last 1,024 decks), and the guessing predictors (successor, repeat)
 // learn nothing, so no bet is slowed down by a long fair history.
 //
+// Replays. A fifth predictor, `replay`, bets that the deck repeats one of the last 2^20 decks
+// (whole decks, at any lag in the window): decks are kept as 64-bit SipHash-2-4 values (a ring of
+// 2^20 values and a table of the distinct ones: about 50 MB at most, not saved in the state: a
+// restart refills it). Under the null a hit has probability p <= K·(p_max + 2^−64), K the distinct
+// decks in the window, p_max the largest probability of one deck (Π copies!/n! for a whole deck,
+// a bound Π min(copies, n−t)/(n−t) for a deal of fewer cards), 2^−64 the chance that another deck has the same hash (the hash taken as a random
+// function); the e-value (1 − w) + w·[hit]/p (w in {1/64, 1/2}) has conditional mean <= 1.
+//
 // Statistic. Per component, M_{k,t} = e_{k,t} · (M_{k,t−1} + 1), M_{k,0} = 0 (Shiryaev–Roberts);
 // the detector is the fixed-weight average M_t = Σ_k π_k M_{k,t} (π: 1/2 per learner set, 1/4
 // per predictor, equal over a predictor's non-null components). Under the null each
@@ -23,6 +31,7 @@
 
 #include <array>
 #include <cstdint>
+#include <unordered_map>
 #include <span>
 #include <string>
 #include <string_view>
@@ -32,7 +41,8 @@
 
 namespace shufl::audit {
 
-/// The Shiryaev–Roberts e-detector over the monitor's predictors with windowed learners.
+/// The Shiryaev–Roberts e-detector over the monitor's predictors with windowed learners and
+/// the replay predictor.
 class change_detector {
  public:
   /// The learner windows of the default detector (decks).
@@ -71,6 +81,7 @@ class change_detector {
 
  private:
   void update_mixture() noexcept;
+  void add_replay(std::span<const std::uint32_t> faces);
 
   audit_pack pack_;
   std::vector<std::size_t> windows_;
@@ -79,6 +90,16 @@ class change_detector {
   std::vector<double> weight_log_;                // ln π_k, per learner × component (−inf: null)
   std::vector<double> log_sr_;                    // ln M_{k,t}, same layout
   std::vector<double> before_, after_;            // scratch
+  // replay: the last replay_window hashes (ring) and how often each is in it
+  static constexpr std::size_t replay_window = std::size_t{1} << 20;
+  static constexpr std::array<double, 2> replay_weights = {1.0 / 64, 1.0 / 2};
+  std::vector<std::uint64_t> replay_ring_;
+  std::uint64_t replay_seen_ = 0;
+  struct seen { std::uint32_t count = 0; std::uint64_t last = 0; };  // copies in the window, last index
+  std::unordered_map<std::uint64_t, seen> replay_count_;
+  double log_p_max_ = 0;                         // ln of the largest null probability of one deck
+  std::array<double, 2> replay_sr_{};            // ln M of the replay components
+  std::uint64_t last_hit_lag_ = 0;               // lag of the last replay hit (0: none)
   double log_m_ = 0;
   double log_threshold_ = 0;
   double log10_threshold_ = 0;
