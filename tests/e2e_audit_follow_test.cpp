@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -304,6 +305,43 @@ TEST(AuditFollow, HostileStatesAreRefusedWithClearMessages) {
   for (auto& v : j["detector"]["log_sr"])
     if (v.is_number()) v = 1e300;
   refused(j, "a change detector statistic out of range");
+}
+
+TEST(AuditFollow, AStopSignalWhileStdoutIsBlockedStillGivesTheFinalReport) {
+  // Standard output is a FIFO nobody reads: the monitor blocks in write() when its buffer is
+  // full. SIGTERM interrupts that write; it is retried, and once the reader drains the FIFO the
+  // run ends with its final status and report, exit 0 (not "write error: Interrupted system
+  // call", exit 1).
+  temp_dir dir;
+  const std::string decks = dir.file("decks.txt"), fifo = dir.file("out.fifo");
+  { std::ofstream(decks) << run_shufl({"deck", "--count", "3000", "--seed", "blocked"}).out; }
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  const int reader = open(fifo.c_str(), O_RDONLY | O_NONBLOCK);
+  ASSERT_GE(reader, 0);
+  background_run run({"audit", "--follow", decks, "--format", "json", "--every", "1"}, fifo, dir.file("err"));
+  std::this_thread::sleep_for(std::chrono::milliseconds(800));  // the pipe fills, the writer blocks
+  EXPECT_FALSE(run.exited());
+  run.signal(SIGTERM);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  fcntl(reader, F_SETFL, 0);  // blocking: read to the end
+  std::string out;
+  char buffer[65536];
+  for (;;) {
+    const ssize_t got = read(reader, buffer, sizeof buffer);
+    if (got > 0) {
+      out.append(buffer, static_cast<std::size_t>(got));
+      continue;
+    }
+    if (got < 0 && errno == EINTR) continue;
+    break;
+  }
+  close(reader);
+  EXPECT_EQ(run.wait(), 0) << read_file(dir.file("err"));
+  EXPECT_EQ(read_file(dir.file("err")).find("write error"), std::string::npos) << read_file(dir.file("err"));
+  const auto v = json_lines(out);
+  ASSERT_FALSE(v.empty());
+  EXPECT_EQ(v.back()["type"], "final");
+  EXPECT_EQ(v.back()["reason"], "SIGTERM");
 }
 
 TEST(AuditFollow, FollowsAGrowingFileAndStopsOnSigint) {
