@@ -33,7 +33,7 @@ a read error), then exit 1; with \fB\-o\fR nothing is written.
 .B 3
 \fBshufl bias \-\-check\fR found bias in at least one algorithm, or \fBshufl audit \-\-check\fR
 failed a test (also: \fBshufl audit \-\-seed\-search\fR found a seed; \fBshufl audit
-\-\-follow\fR raised its alarm or its final battery failed).
+\-\-follow\fR: its change detector alarmed, and nothing else).
 .TP
 .B 4
 \fBshufl bias \-\-check\fR found no bias, but at least one verdict is unreliable (the test that
@@ -43,6 +43,9 @@ would decide is not valid at this sample size).
 \fBshufl bias \-\-merge\fR or \fBshufl audit \-\-merge\fR lacks shards of a run (unless
 \fB\-\-allow\-partial\fR).
 .TP
+.B 6
+\fBshufl audit \-\-follow\fR: the end\-of\-run battery failed without an alarm.
+.TP
 .B 128 + N
 A signal N ended the run: 129 SIGHUP (the terminal closed), 130 SIGINT (Ctrl\-C), 141 SIGPIPE
 (the reader of standard output went away, as in \fB| head\fR), 143 SIGTERM. What was written
@@ -51,7 +54,7 @@ the run. A progress display on the terminal is erased first. A \fBshufl bias
 \-\-save\-counts\fR run stopped by SIGHUP, SIGINT, SIGPIPE or SIGTERM first saves its finished chunks
 (\fB\-\-resume\fR continues it) and then exits 128 + N. The exception: \fBshufl audit
 \-\-follow\fR, a monitor whose normal end is SIGINT, SIGTERM or SIGHUP, prints its final status
-and report and exits 0 or 3.
+and report and exits 0, 3 or 6.
 .SH DETERMINISM
 \fB\-\-seed\fR \fISTRING\fR accepts any string; it is hashed with BLAKE2b to a 256-bit key and never
 truncated. For a given seed the output is a function of the input bytes and the options alone:

@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -103,6 +104,10 @@ TEST(AuditFollow, FairStreamPassesWithStatusesAndFinalReport) {
   EXPECT_EQ(f["reason"], "end of input");
   EXPECT_EQ(f["decks"], 3000);
   EXPECT_EQ(f["alpha"], 0.001);
+  EXPECT_EQ(f["arl"], 1e9);
+  EXPECT_EQ(f["threshold_log10_m"], 9.0);
+  EXPECT_LT(f["log10_m"].get<double>(), 9.0);
+  EXPECT_EQ(f["alarms"], 0);
   EXPECT_LT(f["max_log10_e_mixture"].get<double>(), 3.0);
   check_status(f);
   EXPECT_EQ(f["report"]["command"], "audit");
@@ -115,7 +120,8 @@ TEST(AuditFollow, FairStreamPassesWithStatusesAndFinalReport) {
   const auto l = lines(t.out);
   ASSERT_GE(l.size(), 4u);
   EXPECT_EQ(l[0].rfind("decks 1000  log10 e: position ", 0), 0u) << l[0];
-  EXPECT_NE(l[0].find("(alarm at 3.00)"), std::string::npos);
+  EXPECT_NE(l[0].find("detector log10 M "), std::string::npos) << l[0];
+  EXPECT_NE(l[0].find("(alarm at 9.00: ARL >= 10^9 decks)"), std::string::npos) << l[0];
   EXPECT_EQ(l[2].rfind("final (end of input): decks 2000 ", 0), 0u) << t.out;
   EXPECT_NE(t.out.find("audit of standard input: 2000 decks"), std::string::npos) << t.out;
   EXPECT_NE(t.out.find("result: pass"), std::string::npos);
@@ -127,8 +133,9 @@ TEST(AuditFollow, PlantedFlawAlarmsNamesThePredictorAndExits3) {
   const auto v = json_lines(r.out);
   ASSERT_EQ(v.size(), 2u) << r.out;
   EXPECT_EQ(v[0]["type"], "alarm");
-  EXPECT_GE(v[0]["log10_e_mixture"].get<double>(), 3.0);
-  EXPECT_LT(v[0]["decks"].get<int>(), 50);  // median 4 decks (docs/monitor.md)
+  EXPECT_GE(v[0]["log10_m"].get<double>(), 9.0);  // the detector's alarm at the default --arl 1e9
+  EXPECT_LT(v[0]["decks"].get<int>(), 50);
+  EXPECT_EQ(v[0]["detector_decks"], v[0]["decks"]);
   check_status(v[0]);
   EXPECT_FALSE(v[0]["evidence"].get<std::string>().empty());
   EXPECT_EQ(v[1]["type"], "final");
@@ -138,21 +145,30 @@ TEST(AuditFollow, PlantedFlawAlarmsNamesThePredictorAndExits3) {
   const auto t = run_shufl({"audit", "--follow", "-"}, three_riffles(200, 7));
   ASSERT_EQ(t.status, 3);
   EXPECT_EQ(t.out.rfind(fmt::format("ALARM after {} decks: ", v[0]["decks"].get<int>()), 0), 0u) << t.out;
-  EXPECT_NE(t.out.find(fmt::format("leader {}: {}", v[0]["leader"].get<std::string>(),
-                                   v[0]["evidence"].get<std::string>())),
+  EXPECT_NE(t.out.find(fmt::format("leader {}: {}", v[0]["detector_leader"].get<std::string>(),
+                                   v[0]["detector_evidence"].get<std::string>())),
             std::string::npos)
       << t.out;
   EXPECT_NE(t.out.find("final (alarm): "), std::string::npos);
 }
 
-TEST(AuditFollow, KeepGoingAlarmsOnceAndReadsToTheEnd) {
+TEST(AuditFollow, KeepGoingRestartsTheDetectorAfterEachAlarm) {
   const auto r = run_shufl({"audit", "--follow", "-", "--format", "json", "--every", "100", "--keep-going"},
                            three_riffles(300, 11));
   ASSERT_EQ(r.status, 3) << r.err;
   const auto v = json_lines(r.out);
   int alarms = 0;
-  for (const auto& o : v) alarms += o["type"] == "alarm";
-  EXPECT_EQ(alarms, 1);
+  std::int64_t last = 0;
+  for (const auto& o : v) {
+    if (o["type"] != "alarm") continue;
+    ++alarms;
+    // Each alarm counts its own decks from the restart after the previous one.
+    EXPECT_EQ(o["detector_decks"].get<std::int64_t>(), o["decks"].get<std::int64_t>() - last);
+    last = o["decks"].get<std::int64_t>();
+    EXPECT_EQ(o["alarms"], alarms);
+  }
+  EXPECT_GE(alarms, 2);
+  EXPECT_EQ(v.back()["alarms"], alarms);
   ASSERT_EQ(v.back()["type"], "final");
   EXPECT_EQ(v.back()["decks"], 300);
   EXPECT_EQ(v.back()["reason"], "end of input");
@@ -207,6 +223,125 @@ TEST(AuditFollow, StateContinuesTheSameProcessAndRefusesAnotherPack) {
   EXPECT_EQ(other.status, 1);
   EXPECT_TRUE(other.out.empty());
   EXPECT_NE(other.err.find("state file: written for the pack 'standard'"), std::string::npos) << other.err;
+}
+
+TEST(AuditFollow, ExitStatusThreeIsTheAlarmOnlyAFailedBatteryIsSix) {
+  // A fair stream whose end-of-run battery fails (at --alpha 0.9 Holm fails by chance) and whose
+  // detector does not alarm: 6, not 3.
+  const std::string decks = run_shufl({"deck", "--count", "400", "--seed", "six"}).out;
+  const auto r = run_shufl({"audit", "--follow", "-", "--format", "json", "--alpha", "0.9"}, decks);
+  ASSERT_EQ(r.status, 6) << r.out << r.err;
+  const auto f = json_lines(r.out).back();
+  EXPECT_FALSE(f["alarm"].get<bool>());
+  EXPECT_EQ(f["report"]["result"], "fail");
+  // The same decks at the default level: 0.
+  EXPECT_EQ(run_shufl({"audit", "--follow", "-", "--format", "json"}, decks).status, 0);
+}
+
+TEST(AuditFollow, RestoredAlarmIsGivenAgainUnlessReset) {
+  temp_dir dir;
+  const std::string state = dir.file("state.json");
+  const auto a = run_shufl({"audit", "--follow", "-", "--format", "json", "--state", state}, three_riffles(60, 3));
+  ASSERT_EQ(a.status, 3) << a.err;
+  const std::string fair = run_shufl({"deck", "--count", "200", "--seed", "after-alarm"}).out;
+  const std::string copy = dir.file("copy.json");
+  {
+    std::ofstream(copy) << read_file(state);
+  }
+  const auto again = run_shufl({"audit", "--follow", "-", "--format", "json", "--state", state}, fair);
+  EXPECT_EQ(again.status, 3) << again.err;
+  EXPECT_NE(again.err.find("holds an alarm: it is given again"), std::string::npos) << again.err;
+  EXPECT_EQ(json_lines(again.out).front()["type"], "alarm");
+  const auto reset = run_shufl({"audit", "--follow", "-", "--format", "json", "--state", copy, "--reset-alarm"}, fair);
+  EXPECT_EQ(reset.status, 0) << reset.err;
+  EXPECT_NE(reset.err.find("held an alarm: reset"), std::string::npos) << reset.err;
+  const auto f = json_lines(reset.out).back();
+  EXPECT_FALSE(f["alarm"].get<bool>());
+  EXPECT_EQ(f["detector_decks"], 200);  // from 0 at the reset
+  EXPECT_EQ(f["decks_this_run"], 200);
+  EXPECT_GT(f["decks"].get<int>(), 200);  // the since-the-start e-process went on
+}
+
+TEST(AuditFollow, HostileStatesAreRefusedWithClearMessages) {
+  temp_dir dir;
+  const std::string state = dir.file("state.json");
+  const std::string decks = run_shufl({"deck", "--count", "30", "--seed", "hostile"}).out;
+  ASSERT_EQ(run_shufl({"audit", "--follow", "-", "--state", state}, decks).status, 0);
+  const auto good = nlohmann::json::parse(read_file(state));
+  const auto refused = [&](const nlohmann::json& j, const std::string& expect) {
+    const std::string bad = dir.file("bad.json");
+    std::ofstream(bad) << j.dump();
+    const auto r = run_shufl({"audit", "--follow", "-", "--state", bad}, decks);
+    EXPECT_EQ(r.status, 1) << j.dump().substr(0, 200);
+    EXPECT_TRUE(r.out.empty());
+    EXPECT_NE(r.err.find(expect), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("json.exception"), std::string::npos) << r.err;
+  };
+  auto j = good;
+  j["decks"] = -1;
+  refused(j, "'decks' holds a value that is not a whole number");
+  j = good;
+  j["position_counts"][0] = 1.5;
+  refused(j, "'position_counts' holds a value that is not a whole number");
+  j = good;
+  j["position_counts"][0] = j["position_counts"][0].get<int>() + 1;
+  refused(j, "'position_counts' does not add up");
+  j = good;
+  j["predictors"][0]["log_e"][1] = 1e308;
+  refused(j, "an e-value out of range");
+  j = good;
+  j["max_log_mixture"] = 1e308;
+  refused(j, "'max_log_mixture' is out of range");
+  j = good;
+  j["predictors"][0]["hits"] = "many";
+  refused(j, "'hits' holds a value that is not a whole number");
+  j = good;
+  j["length"] = nullptr;
+  refused(j, "state file:");
+  j = good;
+  j["follow_input"]["lines"] = -5;
+  refused(j, "'follow_input' is malformed");
+  j = good;
+  for (auto& v : j["detector"]["log_sr"])
+    if (v.is_number()) v = 1e300;
+  refused(j, "a change detector statistic out of range");
+}
+
+TEST(AuditFollow, AStopSignalWhileStdoutIsBlockedStillGivesTheFinalReport) {
+  // Standard output is a FIFO nobody reads: the monitor blocks in write() when its buffer is
+  // full. SIGTERM interrupts that write; it is retried, and once the reader drains the FIFO the
+  // run ends with its final status and report, exit 0 (not "write error: Interrupted system
+  // call", exit 1).
+  temp_dir dir;
+  const std::string decks = dir.file("decks.txt"), fifo = dir.file("out.fifo");
+  { std::ofstream(decks) << run_shufl({"deck", "--count", "3000", "--seed", "blocked"}).out; }
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  const int reader = open(fifo.c_str(), O_RDONLY | O_NONBLOCK);
+  ASSERT_GE(reader, 0);
+  background_run run({"audit", "--follow", decks, "--format", "json", "--every", "1"}, fifo, dir.file("err"));
+  std::this_thread::sleep_for(std::chrono::milliseconds(800));  // the pipe fills, the writer blocks
+  EXPECT_FALSE(run.exited());
+  run.signal(SIGTERM);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  fcntl(reader, F_SETFL, 0);  // blocking: read to the end
+  std::string out;
+  char buffer[65536];
+  for (;;) {
+    const ssize_t got = read(reader, buffer, sizeof buffer);
+    if (got > 0) {
+      out.append(buffer, static_cast<std::size_t>(got));
+      continue;
+    }
+    if (got < 0 && errno == EINTR) continue;
+    break;
+  }
+  close(reader);
+  EXPECT_EQ(run.wait(), 0) << read_file(dir.file("err"));
+  EXPECT_EQ(read_file(dir.file("err")).find("write error"), std::string::npos) << read_file(dir.file("err"));
+  const auto v = json_lines(out);
+  ASSERT_FALSE(v.empty());
+  EXPECT_EQ(v.back()["type"], "final");
+  EXPECT_EQ(v.back()["reason"], "SIGTERM");
 }
 
 TEST(AuditFollow, FollowsAGrowingFileAndStopsOnSigint) {
@@ -319,7 +454,9 @@ TEST(AuditFollow, MetricsFileReadBackThroughNodeExporter) {
   auto m = metric_values(text);
   EXPECT_EQ(m["shufl_audit_decks_total"], 500);
   EXPECT_EQ(m["shufl_audit_alarm"], 0);
-  EXPECT_NEAR(m["shufl_audit_alarm_threshold_log10_e"], 3, 1e-12);
+  EXPECT_NEAR(m["shufl_audit_detector_threshold_log10_m"], 9, 1e-12);
+  EXPECT_EQ(m["shufl_audit_detector_log10_m"], f["log10_m"].get<double>());
+  EXPECT_EQ(m["shufl_audit_alarms_total"], 0);
   EXPECT_EQ(m["shufl_audit_log10_e{predictor=\"mixture\"}"], f["log10_e_mixture"].get<double>());
   EXPECT_EQ(m["shufl_audit_log10_e{predictor=\"position\"}"], f["log10_e"]["position"].get<double>());
 

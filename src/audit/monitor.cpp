@@ -16,6 +16,7 @@
 #include <cmath>
 #include <limits>
 #include <string_view>
+#include <type_traits>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -50,7 +51,7 @@ constexpr double fold_high = 1e150, fold_low = 1e-150;
 
 std::span<const std::string_view> e_process::predictor_names() noexcept { return names; }
 
-e_process::e_process(const audit_pack& pack) : pack_(pack) {
+e_process::e_process(const audit_pack& pack, std::size_t window) : pack_(pack), window_(window) {
   n_ = pack.size();
   faces_ = pack.faces();
   if (n_ == 0 || faces_ == 0) throw shufl::error("audit monitor: the pack has no cards");
@@ -296,15 +297,14 @@ void e_process::add_deck(std::span<const std::uint32_t> faces) {
   }
   for (predictor_state& p : preds_) fold(p);
 
-  // This deck becomes history.
-  for (std::size_t t = 0; t < len; ++t) {
-    const std::uint32_t c = faces[t];
-    const std::size_t cell = t * faces_ + c;
-    ++pos_count_[cell];
-    pos_weight_[cell] = (pos_count_[cell] + 0.5) / static_cast<double>(pack_.copies[c]);
-    ++suit_count_[t * suits_ + suit_class_[c]];
-    ++rank_count_[t * ranks_ + rank_class_[c]];
+  // This deck becomes history (and, with a window, the deck window_ decks back leaves it).
+  if (window_ > 0) {
+    if (ring_.empty()) ring_.assign(window_ * len, 0);
+    std::uint32_t* slot = ring_.data() + (decks_ % window_) * len;
+    if (decks_ >= window_) count_deck({slot, len}, -1);
+    std::copy(faces.begin(), faces.end(), slot);
   }
+  count_deck(faces, +1);
   prev_.assign(faces.begin(), faces.end());
   std::fill(prev_next_.begin(), prev_next_.end(), none);
   std::fill(seen_copy_.begin(), seen_copy_.end(), 0u);
@@ -314,6 +314,30 @@ void e_process::add_deck(std::span<const std::uint32_t> faces) {
   }
   ++decks_;
   max_log_mixture_ = std::max(max_log_mixture_, mixture_log());
+}
+
+void e_process::count_deck(std::span<const std::uint32_t> faces, int step) noexcept {
+  for (std::size_t t = 0; t < faces.size(); ++t) {
+    const std::uint32_t c = faces[t];
+    const std::size_t cell = t * faces_ + c;
+    pos_count_[cell] += static_cast<std::uint32_t>(step);
+    pos_weight_[cell] = (pos_count_[cell] + 0.5) / static_cast<double>(pack_.copies[c]);
+    suit_count_[t * suits_ + suit_class_[c]] += static_cast<std::uint32_t>(step);
+    rank_count_[t * ranks_ + rank_class_[c]] += static_cast<std::uint32_t>(step);
+  }
+}
+
+std::vector<e_process::component_info> e_process::components() const {
+  std::vector<component_info> out;
+  for (std::size_t p = 0; p < preds_.size(); ++p)
+    for (const component& c : preds_[p].comps) out.push_back({p, c.w_cold == 0 && c.w_hot == 0});
+  return out;
+}
+
+void e_process::component_logs(std::vector<double>& out) const {
+  out.clear();
+  for (const predictor_state& p : preds_)
+    for (const component& c : p.comps) out.push_back(c.log_e);
 }
 
 // Between decks every component is folded (scale = 1), so log_e is its whole logarithm.
@@ -355,7 +379,9 @@ std::string e_process::face_label(std::uint32_t face) const {
 }
 
 std::string e_process::evidence_of(std::size_t predictor) const {
-  const double d = static_cast<double>(decks_);
+  // The decks the learners count: all of them, or the last window_.
+  const std::uint64_t counted = window_ > 0 ? std::min<std::uint64_t>(decks_, window_) : decks_;
+  const double d = static_cast<double>(counted);
   if (decks_ == 0) return "no decks yet";
   if (predictor == pred_successor || predictor == pred_repeat) {
     const predictor_state& p = preds_[predictor];
@@ -373,8 +399,9 @@ std::string e_process::evidence_of(std::size_t predictor) const {
     const double z = sd > 0 ? std::fabs(count - mean) / sd : 0;
     if (z > best) {
       best = z;
-      text = fmt::format("{} at position {}: {} times in {} decks, {:.1f} expected", what, t + 1,
-                         static_cast<std::uint64_t>(count), decks_, mean);
+      text = fmt::format("{} at position {}: {} times in {} {}decks, {:.1f} expected", what, t + 1,
+                         static_cast<std::uint64_t>(count), counted,
+                         window_ > 0 ? "recent " : "", mean);
     }
   };
   const double n = static_cast<double>(n_);
@@ -439,22 +466,58 @@ std::string describe_pack(const nlohmann::json& id) {
                      id.value("decks", std::uint64_t{0}), id.value("jokers", std::uint64_t{0}));
 }
 
+// A whole number >= 0 that fits T: a negative, fractional or too large count is refused (it
+// would wrap or be cut).
+template <class T>
+T read_count(const nlohmann::json& v, const char* key) {
+  if (!v.is_number_unsigned() || v.get<std::uint64_t>() > std::numeric_limits<T>::max())
+    throw shufl::error(fmt::format("state file: '{}' holds a value that is not a whole number of the right range", key));
+  return static_cast<T>(v.get<std::uint64_t>());
+}
+
+double read_number(const nlohmann::json& v, const char* key) {
+  if (!v.is_number() || !std::isfinite(v.get<double>()))
+    throw shufl::error(fmt::format("state file: '{}' holds a value that is not a finite number", key));
+  return v.get<double>();
+}
+
 template <class T>
 void read_vector(const nlohmann::json& j, const char* key, std::vector<T>& out, std::size_t size) {
   const auto& a = j.at(key);
   if (!a.is_array() || a.size() != size)
     throw shufl::error(fmt::format("state file: '{}' has the wrong size", key));
   out.clear();
-  for (const auto& v : a) out.push_back(v.get<T>());
+  for (const auto& v : a) {
+    if constexpr (std::is_integral_v<T>) {
+      out.push_back(read_count<T>(v, key));
+    } else {
+      out.push_back(read_number(v, key));
+    }
+  }
+}
+
+// Every row of a position table counts each deck once (rows past the deck length: none).
+void check_rows(const std::vector<std::uint32_t>& counts, std::size_t columns, std::size_t rows, std::size_t length,
+                std::uint64_t decks, const char* key) {
+  for (std::size_t t = 0; t < rows; ++t) {
+    std::uint64_t sum = 0;
+    for (std::size_t c = 0; c < columns; ++c) sum += counts[t * columns + c];
+    if (sum != (t < length ? decks : 0))
+      throw shufl::error(fmt::format("state file: '{}' does not add up to the decks counted", key));
+  }
 }
 
 }  // namespace
+
+std::string e_process::predictor_set_name() const {
+  return window_ > 0 ? fmt::format("{};window={}", predictor_set, window_) : std::string(predictor_set);
+}
 
 std::string e_process::serialize() const {
   nlohmann::json j;
   j["format"] = "shufl audit monitor state";
   j["version"] = 1;
-  j["predictor_set"] = predictor_set;
+  j["predictor_set"] = predictor_set_name();
   j["pack"] = pack_identity(pack_);
   j["length"] = length_;
   j["decks"] = decks_;
@@ -473,14 +536,24 @@ std::string e_process::serialize() const {
   j["suit_counts"] = suit_count_;
   j["rank_counts"] = rank_count_;
   j["previous"] = prev_;
+  if (window_ > 0) {  // the decks in the window, oldest first
+    nlohmann::json w = nlohmann::json::array();
+    const std::uint64_t kept = std::min<std::uint64_t>(decks_, window_);
+    for (std::uint64_t d = decks_ - kept; d < decks_; ++d) {
+      const std::uint32_t* slot = ring_.data() + (d % window_) * length_;
+      w.push_back(std::vector<std::uint32_t>(slot, slot + length_));
+    }
+    j["window_decks"] = std::move(w);
+  }
   return j.dump();
 }
 
 void e_process::deserialize(std::string_view json_text) {
   try {
     deserialize_checked(json_text);
-  } catch (const nlohmann::json::exception& e) {
-    throw shufl::error(std::string("state file: malformed (") + e.what() + ")");
+  } catch (const nlohmann::json::exception&) {
+    // The parser library's own words (type_error.302 ...) are not for the operator.
+    throw shufl::error("state file: malformed (a field is missing or has the wrong type)");
   }
 }
 
@@ -498,17 +571,22 @@ void e_process::deserialize_checked(std::string_view json_text) {
                        (j.contains("pack") && j["pack"].is_object() ? describe_pack(j["pack"])
                                                                     : std::string("?")) +
                        ", this stream's pack is " + describe_pack(mine));
-  if (j.value("predictor_set", std::string()) != predictor_set)
+  if (j.value("predictor_set", std::string()) != predictor_set_name())
     throw shufl::error("state file: written for another set of predictors ('" +
                        j.value("predictor_set", std::string()) + "'; this monitor has '" +
-                       std::string(predictor_set) + "')");
+                       predictor_set_name() + "')");
   {
-    e_process next(pack_);
-    next.length_ = j.at("length").get<std::size_t>();
-    next.decks_ = j.at("decks").get<std::uint64_t>();
-    next.max_log_mixture_ = j.at("max_log_mixture").get<double>();
+    e_process next(pack_, window_);
+    next.length_ = read_count<std::size_t>(j.at("length"), "length");
+    next.decks_ = read_count<std::uint64_t>(j.at("decks"), "decks");
+    next.max_log_mixture_ = read_number(j.at("max_log_mixture"), "max_log_mixture");
     if (next.length_ > n_ || (next.length_ == 0) != (next.decks_ == 0))
       throw shufl::error("state file: inconsistent deck length");
+    // No card's factor exceeds 1/p0(card) = R/left <= R, so ln e <= decks · ln(n!): a larger
+    // value was not made by this monitor (a forged state that would alarm at once).
+    const double most = static_cast<double>(next.decks_) * std::lgamma(static_cast<double>(n_) + 1) + 1e-6;
+    if (next.max_log_mixture_ < 0 || next.max_log_mixture_ > most)
+      throw shufl::error("state file: 'max_log_mixture' is out of range for the decks counted");
     const auto& preds = j.at("predictors");
     if (!preds.is_array() || preds.size() != next.preds_.size())
       throw shufl::error("state file: wrong number of predictors");
@@ -517,28 +595,54 @@ void e_process::deserialize_checked(std::string_view json_text) {
       std::vector<double> logs;
       read_vector(preds[p], "log_e", logs, ps.comps.size());
       for (std::size_t i = 0; i < logs.size(); ++i) {
-        if (!std::isfinite(logs[i])) throw shufl::error("state file: a non-finite e-value");
+        if (logs[i] > most) throw shufl::error("state file: an e-value out of range for the decks counted");
         ps.comps[i].log_e = logs[i];
       }
-      ps.hits = preds[p].at("hits").get<std::uint64_t>();
-      ps.guesses = preds[p].at("guesses").get<std::uint64_t>();
-      ps.expected_hits = preds[p].at("expected_hits").get<double>();
+      ps.hits = read_count<std::uint64_t>(preds[p].at("hits"), "hits");
+      ps.guesses = read_count<std::uint64_t>(preds[p].at("guesses"), "guesses");
+      ps.expected_hits = read_number(preds[p].at("expected_hits"), "expected_hits");
+      if (ps.hits > ps.guesses || ps.guesses > next.decks_ * n_ || ps.expected_hits < 0 ||
+          ps.expected_hits > static_cast<double>(ps.guesses))
+        throw shufl::error("state file: a predictor's hit counts are inconsistent");
     }
     read_vector(j, "position_counts", next.pos_count_, n_ * faces_);
     read_vector(j, "suit_counts", next.suit_count_, n_ * suits_);
     read_vector(j, "rank_counts", next.rank_count_, n_ * ranks_);
+    if (window_ == 0) {
+      check_rows(next.pos_count_, faces_, n_, next.length_, next.decks_, "position_counts");
+      check_rows(next.suit_count_, suits_, n_, next.length_, next.decks_, "suit_counts");
+      check_rows(next.rank_count_, ranks_, n_, next.length_, next.decks_, "rank_counts");
+    }
     const auto& prev = j.at("previous");
     if (!prev.is_array() || prev.size() != (next.decks_ == 0 ? 0 : next.length_))
       throw shufl::error("state file: the previous deck has the wrong length");
     if (next.decks_ > 0) {
       std::vector<std::uint32_t> deck;
-      for (const auto& v : prev) deck.push_back(v.get<std::uint32_t>());
+      for (const auto& v : prev) deck.push_back(read_count<std::uint32_t>(v, "previous"));
       next.check_deck(deck);
       next.prev_ = deck;
       std::fill(next.seen_copy_.begin(), next.seen_copy_.end(), 0u);
       for (std::size_t t = 0; t < deck.size(); ++t)
         next.prev_next_[offset_[deck[t]] + next.seen_copy_[deck[t]]++] =
             t + 1 < deck.size() ? deck[t + 1] : none;
+    }
+    if (window_ > 0) {  // the counts are the window's decks: rebuilt from them
+      const auto& w = j.at("window_decks");
+      const std::uint64_t kept = std::min<std::uint64_t>(next.decks_, window_);
+      if (!w.is_array() || w.size() != kept) throw shufl::error("state file: 'window_decks' has the wrong size");
+      std::fill(next.pos_count_.begin(), next.pos_count_.end(), 0u);
+      std::fill(next.suit_count_.begin(), next.suit_count_.end(), 0u);
+      std::fill(next.rank_count_.begin(), next.rank_count_.end(), 0u);
+      if (kept > 0) next.ring_.assign(window_ * next.length_, 0);
+      for (std::uint64_t i = 0; i < kept; ++i) {
+        std::vector<std::uint32_t> deck;
+        if (!w[i].is_array()) throw shufl::error("state file: a deck of 'window_decks' is not a list");
+        for (const auto& v : w[i]) deck.push_back(read_count<std::uint32_t>(v, "window_decks"));
+        if (deck.size() != next.length_) throw shufl::error("state file: a deck of 'window_decks' has the wrong length");
+        next.check_deck(deck);
+        std::copy(deck.begin(), deck.end(), next.ring_.begin() + static_cast<std::ptrdiff_t>(((next.decks_ - kept + i) % window_) * next.length_));
+        next.count_deck(deck, +1);
+      }
     }
     next.rebuild_weights();
     *this = std::move(next);

@@ -67,8 +67,8 @@ struct audit_cli_options {
   bool progress = false;
   // --follow (src/cli/audit_follow.cpp)
   bool follow = false;
-  std::string every, interval, on_alarm, state, metrics;
-  bool keep_going = false;
+  std::string every, interval, on_alarm, state, metrics, arl;
+  bool keep_going = false, reset_alarm = false;
   // --report and --plan (src/render/audit_report.cpp, src/cli/audit_plan.cpp)
   std::string report;
   bool plan = false;
@@ -101,15 +101,19 @@ Decision: Holm over the valid tests at --alpha (family-wise). The result says "n
 non-randomness", never that decks are fair. Exit status: 0 success, 1 error; with --check, 3
 when a test fails; 5 when --merge lacks shards (unless --allow-partial).
 
---follow: monitors a live stream (docs/monitor.md). After every deck an e-process (four
-predictors: position, successor, repeat, suit-rank, and their mixture) is updated; a status
-(decks, log10 e of each, anytime-valid p, leading predictor) comes every --every N decks or
---interval S seconds, as text or JSON Lines (--format json). The alarm, when the mixture reaches
-1/--alpha (default 0.001 here), is valid however often one looks: it names the leading
-predictor, runs --on-alarm, and ends the run with exit 3 unless --keep-going. A pipe or FIFO is
-read to its end; a regular file is followed like tail -f (stop with Ctrl-C). The end of the
-input, SIGINT, SIGTERM and SIGHUP print a final status and the battery's report on the decks of
-this run, then exit 0, or 3 when the alarm fired or the battery failed (not 130/143).
+--follow: monitors a live stream (docs/monitor.md). After every deck a change detector (a
+Shiryaev-Roberts e-detector over position, successor, repeat and suit-rank, with learners of
+the last 32 and 1024 decks, and replay: a deck repeated from the last 2^20) and the
+since-the-start e-process are updated; a status
+(decks, log10 e of each predictor, anytime-valid p, the detector's log10 M and its alarm level)
+comes every --every N decks or --interval S seconds, as text or JSON Lines (--format json). The
+alarm, when M reaches --arl A (default 1e9), names the leading predictor and runs --on-alarm; a
+fair shuffler raises it on average no sooner than after A decks, however long the run. It ends
+the run unless --keep-going (the detector then starts again from 0). A pipe or FIFO is read to
+its end; a regular file is followed like tail -f (stop with Ctrl-C). The end of the input,
+SIGINT, SIGTERM and SIGHUP print a final status and the battery's report (at --alpha, default
+0.001 here) on the decks of this run. Exit status with --follow: 0; 3 when the detector alarmed
+(and only then); 6 when the end-of-run battery failed without an alarm; 1 for an error.
 --report FILE.html also writes a printable test report (A4; heatmaps, each total against its law).
 --plan prints the decks each test needs to detect an effect of size --effect with probability
 --power at --alpha (each test planned at alpha/m, m the tests in Holm's family); it reads no decks.
@@ -237,6 +241,8 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
     if (sub.count("--interval") > 0) fo.interval = o.interval;
     fo.on_alarm = o.on_alarm;
     fo.keep_going = o.keep_going;
+    if (sub.count("--arl") > 0) fo.arl = o.arl;
+    fo.reset_alarm = o.reset_alarm;
     fo.state = o.state;
     fo.metrics = o.metrics;
     fo.text_report = [](const audit::audit_report& r, const std::string& name, const std::string& sha256,
@@ -257,7 +263,8 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
     };
     return run_follow(fo);
   }
-  for (const char* name : {"--every", "--interval", "--on-alarm", "--keep-going", "--state", "--metrics"}) {
+  for (const char* name : {"--every", "--interval", "--on-alarm", "--keep-going", "--state", "--metrics", "--arl",
+                           "--reset-alarm"}) {
     if (sub.count(name) > 0) throw error(fmt::format("{} applies to --follow", name));
   }
   if (!o.plan) {
@@ -604,7 +611,13 @@ subcommand audit_subcommand() {
                 ->type_name("S");
             sub.add_option("--on-alarm", o->on_alarm, "With --follow: run CMD (/bin/sh -c) at the alarm, the alarm as JSON on its stdin")
                 ->type_name("CMD");
-            sub.add_flag("--keep-going", o->keep_going, "With --follow: keep monitoring after the alarm (exit 3 at the end)");
+            sub.add_flag("--keep-going", o->keep_going,
+                         "With --follow: after each alarm restart the detector from 0 and go on (exit 3 at the end)");
+            sub.add_option("--arl", o->arl,
+                           "With --follow: the detector's threshold A: on a fair stream the average run length to a "
+                           "false alarm is at least A decks (default 1e9)")
+                ->type_name("DECKS");
+            sub.add_flag("--reset-alarm", o->reset_alarm, "With --follow: re-arm the alarm a restored --state holds");
             sub.add_option("--state", o->state, "With --follow: keep the e-process in FILE, continued by a restart")
                 ->type_name("FILE");
             sub.add_option("--metrics", o->metrics, "With --follow: Prometheus text file (node_exporter textfile collector)")

@@ -2,7 +2,7 @@
 // they arrive (a pipe or FIFO until its end; a regular file followed like `tail -f`), adds each to
 // the e-process of shufl/audit/monitor.hpp and to the batch battery's accumulators, prints a
 // status every --every N decks or --interval S seconds (text or JSON Lines), raises the alarm at
-// 1/--alpha (--on-alarm CMD, exit 3 unless --keep-going), keeps --state and --metrics side files,
+// --arl (--on-alarm CMD, exit 3; --keep-going restarts the detector), keeps --state and --metrics side files,
 // and ends (end of input, SIGINT, SIGTERM, SIGHUP) with a final status and the battery's report.
 #pragma once
 
@@ -29,6 +29,8 @@ struct follow_cli_options {
   std::optional<std::string> interval;  ///< --interval S
   std::string on_alarm;                 ///< --on-alarm CMD (empty: none)
   bool keep_going = false;              ///< --keep-going
+  std::optional<std::string> arl;       ///< --arl DECKS (default 1e9)
+  bool reset_alarm = false;             ///< --reset-alarm
   std::string state;                    ///< --state FILE (empty: none)
   std::string metrics;                  ///< --metrics FILE (empty: none)
   /// The battery's report as `shufl audit` writes it, for the decks of this run: text, and the
@@ -41,8 +43,8 @@ struct follow_cli_options {
       json_report;
 };
 
-/// Runs the monitor; returns the exit status (0; 3 when the alarm fired or the final battery
-/// failed; 1 when a side file could not be written). Throws shufl::error on bad options or
+/// Runs the monitor; returns the exit status (0; 3 when the detector alarmed; 6 when the final
+/// battery failed without an alarm; 1 when a side file could not be written). Throws shufl::error on bad options or
 /// input (before or during the run).
 int run_follow(const follow_cli_options& options);
 

@@ -274,6 +274,9 @@ std::string side_file::commit(std::string_view data) noexcept {
     if (fd_ < 0) return fmt::format("cannot write '{}' ({}): already written", path_, option_);
     int e = 0;
     if (!write_all(fd_, data)) e = errno;
+    // On the disk before the rename, so a crash leaves the old file or the new one, never an
+    // empty one (a regular temporary; a FIFO or a device target is written in place: EINVAL).
+    if (e == 0 && !temp_.empty() && ::fsync(fd_) != 0 && errno != EINVAL) e = errno;
     if (::close(fd_) != 0 && e == 0) e = errno;
     fd_ = -1;
     if (e == 0 && !temp_.empty()) {

@@ -5,13 +5,16 @@
 // state it accepts round-trips (serialize → deserialize → serialize gives the same text) and
 // takes further decks. Mode 1: the rest is a stream of face ids (one byte each, cut into decks
 // of the pack's size); add_deck accepts valid decks and throws shufl::error for others, leaving
-// the process unchanged; every status value is finite (no NaN) and a state round-trips.
+// the process unchanged; every status value is finite (no NaN) and a state round-trips. Bit 2 in
+// mode 0: the rest is the change detector's part of a state (audit/detector.hpp), held to the
+// same rules.
 #include <cmath>
 #include <string>
 #include <vector>
 
 #include "fuzz_support.hpp"
 #include "shufl/audit/deck_reader.hpp"
+#include "shufl/audit/detector.hpp"
 #include "shufl/audit/monitor.hpp"
 #include "shufl/deck.hpp"
 
@@ -49,6 +52,24 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string_view rest = fuzz::bytes(data + 1, size - 1);
   audit::e_process e(pack);
   std::vector<std::uint32_t> deck(pack.size());
+  if ((data[0] & 6) == 4) {
+    audit::change_detector d(pack, 1e9);
+    const std::string fresh = d.serialize();
+    try {
+      d.deserialize(rest);
+    } catch (const shufl::error& err) {
+      check(std::string(err.what()).rfind("state file: ", 0) == 0, "state messages say so");
+      check(d.serialize() == fresh, "a refused state changes nothing");
+      return 0;
+    }
+    const std::string once = d.serialize();
+    audit::change_detector again(pack, 1e9);
+    again.deserialize(once);
+    check(again.serialize() == once, "an accepted detector state round-trips");
+    const auto s = d.current();
+    check(!std::isnan(s.log10_m), "a number");
+    return 0;
+  }
   if ((data[0] & 2) == 0) {
     try {
       e.deserialize(rest);

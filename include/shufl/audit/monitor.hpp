@@ -62,8 +62,11 @@ class e_process {
   /// The predictors' names, in the order of status::log10_e.
   static std::span<const std::string_view> predictor_names() noexcept;
 
-  /// Monitors decks of `pack`. Throws shufl::error for an empty pack.
-  explicit e_process(const audit_pack& pack);
+  /// Monitors decks of `pack`. With `window` > 0 the learners (position, suit-rank) count only
+  /// the last `window` decks (a sliding window, window × cards face ids kept), so a long fair
+  /// history does not slow their bets after a change (the change detector's learners); 0 counts
+  /// every deck (the since-the-start e-process). Throws shufl::error for an empty pack.
+  explicit e_process(const audit_pack& pack, std::size_t window = 0);
 
   /// Adds one deck: face ids (0..faces()−1), top card first; pack.size() cards, or fewer for a
   /// partial deal (then every deck of the stream must have that length). Throws shufl::error
@@ -85,6 +88,18 @@ class e_process {
   /// ("state file: written for pack P, this stream is pack Q") or another predictor set.
   void deserialize(std::string_view json_text);
 
+  /// Every component (predictor × weight pair) in a fixed order: its predictor's index (in the
+  /// order of predictor_names()) and whether it is the null itself (all weights 0: factor 1).
+  struct component_info {
+    std::size_t predictor = 0;
+    bool null = false;
+  };
+  [[nodiscard]] std::vector<component_info> components() const;
+  /// ln of each component's e-value (same order as components()); between decks.
+  void component_logs(std::vector<double>& out) const;
+  /// What a predictor found (see status::evidence), over the decks its learners count.
+  [[nodiscard]] std::string evidence(std::size_t predictor) const { return evidence_of(predictor); }
+
  private:
   struct component {
     double w_cold = 0;   // weight when the predictor's previous guess in this deck missed
@@ -102,6 +117,8 @@ class e_process {
   void deserialize_checked(std::string_view json_text);
   void check_deck(std::span<const std::uint32_t> faces);
   void fold(predictor_state& p) noexcept;
+  void count_deck(std::span<const std::uint32_t> faces, int step) noexcept;
+  std::string predictor_set_name() const;
   double mixture_log() const noexcept;
   double predictor_log(const predictor_state& p) const noexcept;
   std::string evidence_of(std::size_t predictor) const;
@@ -126,6 +143,8 @@ class e_process {
   std::vector<std::uint32_t> prev_;                         // previous deck (empty before deck 2)
   std::vector<std::uint32_t> prev_next_;   // [offset[f] + k]: face after the k-th f of prev_, or none
   std::vector<std::uint32_t> offset_;      // prefix sums of copies
+  std::size_t window_ = 0;                 // learners count the last window_ decks (0: all)
+  std::vector<std::uint32_t> ring_;        // the last window_ decks, deck d at slot d % window_
 
   // Scratch for one deck (sized once).
   std::array<std::uint64_t, 8> misses_{};  // [2 · predictor + hot]: misses in this deck

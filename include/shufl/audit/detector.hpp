@@ -1,0 +1,109 @@
+// The change detector of `shufl audit --follow` (docs/monitor.md, "The change detector"): an
+// e-detector in the Shiryaev–Roberts form (S. Shin, A. Ramdas, A. Rinaldo, "E-detectors: a
+// nonparametric framework for sequential change detection", New England Journal of Statistics
+// in Data Science, 2023), whose alarm comes as fast after a long fair history as on the first
+// deck, with a stated average run length to a false alarm.
+//
+// Per-deck e-values. Each component k of the monitor's predictors (shufl/audit/monitor.hpp: a
+// predictor with one pair of mixing weights, other than the null's all-zero pair) gives for
+// deck t the product e_{k,t} of its factors over the deck's cards. Every factor has conditional
+// expectation 1 under the null given everything before it, so E0[e_{k,t} | decks before t] = 1.
+// The learners (position, suit-rank) count only a sliding window of recent decks (two learner
+// sets: the last 32 and the last 1,024 decks), and the guessing predictors (successor, repeat)
+// learn nothing, so no bet is slowed down by a long fair history.
+//
+// Replays. A fifth predictor, `replay`, bets that the deck repeats one of the last 2^20 decks
+// (whole decks, at any lag in the window): decks are kept as 64-bit SipHash-2-4 values (a ring of
+// 2^20 values and a table of the distinct ones: about 50 MB at most, not saved in the state: a
+// restart refills it). Under the null a hit has probability p <= K·(p_max + 2^−64), K the distinct
+// decks in the window, p_max the largest probability of one deck (Π copies!/n! for a whole deck,
+// a bound Π min(copies, n−t)/(n−t) for a deal of fewer cards), 2^−64 the chance that another deck has the same hash (the hash taken as a random
+// function); the e-value (1 − w) + w·[hit]/p (w in {1/64, 1/2}) has conditional mean <= 1.
+//
+// Statistic. Per component, M_{k,t} = e_{k,t} · (M_{k,t−1} + 1), M_{k,0} = 0 (Shiryaev–Roberts);
+// the detector is the fixed-weight average M_t = Σ_k π_k M_{k,t} (π: 1/2 per learner set, 1/4
+// per predictor, equal over a predictor's non-null components). Under the null each
+// M_{k,t} − t is a martingale, hence so is M_t − t (E0[M_t] = t), and the alarm at the first t
+// with M_t >= A has E0[τ] >= A (optional stopping at τ ∧ n, then n → ∞; Shin et al., 2023):
+// the average run length to a false alarm is at least A decks. The bound holds for any deck
+// length, pack or shoe, and across saved states (the statistic is restored exactly).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <unordered_map>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "shufl/audit/monitor.hpp"
+
+namespace shufl::audit {
+
+/// The Shiryaev–Roberts e-detector over the monitor's predictors with windowed learners and
+/// the replay predictor.
+class change_detector {
+ public:
+  /// The learner windows of the default detector (decks).
+  static constexpr std::array<std::size_t, 2> default_windows = {32, 1024};
+
+  /// What the status shows.
+  struct status {
+    double log10_m = -1e300;          ///< log10 M_t (very negative before any deck)
+    double log10_threshold = 9;       ///< log10 A
+    std::uint64_t decks = 0;          ///< decks since the detector (re)started from 0
+    std::string leader;               ///< the predictor (and window) with the largest share of M_t
+    std::string evidence;             ///< what it found in its window
+  };
+
+  /// A detector for decks of `pack` with threshold `arl` (A > 1: the guaranteed average run
+  /// length to a false alarm, in decks) and learner `windows` (each > 0). Throws shufl::error
+  /// for an empty pack, arl <= 1 or a zero window.
+  change_detector(const audit_pack& pack, double arl,
+                  std::span<const std::size_t> windows = default_windows);
+
+  /// Adds one deck (as e_process::add_deck; throws the same errors, changing nothing).
+  void add_deck(std::span<const std::uint32_t> faces);
+  /// true when M_t >= A.
+  [[nodiscard]] bool alarmed() const noexcept { return log_m_ >= log_threshold_; }
+  /// ln M_t (−inf before any deck and right after restart()).
+  [[nodiscard]] double log_m() const noexcept { return log_m_; }
+  /// Starts the statistic again from M = 0 (the learners keep their windows).
+  void restart() noexcept;
+  [[nodiscard]] status current() const;
+
+  /// The state as a JSON value's text (learners, statistics); the threshold is not part of it.
+  [[nodiscard]] std::string serialize() const;
+  /// Restores a state of serialize() for the same pack and windows; throws shufl::error
+  /// "state file: ..." otherwise (and changes nothing).
+  void deserialize(std::string_view json_text);
+
+ private:
+  void update_mixture() noexcept;
+  void add_replay(std::span<const std::uint32_t> faces);
+
+  audit_pack pack_;
+  std::vector<std::size_t> windows_;
+  std::vector<e_process> learners_;
+  std::vector<e_process::component_info> layout_;  // of one learner
+  std::vector<double> weight_log_;                // ln π_k, per learner × component (−inf: null)
+  std::vector<double> log_sr_;                    // ln M_{k,t}, same layout
+  std::vector<double> before_, after_;            // scratch
+  // replay: the last replay_window hashes (ring) and how often each is in it
+  static constexpr std::size_t replay_window = std::size_t{1} << 20;
+  static constexpr std::array<double, 2> replay_weights = {1.0 / 64, 1.0 / 2};
+  std::vector<std::uint64_t> replay_ring_;
+  std::uint64_t replay_seen_ = 0;
+  struct seen { std::uint32_t count = 0; std::uint64_t last = 0; };  // copies in the window, last index
+  std::unordered_map<std::uint64_t, seen> replay_count_;
+  double log_p_max_ = 0;                         // ln of the largest null probability of one deck
+  std::array<double, 2> replay_sr_{};            // ln M of the replay components
+  std::uint64_t last_hit_lag_ = 0;               // lag of the last replay hit (0: none)
+  double log_m_ = 0;
+  double log_threshold_ = 0;
+  double log10_threshold_ = 0;
+  std::uint64_t decks_ = 0;
+};
+
+}  // namespace shufl::audit

@@ -1,0 +1,112 @@
+// The live monitor's loop (`shufl audit --follow`, docs/monitor.md), callable without the
+// command line: it reads decks from a file descriptor as they arrive (a pipe or FIFO until its
+// writer closes it; a regular file followed like `tail -f`, looked at again every 0.2 s at its
+// end), adds each deck to the e-process of shufl/audit/monitor.hpp and to the batch battery's
+// accumulators (a block of 1,024 decks at a time, so no deck is kept), decides when a status is
+// due (every N decks and/or every S seconds while decks come), raises the alarm, keeps the state
+// document, and at the end evaluates the battery on the decks of this run.
+//
+// What the caller shows or stores goes through follow_events: statuses, the alarm, the state
+// document to save, notes, and the final record (src/render/follow_output.hpp makes the texts).
+// The caller owns the descriptor, the side files and the signals: `stop` is polled at least
+// every 0.2 s (a blocking read or poll interrupted by a signal returns at once).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "shufl/audit.hpp"
+#include "shufl/audit/deck_reader.hpp"
+#include "shufl/audit/detector.hpp"
+#include "shufl/audit/monitor.hpp"
+
+namespace shufl::audit {
+
+/// What a run of the monitor is told.
+struct follow_settings {
+  int fd = 0;                        ///< the input, open for reading (not owned, not closed)
+  std::string name;                  ///< the input as messages name it ("standard input", a path)
+  reader_options reader;             ///< pack, deal length, --skip-bad
+  game_deal game;                    ///< the battery's game tests
+  double alpha = 0.001;              ///< the battery's level (and the since-start evidence's scale)
+  double arl = 1e9;                  ///< the detector's threshold A: average run length to a false alarm >= A decks
+  bool reset_alarm = false;          ///< a restored state's alarm is cleared (the detector restarts from 0)
+  std::uint64_t every = 0;           ///< a status every N decks in the e-process (0: none)
+  double interval = 0;               ///< a status every S seconds while decks come (0: none)
+  bool keep_going = false;           ///< after each alarm, restart the detector from 0 and go on
+  bool keep_state = false;           ///< make the state document at every status (--state)
+  /// The text of a saved state (nullopt: none, or the file does not exist yet).
+  std::optional<std::string> state_text;
+  /// 0 while the run should go on; a signal number (or any non-zero) to stop it.
+  std::function<int()> stop;
+};
+
+/// One status of the monitor (also the alarm's and the final one's).
+struct follow_status {
+  e_process::status e;               ///< the since-start e-process after the last deck
+  change_detector::status detector;  ///< the change detector after the last deck
+  double arl = 1e9;                  ///< the detector's threshold A (decks)
+  std::uint64_t alarms = 0;          ///< alarms in this run
+  std::uint64_t decks_this_run = 0;  ///< decks this run added
+  double alpha = 0.001;
+  double threshold_log10 = 3;        ///< log10(1/alpha)
+  bool alarm = false;                ///< whether the detector alarmed in this run
+};
+
+/// Things the monitor tells beside its statuses (the render layer words them).
+enum class follow_note {
+  inferred_pack,      ///< `text`: the reader's note on the pack it inferred from the first deck
+  new_state,          ///< --state names no file yet: a new e-process starts
+  resuming,           ///< `lines`: the followed file's first lines are in the state already
+  other_input,        ///< the state's decks came from another input: read from its start
+  restored_alarm,     ///< the restored state had alarmed: the alarm is given again (no --reset-alarm)
+  alarm_reset,        ///< the restored state had alarmed: reset (--reset-alarm)
+};
+
+/// How the run ended.
+enum class follow_end { end_of_input, alarm, stopped };
+
+/// The last record of a run.
+struct follow_final {
+  follow_status status;
+  follow_end end = follow_end::end_of_input;
+  int stop_signal = 0;                  ///< `stop`'s value when end == stopped
+  std::optional<audit_report> report;   ///< the battery on this run's decks (none: no deck)
+  const audit_pack* pack = nullptr;
+  std::string sha256;                   ///< of every byte read (skipped lines included), hex
+  std::uint64_t bytes = 0;
+};
+
+/// Receives what the monitor has to show or store, in the order it happens.
+class follow_events {
+ public:
+  virtual ~follow_events() = default;
+  virtual void note(follow_note kind, const std::string& text, std::uint64_t lines) = 0;
+  /// A status is due (every, interval).
+  virtual void status(const follow_status& s) = 0;
+  /// The detector crossed its threshold (with keep_going, after each crossing).
+  virtual void alarm(const follow_status& s) = 0;
+  /// After each status, the alarm and the final record: the state document to keep (empty
+  /// without keep_state) and the status the metrics show.
+  virtual void save(const follow_status& s, const std::string& state) = 0;
+  /// The end: the final status and the battery's report.
+  virtual void final(const follow_final& f) = 0;
+};
+
+/// How a run came out.
+struct follow_outcome {
+  bool any_deck = false;           ///< false: stopped before the first deck (nothing reported)
+  follow_end end = follow_end::end_of_input;
+  int stop_signal = 0;
+  bool alarmed = false;
+  bool battery_failed = false;
+};
+
+/// Runs the monitor until the end of a pipe, the alarm (without keep_going) or `stop`.
+/// Throws shufl::error for bad settings, bad input (unless skipped), a state that does not fit
+/// ("--state" messages name `state_name`), and an input with no deck at its end.
+follow_outcome follow(const follow_settings& settings, follow_events& events, const std::string& state_name);
+
+}  // namespace shufl::audit
