@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "render/seed_search_output.hpp"
 #include "shufl/audit/deck_reader.hpp"
 
 namespace shufl::cli {
@@ -24,12 +25,8 @@ struct seed_search_cli_options {
 };
 
 /// The search's outcome as the JSON object "seed_search" of the audit document, its text report,
-/// and the exit status (3: a seed reproduces the deals; 0: none in the range).
-struct seed_search_report {
-  nlohmann::ordered_json json;
-  std::string text;
-  int status = 0;
-};
+/// and the exit status (render/seed_search_output.hpp).
+using seed_search_report = render::seed_search_report;
 
 /// Reads the deals, runs the search and builds both reports. Throws shufl::error on bad input.
 seed_search_report make_seed_search_report(const seed_search_cli_options& options);

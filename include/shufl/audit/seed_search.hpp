@@ -124,4 +124,15 @@ struct seed_search_result {
 /// map of the 31 seeded words, precomputed). Candidates are confirmed by `family_deals`.
 seed_search_result search_seeds(const seed_search_options& options);
 
+/// What a found seed predicts: the rest of the last logged deal (cards K+1..n of it, canonical
+/// indices) and, with `once`, the next deal (n cards). Nothing when no seed made the last deal.
+struct seed_prediction {
+  bool made_last_deal = false;
+  std::vector<std::uint32_t> rest_of_last_deal;
+  std::vector<std::uint32_t> next_deal;  ///< `once` only
+};
+
+/// The prediction of the lowest seed that made the last logged deal (family_deals run on).
+seed_prediction predict_deals(const seed_search_options& options, const seed_search_result& result);
+
 }  // namespace shufl::audit

@@ -1,0 +1,148 @@
+// The seed-search families (see seed_search.hpp): their table, the reference deals each one
+// makes, and the scalar filter of one seed. A family is a generator (seed_search/*.hpp) + a
+// shuffle loop + a reduction + a deck order (seed_search/loops.hpp).
+#include <algorithm>
+#include <array>
+#include <optional>
+
+#include "seed_search/delphi_random.hpp"
+#include "seed_search/glibc_rand.hpp"
+#include "seed_search/java_random.hpp"
+#include "seed_search/loops.hpp"
+#include "seed_search/mt19937.hpp"
+#include "shufl/audit/seed_search.hpp"
+#include "shufl/error.hpp"
+#include "shufl/shuffle.hpp"
+
+namespace shufl::audit {
+
+namespace {
+
+using namespace seeds;
+
+
+// The weak shufflers --seed-search looks for, described as their authors wrote them (glibc
+// rand(), std::mt19937 with std::shuffle, ...). These are descriptions: each family is
+// re-implemented bit-exactly below from its published algorithm, so the search gives the same
+// answer on every platform; shufl never calls rand(), <random> or std::shuffle, here or to shuffle.
+constexpr std::array<seed_family_info, 5> families{{
+    {seed_family::python_random, "python-random",
+     "CPython random.seed(s) (MT19937 init_by_array over the 32-bit words of |s|) then random.shuffle(list) "
+     "(for i = n-1 down to 1: j = _randbelow(i+1), getrandbits(bit_length(i+1)) with rejection; swap) "
+     "[CPython Lib/random.py, Modules/_randommodule.c]",
+     ~std::uint64_t{0}, time_unit::unix_seconds},
+    {seed_family::c_rand, "c-rand",
+     "glibc srand(s) (TYPE_3 additive feedback r[i] = r[i-3] + r[i-31], 310 outputs discarded) then "
+     "for (i = n-1; i > 0; i--) { j = rand() % (i+1); swap(a[i], a[j]); } [glibc stdlib/random_r.c]",
+     two_32 - 1, time_unit::unix_seconds},
+    {seed_family::cpp_mt19937, "cpp-mt19937",
+     "std::mt19937 g(s); std::shuffle(a.begin(), a.end(), g) as libstdc++ 12 does it (two positions per "
+     "draw: x uniform in [0, (i+1)(i+2)), positions x / (i+2) and x % (i+2); Lemire downscaling) "
+     "[GCC 12 bits/stl_algo.h, bits/uniform_int_dist.h]",
+     two_32 - 1, time_unit::unix_seconds},
+    {seed_family::java_random, "java-random",
+     "new java.util.Random(s) (48-bit LCG, multiplier 0x5DEECE66D) then Collections.shuffle(list, rnd) "
+     "(for i = size down to 2: swap(i-1, rnd.nextInt(i))) [Java SE API documentation]",
+     (std::uint64_t{1} << 48) - 1, time_unit::unix_milliseconds},
+    {seed_family::asf_poker, "asf-poker",
+     "Delphi Random after Randomize (RandSeed := RandSeed*134775813 + 1; Random(m) = RandSeed*m div 2^32), "
+     "seeded with the milliseconds since midnight, then ASF Software's shuffle (for i = 0 to n-1: swap a[i], "
+     "a[Random(n-1)]) [Arkin et al., How We Learned to Cheat at Online Poker, 1999]",
+     two_32 - 1, time_unit::milliseconds_since_midnight},
+}};
+
+}  // namespace
+
+namespace seeds {
+
+// The scalar filter for one seed (also the filter's tail and the large-seed path).
+bool scalar_filter(seed_family family, const log_view& log, std::uint64_t seed, std::uint32_t* a) noexcept {
+  identity({a, log.n});
+  switch (family) {
+    case seed_family::python_random: {
+      python_random g(seed);
+      return top_down_survives(log, a, [&](std::uint32_t b) { return g.below(b); });
+    }
+    case seed_family::c_rand: {
+      glibc_rand g(static_cast<std::uint32_t>(seed));
+      return top_down_survives(log, a, [&](std::uint32_t b) { return g.below(b); });
+    }
+    case seed_family::java_random: {
+      java_random g(seed);
+      return top_down_survives(log, a, [&](std::uint32_t b) { return g.below(b); });
+    }
+    case seed_family::cpp_mt19937: {
+      mt19937_state g;
+      g.init_genrand(static_cast<std::uint32_t>(seed));
+      libstdcxx_shuffle({a, log.n}, [&]() -> std::optional<std::uint32_t> { return g.next(); });
+      return prefix_matches(log, a);
+    }
+    case seed_family::asf_poker: {
+      delphi_engine e{static_cast<std::uint32_t>(seed)};
+      asf_poker_algorithm{}(std::span<std::uint32_t>(a, log.n), e, 0);
+      return prefix_matches(log, a);
+    }
+  }
+  return true;
+}
+
+}  // namespace seeds
+
+std::span<const seed_family_info> seed_families() noexcept { return families; }
+
+const seed_family_info& family_info(seed_family family) noexcept {
+  return families[static_cast<std::size_t>(family)];
+}
+
+const seed_family_info& parse_seed_family(std::string_view name) {
+  std::array<std::string_view, families.size()> names;
+  for (std::size_t i = 0; i < families.size(); ++i) {
+    if (families[i].name == name) return families[i];
+    names[i] = families[i].name;
+  }
+  throw unknown_name_error("generator family", name, names);
+}
+
+std::vector<std::vector<std::uint32_t>> family_deals(seed_family family, std::uint64_t seed, std::size_t n,
+                                                     std::size_t deals) {
+  std::vector<std::vector<std::uint32_t>> out(deals, std::vector<std::uint32_t>(n));
+  auto each = [&](auto&& shuffle_one) {
+    for (auto& a : out) {
+      identity(a);
+      shuffle_one(std::span<std::uint32_t>(a));
+    }
+  };
+  switch (family) {
+    case seed_family::python_random: {
+      python_random g(seed);
+      each([&](std::span<std::uint32_t> a) { top_down_shuffle(a, g); });
+      break;
+    }
+    case seed_family::c_rand: {
+      glibc_rand g(static_cast<std::uint32_t>(seed));
+      each([&](std::span<std::uint32_t> a) { top_down_shuffle(a, g); });
+      break;
+    }
+    case seed_family::java_random: {
+      java_random g(seed);
+      each([&](std::span<std::uint32_t> a) { top_down_shuffle(a, g); });
+      break;
+    }
+    case seed_family::cpp_mt19937: {
+      mt19937_state g;
+      g.init_genrand(static_cast<std::uint32_t>(seed));
+      each([&](std::span<std::uint32_t> a) {
+        libstdcxx_shuffle(a, [&]() -> std::optional<std::uint32_t> { return g.next(); });
+      });
+      break;
+    }
+    case seed_family::asf_poker: {
+      delphi_engine e{static_cast<std::uint32_t>(seed)};
+      each([&](std::span<std::uint32_t> a) { asf_poker_algorithm{}(a, e, 0); });
+      break;
+    }
+  }
+  return out;
+}
+
+}  // namespace shufl::audit
