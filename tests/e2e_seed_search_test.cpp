@@ -67,7 +67,7 @@ TEST(E2eSeedSearch, PerDealSeedsFromWholeDecks) {
                             "time:2026-12-01T00:00:00Z..2026-12-01T00:10:00Z", "--threads", "2", "-"},
                            logged);
   EXPECT_EQ(r.status, 3) << r.err;
-  EXPECT_NE(r.out.find("  deal 1 (52 cards): seed 1796083210\n  deal 2 (52 cards): seed 1796083300\n"),
+  EXPECT_NE(r.out.find("  deal 1 (52 cards, E_d = 7.45e-66): seed 1796083210\n  deal 2 (52 cards, E_d = 7.45e-66): seed 1796083300\n"),
             std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("2 of 2 logged deals reproduced."), std::string::npos) << r.out;

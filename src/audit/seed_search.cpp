@@ -168,19 +168,27 @@ seed_search_result search_seeds(const seed_search_options& o) {
 seed_prediction predict_deals(const seed_search_options& o, const seed_search_result& result) {
   seed_prediction p;
   const std::size_t last_deal = o.deals.size() - 1;
-  std::optional<std::uint64_t> seed;
-  for (const auto& m : result.matches)
-    if (o.reseed == reseed_mode::once || m.deal == last_deal) {
-      seed = m.seed;
-      break;
-    }
-  if (!seed) return p;
-  p.made_last_deal = true;
   const std::size_t made = o.reseed == reseed_mode::once ? o.deals.size() + 1 : 1;
-  const auto predicted = family_deals(o.family, *seed, o.n, made);
-  const auto& last = predicted[made == 1 ? 0 : last_deal];
-  p.rest_of_last_deal.assign(last.begin() + static_cast<std::ptrdiff_t>(o.deals[last_deal].size()), last.end());
-  if (o.reseed == reseed_mode::once) p.next_deal = predicted.back();
+  for (const auto& m : result.matches) {
+    if (o.reseed != reseed_mode::once && m.deal != last_deal) continue;
+    const auto predicted = family_deals(o.family, m.seed, o.n, made);
+    const auto& last = predicted[made == 1 ? 0 : last_deal];
+    const std::span<const std::uint32_t> rest(last.begin() + static_cast<std::ptrdiff_t>(o.deals[last_deal].size()),
+                                              last.end());
+    const std::span<const std::uint32_t> next =
+        o.reseed == reseed_mode::once ? std::span<const std::uint32_t>(predicted.back()) : std::span<const std::uint32_t>();
+    if (p.seeds == 0) {
+      p.made_last_deal = true;
+      p.rest_of_last_deal.assign(rest.begin(), rest.end());
+      p.next_deal.assign(next.begin(), next.end());
+    } else {
+      for (std::size_t i = 0; i < rest.size(); ++i)
+        if (p.rest_of_last_deal[i] != rest[i]) p.rest_of_last_deal[i] = unknown_card;
+      for (std::size_t i = 0; i < next.size(); ++i)
+        if (p.next_deal[i] != next[i]) p.next_deal[i] = unknown_card;
+    }
+    ++p.seeds;
+  }
   return p;
 }
 

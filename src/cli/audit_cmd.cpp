@@ -61,6 +61,7 @@ struct audit_cli_options {
   std::string seeds;
   std::string reseed = "per-deal";
   bool all = false;
+  double max_chance = 1e-3;  // --max-chance
   std::string shard;
   bool progress = false;
   // --follow (src/cli/audit_follow.cpp)
@@ -97,7 +98,9 @@ Each test is pass, fail, not-valid (too few decks for its
 approximation) or not-applicable (e.g. a shoe for successions, --dealt for whole-deck tests).
 Decision: Holm over the valid tests at --alpha (family-wise). The result says "no evidence of
 non-randomness", never that decks are fair. Exit status: 0 success, 1 error; with --check, 3
-when a test fails; 5 when --merge lacks shards (unless --allow-partial).
+when a test fails; 5 when --merge lacks shards (unless --allow-partial); with --seed-search, 3 when
+a seed reproduces the deals and E (chance matches expected) <= --max-chance, 4 when seeds match but
+E is larger (chance explains them).
 
 --follow: monitors a live stream (docs/monitor.md). After every deck an e-process (four
 predictors: position, successor, repeat, suit-rank, and their mixture) is updated; a status
@@ -307,6 +310,7 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
     so.seeds = o.seeds;
     so.reseed = o.reseed;
     so.all = o.all;
+    so.max_chance = o.max_chance;
     so.threads = options.threads;
     so.shard = o.shard;
     so.format = o.format;
@@ -319,7 +323,7 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
     }
     return run_seed_search(so);
   }
-  for (const char* name : {"--seeds", "--reseed", "--all", "--progress"}) {
+  for (const char* name : {"--seeds", "--reseed", "--all", "--progress", "--max-chance"}) {
     if (sub.count(name) > 0) throw error(fmt::format("{} applies to --seed-search", name));
   }
   // One audit's report: stdout (text or JSON) and, with --report, the page; `info.name` as given.
@@ -585,7 +589,8 @@ subcommand audit_subcommand() {
             sub.add_option("--rng", o->rng, "With --algo: engine xoshiro256pp, chacha20, mt19937, minstd")->capture_default_str()->type_name("NAME");
             sub.add_option("--seed-search", o->seed_search,
                            "Find the seed of a weak generator that reproduces the logged deals: python-random, "
-                           "c-rand, cpp-mt19937, java-random, asf-poker (exit 3 when found)")
+                           "c-rand, cpp-mt19937, java-random, asf-poker (exit 3 when found and E <= --max-chance; 4 when the "
+                           "matches are consistent with chance)")
                 ->type_name("FAMILY");
             sub.add_option("--seeds", o->seeds,
                            "With --seed-search: seeds to try, A..B (2^K, 2^K-1 allowed) or "
@@ -597,6 +602,11 @@ subcommand audit_subcommand() {
                 ->capture_default_str()
                 ->type_name("MODE");
             sub.add_flag("--all", o->all, "With --seed-search: every matching seed, not only the first");
+            sub.add_option("--max-chance", o->max_chance,
+                           "With --seed-search: a match is \"predictable\" (exit 3) only when the expected number of "
+                           "chance matches E is at most this (else exit 4)")
+                ->capture_default_str()
+                ->type_name("E");
             sub.add_option("--shard", o->shard,
                            "With --save-counts: count only shard I of N (a deck file: the lines starting in bytes "
                            "floor(I*S/N) to floor((I+1)*S/N)-1 of its S bytes; --algo: chunks as bias --shard); with "

@@ -106,8 +106,10 @@ seed_search_report make_seed_search_report(const seed_search_cli_options& o) {
   }
 
   render::seed_search_input in{&family, o.seeds, full, range, shard, reseed, deals, pack};
-  const auto prediction = audit::predict_deals(options, result);
-  return render::seed_search_output(in, result, prediction);
+  const auto chance = audit::assess_chance(options, result, audit::distinct_states(family.family, full), o.max_chance);
+  audit::seed_prediction prediction;
+  if (chance.verdict == audit::seed_verdict::predictable) prediction = audit::predict_deals(options, result);
+  return render::seed_search_output(in, result, chance, prediction);
 }
 
 int run_seed_search(const seed_search_cli_options& options) {

@@ -21,6 +21,7 @@ struct seed_search_cli_options {
   std::string format = "text";     ///< --format text|json
   std::string input = "-";         ///< FILE or "-": logged deals, one per line, top card first
   audit::reader_options reader;    ///< --pack, --dealt K (the first K cards of each deal), ...
+  double max_chance = 1e-3;        ///< --max-chance E: "predictable" (exit 3) only when E <= this
   bool progress = false;           ///< --progress: draw the bar even when stderr is not a terminal
 };
 

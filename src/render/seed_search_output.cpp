@@ -46,21 +46,47 @@ std::string cards_text(const deck& pack, std::span<const std::uint32_t> cards) {
   std::string out;
   for (const auto c : cards) {
     if (!out.empty()) out += ' ';
-    out += format_card(pack.cards[c], card_style::code);
+    out += c == audit::unknown_card ? std::string("??") : format_card(pack.cards[c], card_style::code);
   }
   return out;
 }
 
+// Cards the matching seeds disagree on are null.
 nlohmann::ordered_json cards_json(const deck& pack, std::span<const std::uint32_t> cards) {
   auto j = nlohmann::ordered_json::array();
-  for (const auto c : cards) j.push_back(format_card(pack.cards[c], card_style::code));
+  for (const auto c : cards)
+    j.push_back(c == audit::unknown_card ? nlohmann::ordered_json(nullptr)
+                                         : nlohmann::ordered_json(format_card(pack.cards[c], card_style::code)));
   return j;
+}
+
+// E in three significant digits; 10^x when a double cannot hold it.
+std::string chance_text(const audit::scaled_number& e) {
+  const double v = e.value();
+  if (v == 0 && e.mantissa == 0) return "0";
+  if (v >= 1e-300 && v <= 1e300) return fmt::format("{:.3g}", v);
+  return fmt::format("10^{:.1f}", e.log10());
+}
+
+nlohmann::ordered_json chance_json(const audit::scaled_number& e) {
+  const double v = e.value();
+  return {{"value", v >= 1e-300 && v <= 1e300 ? nlohmann::ordered_json(v) : nlohmann::ordered_json(e.mantissa == 0 ? 0.0 : v)},
+          {"log10", e.mantissa == 0 ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(e.log10())}};
+}
+
+std::string_view verdict_name(audit::seed_verdict v) {
+  switch (v) {
+    case audit::seed_verdict::not_found: return "not-found";
+    case audit::seed_verdict::chance: return "chance";
+    case audit::seed_verdict::predictable: return "predictable";
+  }
+  return "";
 }
 
 }  // namespace
 
 seed_search_report seed_search_output(const seed_search_input& in, const audit::seed_search_result& result,
-                                      const audit::seed_prediction& prediction) {
+                                      const audit::seed_chance& chance, const audit::seed_prediction& prediction) {
   const auto& family = *in.family;
   const auto& full = in.full;
   const auto& range = in.range;
@@ -109,6 +135,33 @@ seed_search_report seed_search_output(const seed_search_input& in, const audit::
                                                             : nlohmann::ordered_json(m.deal + 1)}});
   j["matches"] = matches;
   j["truncated"] = result.truncated;
+  {
+    auto c = nlohmann::ordered_json::object();
+    c["states"] = chance.states;
+    c["variants"] = chance.variants;
+    c["expected_chance_matches"] = chance_json(chance.expected);
+    auto per = nlohmann::ordered_json::array();
+    for (const auto& e : chance.per_deal) per.push_back(chance_json(e));
+    c["per_deal"] = reseed == reseed_mode::once ? nlohmann::ordered_json(nullptr) : per;
+    c["verdict_expected"] = chance_json(chance.verdict_expected);
+    c["max_chance"] = chance.max_chance;
+    c["verdict"] = verdict_name(chance.verdict);
+    c["more_cards"] = chance.more_cards ? nlohmann::ordered_json(*chance.more_cards) : nlohmann::ordered_json(nullptr);
+    c["suggest"] = chance.suggest_once ? nlohmann::ordered_json("--reseed once") : nlohmann::ordered_json(nullptr);
+    j["chance"] = c;
+  }
+  const std::string chance_line = fmt::format(
+      "Chance: E = {} matches expected by chance ({}, S = {} distinct seeds, {}); \"predictable\" needs E <= {} "
+      "(--max-chance).\n",
+      chance_text(chance.expected),
+      reseed == reseed_mode::once ? "E = S * prod_d 1/(n)_K" : "E = prod_d min(1, S/(n)_K)", count_text(chance.states),
+      [&] {
+        std::string k;
+        for (std::size_t d = 0; d < deals.size() && d < 8; ++d) k += (k.empty() ? "K = " : ", ") + std::to_string(deals[d].size());
+        if (deals.size() > 8) k += ", ...";
+        return k + fmt::format(" of n = {}", pack.cards.size());
+      }(),
+      chance.max_chance);
 
   std::string& t = report.text;
   t += fmt::format("Seed search: {}, seeds {} ({} seeds), {} ({})\n", family.name, space, count_text(count),
@@ -133,15 +186,18 @@ seed_search_report seed_search_output(const seed_search_input& in, const audit::
     j["predicted_rest_of_last_deal"] = nullptr;
     j["predicted_next_deal"] = nullptr;
     t += fmt::format("Not found: {}.\n{}\n", statement, scope);
+    t += chance_line;
     report.status = 0;
     return report;
   }
 
-  report.status = 3;  // a failed audit: the deals are predictable
+  const bool predictable = chance.verdict == audit::seed_verdict::predictable;
+  report.status = predictable ? 3 : 4;  // 3: a failed audit, the deals are predictable; 4: chance explains it
   const std::size_t last_deal = deals.size() - 1;
+  const std::string found_word = predictable ? "FOUND" : "CONSISTENT WITH CHANCE";
   if (reseed == reseed_mode::once) {
     const std::uint64_t seed = result.matches.front().seed;
-    t += fmt::format("FOUND: seed {} reproduces all {} logged deals ({} cards).\n",
+    t += fmt::format("{}: seed {} reproduces all {} logged deals ({} cards).\n", found_word,
                      seed, deals.size(), [&] {
                        std::size_t n = 0;
                        for (const auto& d : deals) n += d.size();
@@ -154,13 +210,13 @@ seed_search_report seed_search_output(const seed_search_input& in, const audit::
     }
   } else {
     std::size_t reproduced = 0;
-    t += "FOUND:\n";
+    t += found_word + ":\n";
     for (std::size_t d = 0; d < deals.size(); ++d) {
       std::string seeds;
       for (const auto& m : result.matches)
         if (m.deal == d) seeds += (seeds.empty() ? "" : ", ") + std::to_string(m.seed);
       if (!seeds.empty()) ++reproduced;
-      t += fmt::format("  deal {} ({} cards): {}\n", d + 1, deals[d].size(),
+      t += fmt::format("  deal {} ({} cards, E_d = {}): {}\n", d + 1, deals[d].size(), chance_text(chance.per_deal[d]),
                        seeds.empty() ? std::string("no seed in the range") : "seed " + seeds);
     }
     t += fmt::format("{} of {} logged deals reproduced.\n", reproduced, deals.size());
@@ -174,7 +230,38 @@ seed_search_report seed_search_output(const seed_search_input& in, const audit::
     return a;
   }();
 
+  if (reseed == reseed_mode::per_deal && deals.size() > 1)
+    t += fmt::format("E of the {} reproduced deals (expected number of sets of that many deals matched by chance): {}.\n",
+                     j["reproduced_deals"].size(), chance_text(chance.verdict_expected));
+  t += chance_line;
+  if (chance.suggest_once)
+    t += "Only deal 1 is reproduced: a generator seeded once and running on across deals does that. Search again with "
+         "--reseed once.\n";
+  if (!predictable) {
+    j["predicted_rest_of_last_deal"] = nullptr;
+    j["predicted_next_deal"] = nullptr;
+    const std::string decide =
+        chance.more_cards
+            ? fmt::format("{} more card{} of every deal (--dealt {}) would decide it.", *chance.more_cards,
+                          *chance.more_cards == 1 ? "" : "s", [&] {
+                            std::size_t k = pack.cards.size();
+                            for (const auto& d : deals) k = std::min(k, d.size());
+                            return k + *chance.more_cards;
+                          }())
+            : std::string("Even whole decks would not decide it: log more deals.");
+    const std::string statement = fmt::format(
+        "Consistent with chance: a fair shuffle would match this often (E = {} > {}), so these matches show neither "
+        "that the deals are predictable nor that they are not, and nothing is predicted. {}",
+        chance_text(chance.verdict_expected), chance.max_chance, decide);
+    j["statement"] = statement;
+    t += "\n" + statement + "\n";
+    return report;
+  }
+
   if (prediction.made_last_deal) {
+    if (prediction.seeds > 1)
+      t += fmt::format("\n{} seeds made the last deal: only the cards they all agree on are predicted (?? elsewhere).",
+                       prediction.seeds);
     const std::span<const std::uint32_t> rest(prediction.rest_of_last_deal);
     j["predicted_rest_of_last_deal"] = cards_json(pack, rest);
     if (rest.empty()) {

@@ -27,15 +27,16 @@ struct seed_search_input {
   deck pack;                                      ///< the pack the cards are named in
 };
 
-/// The JSON object, the text report and the exit status (3: a seed reproduces the deals; 0: none).
+/// The JSON object, the text report and the exit status (3: a seed reproduces the deals and E is at
+/// most max_chance; 4: seeds match but chance explains them; 0: none).
 struct seed_search_report {
   nlohmann::ordered_json json;
   std::string text;
   int status = 0;
 };
 
-/// Both reports of one search and its predictions.
+/// Both reports of one search, its chance accounting and its predictions (shown only when predictable).
 seed_search_report seed_search_output(const seed_search_input& in, const audit::seed_search_result& result,
-                                      const audit::seed_prediction& prediction);
+                                      const audit::seed_chance& chance, const audit::seed_prediction& prediction);
 
 }  // namespace shufl::render

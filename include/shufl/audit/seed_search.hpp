@@ -124,15 +124,65 @@ struct seed_search_result {
 /// map of the 31 seeded words, precomputed). Candidates are confirmed by `family_deals`.
 seed_search_result search_seeds(const seed_search_options& options);
 
+/// A positive number as mantissa·2^exponent, so that products of many small probabilities (a
+/// deal of 52 cards is 1/52! ≈ 10^-67.9) never underflow. Zero is mantissa 0.
+struct scaled_number {
+  double mantissa = 0.5;      ///< In [0.5, 1), or 0 for zero (default: 1 = 0.5·2^1).
+  std::int64_t exponent = 1;  ///< Power of two.
+  static scaled_number of(double v) noexcept;
+  scaled_number& operator*=(const scaled_number& b) noexcept;
+  scaled_number& operator+=(const scaled_number& b) noexcept;
+  [[nodiscard]] bool at_most(double v) const noexcept;  ///< this ≤ v (v ≥ 0, finite)
+  [[nodiscard]] double value() const noexcept;          ///< As a double (0 or HUGE_VAL out of range).
+  [[nodiscard]] double log10() const noexcept;          ///< -inf for 0.
+};
+
+/// The expected number of chance matches of a search, and what it makes of the matches found.
+enum class seed_verdict : std::uint8_t {
+  not_found,     ///< No seed reproduces the deals.
+  chance,        ///< Matches, but E > max_chance: chance explains them (exit 4).
+  predictable,   ///< Matches with E ≤ max_chance (exit 3).
+};
+
+struct seed_chance {
+  std::uint64_t states = 0;     ///< S: distinct generator states in the whole --seeds range (0 = 2^64).
+  std::uint64_t variants = 1;   ///< H: families × variants tried.
+  /// E = H·S·Π_d 1/(n)_{K_d} (once) or H·Π_d min(1, S/(n)_{K_d}) (per-deal), over every logged deal.
+  scaled_number expected;
+  std::vector<scaled_number> per_deal;  ///< per-deal: E_d = H·S/(n)_{K_d}; once: empty.
+  /// The E the verdict is taken on: `expected`, except per-deal with r < D deals reproduced:
+  /// H·e_r(q_1..q_D), q_d = min(1, S/(n)_{K_d}), the expected number of r-sets of deals that all
+  /// match by chance (e_r the elementary symmetric polynomial).
+  scaled_number verdict_expected;
+  seed_verdict verdict = seed_verdict::not_found;
+  double max_chance = 1e-3;
+  /// With `chance`: logging this many more cards of every deal (up to n) would bring the verdict's
+  /// E to max_chance or below; nullopt when even whole decks would not (more deals are needed).
+  std::optional<std::size_t> more_cards;
+  bool suggest_once = false;  ///< per-deal, several deals, only the first reproduced: try --reseed once.
+};
+
+/// Distinct generator states among a family's seeds in `range` (c-rand: seeds 0 and 1 are one).
+std::uint64_t distinct_states(seed_family family, const seed_range& range) noexcept;
+
+/// The chance accounting of a finished search (`states` from distinct_states of the WHOLE range,
+/// not of a shard). Throws shufl::error when max_chance is not a finite number ≥ 0.
+seed_chance assess_chance(const seed_search_options& options, const seed_search_result& result,
+                          std::uint64_t states, double max_chance, std::uint64_t variants = 1);
+
 /// What a found seed predicts: the rest of the last logged deal (cards K+1..n of it, canonical
 /// indices) and, with `once`, the next deal (n cards). Nothing when no seed made the last deal.
+/// With several seeds, only the cards every one of them agrees on: the others are unknown_card.
+inline constexpr std::uint32_t unknown_card = UINT32_MAX;
 struct seed_prediction {
   bool made_last_deal = false;
+  std::size_t seeds = 0;  ///< Seeds the prediction rests on.
   std::vector<std::uint32_t> rest_of_last_deal;
   std::vector<std::uint32_t> next_deal;  ///< `once` only
 };
 
-/// The prediction of the lowest seed that made the last logged deal (family_deals run on).
+/// The prediction of every found seed that made the last logged deal (family_deals run on): the
+/// cards they all agree on, unknown_card where they differ.
 seed_prediction predict_deals(const seed_search_options& options, const seed_search_result& result);
 
 }  // namespace shufl::audit
