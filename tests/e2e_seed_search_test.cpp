@@ -99,6 +99,19 @@ TEST(E2eSeedSearch, NotFoundSaysWhatWasRuledOut) {
       << other.out;
 }
 
+TEST(E2eSeedSearch, ALongSearchStartsWithATimeEstimate) {
+  // 2^31 java-random seeds for one card: the estimate first, then an early chance match (exit 4).
+  const auto r = run_shufl({"audit", "--seed-search", "java-random", "--dealt", "1", "--seeds", "0..2^31-1",
+                            "--threads", "1", "-"},
+                           "7h\n");
+  EXPECT_EQ(r.status, 4) << r.err;
+  EXPECT_EQ(r.err.rfind("shufl: searching 2^31 seeds on 1 thread: at most about ", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find(" seeds/s per thread"), std::string::npos) << r.err;
+  // Short searches start at once.
+  const auto s = run_shufl({"audit", "--seed-search", "java-random", "--dealt", "1", "--seeds", "0..1000", "-"}, "7h\n");
+  EXPECT_EQ(s.err, "");
+}
+
 TEST(E2eSeedSearch, Refusals) {
   const std::string logged = python_deals(1, 1, 5, false);
   auto fails = [&](const std::vector<std::string>& args, const std::string& words) {

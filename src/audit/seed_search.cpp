@@ -8,6 +8,7 @@
 #include <array>
 #include <atomic>
 #include <bit>
+#include <chrono>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -163,6 +164,22 @@ seed_search_result search_seeds(const seed_search_options& o) {
   }
   result.seeds_tried = done.load();
   return result;
+}
+
+double measure_seed_rate(const seed_search_options& o, std::uint64_t sample) {
+  seed_search_options probe = o;
+  probe.progress = nullptr;
+  probe.threads = 1;
+  probe.all = true;
+  probe.max_matches = 1;
+  probe.reseed = reseed_mode::once;  // one search of the first deal
+  probe.deals.resize(1);
+  const std::uint64_t count = o.range.last - o.range.first;
+  probe.range.last = o.range.first + std::min(count, sample - 1);
+  const auto start = std::chrono::steady_clock::now();
+  const auto r = search_seeds(probe);
+  const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+  return took.count() > 0 ? static_cast<double>(r.seeds_tried) / took.count() : 0;
 }
 
 seed_prediction predict_deals(const seed_search_options& o, const seed_search_result& result) {

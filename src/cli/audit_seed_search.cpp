@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <optional>
 #include <thread>
 
@@ -100,6 +101,12 @@ seed_search_report make_seed_search_report(const seed_search_cli_options& o) {
       bar.emplace(std::vector<std::string>{label}, o.progress);
       callback = bar->callback();
       options.progress = [&callback, &label](std::uint64_t done, std::uint64_t total) { callback(done, total, label); };
+    }
+    // A long search says first how long it will take (measured on its first seeds).
+    const std::uint64_t total = range->count() * result.searches;
+    if (range->count() == 0 || total / result.searches != range->count() || total >= (std::uint64_t{1} << 30)) {
+      const double rate = audit::measure_seed_rate(options);
+      if (rate > 0) std::fputs(render::seed_search_estimate(total, options.threads, rate).c_str(), stderr);
     }
     result = audit::search_seeds(options);
     if (bar) bar->stop();

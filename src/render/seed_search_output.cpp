@@ -292,4 +292,17 @@ seed_search_report seed_search_output(const seed_search_input& in, const audit::
   return report;
 }
 
+std::string seed_search_estimate(std::uint64_t seeds, unsigned threads, double rate) {
+  const double seconds = static_cast<double>(seeds) / (rate * std::max(1u, threads));
+  std::string d;
+  if (seconds < 120) d = fmt::format("{:.0f} s", seconds);
+  else if (seconds < 7200) d = fmt::format("{:.0f} min", seconds / 60);
+  else if (seconds < 2 * 86400) d = fmt::format("{:.1f} hours", seconds / 3600);
+  else if (seconds < 730 * 86400) d = fmt::format("{:.0f} days", seconds / 86400);
+  else d = fmt::format("{:.0f} years", seconds / (365.25 * 86400));
+  return fmt::format("shufl: searching {} seeds on {} thread{}: at most about {} ({:.3g} seeds/s per thread, measured on the "
+                     "first seeds; without --all it stops at the first match; --shard I/N splits the range)\n",
+                     count_text(seeds), threads, threads == 1 ? "" : "s", d, rate);
+}
+
 }  // namespace shufl::render

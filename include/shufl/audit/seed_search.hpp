@@ -124,6 +124,11 @@ struct seed_search_result {
 /// map of the 31 seeded words, precomputed). Candidates are confirmed by `family_deals`.
 seed_search_result search_seeds(const seed_search_options& options);
 
+/// Seeds per second of one thread for this search, measured by running its first `sample` seeds
+/// (fewer when the range is smaller) once, on one thread; the whole search's time is then about
+/// range.count() × searches / (rate × threads). 0 when the sample ran too fast to time.
+double measure_seed_rate(const seed_search_options& options, std::uint64_t sample = std::uint64_t{1} << 17);
+
 /// A positive number as mantissa·2^exponent, so that products of many small probabilities (a
 /// deal of 52 cards is 1/52! ≈ 10^-67.9) never underflow. Zero is mantissa 0.
 struct scaled_number {
