@@ -112,6 +112,50 @@ TEST(E2eSeedSearch, ALongSearchStartsWithATimeEstimate) {
   EXPECT_EQ(s.err, "");
 }
 
+// A C program that builds its deck rank-major in the suit order c d h s and shuffles it with
+// glibc's rand(): found with --deck-order rank-major:cdhs, and its third deal predicted.
+TEST(E2eSeedSearch, DeckOrderOfARealCProgram) {
+  temp_dir dir;
+  const std::string source = dir.write("rm.c",
+      "#include <stdio.h>\n"
+      "#include <stdlib.h>\n"
+      "int main(int argc, char** argv) {\n"
+      "  unsigned seed = (unsigned)strtoul(argv[1], 0, 10);\n"
+      "  int deals = atoi(argv[2]), k = atoi(argv[3]);\n"
+      "  const char* suits = \"cdhs\"; const char* ranks = \"A23456789TJQK\";\n"
+      "  srand(seed);\n"
+      "  for (int d = 0; d < deals; ++d) {\n"
+      "    char deck[52][3];\n"
+      "    int n = 0;\n"
+      "    for (int r = 0; r < 13; ++r) for (int s = 0; s < 4; ++s) { deck[n][0] = ranks[r]; deck[n][1] = suits[s]; deck[n][2] = 0; ++n; }\n"
+      "    for (int i = 51; i > 0; --i) { int j = rand() % (i + 1); char t[3]; t[0]=deck[i][0]; t[1]=deck[i][1]; deck[i][0]=deck[j][0]; deck[i][1]=deck[j][1]; deck[j][0]=t[0]; deck[j][1]=t[1]; }\n"
+      "    for (int c = 0; c < (d + 1 < deals ? k : 52); ++c) printf(c ? \" %s\" : \"%s\", deck[c]);\n"
+      "    printf(\"\\n\");\n"
+      "  }\n"
+      "  return 0;\n"
+      "}\n");
+  const auto built = run_shell("cc -O2 -o " + dir.file("rm") + " " + source);
+  ASSERT_EQ(built.status, 0) << built.err;
+  const auto rows = lines(run_program(dir.file("rm"), {"31337", "3", "5"}).out);
+  ASSERT_EQ(rows.size(), 3u);
+  const auto r = run_shufl({"audit", "--seed-search", "c-rand", "--reseed", "once", "--dealt", "5", "--deck-order",
+                            "rank-major:cdhs", "--seeds", "30000..40000", "-"},
+                           rows[0] + "\n" + rows[1] + "\n");
+  EXPECT_EQ(r.status, 3) << r.err;
+  EXPECT_NE(r.out.find("FOUND: seed 31337 reproduces all 2 logged deals (10 cards)."), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Predicted next deal (deal 3):\n  " + rows[2] + "\n"), std::string::npos) << r.out;
+  // The canonical order finds nothing there.
+  const auto canonical = run_shufl({"audit", "--seed-search", "c-rand", "--reseed", "once", "--dealt", "5", "--seeds",
+                                    "30000..40000", "-"},
+                                   rows[0] + "\n" + rows[1] + "\n");
+  EXPECT_EQ(canonical.status, 0) << canonical.out;
+  const auto bad = run_shufl({"audit", "--seed-search", "c-rand", "--dealt", "5", "--deck-order", "rank-major:cdh",
+                              "--seeds", "0..9", "-"},
+                             rows[0] + "\n");
+  EXPECT_EQ(bad.status, 1);
+  EXPECT_NE(bad.err.find("--deck-order"), std::string::npos) << bad.err;
+}
+
 TEST(E2eSeedSearch, Refusals) {
   const std::string logged = python_deals(1, 1, 5, false);
   auto fails = [&](const std::vector<std::string>& args, const std::string& words) {

@@ -72,7 +72,27 @@ void validate(const seed_search_options& o) {
 
 }  // namespace
 
-seed_search_result search_seeds(const seed_search_options& o) {
+namespace {
+
+// The deals as list indices: with a deck order, card c sits at list index i where order[i] = c.
+seed_search_options in_list_order(const seed_search_options& o) {
+  seed_search_options m = o;
+  m.deck_order.clear();
+  if (o.deck_order.empty()) return m;
+  if (o.deck_order.size() != o.n) throw error("seed search: the deck order does not fit the deck");
+  std::vector<std::uint32_t> index(o.n);
+  for (std::size_t i = 0; i < o.n; ++i) index[o.deck_order[i]] = static_cast<std::uint32_t>(i);
+  for (auto& deal : m.deals)
+    for (auto& c : deal)
+      if (c < o.n) c = index[c];
+  return m;
+}
+
+}  // namespace
+
+seed_search_result search_seeds(const seed_search_options& options) {
+  if (!options.deck_order.empty()) return search_seeds(in_list_order(options));
+  const seed_search_options& o = options;
   validate(o);
   seed_search_result result;
   const std::size_t searches = o.reseed == reseed_mode::once ? 1 : o.deals.size();
@@ -182,7 +202,15 @@ double measure_seed_rate(const seed_search_options& o, std::uint64_t sample) {
   return took.count() > 0 ? static_cast<double>(r.seeds_tried) / took.count() : 0;
 }
 
-seed_prediction predict_deals(const seed_search_options& o, const seed_search_result& result) {
+seed_prediction predict_deals(const seed_search_options& options, const seed_search_result& result) {
+  if (!options.deck_order.empty()) {
+    auto p = predict_deals(in_list_order(options), result);
+    for (auto* cards : {&p.rest_of_last_deal, &p.next_deal})
+      for (auto& c : *cards)
+        if (c != unknown_card) c = options.deck_order[c];
+    return p;
+  }
+  const seed_search_options& o = options;
   seed_prediction p;
   const std::size_t last_deal = o.deals.size() - 1;
   const std::size_t made = o.reseed == reseed_mode::once ? o.deals.size() + 1 : 1;

@@ -2,7 +2,9 @@
 // and shards.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
+#include <vector>
 
 #include "shufl/audit/seed_search.hpp"
 #include "shufl/error.hpp"
@@ -135,6 +137,49 @@ std::optional<seed_range> shard_of(const seed_range& range, std::uint64_t shard,
   r.first = range.first + b;
   r.last = range.first + e - 1;
   return r;
+}
+
+std::vector<std::uint32_t> parse_deck_order(std::string_view spec, std::size_t n) {
+  constexpr std::string_view suits0 = "shdc", ranks0 = "A23456789TJQK";
+  const auto bad = [&](std::string_view why) {
+    return error(fmt::format("invalid value '{}' for --deck-order: {} (e.g. rank-major:cdhs or "
+                             "suit-major:shdc:23456789TJQKA)",
+                             spec, why));
+  };
+  std::string_view kind = spec, suits = suits0, ranks = ranks0;
+  if (const auto c = spec.find(':'); c != std::string_view::npos) {
+    kind = spec.substr(0, c);
+    suits = spec.substr(c + 1);
+    if (const auto c2 = suits.find(':'); c2 != std::string_view::npos) {
+      ranks = suits.substr(c2 + 1);
+      suits = suits.substr(0, c2);
+    }
+  }
+  if (kind != "suit-major" && kind != "rank-major") throw bad("expected suit-major or rank-major");
+  const auto permutation = [](std::string_view text, std::string_view of) {
+    if (text.size() != of.size()) return false;
+    for (const char ch : of)
+      if (std::count(text.begin(), text.end(), ch) != 1) return false;
+    return true;
+  };
+  if (!permutation(suits, suits0)) throw bad("the suits are the four letters s h d c, each once");
+  if (!permutation(ranks, ranks0)) throw bad("the ranks are A 2 3 4 5 6 7 8 9 T J Q K, each once");
+  if (n != 52) throw error(fmt::format("--deck-order: a suit or rank order needs the standard 52-card pack (this one has {})", n));
+  std::vector<std::uint32_t> order;
+  const auto card = [&](std::size_t s, std::size_t r) {
+    return static_cast<std::uint32_t>(suits0.find(suits[s]) * 13 + ranks0.find(ranks[r]));
+  };
+  if (kind == "suit-major") {
+    for (std::size_t s = 0; s < 4; ++s)
+      for (std::size_t r = 0; r < 13; ++r) order.push_back(card(s, r));
+  } else {
+    for (std::size_t r = 0; r < 13; ++r)
+      for (std::size_t s = 0; s < 4; ++s) order.push_back(card(s, r));
+  }
+  bool canonical = true;
+  for (std::size_t i = 0; i < order.size(); ++i) canonical = canonical && order[i] == i;
+  if (canonical) order.clear();
+  return order;
 }
 
 }  // namespace shufl::audit

@@ -62,6 +62,7 @@ struct audit_cli_options {
   std::string reseed = "per-deal";
   bool all = false;
   double max_chance = 1e-3;  // --max-chance
+  std::string deck_order;    // --deck-order
   std::string shard;
   bool progress = false;
   // --follow (src/cli/audit_follow.cpp)
@@ -311,6 +312,7 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
     so.reseed = o.reseed;
     so.all = o.all;
     so.max_chance = o.max_chance;
+    so.deck_order = o.deck_order;
     so.threads = options.threads;
     so.shard = o.shard;
     so.format = o.format;
@@ -323,7 +325,7 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
     }
     return run_seed_search(so);
   }
-  for (const char* name : {"--seeds", "--reseed", "--all", "--progress", "--max-chance"}) {
+  for (const char* name : {"--seeds", "--reseed", "--all", "--progress", "--max-chance", "--deck-order"}) {
     if (sub.count(name) > 0) throw error(fmt::format("{} applies to --seed-search", name));
   }
   // One audit's report: stdout (text or JSON) and, with --report, the page; `info.name` as given.
@@ -607,6 +609,10 @@ subcommand audit_subcommand() {
                            "chance matches E is at most this (else exit 4)")
                 ->capture_default_str()
                 ->type_name("E");
+            sub.add_option("--deck-order", o->deck_order,
+                           "With --seed-search: the list's starting order, suit-major|rank-major[:SUITS[:RANKS]] "
+                           "(default suit-major:shdc:A23456789TJQK; e.g. rank-major:cdhs)")
+                ->type_name("ORDER");
             sub.add_option("--shard", o->shard,
                            "With --save-counts: count only shard I of N (a deck file: the lines starting in bytes "
                            "floor(I*S/N) to floor((I+1)*S/N)-1 of its S bytes; --algo: chunks as bias --shard); with "

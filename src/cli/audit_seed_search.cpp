@@ -85,6 +85,7 @@ seed_search_report make_seed_search_report(const seed_search_cli_options& o) {
   options.deals = deals;
   options.reseed = reseed;
   options.all = o.all;
+  if (!o.deck_order.empty()) options.deck_order = audit::parse_deck_order(o.deck_order, options.n);
   options.threads = o.threads != 0 ? o.threads : std::max(1u, std::thread::hardware_concurrency());
   std::optional<audit::seed_range> range = full;
   if (shard) range = audit::shard_of(full, shard->first, shard->second);
@@ -112,7 +113,7 @@ seed_search_report make_seed_search_report(const seed_search_cli_options& o) {
     if (bar) bar->stop();
   }
 
-  render::seed_search_input in{&family, o.seeds, full, range, shard, reseed, deals, pack};
+  render::seed_search_input in{&family, o.seeds, full, range, shard, reseed, deals, pack, o.deck_order};
   const auto chance = audit::assess_chance(options, result, audit::distinct_states(family.family, full), o.max_chance);
   audit::seed_prediction prediction;
   if (chance.verdict == audit::seed_verdict::predictable) prediction = audit::predict_deals(options, result);

@@ -15,6 +15,7 @@ struct seed_search_cli_options {
   std::string family;              ///< --seed-search FAMILY (python-random, c-rand, cpp-mt19937, java-random, asf-poker)
   std::string seeds;               ///< --seeds RANGE: A..B or time:START..END
   std::string reseed = "per-deal"; ///< --reseed per-deal|once
+  std::string deck_order;          ///< --deck-order suit-major|rank-major[:SUITS[:RANKS]] (empty: canonical)
   bool all = false;                ///< --all: every matching seed, not only the first
   unsigned threads = 0;            ///< --threads (0: every core)
   std::string shard;               ///< --shard I/N (empty: the whole range)

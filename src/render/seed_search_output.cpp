@@ -115,7 +115,10 @@ seed_search_report seed_search_output(const seed_search_input& in, const audit::
   j["definition"] = family.definition;
   j["reseed"] = reseed == reseed_mode::once ? "once" : "per-deal";
   j["pack"] = pack.description;
-  j["convention"] = "the list starts in the canonical order of shufl deck (index 0 = As) and is dealt from index 0";
+  j["convention"] = in.deck_order.empty()
+                        ? "the list starts in the canonical order of shufl deck (index 0 = As) and is dealt from index 0"
+                        : "the list starts in the deck order given and is dealt from index 0";
+  j["deck_order"] = in.deck_order.empty() ? std::string("suit-major:shdc:A23456789TJQK") : in.deck_order;
   j["seeds"] = {{"range", o.seeds},
                 {"first", range ? nlohmann::ordered_json(range->first) : nlohmann::ordered_json(nullptr)},
                 {"last", range ? nlohmann::ordered_json(range->last) : nlohmann::ordered_json(nullptr)},
@@ -168,7 +171,9 @@ seed_search_report seed_search_output(const seed_search_input& in, const audit::
                    reseed == reseed_mode::once ? "seeded once, the generator running on across deals"
                                                : "reseeded before every deal",
                    deals.size() == 1 ? "1 logged deal" : fmt::format("{} logged deals", deals.size()));
-  t += fmt::format("Family: {}\n\n", family.definition);
+  t += fmt::format("Family: {}\n", family.definition);
+  if (!in.deck_order.empty()) t += fmt::format("Deck order: the list starts {}\n", in.deck_order);
+  t += "\n";
 
   if (result.matches.empty()) {
     const std::string statement =

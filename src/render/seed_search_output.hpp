@@ -25,6 +25,7 @@ struct seed_search_input {
   audit::reseed_mode reseed = audit::reseed_mode::per_deal;
   std::vector<std::vector<std::uint32_t>> deals;  ///< the logged deals (canonical indices)
   deck pack;                                      ///< the pack the cards are named in
+  std::string deck_order;                         ///< --deck-order as given (empty: canonical)
 };
 
 /// The JSON object, the text report and the exit status (3: a seed reproduces the deals and E is at

@@ -96,6 +96,9 @@ struct seed_search_options {
   reseed_mode reseed = reseed_mode::per_deal;
   seed_range range;                                  ///< The seeds to try (a shard of them already).
   unsigned threads = 1;
+  /// The list's starting order: deck_order[i] = the canonical card at list index i (empty: the
+  /// canonical order). Deals stay canonical cards; predictions come back as canonical cards.
+  std::vector<std::uint32_t> deck_order;
   bool all = false;                                  ///< Every matching seed, not only the first.
   std::size_t max_matches = 1000;                    ///< With `all`: stop after this many per search.
   seed_search_progress progress;
@@ -123,6 +126,13 @@ struct seed_search_result {
 /// 16 seeds (Mersenne Twister's init_by_array; glibc's 310 discarded outputs are a fixed linear
 /// map of the 31 seeded words, precomputed). Candidates are confirmed by `family_deals`.
 seed_search_result search_seeds(const seed_search_options& options);
+
+/// A 52-card list's starting order from `suit-major[:SUITS[:RANKS]]` or `rank-major[:SUITS[:RANKS]]`
+/// (SUITS a permutation of "shdc", RANKS of "A23456789TJQK"; canonical = suit-major:shdc:A23456789TJQK):
+/// suit-major fills SUITS[0]'s RANKS, then SUITS[1]'s...; rank-major fills RANKS[0] in SUITS order,
+/// then RANKS[1]... Returns deck_order (empty for the canonical order). Throws shufl::error naming
+/// --deck-order on bad syntax or when n ≠ 52.
+std::vector<std::uint32_t> parse_deck_order(std::string_view spec, std::size_t n);
 
 /// Seeds per second of one thread for this search, measured by running its first `sample` seeds
 /// (fewer when the range is smaller) once, on one thread; the whole search's time is then about
