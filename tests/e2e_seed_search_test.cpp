@@ -156,6 +156,60 @@ TEST(E2eSeedSearch, DeckOrderOfARealCProgram) {
   EXPECT_NE(bad.err.find("--deck-order"), std::string::npos) << bad.err;
 }
 
+// C programs with glibc rand(): the upward loop with rand() / (RAND_MAX / k + 1), and the naive
+// swap with rand() % 52. Each is found with --loop/--reduce and its whole deal predicted.
+TEST(E2eSeedSearch, LoopAndReductionOfRealCPrograms) {
+  temp_dir dir;
+  const std::string source = dir.write("var.c",
+      "#include <stdio.h>\n"
+      "#include <stdlib.h>\n"
+      "int main(int argc, char** argv) {\n"
+      "  unsigned seed = (unsigned)strtoul(argv[1], 0, 10);\n"
+      "  int mode = atoi(argv[2]), k = atoi(argv[3]);\n"
+      "  const char* suits = \"shdc\"; const char* ranks = \"A23456789TJQK\";\n"
+      "  int a[52];\n"
+      "  for (int i = 0; i < 52; ++i) a[i] = i;\n"
+      "  srand(seed);\n"
+      "  for (int i = 0; i < 52; ++i) {\n"
+      "    int j, t;\n"
+      "    if (mode == 0) { if (i == 51) break; j = i + rand() / (RAND_MAX / (52 - i) + 1); }\n"
+      "    else j = rand() % 52;\n"
+      "    t = a[i]; a[i] = a[j]; a[j] = t;\n"
+      "  }\n"
+      "  for (int c = 0; c < 52; ++c) printf(c ? \" %c%c\" : \"%c%c\", ranks[a[c] % 13], suits[a[c] / 13]);\n"
+      "  printf(\"\\n\");\n"
+      "  return 0;\n"
+      "}\n");
+  const auto built = run_shell("cc -O2 -o " + dir.file("var") + " " + source);
+  ASSERT_EQ(built.status, 0) << built.err;
+  struct row {
+    std::string seed, mode, loop, reduce, range;
+  };
+  for (const auto& w : {row{"4242", "0", "up", "div", "4000..5000"}, row{"777", "1", "naive", "mod", "0..1000"}}) {
+    const auto whole = lines(run_program(dir.file("var"), {w.seed, w.mode, "5"}).out);
+    ASSERT_EQ(whole.size(), 1u);
+    const std::string first5 = whole[0].substr(0, 14), rest = whole[0].substr(15);
+    const auto r = run_shufl({"audit", "--seed-search", "c-rand", "--dealt", "5", "--loop", w.loop, "--reduce", w.reduce,
+                              "--seeds", w.range, "-"},
+                             first5 + "\n");
+    EXPECT_EQ(r.status, 3) << r.out << r.err;
+    EXPECT_NE(r.out.find("seed " + w.seed + "\n"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("Predicted rest of deal 1 (cards 6 to 52):\n  " + rest + "\n"), std::string::npos) << r.out;
+    // The default loop does not find it.
+    EXPECT_EQ(run_shufl({"audit", "--seed-search", "c-rand", "--dealt", "5", "--seeds", w.range, "-"}, first5 + "\n").status,
+              0);
+  }
+  const auto own = run_shufl({"audit", "--seed-search", "cpp-mt19937", "--dealt", "1", "--loop", "up", "--seeds", "0..9", "-"},
+                             "As\n");
+  EXPECT_EQ(own.status, 1);
+  EXPECT_NE(own.err.find("cpp-mt19937 has its own shuffle loop"), std::string::npos) << own.err;
+  const auto div = run_shufl({"audit", "--seed-search", "python-random", "--dealt", "1", "--reduce", "div", "--seeds",
+                              "0..9", "-"},
+                             "As\n");
+  EXPECT_EQ(div.status, 1);
+  EXPECT_NE(div.err.find("div applies to c-rand"), std::string::npos) << div.err;
+}
+
 TEST(E2eSeedSearch, Refusals) {
   const std::string logged = python_deals(1, 1, 5, false);
   auto fails = [&](const std::vector<std::string>& args, const std::string& words) {

@@ -43,7 +43,7 @@ bool vectorised(seed_family family) noexcept {
 
 bool confirms(const seed_search_options& o, std::size_t deal, std::uint64_t seed) {
   const std::size_t deals = o.reseed == reseed_mode::once ? o.deals.size() : 1;
-  const auto made = family_deals(o.family, seed, o.n, deals);
+  const auto made = family_deals(o.family, seed, o.n, deals, o.variant);
   for (std::size_t d = 0; d < deals; ++d) {
     const auto& logged = o.reseed == reseed_mode::once ? o.deals[d] : o.deals[deal];
     if (!std::equal(logged.begin(), logged.end(), made[d].begin())) return false;
@@ -94,6 +94,7 @@ seed_search_result search_seeds(const seed_search_options& options) {
   if (!options.deck_order.empty()) return search_seeds(in_list_order(options));
   const seed_search_options& o = options;
   validate(o);
+  check_variant(o.family, o.variant);
   seed_search_result result;
   const std::size_t searches = o.reseed == reseed_mode::once ? 1 : o.deals.size();
   result.searches = searches;
@@ -150,7 +151,7 @@ seed_search_result search_seeds(const seed_search_options& options) {
         // lo + block - 1 would wrap past 2^64 - 1 in the last block below it: compare the distance.
         const std::uint64_t hi = o.range.last - lo < block - 1 ? o.range.last : lo + block - 1;
         std::uint64_t seed = lo;
-        if (vectorised(o.family)) {
+        if (vectorised(o.family) && o.variant.standard()) {
           while (seed <= hi && seed < two_32 - (lanes - 1)) {  // seed + lanes - 1 < 2^32, without wrapping
             const auto count = static_cast<unsigned>(std::min<std::uint64_t>(lanes, hi - seed + 1));
             const kernel_args args{&log,           static_cast<std::uint32_t>(seed), count, mt_outputs,
@@ -165,7 +166,9 @@ seed_search_result search_seeds(const seed_search_options& options) {
           }
         }
         for (; seed <= hi && seed >= lo; ++seed)
-          if (scalar_filter(o.family, log, seed, scratch.data())) consider(seed);
+          if (o.variant.standard() ? scalar_filter(o.family, log, seed, scratch.data())
+                                   : variant_filter(o.family, o.variant, log, seed, scratch.data()))
+            consider(seed);
         identity({scratch.data(), o.n});  // the kernels expect the identity on entry
         const std::uint64_t d = done.fetch_add(hi - lo + 1) + (hi - lo + 1);
         if (o.progress) o.progress(d, total);
@@ -216,7 +219,7 @@ seed_prediction predict_deals(const seed_search_options& options, const seed_sea
   const std::size_t made = o.reseed == reseed_mode::once ? o.deals.size() + 1 : 1;
   for (const auto& m : result.matches) {
     if (o.reseed != reseed_mode::once && m.deal != last_deal) continue;
-    const auto predicted = family_deals(o.family, m.seed, o.n, made);
+    const auto predicted = family_deals(o.family, m.seed, o.n, made, o.variant);
     const auto& last = predicted[made == 1 ? 0 : last_deal];
     const std::span<const std::uint32_t> rest(last.begin() + static_cast<std::ptrdiff_t>(o.deals[last_deal].size()),
                                               last.end());

@@ -5,6 +5,8 @@
 #include <array>
 #include <optional>
 
+#include <fmt/format.h>
+
 #include "seed_search/delphi_random.hpp"
 #include "seed_search/glibc_rand.hpp"
 #include "seed_search/java_random.hpp"
@@ -103,8 +105,84 @@ const seed_family_info& parse_seed_family(std::string_view name) {
   throw unknown_name_error("generator family", name, names);
 }
 
+namespace {
+
+// The variant loops over a generator with below(k) (and, for div, next() of 31 bits).
+template <class Gen>
+std::uint32_t variant_draw(Gen& g, std::uint32_t k, draw_reduction reduce) noexcept {
+  if constexpr (requires { g.next(); }) {
+    if (reduce == draw_reduction::div) return static_cast<std::uint32_t>(g.next() / (0x7fffffffu / k + 1));
+  }
+  return g.below(k);
+}
+
+template <class Gen>
+void variant_shuffle(std::span<std::uint32_t> a, Gen& g, const family_variant& v) noexcept {
+  const auto n = static_cast<std::uint32_t>(a.size());
+  switch (v.loop) {
+    case shuffle_loop::down:
+      for (std::uint32_t i = n; i-- > 1;) std::swap(a[i], a[variant_draw(g, i + 1, v.reduce)]);
+      break;
+    case shuffle_loop::up:
+      for (std::uint32_t i = 0; i + 1 < n; ++i) std::swap(a[i], a[i + variant_draw(g, n - i, v.reduce)]);
+      break;
+    case shuffle_loop::naive:
+      for (std::uint32_t i = 0; i < n; ++i) std::swap(a[i], a[variant_draw(g, n, v.reduce)]);
+      break;
+  }
+}
+
+template <class Gen>
+bool variant_matches(const log_view& log, std::uint32_t* a, Gen& g, const family_variant& v) noexcept {
+  if (v.loop == shuffle_loop::up) {  // position i is final once placed
+    const auto n = static_cast<std::uint32_t>(log.n);
+    for (std::uint32_t i = 0; i + 1 < n && i < log.cards.size(); ++i) {
+      std::swap(a[i], a[i + variant_draw(g, n - i, v.reduce)]);
+      if (a[i] != log.cards[i]) return false;
+    }
+    return true;
+  }
+  variant_shuffle(std::span<std::uint32_t>(a, log.n), g, v);
+  return prefix_matches(log, a);
+}
+
+}  // namespace
+
+void check_variant(seed_family family, const family_variant& v) {
+  const bool loops = family == seed_family::python_random || family == seed_family::c_rand || family == seed_family::java_random;
+  if (v.loop != shuffle_loop::down && !loops)
+    throw error(fmt::format("--loop: {} has its own shuffle loop; --loop applies to python-random, c-rand and java-random",
+                            family_info(family).name));
+  if (v.reduce == draw_reduction::div && family != seed_family::c_rand)
+    throw error(fmt::format("--reduce div: {} has no RAND_MAX; div applies to c-rand", family_info(family).name));
+}
+
+namespace seeds {
+
+bool variant_filter(seed_family family, const family_variant& v, const log_view& log, std::uint64_t seed,
+                    std::uint32_t* a) noexcept {
+  identity({a, log.n});
+  switch (family) {
+    case seed_family::python_random: {
+      python_random g(seed);
+      return variant_matches(log, a, g, v);
+    }
+    case seed_family::c_rand: {
+      glibc_rand g(static_cast<std::uint32_t>(seed));
+      return variant_matches(log, a, g, v);
+    }
+    case seed_family::java_random: {
+      java_random g(seed);
+      return variant_matches(log, a, g, v);
+    }
+    default: return true;
+  }
+}
+
+}  // namespace seeds
+
 std::vector<std::vector<std::uint32_t>> family_deals(seed_family family, std::uint64_t seed, std::size_t n,
-                                                     std::size_t deals) {
+                                                     std::size_t deals, const family_variant& variant) {
   std::vector<std::vector<std::uint32_t>> out(deals, std::vector<std::uint32_t>(n));
   auto each = [&](auto&& shuffle_one) {
     for (auto& a : out) {
@@ -112,6 +190,16 @@ std::vector<std::vector<std::uint32_t>> family_deals(seed_family family, std::ui
       shuffle_one(std::span<std::uint32_t>(a));
     }
   };
+  if (!variant.standard()) {
+    check_variant(family, variant);
+    auto run = [&](auto& g) { each([&](std::span<std::uint32_t> a) { variant_shuffle(a, g, variant); }); };
+    switch (family) {
+      case seed_family::python_random: { python_random g(seed); run(g); return out; }
+      case seed_family::c_rand: { glibc_rand g(static_cast<std::uint32_t>(seed)); run(g); return out; }
+      case seed_family::java_random: { java_random g(seed); run(g); return out; }
+      default: return out;
+    }
+  }
   switch (family) {
     case seed_family::python_random: {
       python_random g(seed);

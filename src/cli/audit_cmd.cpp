@@ -63,6 +63,8 @@ struct audit_cli_options {
   bool all = false;
   double max_chance = 1e-3;  // --max-chance
   std::string deck_order;    // --deck-order
+  std::string loop = "down"; // --loop
+  std::string reduce;        // --reduce
   std::string shard;
   bool progress = false;
   // --follow (src/cli/audit_follow.cpp)
@@ -313,6 +315,8 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
     so.all = o.all;
     so.max_chance = o.max_chance;
     so.deck_order = o.deck_order;
+    so.loop = o.loop;
+    so.reduce = o.reduce;
     so.threads = options.threads;
     so.shard = o.shard;
     so.format = o.format;
@@ -325,7 +329,7 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
     }
     return run_seed_search(so);
   }
-  for (const char* name : {"--seeds", "--reseed", "--all", "--progress", "--max-chance", "--deck-order"}) {
+  for (const char* name : {"--seeds", "--reseed", "--all", "--progress", "--max-chance", "--deck-order", "--loop", "--reduce"}) {
     if (sub.count(name) > 0) throw error(fmt::format("{} applies to --seed-search", name));
   }
   // One audit's report: stdout (text or JSON) and, with --report, the page; `info.name` as given.
@@ -613,6 +617,14 @@ subcommand audit_subcommand() {
                            "With --seed-search: the list's starting order, suit-major|rank-major[:SUITS[:RANKS]] "
                            "(default suit-major:shdc:A23456789TJQK; e.g. rank-major:cdhs)")
                 ->type_name("ORDER");
+            sub.add_option("--loop", o->loop,
+                           "With --seed-search: down (i = n-1..1: swap a[i], a[draw(i+1)]), up (i = 0..n-2: swap "
+                           "a[i], a[i+draw(n-i)]) or naive (i = 0..n-1: swap a[i], a[draw(n)])")
+                ->capture_default_str()
+                ->type_name("LOOP");
+            sub.add_option("--reduce", o->reduce,
+                           "With --seed-search c-rand: mod (rand() % k, the default) or div (rand() / (RAND_MAX/k + 1))")
+                ->type_name("RULE");
             sub.add_option("--shard", o->shard,
                            "With --save-counts: count only shard I of N (a deck file: the lines starting in bytes "
                            "floor(I*S/N) to floor((I+1)*S/N)-1 of its S bytes; --algo: chunks as bias --shard); with "

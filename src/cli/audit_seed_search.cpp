@@ -85,6 +85,14 @@ seed_search_report make_seed_search_report(const seed_search_cli_options& o) {
   options.deals = deals;
   options.reseed = reseed;
   options.all = o.all;
+  options.variant.loop = static_cast<audit::shuffle_loop>(parse_choice("--loop", o.loop, {"down", "up", "naive"}));
+  if (!o.reduce.empty()) {
+    const auto r = parse_choice("--reduce", o.reduce, {"native", "mod", "div"});
+    if (r == 1 && family.family != audit::seed_family::c_rand)
+      throw error(fmt::format("--reduce mod: {} draws with its own rule; mod applies to c-rand (its default)", family.name));
+    options.variant.reduce = r == 2 ? audit::draw_reduction::div : audit::draw_reduction::native;
+  }
+  audit::check_variant(family.family, options.variant);
   if (!o.deck_order.empty()) options.deck_order = audit::parse_deck_order(o.deck_order, options.n);
   options.threads = o.threads != 0 ? o.threads : std::max(1u, std::thread::hardware_concurrency());
   std::optional<audit::seed_range> range = full;
@@ -113,7 +121,7 @@ seed_search_report make_seed_search_report(const seed_search_cli_options& o) {
     if (bar) bar->stop();
   }
 
-  render::seed_search_input in{&family, o.seeds, full, range, shard, reseed, deals, pack, o.deck_order};
+  render::seed_search_input in{&family, o.seeds, full, range, shard, reseed, deals, pack, o.deck_order, options.variant};
   const auto chance = audit::assess_chance(options, result, audit::distinct_states(family.family, full), o.max_chance);
   audit::seed_prediction prediction;
   if (chance.verdict == audit::seed_verdict::predictable) prediction = audit::predict_deals(options, result);

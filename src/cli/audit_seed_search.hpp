@@ -16,6 +16,8 @@ struct seed_search_cli_options {
   std::string seeds;               ///< --seeds RANGE: A..B or time:START..END
   std::string reseed = "per-deal"; ///< --reseed per-deal|once
   std::string deck_order;          ///< --deck-order suit-major|rank-major[:SUITS[:RANKS]] (empty: canonical)
+  std::string loop = "down";       ///< --loop down|up|naive
+  std::string reduce;              ///< --reduce native|mod|div (empty: the family's own)
   bool all = false;                ///< --all: every matching seed, not only the first
   unsigned threads = 0;            ///< --threads (0: every core)
   std::string shard;               ///< --shard I/N (empty: the whole range)

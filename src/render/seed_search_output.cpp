@@ -173,6 +173,14 @@ seed_search_report seed_search_output(const seed_search_input& in, const audit::
                    deals.size() == 1 ? "1 logged deal" : fmt::format("{} logged deals", deals.size()));
   t += fmt::format("Family: {}\n", family.definition);
   if (!in.deck_order.empty()) t += fmt::format("Deck order: the list starts {}\n", in.deck_order);
+  const std::string_view loop_name = in.variant.loop == audit::shuffle_loop::up      ? "up"
+                                     : in.variant.loop == audit::shuffle_loop::naive ? "naive"
+                                                                                     : "down";
+  const std::string_view reduce_name = in.variant.reduce == audit::draw_reduction::div ? "div" : "native";
+  if (!in.variant.standard())
+    t += fmt::format("Variant: --loop {} --reduce {} (in place of the family's loop and draw)\n", loop_name, reduce_name);
+  j["loop"] = loop_name;
+  j["reduce"] = reduce_name;
   t += "\n";
 
   if (result.matches.empty()) {

@@ -26,6 +26,7 @@ struct seed_search_input {
   std::vector<std::vector<std::uint32_t>> deals;  ///< the logged deals (canonical indices)
   deck pack;                                      ///< the pack the cards are named in
   std::string deck_order;                         ///< --deck-order as given (empty: canonical)
+  audit::family_variant variant;                  ///< --loop, --reduce
 };
 
 /// The JSON object, the text report and the exit status (3: a seed reproduces the deals and E is at

@@ -51,11 +51,28 @@ const seed_family_info& family_info(seed_family family) noexcept;
 
 enum class reseed_mode : std::uint8_t { per_deal, once };
 
+/// The shuffle loop a family's generator drives (draw(k) is the reduced draw in [0, k)):
+/// down: for i = n−1 down to 1, swap(a[i], a[draw(i+1)]) (every family's default but asf-poker
+/// and cpp-mt19937, which have their own); up: for i = 0 to n−2, swap(a[i], a[i + draw(n−i)]);
+/// naive: for i = 0 to n−1, swap(a[i], a[draw(n)]).
+enum class shuffle_loop : std::uint8_t { down, up, naive };
+/// How a raw output becomes draw(k): native, the generator's own bounded draw (c-rand: rand() % k);
+/// div: rand() / (RAND_MAX / k + 1) (c-rand only, RAND_MAX = 2^31 − 1).
+enum class draw_reduction : std::uint8_t { native, div };
+struct family_variant {
+  shuffle_loop loop = shuffle_loop::down;
+  draw_reduction reduce = draw_reduction::native;
+  [[nodiscard]] bool standard() const noexcept { return loop == shuffle_loop::down && reduce == draw_reduction::native; }
+};
+/// Throws shufl::error when `family` has no such variant (loops: python-random, c-rand,
+/// java-random; div: c-rand).
+void check_variant(seed_family family, const family_variant& variant);
+
 /// Reference (exact, unoptimised) deals of a family: `deals` consecutive shuffles of a fresh
 /// canonical list of n cards after seeding once with `seed` (per-deal reseeding is deals = 1 per
 /// seed). Each result is the full list of n canonical indices, index 0 dealt first. n ≥ 1.
 std::vector<std::vector<std::uint32_t>> family_deals(seed_family family, std::uint64_t seed, std::size_t n,
-                                                     std::size_t deals);
+                                                     std::size_t deals, const family_variant& variant = {});
 
 /// An inclusive range of seeds, with the text it came from.
 struct seed_range {
@@ -94,6 +111,7 @@ struct seed_search_options {
   std::size_t n = 52;                                ///< Cards in the deck.
   std::vector<std::vector<std::uint32_t>> deals;     ///< Logged deals: first K cards, canonical indices.
   reseed_mode reseed = reseed_mode::per_deal;
+  family_variant variant;                            ///< --loop, --reduce (checked by check_variant)
   seed_range range;                                  ///< The seeds to try (a shard of them already).
   unsigned threads = 1;
   /// The list's starting order: deck_order[i] = the canonical card at list index i (empty: the

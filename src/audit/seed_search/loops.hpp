@@ -197,5 +197,9 @@ void prepare_c_rand_table();
 
 // The scalar filter for one seed (families.cpp).
 bool scalar_filter(seed_family family, const log_view& log, std::uint64_t seed, std::uint32_t* a) noexcept;
+// The filter of a non-standard --loop / --reduce (families.cpp): the reference loop, with early
+// exit for `up`.
+bool variant_filter(seed_family family, const family_variant& variant, const log_view& log, std::uint64_t seed,
+                    std::uint32_t* a) noexcept;
 
 }  // namespace shufl::audit::seeds
