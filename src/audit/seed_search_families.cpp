@@ -12,6 +12,7 @@
 #include "seed_search/java_random.hpp"
 #include "seed_search/loops.hpp"
 #include "seed_search/mt19937.hpp"
+#include "seed_search/small_lcgs.hpp"
 #include "shufl/audit/seed_search.hpp"
 #include "shufl/error.hpp"
 #include "shufl/shuffle.hpp"
@@ -27,7 +28,7 @@ using namespace seeds;
 // rand(), std::mt19937 with std::shuffle, ...). These are descriptions: each family is
 // re-implemented bit-exactly below from its published algorithm, so the search gives the same
 // answer on every platform; shufl never calls rand(), <random> or std::shuffle, here or to shuffle.
-constexpr std::array<seed_family_info, 5> families{{
+constexpr std::array<seed_family_info, 7> families{{
     {seed_family::python_random, "python-random",
      "CPython random.seed(s) (MT19937 init_by_array over the 32-bit words of |s|) then random.shuffle(list) "
      "(for i = n-1 down to 1: j = _randbelow(i+1), getrandbits(bit_length(i+1)) with rejection; swap) "
@@ -51,6 +52,15 @@ constexpr std::array<seed_family_info, 5> families{{
      "seeded with the milliseconds since midnight, then ASF Software's shuffle (for i = 0 to n-1: swap a[i], "
      "a[Random(n-1)]) [Arkin et al., How We Learned to Cheat at Online Poker, 1999]",
      two_32 - 1, time_unit::milliseconds_since_midnight},
+    {seed_family::glibc_rand_r, "glibc-rand-r",
+     "glibc rand_r(&s) (three steps of s = s*1103515245 + 12345, 11+10+10 bits of s/65536) then "
+     "for (i = n-1; i > 0; i--) { j = rand_r(&s) % (i+1); swap(a[i], a[j]); } [glibc stdlib/rand_r.c]",
+     two_32 - 1, time_unit::unix_seconds},
+    {seed_family::msvc_rand, "msvc-rand",
+     "Microsoft C srand(s)/rand() (s = s*214013 + 2531011 mod 2^32, rand() = (s >> 16) & 0x7fff) then "
+     "for (i = n-1; i > 0; i--) { j = rand() % (i+1); swap(a[i], a[j]); } [Microsoft C runtime, published LCG; "
+     "no Windows runtime here to test against]",
+     two_32 - 1, time_unit::unix_seconds},
 }};
 
 }  // namespace
@@ -83,6 +93,14 @@ bool scalar_filter(seed_family family, const log_view& log, std::uint64_t seed, 
       delphi_engine e{static_cast<std::uint32_t>(seed)};
       asf_poker_algorithm{}(std::span<std::uint32_t>(a, log.n), e, 0);
       return prefix_matches(log, a);
+    }
+    case seed_family::glibc_rand_r: {
+      glibc_rand_r g(static_cast<std::uint32_t>(seed));
+      return top_down_survives(log, a, [&](std::uint32_t b) { return g.below(b); });
+    }
+    case seed_family::msvc_rand: {
+      msvc_rand g(static_cast<std::uint32_t>(seed));
+      return top_down_survives(log, a, [&](std::uint32_t b) { return g.below(b); });
     }
   }
   return true;
@@ -149,12 +167,16 @@ bool variant_matches(const log_view& log, std::uint32_t* a, Gen& g, const family
 }  // namespace
 
 void check_variant(seed_family family, const family_variant& v) {
-  const bool loops = family == seed_family::python_random || family == seed_family::c_rand || family == seed_family::java_random;
+  const bool loops = family == seed_family::python_random || family == seed_family::c_rand ||
+                     family == seed_family::java_random || family == seed_family::glibc_rand_r ||
+                     family == seed_family::msvc_rand;
   if (v.loop != shuffle_loop::down && !loops)
-    throw error(fmt::format("--loop: {} has its own shuffle loop; --loop applies to python-random, c-rand and java-random",
+    throw error(fmt::format("--loop: {} has its own shuffle loop; --loop applies to python-random, c-rand, java-random, "
+                            "glibc-rand-r and msvc-rand",
                             family_info(family).name));
-  if (v.reduce == draw_reduction::div && family != seed_family::c_rand)
-    throw error(fmt::format("--reduce div: {} has no RAND_MAX; div applies to c-rand", family_info(family).name));
+  if (v.reduce == draw_reduction::div && family != seed_family::c_rand && family != seed_family::glibc_rand_r)
+    throw error(fmt::format("--reduce div: {} has no RAND_MAX of 2^31-1; div applies to c-rand and glibc-rand-r",
+                            family_info(family).name));
 }
 
 namespace seeds {
@@ -173,6 +195,14 @@ bool variant_filter(seed_family family, const family_variant& v, const log_view&
     }
     case seed_family::java_random: {
       java_random g(seed);
+      return variant_matches(log, a, g, v);
+    }
+    case seed_family::glibc_rand_r: {
+      glibc_rand_r g(static_cast<std::uint32_t>(seed));
+      return variant_matches(log, a, g, v);
+    }
+    case seed_family::msvc_rand: {
+      msvc_rand g(static_cast<std::uint32_t>(seed));
       return variant_matches(log, a, g, v);
     }
     default: return true;
@@ -197,6 +227,8 @@ std::vector<std::vector<std::uint32_t>> family_deals(seed_family family, std::ui
       case seed_family::python_random: { python_random g(seed); run(g); return out; }
       case seed_family::c_rand: { glibc_rand g(static_cast<std::uint32_t>(seed)); run(g); return out; }
       case seed_family::java_random: { java_random g(seed); run(g); return out; }
+      case seed_family::glibc_rand_r: { glibc_rand_r g(static_cast<std::uint32_t>(seed)); run(g); return out; }
+      case seed_family::msvc_rand: { msvc_rand g(static_cast<std::uint32_t>(seed)); run(g); return out; }
       default: return out;
     }
   }
@@ -227,6 +259,16 @@ std::vector<std::vector<std::uint32_t>> family_deals(seed_family family, std::ui
     case seed_family::asf_poker: {
       delphi_engine e{static_cast<std::uint32_t>(seed)};
       each([&](std::span<std::uint32_t> a) { asf_poker_algorithm{}(a, e, 0); });
+      break;
+    }
+    case seed_family::glibc_rand_r: {
+      glibc_rand_r g(static_cast<std::uint32_t>(seed));
+      each([&](std::span<std::uint32_t> a) { top_down_shuffle(a, g); });
+      break;
+    }
+    case seed_family::msvc_rand: {
+      msvc_rand g(static_cast<std::uint32_t>(seed));
+      each([&](std::span<std::uint32_t> a) { top_down_shuffle(a, g); });
       break;
     }
   }

@@ -595,7 +595,8 @@ subcommand audit_subcommand() {
             sub.add_option("--rng", o->rng, "With --algo: engine xoshiro256pp, chacha20, mt19937, minstd")->capture_default_str()->type_name("NAME");
             sub.add_option("--seed-search", o->seed_search,
                            "Find the seed of a weak generator that reproduces the logged deals: python-random, "
-                           "c-rand, cpp-mt19937, java-random, asf-poker (exit 3 when found and E <= --max-chance; 4 when the "
+                           "c-rand, cpp-mt19937, java-random, asf-poker, glibc-rand-r, msvc-rand (exit 3 when found and E <= "
+                           "--max-chance; 4 when the "
                            "matches are consistent with chance)")
                 ->type_name("FAMILY");
             sub.add_option("--seeds", o->seeds,

@@ -25,7 +25,8 @@
 namespace shufl::audit {
 
 /// The searchable generator + shuffle families.
-enum class seed_family : std::uint8_t { python_random, c_rand, cpp_mt19937, java_random, asf_poker };
+enum class seed_family : std::uint8_t { python_random, c_rand, cpp_mt19937, java_random, asf_poker, glibc_rand_r,
+                                         msvc_rand };
 
 /// What a time window's instants become as seeds of a family.
 enum class time_unit : std::uint8_t {
