@@ -60,7 +60,7 @@ rate() { sed -n 's/.*rate=\([0-9]*\).*/\1/p'; }
 py_loop=$(python3 "$tmp/py_loop.py" "$py_seeds"); echo "$py_loop"
 c_loop=$("$tmp/c_loop" "$seeds"); echo "$c_loop"
 declare -A ours
-for family in python-random c-rand cpp-mt19937 java-random asf-poker; do
+for family in python-random c-rand cpp-mt19937 java-random asf-poker glibc-rand-r msvc-rand; do
   line=$("$tmp/driver" "$family" 0 $((seeds - 1)) 1); echo "shufl $line"
   ours[$family]=$(echo "$line" | rate)
 done

@@ -32,12 +32,14 @@ a read error), then exit 1; with \fB\-o\fR nothing is written.
 .TP
 .B 3
 \fBshufl bias \-\-check\fR found bias in at least one algorithm, or \fBshufl audit \-\-check\fR
-failed a test (also: \fBshufl audit \-\-seed\-search\fR found a seed; \fBshufl audit
+failed a test (also: \fBshufl audit \-\-seed\-search\fR found a seed with at most \fB\-\-max\-chance\fR
+matches expected by chance; \fBshufl audit
 \-\-follow\fR: its change detector alarmed, and nothing else).
 .TP
 .B 4
 \fBshufl bias \-\-check\fR found no bias, but at least one verdict is unreliable (the test that
-would decide is not valid at this sample size).
+would decide is not valid at this sample size); or \fBshufl audit \-\-seed\-search\fR found seeds
+that chance explains (more expected chance matches than \fB\-\-max\-chance\fR).
 .TP
 .B 5
 \fBshufl bias \-\-merge\fR or \fBshufl audit \-\-merge\fR lacks shards of a run (unless

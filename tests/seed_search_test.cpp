@@ -127,7 +127,8 @@ seed_search_options options_for(seed_family f, std::uint64_t lo, std::uint64_t h
 }
 
 constexpr seed_family all_families[] = {seed_family::python_random, seed_family::c_rand, seed_family::cpp_mt19937,
-                                        seed_family::java_random, seed_family::asf_poker};
+                                        seed_family::java_random, seed_family::asf_poker, seed_family::glibc_rand_r,
+                                        seed_family::msvc_rand};
 
 TEST(SeedSearch, FindsAPlantedSeedFromTwoDealsOfFiveCards) {
   for (const auto f : all_families) {
@@ -193,6 +194,29 @@ TEST(SeedSearch, FiltersAgreeWithTheReferenceOnEverySeed) {
       for (const auto& m : r.matches) got.push_back(m.seed);
       EXPECT_EQ(got, want) << family_info(f).name << " n = " << n;
       EXPECT_EQ(r.seeds_tried, hi - lo + 1);
+    }
+  }
+}
+
+TEST(SeedSearch, VariantFiltersAgreeWithTheReferenceOnEverySeed) {
+  for (const auto f : {seed_family::c_rand, seed_family::glibc_rand_r, seed_family::python_random}) {
+    for (const auto loop : {shuffle_loop::down, shuffle_loop::up, shuffle_loop::naive}) {
+      for (const auto reduce : {draw_reduction::native, draw_reduction::div}) {
+        if (reduce == draw_reduction::div && f == seed_family::python_random) continue;
+        const family_variant v{loop, reduce};
+        std::vector<std::uint64_t> want;
+        for (std::uint64_t s = 0; s <= 3000; ++s)
+          if (family_deals(f, s, 52, 1, v)[0][0] == 7) want.push_back(s);
+        auto o = options_for(f, 0, 3000);
+        o.variant = v;
+        o.deals = {{7}};
+        o.all = true;
+        const auto r = search_seeds(o);
+        std::vector<std::uint64_t> got;
+        for (const auto& m : r.matches) got.push_back(m.seed);
+        EXPECT_EQ(got, want) << family_info(f).name << " " << static_cast<int>(loop) << static_cast<int>(reduce);
+        EXPECT_GT(want.size(), 20u);
+      }
     }
   }
 }
@@ -277,6 +301,45 @@ TEST(SeedRange, ShardsPartitionTheRange) {
   r.last = 12;
   EXPECT_FALSE(shard_of(r, 0, 5));
   EXPECT_THROW(shard_of(r, 5, 5), error);
+}
+
+// glibc rand_r: a C program compiled here deals with rand_r and the downward loop.
+TEST(SeedSearchFamilies, GlibcRandRIsGlibc) {
+  test::temp_dir dir;
+  const std::string source = dir.write("rr.c",
+      "#include <stdio.h>\n#include <stdlib.h>\n"
+      "int main(int argc, char** argv) {\n"
+      "  int n = atoi(argv[1]);\n"
+      "  for (int k = 2; k < argc; ++k) {\n"
+      "    unsigned s = (unsigned)strtoul(argv[k], 0, 10);\n"
+      "    int a[200];\n"
+      "    for (int i = 0; i < n; ++i) a[i] = i;\n"
+      "    for (int i = n - 1; i > 0; --i) { int j = rand_r(&s) % (i + 1); int t = a[i]; a[i] = a[j]; a[j] = t; }\n"
+      "    for (int i = 0; i < n; ++i) printf(i ? \" %d\" : \"%d\", a[i]);\n"
+      "    printf(\"\\n\");\n"
+      "  }\n"
+      "  return 0;\n"
+      "}\n");
+  const auto built = test::run_shell("cc -O2 -o " + dir.file("rr") + " " + source);
+  ASSERT_EQ(built.status, 0) << built.err;
+  for (const std::size_t n : {2, 5, 52, 100}) {
+    std::string cmd = dir.file("rr") + " " + std::to_string(n);
+    for (const auto s : seeds32) cmd += " " + std::to_string(s);
+    const auto want = parse_deals(test::run_shell(cmd).out);
+    ASSERT_EQ(want.size(), seeds32.size());
+    for (std::size_t i = 0; i < seeds32.size(); ++i)
+      EXPECT_EQ(family_deals(seed_family::glibc_rand_r, seeds32[i], n, 1)[0], want[i]) << n << " " << seeds32[i];
+  }
+}
+
+// MSVC rand(): no Microsoft runtime here. The published first outputs after srand(1) are 41,
+// 18467, 6334, 26500, 19169; the downward loop on 6 cards with them, worked by hand.
+TEST(SeedSearchFamilies, MsvcRandFollowsThePublishedOutputs) {
+  const std::vector<std::uint32_t> outputs{41, 18467, 6334, 26500, 19169};
+  std::vector<std::uint32_t> a{0, 1, 2, 3, 4, 5};
+  for (std::size_t i = 5, t = 0; i > 0; --i, ++t) std::swap(a[i], a[outputs[t] % (i + 1)]);
+  EXPECT_EQ(family_deals(seed_family::msvc_rand, 1, 6, 1)[0], a);
+  EXPECT_EQ(a, (std::vector<std::uint32_t>{0, 3, 1, 4, 2, 5}));
 }
 
 }  // namespace

@@ -63,6 +63,10 @@ struct audit_cli_options {
   std::string seeds;
   std::string reseed = "per-deal";
   bool all = false;
+  double max_chance = 1e-3;  // --max-chance
+  std::string deck_order;    // --deck-order
+  std::string loop = "down"; // --loop
+  std::string reduce;        // --reduce
   std::string shard;
   bool progress = false;
   // --follow (src/cli/audit_follow.cpp)
@@ -99,7 +103,9 @@ Each test is pass, fail, not-valid (too few decks for its
 approximation) or not-applicable (e.g. a shoe for successions, --dealt for whole-deck tests).
 Decision: Holm over the valid tests at --alpha (family-wise). The result says "no evidence of
 non-randomness", never that decks are fair. Exit status: 0 success, 1 error; with --check, 3
-when a test fails; 5 when --merge lacks shards (unless --allow-partial).
+when a test fails; 5 when --merge lacks shards (unless --allow-partial); with --seed-search, 3 when
+a seed reproduces the deals and E (chance matches expected) <= --max-chance, 4 when seeds match but
+E is larger (chance explains them).
 
 --follow: monitors a live stream (docs/monitor.md). After every deck a change detector (a
 Shiryaev-Roberts e-detector over position, successor, repeat and suit-rank, with learners of
@@ -293,6 +299,10 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
     so.seeds = o.seeds;
     so.reseed = o.reseed;
     so.all = o.all;
+    so.max_chance = o.max_chance;
+    so.deck_order = o.deck_order;
+    so.loop = o.loop;
+    so.reduce = o.reduce;
     so.threads = options.threads;
     so.shard = o.shard;
     so.format = o.format;
@@ -305,7 +315,7 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
     }
     return run_seed_search(so);
   }
-  for (const char* name : {"--seeds", "--reseed", "--all", "--progress"}) {
+  for (const char* name : {"--seeds", "--reseed", "--all", "--progress", "--max-chance", "--deck-order", "--loop", "--reduce"}) {
     if (sub.count(name) > 0) throw error(fmt::format("{} applies to --seed-search", name));
   }
   // One audit's report: stdout (text or JSON) and, with --report, the page; `info.name` as given.
@@ -575,7 +585,9 @@ subcommand audit_subcommand() {
             sub.add_option("--rng", o->rng, "With --algo: engine xoshiro256pp, chacha20, mt19937, minstd")->capture_default_str()->type_name("NAME");
             sub.add_option("--seed-search", o->seed_search,
                            "Find the seed of a weak generator that reproduces the logged deals: python-random, "
-                           "c-rand, cpp-mt19937, java-random, asf-poker (exit 3 when found)")
+                           "c-rand, cpp-mt19937, java-random, asf-poker, glibc-rand-r, msvc-rand (exit 3 when found and E <= "
+                           "--max-chance; 4 when the "
+                           "matches are consistent with chance)")
                 ->type_name("FAMILY");
             sub.add_option("--seeds", o->seeds,
                            "With --seed-search: seeds to try, A..B (2^K, 2^K-1 allowed) or "
@@ -587,6 +599,23 @@ subcommand audit_subcommand() {
                 ->capture_default_str()
                 ->type_name("MODE");
             sub.add_flag("--all", o->all, "With --seed-search: every matching seed, not only the first");
+            sub.add_option("--max-chance", o->max_chance,
+                           "With --seed-search: a match is \"predictable\" (exit 3) only when the expected number of "
+                           "chance matches E is at most this (else exit 4)")
+                ->capture_default_str()
+                ->type_name("E");
+            sub.add_option("--deck-order", o->deck_order,
+                           "With --seed-search: the list's starting order, suit-major|rank-major[:SUITS[:RANKS]] "
+                           "(default suit-major:shdc:A23456789TJQK; e.g. rank-major:cdhs)")
+                ->type_name("ORDER");
+            sub.add_option("--loop", o->loop,
+                           "With --seed-search: down (i = n-1..1: swap a[i], a[draw(i+1)]), up (i = 0..n-2: swap "
+                           "a[i], a[i+draw(n-i)]) or naive (i = 0..n-1: swap a[i], a[draw(n)])")
+                ->capture_default_str()
+                ->type_name("LOOP");
+            sub.add_option("--reduce", o->reduce,
+                           "With --seed-search c-rand: mod (rand() % k, the default) or div (rand() / (RAND_MAX/k + 1))")
+                ->type_name("RULE");
             sub.add_option("--shard", o->shard,
                            "With --save-counts: count only shard I of N (a deck file: the lines starting in bytes "
                            "floor(I*S/N) to floor((I+1)*S/N)-1 of its S bytes; --algo: chunks as bias --shard); with "

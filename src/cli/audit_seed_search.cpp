@@ -4,8 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <bit>
-#include <cmath>
+#include <cstdio>
 #include <optional>
 #include <thread>
 
@@ -13,6 +12,7 @@
 
 #include "common.hpp"
 #include "progress.hpp"
+#include "render/seed_search_output.hpp"
 #include "shufl/cpus.hpp"
 #include "shufl/audit/deck_reader.hpp"
 #include "shufl/audit/seed_search.hpp"
@@ -25,7 +25,6 @@ namespace shufl::cli {
 namespace {
 
 using audit::reseed_mode;
-using audit::seed_family_info;
 
 // The logged deals, by the audit deck reader (any notation shufl deck prints; --dealt K for the
 // first K cards of each deal). The cards must all differ (no shoe, no pairs): a face id is then
@@ -67,50 +66,6 @@ std::pair<std::uint64_t, std::uint64_t> parse_shard_option(const std::string& te
   return {i, n};
 }
 
-// "4294967295" → "2^32-1" when the number is 2^k or 2^k − 1 with k ≥ 16.
-std::string seed_text(std::uint64_t v) {
-  if (v >= (1u << 16)) {
-    if (std::has_single_bit(v)) return fmt::format("2^{}", std::countr_zero(v));
-    if (v != ~std::uint64_t{0} && std::has_single_bit(v + 1)) return fmt::format("2^{}-1", std::countr_zero(v + 1));
-  }
-  return std::to_string(v);
-}
-
-std::string count_text(std::uint64_t count) {
-  if (count == 0) return "2^64";
-  if (std::has_single_bit(count) && count >= 1024) return fmt::format("2^{}", std::countr_zero(count));
-  std::string digits = std::to_string(count), out;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return out;
-}
-
-std::string_view unit_name(audit::time_unit unit) {
-  switch (unit) {
-    case audit::time_unit::unix_seconds: return "Unix seconds";
-    case audit::time_unit::unix_milliseconds: return "Unix milliseconds";
-    case audit::time_unit::milliseconds_since_midnight: return "milliseconds since midnight";
-  }
-  return "";
-}
-
-std::string cards_text(const deck& pack, std::span<const std::uint32_t> cards) {
-  std::string out;
-  for (const auto c : cards) {
-    if (!out.empty()) out += ' ';
-    out += format_card(pack.cards[c], card_style::code);
-  }
-  return out;
-}
-
-nlohmann::ordered_json cards_json(const deck& pack, std::span<const std::uint32_t> cards) {
-  auto j = nlohmann::ordered_json::array();
-  for (const auto c : cards) j.push_back(format_card(pack.cards[c], card_style::code));
-  return j;
-}
-
 }  // namespace
 
 seed_search_report make_seed_search_report(const seed_search_cli_options& o) {
@@ -131,6 +86,15 @@ seed_search_report make_seed_search_report(const seed_search_cli_options& o) {
   options.deals = deals;
   options.reseed = reseed;
   options.all = o.all;
+  options.variant.loop = static_cast<audit::shuffle_loop>(parse_choice("--loop", o.loop, {"down", "up", "naive"}));
+  if (!o.reduce.empty()) {
+    const auto r = parse_choice("--reduce", o.reduce, {"native", "mod", "div"});
+    if (r == 1 && family.family != audit::seed_family::c_rand)
+      throw error(fmt::format("--reduce mod: {} draws with its own rule; mod applies to c-rand (its default)", family.name));
+    options.variant.reduce = r == 2 ? audit::draw_reduction::div : audit::draw_reduction::native;
+  }
+  audit::check_variant(family.family, options.variant);
+  if (!o.deck_order.empty()) options.deck_order = audit::parse_deck_order(o.deck_order, options.n);
   options.threads = o.threads != 0 ? o.threads : default_threads();
   std::optional<audit::seed_range> range = full;
   if (shard) range = audit::shard_of(full, shard->first, shard->second);
@@ -148,153 +112,21 @@ seed_search_report make_seed_search_report(const seed_search_cli_options& o) {
       callback = bar->callback();
       options.progress = [&callback, &label](std::uint64_t done, std::uint64_t total) { callback(done, total, label); };
     }
+    // A long search says first how long it will take (measured on its first seeds).
+    const std::uint64_t total = range->count() * result.searches;
+    if (range->count() == 0 || total / result.searches != range->count() || total >= (std::uint64_t{1} << 30)) {
+      const double rate = audit::measure_seed_rate(options);
+      if (rate > 0) std::fputs(render::seed_search_estimate(total, options.threads, rate).c_str(), stderr);
+    }
     result = audit::search_seeds(options);
     if (bar) bar->stop();
   }
 
-  // What was searched, in words.
-  std::string space;
-  if (!range) {
-    space = fmt::format("shard {}/{} of {} (empty: more shards than seeds)", shard->first, shard->second, o.seeds);
-  } else {
-    space = fmt::format("{}..{}", seed_text(range->first), seed_text(range->last));
-    if (full.from_time) space += fmt::format(" ({} of {})", unit_name(family.unit), o.seeds);
-    if (shard) space += fmt::format(", shard {}/{} of {}", shard->first, shard->second, o.seeds);
-  }
-  const std::uint64_t count = range ? range->count() : 0;
-  const std::string deals_word = deals.size() == 1 ? "this deal" : fmt::format("these {} deals", deals.size());
-
-  seed_search_report report;
-  auto& j = report.json;
-  j["family"] = family.name;
-  j["definition"] = family.definition;
-  j["reseed"] = reseed == reseed_mode::once ? "once" : "per-deal";
-  j["pack"] = pack.description;
-  j["convention"] = "the list starts in the canonical order of shufl deck (index 0 = As) and is dealt from index 0";
-  j["seeds"] = {{"range", o.seeds},
-                {"first", range ? nlohmann::ordered_json(range->first) : nlohmann::ordered_json(nullptr)},
-                {"last", range ? nlohmann::ordered_json(range->last) : nlohmann::ordered_json(nullptr)},
-                {"count", count},
-                {"unit", full.from_time ? unit_name(family.unit) : "integer seeds"}};
-  j["shard"] = shard ? nlohmann::ordered_json::array({shard->first, shard->second}) : nlohmann::ordered_json(nullptr);
-  j["deals"] = deals.size();
-  auto logged = nlohmann::ordered_json::array();
-  for (const auto& d : deals) logged.push_back(d.size());
-  j["cards_logged"] = logged;
-  j["seeds_tried"] = result.seeds_tried;
-  j["found"] = !result.matches.empty();
-  auto matches = nlohmann::ordered_json::array();
-  for (const auto& m : result.matches)
-    matches.push_back({{"seed", m.seed},
-                       {"deal", reseed == reseed_mode::once ? nlohmann::ordered_json(nullptr)
-                                                            : nlohmann::ordered_json(m.deal + 1)}});
-  j["matches"] = matches;
-  j["truncated"] = result.truncated;
-
-  std::string& t = report.text;
-  t += fmt::format("Seed search: {}, seeds {} ({} seeds), {} ({})\n", family.name, space, count_text(count),
-                   reseed == reseed_mode::once ? "seeded once, the generator running on across deals"
-                                               : "reseeded before every deal",
-                   deals.size() == 1 ? "1 logged deal" : fmt::format("{} logged deals", deals.size()));
-  t += fmt::format("Family: {}\n\n", family.definition);
-
-  if (result.matches.empty()) {
-    const std::string statement =
-        reseed == reseed_mode::once
-            ? fmt::format("no {} seed in {} reproduces {}", family.name, space, deals_word)
-            : deals.size() == 1
-                  ? fmt::format("no {} seed in {} reproduces this deal", family.name, space)
-                  : fmt::format("no {} seed in {} reproduces any of these {} deals (each deal tried on its own)",
-                                family.name, space, deals.size());
-    const std::string scope = fmt::format(
-        "This rules out only {} seeded with one of these {} seeds; another generator, other shuffle code or a seed "
-        "outside the range is not tested.",
-        family.name, count_text(count));
-    j["statement"] = statement + ". " + scope;
-    j["predicted_rest_of_last_deal"] = nullptr;
-    j["predicted_next_deal"] = nullptr;
-    t += fmt::format("Not found: {}.\n{}\n", statement, scope);
-    report.status = exit_ok;
-    return report;
-  }
-
-  report.status = 3;  // a failed audit: the deals are predictable
-  const std::size_t last_deal = deals.size() - 1;
-  std::optional<std::uint64_t> last_seed;  // the seed that made the last logged deal, when found
-  if (reseed == reseed_mode::once) {
-    const std::uint64_t seed = result.matches.front().seed;
-    last_seed = seed;
-    t += fmt::format("FOUND: seed {} reproduces all {} logged deals ({} cards).\n",
-                     seed, deals.size(), [&] {
-                       std::size_t n = 0;
-                       for (const auto& d : deals) n += d.size();
-                       return n;
-                     }());
-    if (result.matches.size() > 1) {
-      t += fmt::format("Other seeds that reproduce them:");
-      for (std::size_t i = 1; i < result.matches.size(); ++i) t += fmt::format(" {}", result.matches[i].seed);
-      t += result.truncated ? " (stopped at the limit)\n" : "\n";
-    }
-  } else {
-    std::size_t reproduced = 0;
-    t += "FOUND:\n";
-    for (std::size_t d = 0; d < deals.size(); ++d) {
-      std::string seeds;
-      for (const auto& m : result.matches)
-        if (m.deal == d) seeds += (seeds.empty() ? "" : ", ") + std::to_string(m.seed);
-      if (!seeds.empty()) ++reproduced;
-      t += fmt::format("  deal {} ({} cards): {}\n", d + 1, deals[d].size(),
-                       seeds.empty() ? std::string("no seed in the range") : "seed " + seeds);
-    }
-    t += fmt::format("{} of {} logged deals reproduced.\n", reproduced, deals.size());
-    for (const auto& m : result.matches)
-      if (m.deal == last_deal) {
-        last_seed = m.seed;
-        break;
-      }
-  }
-  j["reproduced_deals"] = [&] {
-    auto a = nlohmann::ordered_json::array();
-    for (std::size_t d = 0; d < deals.size(); ++d)
-      if (reseed == reseed_mode::once ||
-          std::any_of(result.matches.begin(), result.matches.end(), [&](const auto& m) { return m.deal == d; }))
-        a.push_back(d + 1);
-    return a;
-  }();
-
-  if (last_seed) {
-    const std::size_t made = reseed == reseed_mode::once ? deals.size() + 1 : 1;
-    const auto predicted = audit::family_deals(family.family, *last_seed, pack.cards.size(), made);
-    const auto& last = predicted[made == 1 ? 0 : deals.size() - 1];
-    const std::span<const std::uint32_t> rest(last.begin() + static_cast<std::ptrdiff_t>(deals[last_deal].size()),
-                                              last.end());
-    j["predicted_rest_of_last_deal"] = cards_json(pack, rest);
-    if (rest.empty()) {
-      t += fmt::format("\nDeal {} was logged whole: nothing of it is left to predict.\n", deals.size());
-    } else {
-      t += fmt::format("\nPredicted rest of deal {} (cards {} to {}):\n  {}\n", deals.size(), deals[last_deal].size() + 1,
-                       last.size(), cards_text(pack, rest));
-    }
-    if (reseed == reseed_mode::once) {
-      j["predicted_next_deal"] = cards_json(pack, predicted.back());
-      t += fmt::format("Predicted next deal (deal {}):\n  {}\n", deals.size() + 1, cards_text(pack, predicted.back()));
-    } else {
-      j["predicted_next_deal"] = nullptr;
-      t += "The next deal is seeded anew: its seed is another value of this small space, found the same way from "
-           "its first cards.\n";
-    }
-  } else {
-    j["predicted_rest_of_last_deal"] = nullptr;
-    j["predicted_next_deal"] = nullptr;
-  }
-  const std::string statement = fmt::format(
-      "These deals are predictable: whoever knows the generator and sees a few cards can compute the rest, as this "
-      "search did over {} seeds. Shuffle with the operating system's generator (shufl deck without --seed) or a "
-      "cryptographic generator seeded with 256 bits from it.",
-      count_text(count));
-  j["statement"] = statement;
-  t += "\n" + statement + "\n";
-  return report;
+  render::seed_search_input in{&family, o.seeds, full, range, shard, reseed, deals, pack, o.deck_order, options.variant};
+  const auto chance = audit::assess_chance(options, result, audit::distinct_states(family.family, full), o.max_chance);
+  audit::seed_prediction prediction;
+  if (chance.verdict == audit::seed_verdict::predictable) prediction = audit::predict_deals(options, result);
+  return render::seed_search_output(in, result, chance, prediction);
 }
 
 int run_seed_search(const seed_search_cli_options& options) {

@@ -5,31 +5,32 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "render/seed_search_output.hpp"
 #include "shufl/audit/deck_reader.hpp"
 
 namespace shufl::cli {
 
 /// What the audit command parsed for a seed search.
 struct seed_search_cli_options {
-  std::string family;              ///< --seed-search FAMILY (python-random, c-rand, cpp-mt19937, java-random, asf-poker)
+  std::string family;              ///< --seed-search FAMILY (python-random, c-rand, cpp-mt19937, java-random, asf-poker, glibc-rand-r, msvc-rand)
   std::string seeds;               ///< --seeds RANGE: A..B or time:START..END
   std::string reseed = "per-deal"; ///< --reseed per-deal|once
+  std::string deck_order;          ///< --deck-order suit-major|rank-major[:SUITS[:RANKS]] (empty: canonical)
+  std::string loop = "down";       ///< --loop down|up|naive
+  std::string reduce;              ///< --reduce native|mod|div (empty: the family's own)
   bool all = false;                ///< --all: every matching seed, not only the first
   unsigned threads = 0;            ///< --threads (0: every core)
   std::string shard;               ///< --shard I/N (empty: the whole range)
   std::string format = "text";     ///< --format text|json
   std::string input = "-";         ///< FILE or "-": logged deals, one per line, top card first
   audit::reader_options reader;    ///< --pack, --dealt K (the first K cards of each deal), ...
+  double max_chance = 1e-3;        ///< --max-chance E: "predictable" (exit 3) only when E <= this
   bool progress = false;           ///< --progress: draw the bar even when stderr is not a terminal
 };
 
 /// The search's outcome as the JSON object "seed_search" of the audit document, its text report,
-/// and the exit status (3: a seed reproduces the deals; 0: none in the range).
-struct seed_search_report {
-  nlohmann::ordered_json json;
-  std::string text;
-  int status = 0;
-};
+/// and the exit status (render/seed_search_output.hpp).
+using seed_search_report = render::seed_search_report;
 
 /// Reads the deals, runs the search and builds both reports. Throws shufl::error on bad input.
 seed_search_report make_seed_search_report(const seed_search_cli_options& options);

@@ -25,7 +25,8 @@
 namespace shufl::audit {
 
 /// The searchable generator + shuffle families.
-enum class seed_family : std::uint8_t { python_random, c_rand, cpp_mt19937, java_random, asf_poker };
+enum class seed_family : std::uint8_t { python_random, c_rand, cpp_mt19937, java_random, asf_poker, glibc_rand_r,
+                                         msvc_rand };
 
 /// What a time window's instants become as seeds of a family.
 enum class time_unit : std::uint8_t {
@@ -51,11 +52,28 @@ const seed_family_info& family_info(seed_family family) noexcept;
 
 enum class reseed_mode : std::uint8_t { per_deal, once };
 
+/// The shuffle loop a family's generator drives (draw(k) is the reduced draw in [0, k)):
+/// down: for i = n−1 down to 1, swap(a[i], a[draw(i+1)]) (every family's default but asf-poker
+/// and cpp-mt19937, which have their own); up: for i = 0 to n−2, swap(a[i], a[i + draw(n−i)]);
+/// naive: for i = 0 to n−1, swap(a[i], a[draw(n)]).
+enum class shuffle_loop : std::uint8_t { down, up, naive };
+/// How a raw output becomes draw(k): native, the generator's own bounded draw (c-rand: rand() % k);
+/// div: rand() / (RAND_MAX / k + 1) (c-rand only, RAND_MAX = 2^31 − 1).
+enum class draw_reduction : std::uint8_t { native, div };
+struct family_variant {
+  shuffle_loop loop = shuffle_loop::down;
+  draw_reduction reduce = draw_reduction::native;
+  [[nodiscard]] bool standard() const noexcept { return loop == shuffle_loop::down && reduce == draw_reduction::native; }
+};
+/// Throws shufl::error when `family` has no such variant (loops: python-random, c-rand,
+/// java-random; div: c-rand).
+void check_variant(seed_family family, const family_variant& variant);
+
 /// Reference (exact, unoptimised) deals of a family: `deals` consecutive shuffles of a fresh
 /// canonical list of n cards after seeding once with `seed` (per-deal reseeding is deals = 1 per
 /// seed). Each result is the full list of n canonical indices, index 0 dealt first. n ≥ 1.
 std::vector<std::vector<std::uint32_t>> family_deals(seed_family family, std::uint64_t seed, std::size_t n,
-                                                     std::size_t deals);
+                                                     std::size_t deals, const family_variant& variant = {});
 
 /// An inclusive range of seeds, with the text it came from.
 struct seed_range {
@@ -94,8 +112,12 @@ struct seed_search_options {
   std::size_t n = 52;                                ///< Cards in the deck.
   std::vector<std::vector<std::uint32_t>> deals;     ///< Logged deals: first K cards, canonical indices.
   reseed_mode reseed = reseed_mode::per_deal;
+  family_variant variant;                            ///< --loop, --reduce (checked by check_variant)
   seed_range range;                                  ///< The seeds to try (a shard of them already).
   unsigned threads = 1;
+  /// The list's starting order: deck_order[i] = the canonical card at list index i (empty: the
+  /// canonical order). Deals stay canonical cards; predictions come back as canonical cards.
+  std::vector<std::uint32_t> deck_order;
   bool all = false;                                  ///< Every matching seed, not only the first.
   std::size_t max_matches = 1000;                    ///< With `all`: stop after this many per search.
   seed_search_progress progress;
@@ -123,5 +145,78 @@ struct seed_search_result {
 /// 16 seeds (Mersenne Twister's init_by_array; glibc's 310 discarded outputs are a fixed linear
 /// map of the 31 seeded words, precomputed). Candidates are confirmed by `family_deals`.
 seed_search_result search_seeds(const seed_search_options& options);
+
+/// A 52-card list's starting order from `suit-major[:SUITS[:RANKS]]` or `rank-major[:SUITS[:RANKS]]`
+/// (SUITS a permutation of "shdc", RANKS of "A23456789TJQK"; canonical = suit-major:shdc:A23456789TJQK):
+/// suit-major fills SUITS[0]'s RANKS, then SUITS[1]'s...; rank-major fills RANKS[0] in SUITS order,
+/// then RANKS[1]... Returns deck_order (empty for the canonical order). Throws shufl::error naming
+/// --deck-order on bad syntax or when n ≠ 52.
+std::vector<std::uint32_t> parse_deck_order(std::string_view spec, std::size_t n);
+
+/// Seeds per second of one thread for this search, measured by running its first `sample` seeds
+/// (fewer when the range is smaller) once, on one thread; the whole search's time is then about
+/// range.count() × searches / (rate × threads). 0 when the sample ran too fast to time.
+double measure_seed_rate(const seed_search_options& options, std::uint64_t sample = std::uint64_t{1} << 17);
+
+/// A positive number as mantissa·2^exponent, so that products of many small probabilities (a
+/// deal of 52 cards is 1/52! ≈ 10^-67.9) never underflow. Zero is mantissa 0.
+struct scaled_number {
+  double mantissa = 0.5;      ///< In [0.5, 1), or 0 for zero (default: 1 = 0.5·2^1).
+  std::int64_t exponent = 1;  ///< Power of two.
+  static scaled_number of(double v) noexcept;
+  scaled_number& operator*=(const scaled_number& b) noexcept;
+  scaled_number& operator+=(const scaled_number& b) noexcept;
+  [[nodiscard]] bool at_most(double v) const noexcept;  ///< this ≤ v (v ≥ 0, finite)
+  [[nodiscard]] double value() const noexcept;          ///< As a double (0 or HUGE_VAL out of range).
+  [[nodiscard]] double log10() const noexcept;          ///< -inf for 0.
+};
+
+/// The expected number of chance matches of a search, and what it makes of the matches found.
+enum class seed_verdict : std::uint8_t {
+  not_found,     ///< No seed reproduces the deals.
+  chance,        ///< Matches, but E > max_chance: chance explains them (exit 4).
+  predictable,   ///< Matches with E ≤ max_chance (exit 3).
+};
+
+struct seed_chance {
+  std::uint64_t states = 0;     ///< S: distinct generator states in the whole --seeds range (0 = 2^64).
+  std::uint64_t variants = 1;   ///< H: families × variants tried.
+  /// E = H·S·Π_d 1/(n)_{K_d} (once) or H·Π_d min(1, S/(n)_{K_d}) (per-deal), over every logged deal.
+  scaled_number expected;
+  std::vector<scaled_number> per_deal;  ///< per-deal: E_d = H·S/(n)_{K_d}; once: empty.
+  /// The E the verdict is taken on: `expected`, except per-deal with r < D deals reproduced:
+  /// H·e_r(q_1..q_D), q_d = min(1, S/(n)_{K_d}), the expected number of r-sets of deals that all
+  /// match by chance (e_r the elementary symmetric polynomial).
+  scaled_number verdict_expected;
+  seed_verdict verdict = seed_verdict::not_found;
+  double max_chance = 1e-3;
+  /// With `chance`: logging this many more cards of every deal (up to n) would bring the verdict's
+  /// E to max_chance or below; nullopt when even whole decks would not (more deals are needed).
+  std::optional<std::size_t> more_cards;
+  bool suggest_once = false;  ///< per-deal, several deals, only the first reproduced: try --reseed once.
+};
+
+/// Distinct generator states among a family's seeds in `range` (c-rand: seeds 0 and 1 are one).
+std::uint64_t distinct_states(seed_family family, const seed_range& range) noexcept;
+
+/// The chance accounting of a finished search (`states` from distinct_states of the WHOLE range,
+/// not of a shard). Throws shufl::error when max_chance is not a finite number ≥ 0.
+seed_chance assess_chance(const seed_search_options& options, const seed_search_result& result,
+                          std::uint64_t states, double max_chance, std::uint64_t variants = 1);
+
+/// What a found seed predicts: the rest of the last logged deal (cards K+1..n of it, canonical
+/// indices) and, with `once`, the next deal (n cards). Nothing when no seed made the last deal.
+/// With several seeds, only the cards every one of them agrees on: the others are unknown_card.
+inline constexpr std::uint32_t unknown_card = UINT32_MAX;
+struct seed_prediction {
+  bool made_last_deal = false;
+  std::size_t seeds = 0;  ///< Seeds the prediction rests on.
+  std::vector<std::uint32_t> rest_of_last_deal;
+  std::vector<std::uint32_t> next_deal;  ///< `once` only
+};
+
+/// The prediction of every found seed that made the last logged deal (family_deals run on): the
+/// cards they all agree on, unknown_card where they differ.
+seed_prediction predict_deals(const seed_search_options& options, const seed_search_result& result);
 
 }  // namespace shufl::audit

@@ -1,0 +1,48 @@
+// The seed search's text report and its JSON object "seed_search" of the audit document, made
+// from what audit::search_seeds returned (see shufl/audit/seed_search.hpp).
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "shufl/audit/seed_search.hpp"
+#include "shufl/deck.hpp"
+
+namespace shufl::render {
+
+/// What was searched, as the reports state it.
+struct seed_search_input {
+  const audit::seed_family_info* family = nullptr;
+  std::string seeds_text;                        ///< --seeds as given
+  audit::seed_range full;                        ///< the whole range of --seeds
+  std::optional<audit::seed_range> range;        ///< the seeds searched (nullopt: an empty shard)
+  std::optional<std::pair<std::uint64_t, std::uint64_t>> shard;  ///< --shard I/N
+  audit::reseed_mode reseed = audit::reseed_mode::per_deal;
+  std::vector<std::vector<std::uint32_t>> deals;  ///< the logged deals (canonical indices)
+  deck pack;                                      ///< the pack the cards are named in
+  std::string deck_order;                         ///< --deck-order as given (empty: canonical)
+  audit::family_variant variant;                  ///< --loop, --reduce
+};
+
+/// The JSON object, the text report and the exit status (3: a seed reproduces the deals and E is at
+/// most max_chance; 4: seeds match but chance explains them; 0: none).
+struct seed_search_report {
+  nlohmann::ordered_json json;
+  std::string text;
+  int status = 0;
+};
+
+/// Both reports of one search, its chance accounting and its predictions (shown only when predictable).
+seed_search_report seed_search_output(const seed_search_input& in, const audit::seed_search_result& result,
+                                      const audit::seed_chance& chance, const audit::seed_prediction& prediction);
+
+/// The line a long search starts with on stderr: "shufl: searching N seeds on T threads, about
+/// D (R seeds/s per thread measured on this search's first seeds)".
+std::string seed_search_estimate(std::uint64_t seeds, unsigned threads, double rate_per_thread);
+
+}  // namespace shufl::render
