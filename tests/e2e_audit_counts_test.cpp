@@ -158,7 +158,7 @@ TEST(E2eAuditCounts, AlgoShardsMergeToTheWholeRun) {
   const std::string schemas = shufl::test::source_dir() + "/schema/";
   const run_result valid = run_shell("python3 '" + dir.write("check.py", script) + "' '" + schemas +
                                      "audit-report.schema.json' '" + report + "' '" + schemas +
-                                     "audit-counts-1.schema.json' '" + parts[1] + "'");
+                                     "audit-counts-2.schema.json' '" + parts[1] + "'");
   EXPECT_EQ(valid.status, 0) << valid.err;
   EXPECT_EQ(valid.out, "valid\n");
   // Another pack is another battery.

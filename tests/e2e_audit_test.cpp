@@ -122,6 +122,29 @@ TEST(E2eAudit, KeptTopCardFailsSerialPosition) {
   EXPECT_EQ(result_of(j, "card-position"), "pass");  // every deck alone is still uniform
 }
 
+TEST(E2eAudit, IndependentBiasedDecksPassTheSerialTests) {
+  // Decks each biased but drawn anew: the position tests fail, the serial tests (dependence
+  // only, against the decks' own margins) pass. Planted dependence fails them (tests above).
+  for (const char* algo : {"riffle:4", "naive"}) {
+    const nlohmann::json j = audit_json({"--algo", algo, "--trials", "20000", "--seed", "1"});
+    EXPECT_EQ(result_of(j, "card-position"), "fail") << algo;
+    EXPECT_EQ(result_of(j, "serial-successions"), "pass") << algo;
+    EXPECT_EQ(result_of(j, "serial-position"), "pass") << algo;
+  }
+  // A stuck card: the ace of spades on top in 30% of the decks, independently.
+  const temp_dir dir;
+  test_rng rng{16};
+  const std::string file = planted(dir, 5000, [&](std::size_t, const auto&) {
+    auto d = rng.deck(52);
+    if (rng.uniform() < 0.3) std::swap(*std::find(d.begin(), d.end(), 0u), d[0]);
+    return d;
+  });
+  const nlohmann::json j = audit_json({file});
+  EXPECT_EQ(result_of(j, "card-position"), "fail");
+  EXPECT_EQ(result_of(j, "serial-successions"), "pass");
+  EXPECT_EQ(result_of(j, "serial-position"), "pass");
+}
+
 TEST(E2eAudit, GluedNeighboursFailSuccessionsAndAdjacentPairs) {
   // With probability 0.2 a random card c gets card c+1 moved right below it.
   const temp_dir dir;

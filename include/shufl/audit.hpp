@@ -353,6 +353,12 @@ class battery {
   deck_total successions, adjacent_pairs, descents, rising_sequences, runs_up_down, fixed_points,
       guessing, guessing_shelf, serial_successions;
   serial_table serial_position;
+  /// The serial tests' repeats (audit/serial.hpp), whole decks only: position_repeats[p] counts
+  /// the pairs of consecutive decks with the same face at position p; for distinct cards (else
+  /// empty) successor_repeats[x] the pairs where card x has the same card right below it in both
+  /// decks (or is at the bottom of both), and successor_table[x · n + y] the decks where card y
+  /// lies right below card x (y = x: x at the bottom).
+  std::vector<std::uint64_t> position_repeats, successor_repeats, successor_table;
   duplicate_finder duplicates;
   /// --game: hands by seat and class, seat-major (hands × game_class_count entries).
   std::vector<std::uint64_t> game_hands;
@@ -363,7 +369,7 @@ class battery {
   // add_block's scratch; its 32-bit cells (positions F × K, serial pairs F × F) serve blocks of
   // kCellBlock decks or more.
   static constexpr std::size_t kCellBlock = 64;
-  std::vector<std::uint32_t> where_, below_, position_cells_, serial_cells_;
+  std::vector<std::uint32_t> where_, below_, position_cells_, serial_cells_, successor_cells_;
   std::vector<std::uint64_t> unseen_;
 };
 

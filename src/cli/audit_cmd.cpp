@@ -89,8 +89,9 @@ The battery: card-position, suit-position, rank-position (position tables: Pears
 df (rows-1)(columns-1)); successions, adjacent-pairs, descents, rising-sequences, runs-up-down,
 fixed-points (totals over decks against exact laws, two-sided); guessing and guessing-shelf
 (correct guesses with feedback, strategies original successor and shelf, upper tail);
-serial-successions (pairs kept from one deck to the next, upper tail) and serial-position
-(position table of consecutive decks); duplicates (identical decks, Poisson); with --game poker or
+serial-successions (each card's successor repeated in the next deck) and serial-position (each
+position's card repeated), against the decks' own margins (dependence only; Bonferroni over cards
+or positions, upper tail); duplicates (identical decks, Poisson); with --game poker or
 blackjack, poker-hands or blackjack-hands (the classes of the hands --deal deals, per seat against
 the exact law, Bonferroni over the seats).
 Each test is pass, fail, not-valid (too few decks for its

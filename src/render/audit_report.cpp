@@ -50,8 +50,7 @@ table.glossary td:first-child { white-space: nowrap; font-family: monospace; }
 
 bool is_total(std::string_view t) {
   return t == "successions" || t == "adjacent-pairs" || t == "descents" || t == "rising-sequences" ||
-         t == "runs-up-down" || t == "fixed-points" || t == "guessing" || t == "guessing-shelf" ||
-         t == "serial-successions";
+         t == "runs-up-down" || t == "fixed-points" || t == "guessing" || t == "guessing-shelf";
 }
 
 std::vector<double> law_of(std::string_view t, std::size_t n) {
@@ -77,8 +76,8 @@ constexpr std::pair<const char*, const char*> kGlossary[] = {
     {"fixed-points", "decks left partly unshuffled; shuffles where no card may stay in place"},
     {"guessing", "any structure a player who sees each card can exploit from the original order"},
     {"guessing-shelf", "rising and falling runs a guesser can follow: the structure a shelf shuffler leaves"},
-    {"serial-successions", "a machine that partly repeats its last order"},
-    {"serial-position", "serial correlation: a card that tends to keep its place from deck to deck"},
+    {"serial-successions", "a machine that partly repeats its last order (dependence only: tested against the decks' own margins)"},
+    {"serial-position", "serial correlation: a card that tends to keep its place from deck to deck (dependence only)"},
     {"duplicates", "repeated decks: weak seeding, replayed random streams"},
     {"poker-hands", "the hands a poker game deals (classes of each seat's five cards)"},
     {"blackjack-hands", "the two-card hands a blackjack game deals (naturals, pairs, soft and hard totals)"},
