@@ -43,7 +43,7 @@ void parse_effects(const std::string& text, audit::plan_options& o) {
 
 std::string text_plan(const audit::audit_plan& p, const std::string& pack) {
   std::string out = fmt::format(
-      "plan for a {}: power {:g} per test at family-wise alpha {:g} (Holm over {} tests; planned at alpha/{} = "
+      "plan for a {}: power about {:g} per test (asymptotic) at family-wise alpha {:g} (Holm over {} tests; planned at alpha/{} = "
       "{:.3g} each, which Holm never tests below)\n",
       pack, p.power, p.alpha, p.family, p.family, p.level);
   out += fmt::format("{:<19} {:>8} {:>10}  {}\n", "test", "effect", "decks", "effect model");
