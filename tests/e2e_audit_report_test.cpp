@@ -77,7 +77,7 @@ TEST(AuditPlan, TextTableAndRefusals) {
   const auto poker = run_shufl({"audit", "--plan", "--game", "poker", "--format", "json"});
   ASSERT_EQ(poker.status, 0) << poker.err;
   const auto j = nlohmann::json::parse(poker.out);
-  EXPECT_EQ(j["family"], 15);
+  EXPECT_EQ(j["family"], 17);
   EXPECT_EQ(j["tests"].back()["name"], "poker-hands");
   EXPECT_FALSE(j["tests"].back()["planned"].get<bool>());
   const auto shoe = run_shufl({"audit", "--plan", "--decks", "6", "--format", "json"});
@@ -126,7 +126,7 @@ TEST(AuditPlan, ClosedForms) {
   shape.copies.assign(52, 1);
   audit::plan_options o;
   const auto plan = audit::plan_audit(shape, o);
-  EXPECT_EQ(plan.family, 12u);  // no suits: card-position, 8 totals (two guessing strategies), 2 serial tests, duplicates
+  EXPECT_EQ(plan.family, 14u);  // no suits: card-position, 8 totals (two guessing strategies), 2 permutation tests, 2 serial tests, duplicates
   for (const auto& t : plan.tests) {
     if (t.name != "fixed-points") continue;
     EXPECT_NEAR(t.per_deck, 0.05 * 0.05, 1e-12);

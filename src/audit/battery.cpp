@@ -223,6 +223,11 @@ SHUFL_AUDIT_BLOCK_CLONES void battery::add_block(const std::uint32_t* decks, std
         deck_desc += b < a;
         turns += (b > a) != (a > z);
       }
+      // Knuth's permutation test: disjoint triples and quadruples of positions.
+      for (std::size_t p = 0; p + 3 <= n; p += 3) ++permutation3[permutation_pattern3(d[p], d[p + 1], d[p + 2])];
+      for (std::size_t p = 0; p + 4 <= n; p += 4) {
+        ++permutation4[permutation_pattern4(d[p], d[p + 1], d[p + 2], d[p + 3])];
+      }
       // The successor table: card d[p+1] right below d[p]; the bottom card below itself.
       if (cells) {
         for (std::size_t p = 0; p + 1 < n; ++p) ++successor_cells[d[p] * n + d[p + 1]];
@@ -300,6 +305,8 @@ void battery::merge(const battery& other) {
     a->merge(*b);
   }
   serial_position.merge(other.serial_position);
+  for (std::size_t i = 0; i < permutation3.size(); ++i) permutation3[i] += other.permutation3[i];
+  for (std::size_t i = 0; i < permutation4.size(); ++i) permutation4[i] += other.permutation4[i];
   for (auto [a, b] : {std::pair{&position_repeats, &other.position_repeats},
                       std::pair{&successor_repeats, &other.successor_repeats},
                       std::pair{&successor_table, &other.successor_table}}) {
@@ -473,6 +480,46 @@ std::vector<test_report> battery::evaluate(unsigned threads) const {
     } else {
       out.push_back(total_test(t.name, *t.acc, t.law(N), t.upper, t.text));
     }
+  }
+
+  // permutation-3, permutation-4 (Knuth, TAOCP vol. 2, §3.3.2 C): in a uniform deck the relative
+  // orders of disjoint sets of positions are independent and uniform over the t! orders, so the
+  // ⌊n/t⌋·T patterns are iid uniform: the counts are exactly multinomial; Pearson's X², df t! − 1.
+  for (const std::size_t t : {std::size_t{3}, std::size_t{4}}) {
+    const std::string name = t == 3 ? "permutation-3" : "permutation-4";
+    if (!permutations || N < t) {
+      out.push_back(not_applicable(name, decks_, permutations ? fmt::format("needs at least {} cards", t) : why));
+      continue;
+    }
+    std::vector<std::uint64_t> counts = t == 3 ? std::vector<std::uint64_t>(permutation3.begin(), permutation3.end())
+                                               : std::vector<std::uint64_t>(permutation4.begin(), permutation4.end());
+    const double k = static_cast<double>(counts.size()), tuples = static_cast<double>(N / t) * static_cast<double>(decks_);
+    test_report r;
+    r.name = name;
+    r.decks = decks_;
+    r.tail = "upper";
+    test_result x = pearson_uniform(counts);
+    // The most extreme outcome: every tuple in one pattern, k of them: k · k^−tuples.
+    apply_floor(x, std::log(k) * (1 - tuples));
+    r.statistic = x.statistic;
+    r.observed = x.statistic;
+    r.expected = k - 1;
+    r.df = k - 1;
+    r.p = x.p_value;
+    r.ln_p = x.ln_p;
+    r.p_bound = x.bound;
+    r.law = fmt::format("chi-squared, {} df: the relative orders of {} disjoint {}-tuples of positions per deck, each "
+                        "uniform over {} orders and independent (exactly multinomial)",
+                        k - 1, N / t, t, counts.size());
+    const double expected = tuples / k;
+    if (expected < 5) {
+      r.result = test_outcome::not_valid;
+      r.note = fmt::format("each order expects {:.3g} tuples, below 5: the chi-squared approximation needs more decks",
+                           expected);
+    } else {
+      r.result = test_outcome::pass;
+    }
+    out.push_back(std::move(r));
   }
 
   // The serial tests test dependence only (audit/serial.hpp): each category's repeats from one

@@ -116,7 +116,8 @@ audit_plan plan_audit(const battery_shape& s, const plan_options& o) {
     const std::string_view t = battery_test_names[k];
     std::string why;
     if ((t == "suit-position" || t == "rank-position") && !suits) why = "the pack has no suits and ranks";
-    if ((is_total(t) || t == "serial-successions") && !permutations) {
+    const bool knuth = t == "permutation-3" || t == "permutation-4";
+    if ((is_total(t) || knuth || t == "serial-successions") && !permutations) {
       why = !s.distinct() ? "needs distinct cards (the pack repeats cards)"
             : N < 2       ? "needs at least 2 cards"
                           : fmt::format("exact laws are computed up to {} cards", max_law_cards);
@@ -124,6 +125,7 @@ audit_plan plan_audit(const battery_shape& s, const plan_options& o) {
     // A game's hands test only with its --game.
     in_battery[k] = (t != "poker-hands" && t != "blackjack-hands") ||
                     (s.game.game != game_kind::none && t == game_test_name(s.game.game));
+    if (knuth && why.empty() && N < (t == "permutation-3" ? 3u : 4u)) why = "needs more cards";
     if (why.empty() && in_battery[k]) ++plan.family;
     applicable_why[k] = std::move(why);
   }
@@ -198,7 +200,8 @@ audit_plan plan_audit(const battery_shape& s, const plan_options& o) {
       }
     } else {
       p.note = t == "duplicates" ? "no effect model: the power depends on how many distinct decks the shuffler makes"
-                                 : "no effect model: the power depends on which classes the dealing favours";
+               : t.starts_with("permutation-") ? "no effect model: the power depends on which relative orders the shuffler favours"
+                                              : "no effect model: the power depends on which classes the dealing favours";
       plan.tests.push_back(std::move(p));
       continue;
     }
