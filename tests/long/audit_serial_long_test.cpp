@@ -72,5 +72,30 @@ TEST(AuditSerialLong, ThousandBiasedIndependentAuditsRejectAtTheLevel) {
   EXPECT_LE(pos, 20);
 }
 
+// Knuth's permutation test: 1,000 fair audits of 1,000 52-card decks reject at 0.01 within the
+// binomial band [1, 20] of the level.
+TEST(AuditPermutationLong, ThousandFairAuditsRejectAtTheLevel) {
+  shufl::test::test_rng rng{37};
+  int r3 = 0, r4 = 0;
+  for (int rep = 0; rep < 1000; ++rep) {
+    battery b(distinct(52));
+    std::vector<std::uint32_t> all;
+    for (int t = 0; t < 1000; ++t) {
+      const auto d = rng.deck(52);
+      all.insert(all.end(), d.begin(), d.end());
+    }
+    b.add_block(all.data(), 1000, nullptr, 0);
+    for (const auto& t : b.evaluate()) {
+      if (t.name == "permutation-3") r3 += t.p < 0.01;
+      if (t.name == "permutation-4") r4 += t.p < 0.01;
+    }
+  }
+  std::printf("fair: permutation-3 %d, permutation-4 %d of 1000 at 0.01\n", r3, r4);
+  EXPECT_GE(r3, 1);
+  EXPECT_LE(r3, 20);
+  EXPECT_GE(r4, 1);
+  EXPECT_LE(r4, 20);
+}
+
 }  // namespace
 }  // namespace shufl::audit
