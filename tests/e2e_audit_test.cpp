@@ -131,6 +131,12 @@ TEST(E2eAudit, IndependentBiasedDecksPassTheSerialTests) {
     EXPECT_EQ(result_of(j, "card-position"), "fail") << algo;
     EXPECT_EQ(result_of(j, "serial-successions"), "pass") << algo;
     EXPECT_EQ(result_of(j, "serial-position"), "pass") << algo;
+    // Rule coverage: the per-position clause fails, the serial-correlation clause passes.
+    ASSERT_EQ(j["rule_coverage"].size(), 17u);
+    EXPECT_EQ(j["rule_coverage"][0]["rule"], "Virginia 11VAC20-20-510 (1)");
+    EXPECT_EQ(j["rule_coverage"][0]["status"], "fail");
+    EXPECT_EQ(j["rule_coverage"][3]["rule"], "Virginia 11VAC20-20-510 (4)");
+    EXPECT_EQ(j["rule_coverage"][3]["status"], "pass");
   }
   // A stuck card: the ace of spades on top in 30% of the decks, independently.
   const temp_dir dir;

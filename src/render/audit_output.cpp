@@ -1,4 +1,5 @@
 // `shufl audit`'s text report and JSON document (audit_output.hpp).
+#include "shufl/audit/coverage.hpp"
 #include "audit_output.hpp"
 
 #include <fmt/format.h>
@@ -170,6 +171,11 @@ nlohmann::ordered_json audit_json_report(const audit::audit_report& r, const aud
     tests.push_back(std::move(o));
   }
   j["tests"] = std::move(tests);
+  auto coverage = nlohmann::ordered_json::array();
+  for (const auto& row : audit::rule_coverage(r.tests)) {
+    coverage.push_back({{"rule", row.rule}, {"asks", row.asks}, {"tests", row.tests}, {"status", row.status}});
+  }
+  j["rule_coverage"] = std::move(coverage);
   j["result"] = r.decision.pass ? "pass" : "fail";
   j["summary"] = r.decision.summary;
   return j;

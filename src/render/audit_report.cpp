@@ -1,6 +1,7 @@
 // `shufl audit --report FILE.html`: the audit as a test report a lab can print (A4) or hand over:
 // what was tested, the battery table as the text report shows it, the position heatmaps, each
 // total against its null law, the poker classes and a glossary. See audit_report.hpp.
+#include "shufl/audit/coverage.hpp"
 #include "audit_report.hpp"
 #include "audit_output.hpp"
 
@@ -193,6 +194,19 @@ std::string poker_section(const audit::test_report& t) {
   return out;
 }
 
+// Rule coverage: each clause, the tests that answer it here and their result (audit/coverage.hpp).
+std::string coverage_section(const audit::audit_report& r) {
+  std::string out =
+      "<h3>Rule coverage</h3>\n<table class=\"coverage\">\n<tr><th>rule</th><th>asks</th><th>tests</th><th>result</th></tr>\n";
+  for (const auto& row : audit::rule_coverage(r.tests)) {
+    std::string tests;
+    for (const auto& t : row.tests) tests += (tests.empty() ? "" : ", ") + xml_escape(t);
+    out += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n", xml_escape(row.rule),
+                       xml_escape(row.asks), tests.empty() ? "&#8212;" : tests, xml_escape(row.status));
+  }
+  return out + "</table>\n";
+}
+
 std::string render_section(const audit_page_section& s, std::size_t k) {
   const audit::audit_report& r = s.report;
   std::string out = fmt::format("<section class=\"audit\" data-audit=\"{}\">\n", k);
@@ -268,6 +282,7 @@ std::string render_section(const audit_page_section& s, std::size_t k) {
   }
   pictures += totals_section(r);
   if (const auto* t = find_test(r, "poker-hands")) pictures += poker_section(*t);
+  out += coverage_section(r);
   if (!pictures.empty()) out += "<h3 class=\"pictures\">Pictures</h3>\n" + pictures;
   out += "</section>\n";
   return out;
