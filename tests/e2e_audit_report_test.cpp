@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "shufl/audit/plan.hpp"
 #include "support/run.hpp"
@@ -48,6 +49,38 @@ TEST(AuditReport, WritesAPageWithTheBatteryAndEscapesTheFileName) {
   const auto plain = run_shufl({"audit", decks});
   EXPECT_EQ(r.out, plain.out);
   std::remove(decks.c_str());
+  std::remove(page.c_str());
+  rmdir(dir.c_str());
+}
+
+TEST(AuditReport, MetaProvenanceOnTextJsonAndPageAndRuleCoverage) {
+  const std::string dir = temp_dir();
+  const std::string page = dir + "/m.html";
+  const std::vector<std::string> base = {"audit", "--algo", "fisher-yates", "--trials", "300", "--seed", "1",
+                                         "--meta", "lab=Acme <Labs>", "--meta", "window=2026-11-01/2026-11-30"};
+  auto with_page = base;
+  with_page.insert(with_page.end(), {"--report", page});
+  const auto text = run_shufl(with_page);
+  ASSERT_EQ(text.status, 0) << text.err;
+  EXPECT_NE(text.out.find("\nlab: Acme <Labs>\nwindow: 2026-11-01/2026-11-30\n"), std::string::npos) << text.out;
+  const std::string html = read_file(page);
+  EXPECT_NE(html.find("<tr><th>lab</th><td>Acme &lt;Labs&gt;</td></tr>"), std::string::npos);
+  EXPECT_NE(html.find("<h3>Rule coverage</h3>"), std::string::npos);
+  EXPECT_NE(html.find("<td>Virginia 11VAC20-20-510 (4)</td>"), std::string::npos);
+  EXPECT_NE(html.find("not testable from decks"), std::string::npos);
+  auto json = base;
+  json.insert(json.end(), {"--format", "json"});
+  const auto j = nlohmann::json::parse(run_shufl(json).out);
+  EXPECT_EQ(j["meta"]["lab"], "Acme <Labs>");
+  EXPECT_EQ(j["meta"].size(), 2u);
+  for (const char* bad : {"nokey", "=v", "a b=1"}) {
+    const auto r = run_shufl({"audit", "--algo", "fisher-yates", "--trials", "10", "--meta", bad});
+    EXPECT_EQ(r.status, 1) << bad;
+    EXPECT_NE(r.err.find("--meta"), std::string::npos) << r.err;
+  }
+  const auto twice = run_shufl({"audit", "--algo", "fisher-yates", "--trials", "10", "--meta", "a=1", "--meta", "a=2"});
+  EXPECT_EQ(twice.status, 1);
+  EXPECT_NE(twice.err.find("--meta a is given twice"), std::string::npos) << twice.err;
   std::remove(page.c_str());
   rmdir(dir.c_str());
 }

@@ -69,6 +69,7 @@ struct audit_cli_options {
   bool keep_going = false;
   // --report and --plan (src/render/audit_report.cpp, src/cli/audit_plan.cpp)
   std::string report;
+  std::vector<std::string> meta;  // --meta KEY=VALUE (provenance on the reports)
   bool plan = false;
   std::string effect;
   std::string power = "0.9";
@@ -324,8 +325,10 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
     if (sub.count(name) > 0) throw error(fmt::format("{} applies to --seed-search", name));
   }
   // One audit's report: stdout (text or JSON) and, with --report, the page; `info.name` as given.
+  const auto meta = parse_audit_meta(o.meta);
   const auto emit = [&](const audit::audit_report& r, audit_input info, const audit::audit_pack& pack,
                         side_file_errors& side_errors) {
+    info.meta = meta;
     const nlohmann::ordered_json doc = audit_json_report(r, info, pack);
     const std::string given = info.merged.empty() ? info.name : fmt::format("{}", fmt::join(info.merged, ", "));
     if (o.format == "json") {
@@ -443,6 +446,7 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
       in.seed = seed;
       in.engine = std::string(engine_name(engine));
       in.trials = trials;
+      in.meta = meta;
       all_pass = all_pass && r.decision.pass;
       if (report_file) {
         page.push_back({r, true, {}, {}, 0, in.algorithm, in.seed, in.engine, in.trials, audit_json_report(r, in, pack)});
@@ -603,6 +607,10 @@ subcommand audit_subcommand() {
                            "floor(I*S/N) to floor((I+1)*S/N)-1 of its S bytes; --algo: chunks as bias --shard); with "
                            "--seed-search: search only part I of N of the seeds")
                 ->type_name("I/N");
+            sub.add_option("--meta", o->meta,
+                           "Provenance shown on the reports (text, JSON meta, --report page), repeatable: game, "
+                           "software version, time window, exported by, lab, tester (e.g. --meta lab=\"Acme Labs\")")
+                ->type_name("KEY=VALUE");
             sub.add_option("--save-counts", o->save_counts,
                            "Save the battery's sums (pack, input, first and last deck, fingerprints) to FILE for --merge")
                 ->type_name("FILE");

@@ -1,7 +1,6 @@
 // `shufl audit --report FILE.html`: the audit as a test report a lab can print (A4) or hand over:
 // what was tested, the battery table as the text report shows it, the position heatmaps, each
 // total against its null law, the poker classes and a glossary. See audit_report.hpp.
-#include "shufl/audit/coverage.hpp"
 #include "audit_report.hpp"
 #include "audit_output.hpp"
 
@@ -14,6 +13,7 @@
 #include "html_pages.hpp"
 #include "shufl/audit/laws.hpp"
 #include "text_escape.hpp"
+#include "shufl/audit/coverage.hpp"
 
 namespace shufl::render {
 
@@ -217,6 +217,12 @@ std::string render_section(const audit_page_section& s, std::size_t k) {
                      r.decision.pass ? "pass" : "fail", xml_escape(r.decision.summary));
 
   out += "<h3>What was tested</h3>\n<table class=\"facts\">\n";
+  // --meta: the provenance the lab states (game, software, window, exported by, lab, tester).
+  if (s.json.contains("meta") && s.json["meta"].is_object()) {
+    for (const auto& [key, value] : s.json["meta"].items()) {
+      if (value.is_string()) out += fact(key, xml_escape(value.get<std::string>()));
+    }
+  }
   if (s.generated) {
     out += fact("decks from", "shufl's algorithm <code>" + xml_escape(s.algorithm) + "</code>");
     out += fact("seed", s.seed ? "<code>" + xml_escape(*s.seed) + "</code>" : std::string("none (unseeded: not reproducible)"));
