@@ -68,6 +68,16 @@ TEST(AuditReport, MetaProvenanceOnTextJsonAndPageAndRuleCoverage) {
   EXPECT_NE(html.find("<h3>Rule coverage</h3>"), std::string::npos);
   EXPECT_NE(html.find("<td>Virginia 11VAC20-20-510 (4)</td>"), std::string::npos);
   EXPECT_NE(html.find("not testable from decks"), std::string::npos);
+  // The page states the SHA-256 of its embedded data; sha256sum of the script's text agrees.
+  const std::string open_tag = "<script id=\"audit-data\" type=\"application/json\">";
+  const auto begin = html.find(open_tag) + open_tag.size();
+  const std::string data = html.substr(begin, html.find("</script>", begin) - begin);
+  const std::string data_file = dir + "/data.json";
+  std::ofstream(data_file, std::ios::binary) << data;
+  const auto sum = run_shell("sha256sum '" + data_file + "' | cut -c1-64");
+  ASSERT_EQ(sum.out.size(), 65u);
+  EXPECT_NE(html.find("<code id=\"data-sha256\">" + sum.out.substr(0, 64) + "</code>"), std::string::npos);
+  std::remove(data_file.c_str());
   auto json = base;
   json.insert(json.end(), {"--format", "json"});
   const auto j = nlohmann::json::parse(run_shufl(json).out);

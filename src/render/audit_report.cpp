@@ -5,6 +5,7 @@
 #include "audit_output.hpp"
 
 #include <fmt/format.h>
+#include <sodium.h>
 
 #include <algorithm>
 #include <cmath>
@@ -310,6 +311,16 @@ std::string audit_report_page(const std::vector<audit_page_section>& sections, c
   page += fact("date (UTC)", xml_escape(made.date_utc));
   page += fact("command line", "<code>" + xml_escape(made.command_line) + "</code>");
   if (sections.size() > 1) page += fact("overall", all_pass ? "pass" : "fail");
+  // The page states the SHA-256 of the JSON data it embeds (the text of its audit-data script), so
+  // a copy of the data can be matched to the page (libsodium's crypto_hash_sha256).
+  nlohmann::ordered_json data = nlohmann::ordered_json::array();
+  for (const auto& s : sections) data.push_back(s.json);
+  const std::string embedded = json_for_html(data);
+  unsigned char digest[crypto_hash_sha256_BYTES];
+  crypto_hash_sha256(digest, reinterpret_cast<const unsigned char*>(embedded.data()), embedded.size());
+  std::string hex;
+  for (const unsigned char b : digest) hex += fmt::format("{:02x}", b);
+  page += fact("SHA-256 of the data", "<code id=\"data-sha256\">" + hex + "</code> (the text of the page's audit-data script)");
   page += "</table>\n";
   for (std::size_t k = 0; k < sections.size(); ++k) page += render_section(sections[k], k);
 
@@ -319,10 +330,8 @@ std::string audit_report_page(const std::vector<audit_page_section>& sections, c
           "the other decks. Each test is pass, fail, not-valid (too few decks for its approximation) or not-applicable. "
           "The decision is Holm's procedure over the valid tests (family-wise level).</p>\n";
 
-  nlohmann::ordered_json data = nlohmann::ordered_json::array();
-  for (const auto& s : sections) data.push_back(s.json);
   page += "<script id=\"audit-data\" type=\"application/json\">";
-  page += json_for_html(data);
+  page += embedded;
   page += "</script>\n</body>\n</html>\n";
   return page;
 }
