@@ -6,7 +6,8 @@ Reads a file of 52-card decks in poker codes as `shufl deck --count` writes them
 decks), checks every deck is a permutation of the standard pack, and adds up what the battery
 tests: the card-, suit- and rank-position tables, successions, adjacent pairs, descents, rising
 sequences, runs up and down, fixed points, correct guesses with feedback (both strategies:
-original successor and shelf), serial successions and the serial position table (consecutive
+original successor and shelf), Knuth's permutation test (triples, quadruples), the successor table,
+serial successions and the serial position table and repeats (consecutive
 decks), and the duplicates among the first 2^20 decks; and the file's SHA-256, which shufl's
 report states. Prints the decks and the totals (one line of JSON); the tests' statistics from
 these sums take microseconds and are left out.
@@ -38,6 +39,11 @@ def main():
     suit_pos = np.zeros(4 * N, np.int64)
     rank_pos = np.zeros(13 * N, np.int64)
     serial_pos = np.zeros(N * N, np.int64)
+    successor = np.zeros(N * N, np.int64)
+    succ_rep = np.zeros(N, np.int64)
+    pos_rep = np.zeros(N, np.int64)
+    perm3 = np.zeros(6, np.int64)
+    perm4 = np.zeros(24, np.int64)
     totals = dict.fromkeys(["successions", "adjacent_pairs", "descents", "rising_sequences", "runs_up_down",
                             "fixed_points", "guessing", "guessing_shelf", "serial_successions"], 0)
     sha = hashlib.sha256()
@@ -68,6 +74,16 @@ def main():
             suit_pos += np.bincount((suit.astype(np.int64) * N + pos).ravel(), minlength=4 * N)
             rank_pos += np.bincount((rank.astype(np.int64) * N + pos).ravel(), minlength=13 * N)
             a, c = d[:, :-1], d[:, 1:]
+            # The successor table (card, the card right below it; the bottom card below itself),
+            # and Knuth's permutation test: Lehmer codes of the 17 triples and 13 quadruples.
+            successor += np.bincount(np.concatenate([(a * N + c).ravel(), d[:, -1] * (N + 1)]), minlength=N * N)
+            t3 = d[:, :51].reshape(b, 17, 3)
+            x, y, z = t3[..., 0], t3[..., 1], t3[..., 2]
+            perm3 += np.bincount((((x > y).astype(np.int64) + (x > z)) * 2 + (y > z)).ravel(), minlength=6)
+            t4 = d.reshape(b, 13, 4)
+            w, x, y, z = t4[..., 0], t4[..., 1], t4[..., 2], t4[..., 3]
+            code = (((w > x).astype(np.int64) + (w > y) + (w > z)) * 6 + ((x > y).astype(np.int64) + (x > z)) * 2 + (y > z))
+            perm4 += np.bincount(code.ravel(), minlength=24)
             totals["successions"] += int((c == a + 1).sum())
             totals["adjacent_pairs"] += int((np.abs(c - a) == 1).sum())
             rise = c > a
@@ -108,7 +124,13 @@ def main():
             below_of = np.full((p_.shape[0], N + 1), N, np.int64)
             np.put_along_axis(below_of, p_[:, :-1], p_[:, 1:], axis=1)
             nxt = np.take_along_axis(below_of, n_[:, :-1], axis=1)
-            totals["serial_successions"] += int((nxt == n_[:, 1:]).sum())
+            # Per card: the same card right below it in both decks, or at the bottom of both.
+            kept_below = nxt == n_[:, 1:]
+            succ_rep += np.bincount(n_[:, :-1][kept_below], minlength=N)
+            bottom = p_[:, -1] == n_[:, -1]
+            succ_rep += np.bincount(p_[:, -1][bottom], minlength=N)
+            totals["serial_successions"] += int(kept_below.sum() + bottom.sum())
+            pos_rep += (p_ == n_).sum(axis=0)
             serial_pos += np.bincount((p_ * N + n_).ravel(), minlength=N * N)
             prev = d[-1].copy()
             if kept < (1 << 20):
@@ -118,8 +140,10 @@ def main():
             decks += b
     fp = np.concatenate(fingerprints) if fingerprints else np.empty(0, np.dtype((np.void, N)))
     repeats = int(fp.size - np.unique(fp).size)
+    x2 = {k: float(((c - c.sum() / c.size) ** 2).sum() / (c.sum() / c.size)) for k, c in (("permutation_3", perm3), ("permutation_4", perm4))}
     print(json.dumps({"decks": decks, "sha256": sha.hexdigest(), "repeats": repeats, "card_position_sum": int(card_pos.sum()),
-                      "serial_pairs": int(serial_pos.sum()) // N, **totals}))
+                      "serial_pairs": int(serial_pos.sum()) // N, "serial_position_repeats": int(pos_rep.sum()),
+                      "successor_table_sum": int(successor.sum()), **x2, **totals}))
 
 
 if __name__ == "__main__":

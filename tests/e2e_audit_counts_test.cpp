@@ -159,7 +159,7 @@ TEST(E2eAuditCounts, AlgoShardsMergeToTheWholeRun) {
   const std::string schemas = shufl::test::source_dir() + "/schema/";
   const run_result valid = run_shell("python3 '" + dir.write("check.py", script) + "' '" + schemas +
                                      "audit-report.schema.json' '" + report + "' '" + schemas +
-                                     "audit-counts-1.schema.json' '" + parts[1] + "'");
+                                     "audit-counts-2.schema.json' '" + parts[1] + "'");
   EXPECT_EQ(valid.status, 0) << valid.err;
   EXPECT_EQ(valid.out, "valid\n");
   // Another pack is another battery.
@@ -264,7 +264,7 @@ TEST(E2eAuditCounts, PartsAreIdentifiedByContentAndBytesNotNames) {
       "jsonschema.Draft7Validator(s).validate(json.load(open(sys.argv[2])))\n"
       "print('valid')\n";
   const run_result valid = run_shell("python3 '" + dir.write("check.py", script) + "' '" + source_dir() +
-                                     "/schema/audit-counts-1.schema.json' '" + a0 + "'");
+                                     "/schema/audit-counts-2.schema.json' '" + a0 + "'");
   EXPECT_EQ(valid.out, "valid\n") << valid.err;
 }
 

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "shufl/audit/plan.hpp"
 #include "support/run.hpp"
@@ -52,6 +53,48 @@ TEST(AuditReport, WritesAPageWithTheBatteryAndEscapesTheFileName) {
   rmdir(dir.c_str());
 }
 
+TEST(AuditReport, MetaProvenanceOnTextJsonAndPageAndRuleCoverage) {
+  const std::string dir = temp_dir();
+  const std::string page = dir + "/m.html";
+  const std::vector<std::string> base = {"audit", "--algo", "fisher-yates", "--trials", "300", "--seed", "1",
+                                         "--meta", "lab=Acme <Labs>", "--meta", "window=2026-11-01/2026-11-30"};
+  auto with_page = base;
+  with_page.insert(with_page.end(), {"--report", page});
+  const auto text = run_shufl(with_page);
+  ASSERT_EQ(text.status, 0) << text.err;
+  EXPECT_NE(text.out.find("\nlab: Acme <Labs>\nwindow: 2026-11-01/2026-11-30\n"), std::string::npos) << text.out;
+  const std::string html = read_file(page);
+  EXPECT_NE(html.find("<tr><th>lab</th><td>Acme &lt;Labs&gt;</td></tr>"), std::string::npos);
+  EXPECT_NE(html.find("<h3>Rule coverage</h3>"), std::string::npos);
+  EXPECT_NE(html.find("<td>Virginia 11VAC20-20-510 (4)</td>"), std::string::npos);
+  EXPECT_NE(html.find("not testable from decks"), std::string::npos);
+  // The page states the SHA-256 of its embedded data; sha256sum of the script's text agrees.
+  const std::string open_tag = "<script id=\"audit-data\" type=\"application/json\">";
+  const auto begin = html.find(open_tag) + open_tag.size();
+  const std::string data = html.substr(begin, html.find("</script>", begin) - begin);
+  const std::string data_file = dir + "/data.json";
+  std::ofstream(data_file, std::ios::binary) << data;
+  const auto sum = run_shell("sha256sum '" + data_file + "' | cut -c1-64");
+  ASSERT_EQ(sum.out.size(), 65u);
+  EXPECT_NE(html.find("<code id=\"data-sha256\">" + sum.out.substr(0, 64) + "</code>"), std::string::npos);
+  std::remove(data_file.c_str());
+  auto json = base;
+  json.insert(json.end(), {"--format", "json"});
+  const auto j = nlohmann::json::parse(run_shufl(json).out);
+  EXPECT_EQ(j["meta"]["lab"], "Acme <Labs>");
+  EXPECT_EQ(j["meta"].size(), 2u);
+  for (const char* bad : {"nokey", "=v", "a b=1"}) {
+    const auto r = run_shufl({"audit", "--algo", "fisher-yates", "--trials", "10", "--meta", bad});
+    EXPECT_EQ(r.status, 1) << bad;
+    EXPECT_NE(r.err.find("--meta"), std::string::npos) << r.err;
+  }
+  const auto twice = run_shufl({"audit", "--algo", "fisher-yates", "--trials", "10", "--meta", "a=1", "--meta", "a=2"});
+  EXPECT_EQ(twice.status, 1);
+  EXPECT_NE(twice.err.find("--meta a is given twice"), std::string::npos) << twice.err;
+  std::remove(page.c_str());
+  rmdir(dir.c_str());
+}
+
 TEST(AuditReport, RefusesOtherExtensionsAndLeavesNoFileOnError) {
   const std::string dir = temp_dir();
   const auto png = run_shufl({"audit", "--algo", "naive", "--trials", "100", "--seed", "1", "--report", dir + "/r.png"});
@@ -77,7 +120,7 @@ TEST(AuditPlan, TextTableAndRefusals) {
   const auto poker = run_shufl({"audit", "--plan", "--game", "poker", "--format", "json"});
   ASSERT_EQ(poker.status, 0) << poker.err;
   const auto j = nlohmann::json::parse(poker.out);
-  EXPECT_EQ(j["family"], 15);
+  EXPECT_EQ(j["family"], 17);
   EXPECT_EQ(j["tests"].back()["name"], "poker-hands");
   EXPECT_FALSE(j["tests"].back()["planned"].get<bool>());
   const auto shoe = run_shufl({"audit", "--plan", "--decks", "6", "--format", "json"});
@@ -126,7 +169,7 @@ TEST(AuditPlan, ClosedForms) {
   shape.copies.assign(52, 1);
   audit::plan_options o;
   const auto plan = audit::plan_audit(shape, o);
-  EXPECT_EQ(plan.family, 12u);  // no suits: card-position, 8 totals (two guessing strategies), 2 serial tests, duplicates
+  EXPECT_EQ(plan.family, 14u);  // no suits: card-position, 8 totals (two guessing strategies), 2 permutation tests, 2 serial tests, duplicates
   for (const auto& t : plan.tests) {
     if (t.name != "fixed-points") continue;
     EXPECT_NEAR(t.per_deck, 0.05 * 0.05, 1e-12);

@@ -58,7 +58,8 @@ TEST(E2eAudit, FairStreamPasses) {
   EXPECT_NE(r.err.find("inferred"), std::string::npos) << r.err;  // the reader's inference note
   for (const char* name : {"card-position", "suit-position", "rank-position", "successions", "adjacent-pairs",
                            "descents", "rising-sequences", "runs-up-down", "fixed-points", "guessing",
-                           "guessing-shelf", "serial-successions", "serial-position", "duplicates"}) {
+                           "guessing-shelf", "permutation-3", "permutation-4", "serial-successions", "serial-position",
+                           "duplicates"}) {
     EXPECT_NE(r.out.find(std::string("\n") + name + " "), std::string::npos) << name;
   }
 }
@@ -76,7 +77,7 @@ TEST(E2eAudit, JsonReportFields) {
   // sha256sum as the oracle.
   const run_result sum = run_shell("sha256sum '" + file + "' | cut -c1-64");
   EXPECT_EQ(j["input"]["sha256"].get<std::string>() + "\n", sum.out);
-  ASSERT_EQ(j["tests"].size(), 14u);
+  ASSERT_EQ(j["tests"].size(), 16u);
   for (const auto& t : j["tests"]) {
     for (const char* field : {"name", "observed", "expected", "statistic", "df", "p", "ln_p", "holm_p", "result"}) {
       EXPECT_TRUE(t.contains(field)) << t["name"] << " lacks " << field;
@@ -120,6 +121,35 @@ TEST(E2eAudit, KeptTopCardFailsSerialPosition) {
   const nlohmann::json j = audit_json({file});
   EXPECT_EQ(result_of(j, "serial-position"), "fail");
   EXPECT_EQ(result_of(j, "card-position"), "pass");  // every deck alone is still uniform
+}
+
+TEST(E2eAudit, IndependentBiasedDecksPassTheSerialTests) {
+  // Decks each biased but drawn anew: the position tests fail, the serial tests (dependence
+  // only, against the decks' own margins) pass. Planted dependence fails them (tests above).
+  for (const char* algo : {"riffle:4", "naive"}) {
+    const nlohmann::json j = audit_json({"--algo", algo, "--trials", "20000", "--seed", "1"});
+    EXPECT_EQ(result_of(j, "card-position"), "fail") << algo;
+    EXPECT_EQ(result_of(j, "serial-successions"), "pass") << algo;
+    EXPECT_EQ(result_of(j, "serial-position"), "pass") << algo;
+    // Rule coverage: the per-position clause fails, the serial-correlation clause passes.
+    ASSERT_EQ(j["rule_coverage"].size(), 17u);
+    EXPECT_EQ(j["rule_coverage"][0]["rule"], "Virginia 11VAC20-20-510 (1)");
+    EXPECT_EQ(j["rule_coverage"][0]["status"], "fail");
+    EXPECT_EQ(j["rule_coverage"][3]["rule"], "Virginia 11VAC20-20-510 (4)");
+    EXPECT_EQ(j["rule_coverage"][3]["status"], "pass");
+  }
+  // A stuck card: the ace of spades on top in 30% of the decks, independently.
+  const temp_dir dir;
+  test_rng rng{16};
+  const std::string file = planted(dir, 5000, [&](std::size_t, const auto&) {
+    auto d = rng.deck(52);
+    if (rng.uniform() < 0.3) std::swap(*std::find(d.begin(), d.end(), 0u), d[0]);
+    return d;
+  });
+  const nlohmann::json j = audit_json({file});
+  EXPECT_EQ(result_of(j, "card-position"), "fail");
+  EXPECT_EQ(result_of(j, "serial-successions"), "pass");
+  EXPECT_EQ(result_of(j, "serial-position"), "pass");
 }
 
 TEST(E2eAudit, GluedNeighboursFailSuccessionsAndAdjacentPairs) {
@@ -320,8 +350,8 @@ TEST(E2eAudit, ShelfStrategyOutguessesOriginalSuccessorOnAShelfShuffler) {
 
 TEST(E2eAudit, GamePokerClassifiesTheFirstFiveCards) {
   const nlohmann::json fair = audit_json({"--algo", "fisher-yates", "--trials", "20000", "--seed", "2", "--game", "poker"});
-  ASSERT_EQ(fair["tests"].size(), 15u);
-  const auto& poker = fair["tests"][14];
+  ASSERT_EQ(fair["tests"].size(), 17u);
+  const auto& poker = fair["tests"][16];
   EXPECT_EQ(poker["name"], "poker-hands");
   EXPECT_EQ(poker["result"], "pass");
   // 20000 hands: straight flushes (0.31 expected) and fours (4.80) pool to 5.11; the other seven

@@ -144,6 +144,14 @@ void fill_below(const std::uint32_t* prev, std::size_t n, std::uint32_t* below) 
 /// next deck}, given where_next[x], the position of card x in the next deck (as
 /// rising_sequences_of leaves `where`).
 std::uint32_t serial_successions_at(const std::uint32_t* prev, std::size_t n, const std::uint32_t* where_next) noexcept;
+/// The relative order of t = 3 or 4 distinct values as its Lehmer code: Σ_i l_i·(t−1−i)!, l_i =
+/// #{j > i : v[j] < v[i]}; 0 for increasing, t! − 1 for decreasing.
+inline std::uint32_t permutation_pattern3(std::uint32_t a, std::uint32_t b, std::uint32_t c) noexcept {
+  return ((a > b) + (a > c)) * 2u + (b > c);
+}
+inline std::uint32_t permutation_pattern4(std::uint32_t a, std::uint32_t b, std::uint32_t c, std::uint32_t d) noexcept {
+  return ((a > b) + (a > c) + (a > d)) * 6u + ((b > c) + (b > d)) * 2u + (c > d);
+}
 /// A 64-bit fingerprint of a deck of face ids (distinct decks collide with probability about
 /// 2^−64 per pair).
 std::uint64_t deck_fingerprint(const std::uint32_t* d, std::size_t k) noexcept;
@@ -295,8 +303,8 @@ class duplicate_finder {
 inline constexpr std::string_view battery_test_names[] = {
     "card-position", "suit-position",  "rank-position",     "successions",     "adjacent-pairs",
     "descents",      "rising-sequences", "runs-up-down",    "fixed-points",    "guessing",
-    "guessing-shelf", "serial-successions", "serial-position", "duplicates", "poker-hands",
-    "blackjack-hands"};
+    "guessing-shelf", "permutation-3", "permutation-4", "serial-successions", "serial-position", "duplicates",
+    "poker-hands", "blackjack-hands"};
 
 /// A test's outcome. JSON/text words: "pass", "fail", "not-valid", "not-applicable".
 enum class test_outcome { pass, fail, not_valid, not_applicable };
@@ -358,6 +366,17 @@ class battery {
   deck_total successions, adjacent_pairs, descents, rising_sequences, runs_up_down, fixed_points,
       guessing, guessing_shelf, serial_successions;
   serial_table serial_position;
+  /// The serial tests' repeats (audit/serial.hpp), whole decks only: position_repeats[p] counts
+  /// the pairs of consecutive decks with the same face at position p; for distinct cards (else
+  /// empty) successor_repeats[x] the pairs where card x has the same card right below it in both
+  /// decks (or is at the bottom of both), and successor_table[x · n + y] the decks where card y
+  /// lies right below card x (y = x: x at the bottom).
+  std::vector<std::uint64_t> position_repeats, successor_repeats, successor_table;
+  /// Knuth's permutation test: the relative order of the cards in each of the ⌊n/t⌋ disjoint
+  /// t-tuples of consecutive positions (0..t−1, t..2t−1, ...), counted by its Lehmer code
+  /// (permutation_pattern); whole decks of distinct cards (else zeros).
+  std::array<std::uint64_t, 6> permutation3{};
+  std::array<std::uint64_t, 24> permutation4{};
   duplicate_finder duplicates;
   /// --game: hands by seat and class, seat-major (hands × game_class_count entries).
   std::vector<std::uint64_t> game_hands;
@@ -368,7 +387,7 @@ class battery {
   // add_block's scratch; its 32-bit cells (positions F × K, serial pairs F × F) serve blocks of
   // kCellBlock decks or more.
   static constexpr std::size_t kCellBlock = 64;
-  std::vector<std::uint32_t> where_, below_, position_cells_, serial_cells_;
+  std::vector<std::uint32_t> where_, below_, position_cells_, serial_cells_, successor_cells_;
   std::vector<std::uint64_t> unseen_;
 };
 

@@ -11,6 +11,7 @@
 
 #include "shufl/audit.hpp"
 #include "shufl/audit/laws.hpp"
+#include "shufl/audit/serial.hpp"
 #include "shufl/error.hpp"
 #include "shufl/stats.hpp"
 
@@ -145,15 +146,25 @@ battery::battery(const battery_shape& shape) : shape_(shape) {
   below_.assign(shape.cards, 0);
   unseen_.assign((shape.cards + 63) / 64, 0);
   position_cells_.assign(F * K, 0);
-  if (shape.whole()) serial_cells_.assign(F * F, 0);
+  if (shape.whole()) {
+    serial_cells_.assign(F * F, 0);
+    position_repeats.assign(K, 0);
+  }
+  if (permutation_tests(shape)) {
+    successor_repeats.assign(F, 0);
+    successor_table.assign(F * F, 0);
+    successor_cells_.assign(F * F, 0);
+  }
 }
 
 void battery::add_serial_pair(const std::uint32_t* prev, const std::uint32_t* next) noexcept {
   if (!shape_.whole()) return;
   serial_position.add_pair(prev, next);
+  for (std::size_t p = 0; p < shape_.positions; ++p) position_repeats[p] += prev[p] == next[p];
   if (permutation_tests(shape_)) {
-    fill_below(prev, shape_.cards, below_.data());
-    serial_successions.add(serial_successions_of(next, shape_.cards, below_.data()));
+    const std::size_t n = shape_.cards;
+    for (std::size_t p = 0; p < n; ++p) where_[next[p]] = static_cast<std::uint32_t>(p);
+    serial_successions.add(serial_successor_repeats(prev, n, where_.data(), successor_repeats.data()));
   }
 }
 
@@ -170,6 +181,10 @@ SHUFL_AUDIT_BLOCK_CLONES void battery::add_block(const std::uint32_t* decks, std
   const bool groups = suits_and_ranks(shape_);
   std::uint32_t* const position = position_cells_.data();
   std::uint32_t* const serial = serial_cells_.data();
+  std::uint32_t* const successor_cells = successor_cells_.data();
+  std::uint64_t* const successor_counts = successor_table.data();
+  std::uint64_t* const repeats = position_repeats.data();
+  std::uint64_t* const successor_repeat = successor_repeats.data();
   // The totals of the block, in locals (the tables' stores cannot alias them).
   std::uint64_t fixed = 0, succ = 0, adj = 0, desc = 0, runs = 0, rising = 0, guess = 0, shelf = 0, serial_succ = 0,
                 pairs = 0;
@@ -189,6 +204,9 @@ SHUFL_AUDIT_BLOCK_CLONES void battery::add_block(const std::uint32_t* decks, std
       }
       if (whole && prev != nullptr) serial_position.add_pair(prev, d);
     }
+    if (whole && prev != nullptr) {
+      for (std::size_t p = 0; p < K; ++p) repeats[p] += prev[p] == d[p];
+    }
     if (permutations) {
       // fixed_points_of, successions_of, adjacent_pairs_of, descents_of and runs_up_down_of in
       // one pass over the deck (n ≥ 2 here), each step on three neighbours and no carried
@@ -205,6 +223,19 @@ SHUFL_AUDIT_BLOCK_CLONES void battery::add_block(const std::uint32_t* decks, std
         deck_desc += b < a;
         turns += (b > a) != (a > z);
       }
+      // Knuth's permutation test: disjoint triples and quadruples of positions.
+      for (std::size_t p = 0; p + 3 <= n; p += 3) ++permutation3[permutation_pattern3(d[p], d[p + 1], d[p + 2])];
+      for (std::size_t p = 0; p + 4 <= n; p += 4) {
+        ++permutation4[permutation_pattern4(d[p], d[p + 1], d[p + 2], d[p + 3])];
+      }
+      // The successor table: card d[p+1] right below d[p]; the bottom card below itself.
+      if (cells) {
+        for (std::size_t p = 0; p + 1 < n; ++p) ++successor_cells[d[p] * n + d[p + 1]];
+        ++successor_cells[d[n - 1] * n + d[n - 1]];
+      } else {
+        for (std::size_t p = 0; p + 1 < n; ++p) ++successor_counts[d[p] * n + d[p + 1]];
+        ++successor_counts[d[n - 1] * n + d[n - 1]];
+      }
       fixed += deck_fixed;
       succ += deck_succ;
       adj += deck_adj;
@@ -215,13 +246,13 @@ SHUFL_AUDIT_BLOCK_CLONES void battery::add_block(const std::uint32_t* decks, std
         // successions need the deck's inverse.
         if (prev != nullptr) {
           for (std::size_t p = 0; p < n; ++p) where_[d[p]] = static_cast<std::uint32_t>(p);
-          serial_succ += serial_successions_at(prev, n, where_.data());
+          serial_succ += serial_successor_repeats(prev, n, where_.data(), successor_repeat);
         }
       } else {
         rising += rising_sequences_of(d, n, where_.data());  // leaves where_ = the deck's inverse
         guess += guesses_of(d, n, unseen_.data());
         shelf += shelf_guesses_of(d, n, unseen_.data());
-        if (prev != nullptr) serial_succ += serial_successions_at(prev, n, where_.data());
+        if (prev != nullptr) serial_succ += serial_successor_repeats(prev, n, where_.data(), successor_repeat);
       }
     }
     pairs += prev != nullptr;
@@ -238,6 +269,10 @@ SHUFL_AUDIT_BLOCK_CLONES void battery::add_block(const std::uint32_t* decks, std
     if (whole) {
       serial_position.add_cells(serial, pairs);
       std::fill(serial_cells_.begin(), serial_cells_.end(), 0u);
+    }
+    if (permutations) {
+      for (std::size_t i = 0; i < successor_table.size(); ++i) successor_counts[i] += successor_cells[i];
+      std::fill(successor_cells_.begin(), successor_cells_.end(), 0u);
     }
   }
   if (permutations && n <= 64) {
@@ -270,6 +305,14 @@ void battery::merge(const battery& other) {
     a->merge(*b);
   }
   serial_position.merge(other.serial_position);
+  for (std::size_t i = 0; i < permutation3.size(); ++i) permutation3[i] += other.permutation3[i];
+  for (std::size_t i = 0; i < permutation4.size(); ++i) permutation4[i] += other.permutation4[i];
+  for (auto [a, b] : {std::pair{&position_repeats, &other.position_repeats},
+                      std::pair{&successor_repeats, &other.successor_repeats},
+                      std::pair{&successor_table, &other.successor_table}}) {
+    if (a->size() != b->size()) throw error("audit: merging serial repeats of different shapes");
+    for (std::size_t i = 0; i < a->size(); ++i) (*a)[i] += (*b)[i];
+  }
   duplicates.merge(other.duplicates);
   for (std::size_t c = 0; c < game_hands.size(); ++c) game_hands[c] += other.game_hands[c];
   decks_ += other.decks_;
@@ -439,33 +482,77 @@ std::vector<test_report> battery::evaluate(unsigned threads) const {
     }
   }
 
-  // serial-successions: pairs (x, y) adjacent in deck t and again, in that order, in deck t+1.
-  // Under the null, deck t+1 = deck t ∘ ρ_t with ρ_t = σ_t⁻¹ σ_{t+1} uniform; relabelling the
-  // cards by their order in deck t turns the count into the successions of ρ_t, and (σ_1, ρ_1,
-  // …, ρ_{T−1}) is a bijective image of (σ_1, …, σ_T), so the T−1 counts are iid with
-  // successions' law. Upper tail: a machine that partly repeats its last order raises it.
+  // permutation-3, permutation-4 (Knuth, TAOCP vol. 2, §3.3.2 C): in a uniform deck the relative
+  // orders of disjoint sets of positions are independent and uniform over the t! orders, so the
+  // ⌊n/t⌋·T patterns are iid uniform: the counts are exactly multinomial; Pearson's X², df t! − 1.
+  for (const std::size_t t : {std::size_t{3}, std::size_t{4}}) {
+    const std::string name = t == 3 ? "permutation-3" : "permutation-4";
+    if (!permutations || N < t) {
+      out.push_back(not_applicable(name, decks_, permutations ? fmt::format("needs at least {} cards", t) : why));
+      continue;
+    }
+    std::vector<std::uint64_t> counts = t == 3 ? std::vector<std::uint64_t>(permutation3.begin(), permutation3.end())
+                                               : std::vector<std::uint64_t>(permutation4.begin(), permutation4.end());
+    const double k = static_cast<double>(counts.size()), tuples = static_cast<double>(N / t) * static_cast<double>(decks_);
+    test_report r;
+    r.name = name;
+    r.decks = decks_;
+    r.tail = "upper";
+    test_result x = pearson_uniform(counts);
+    // The most extreme outcome: every tuple in one pattern, k of them: k · k^−tuples.
+    apply_floor(x, std::log(k) * (1 - tuples));
+    r.statistic = x.statistic;
+    r.observed = x.statistic;
+    r.expected = k - 1;
+    r.df = k - 1;
+    r.p = x.p_value;
+    r.ln_p = x.ln_p;
+    r.p_bound = x.bound;
+    r.law = fmt::format("chi-squared, {} df: the relative orders of {} disjoint {}-tuples of positions per deck, each "
+                        "uniform over {} orders and independent (exactly multinomial)",
+                        k - 1, N / t, t, counts.size());
+    const double expected = tuples / k;
+    if (expected < 5) {
+      r.result = test_outcome::not_valid;
+      r.note = fmt::format("each order expects {:.3g} tuples, below 5: the chi-squared approximation needs more decks",
+                           expected);
+    } else {
+      r.result = test_outcome::pass;
+    }
+    out.push_back(std::move(r));
+  }
+
+  // The serial tests test dependence only (audit/serial.hpp): each category's repeats from one
+  // deck to the next against their exact permutation moments given the decks' own counts, so
+  // decks that are independent but each biased pass them. serial-successions: per card, the card
+  // right below it (itself at the bottom), counts from the successor table.
   if (!permutations) {
     out.push_back(not_applicable("serial-successions", serial_successions.decks, why));
   } else if (serial_successions.decks == 0) {
     out.push_back(not_applicable("serial-successions", 0, "needs at least 2 decks in order"));
   } else {
-    out.push_back(total_test("serial-successions", serial_successions, successions_law(N), true,
-                             "exact: successions' law for each pair of consecutive decks"));
+    out.push_back(serial_repeat_test("serial-successions", successor_table, N, N, successor_repeats, decks_,
+                                     serial_successions.decks, "card"));
   }
 
-  // serial-position: per pair of consecutive decks, the (face at p in t, face at p in t+1) table
-  // has margins copies × copies and is, given deck t, a uniform arrangement whatever deck t was;
-  // so the T−1 tables are iid (for distinct cards: uniform permutation matrices) and the position
-  // test's scaling and df (F−1)² apply.
+  // serial-position: per position, the face there; its counts are the card-position table's
+  // column (faces × K, transposed here to positions × faces).
   if (!s.whole()) {
     out.push_back(not_applicable("serial-position", 0, "needs whole decks (--dealt gives only the first cards)"));
   } else if (serial_position.pairs() == 0) {
     out.push_back(not_applicable("serial-position", 0, "needs at least 2 decks in order"));
   } else {
-    std::vector<std::uint64_t> margin(s.copies.begin(), s.copies.end());
-    out.push_back(table_test("serial-position", serial_position.counts(), F, F, margin, margin,
-                             serial_position.pairs(),
-                             -static_cast<double>(serial_position.pairs()) * std::lgamma(static_cast<double>(N) + 1)));
+    std::vector<std::uint64_t> by_position(K * F);
+    const auto& counts = card_position.counts();
+    for (std::size_t f = 0; f < F; ++f) {
+      for (std::size_t p = 0; p < K; ++p) by_position[p * F + f] = counts[f * K + p];
+    }
+    test_report r = serial_repeat_test("serial-position", by_position, K, F, position_repeats, decks_,
+                                       serial_position.pairs(), "position");
+    r.table = serial_position.counts();
+    r.table_rows = F;
+    r.table_columns = F;
+    out.push_back(std::move(r));
   }
 
   // duplicates: identical decks among the first duplicate_finder::limit, against Poisson with

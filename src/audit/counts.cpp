@@ -219,6 +219,11 @@ std::string write_audit_counts(const audit_counts& c) {
   j["rank_position"] = b.rank_position.counts();
   j["serial_pairs"] = b.serial_position.pairs();
   j["serial_position"] = b.serial_position.counts();
+  j["position_repeats"] = b.position_repeats;
+  j["successor_repeats"] = b.successor_repeats;
+  j["successor_table"] = b.successor_table;
+  j["permutation_3"] = b.permutation3;
+  j["permutation_4"] = b.permutation4;
   ojson totals = ojson::object();
   battery& mb = const_cast<battery&>(b);
   const auto t = totals_of(mb);
@@ -357,6 +362,31 @@ audit_counts parse_audit_counts(std::string_view text, std::string_view name) {
   }
   if (serial.empty() && pairs != 0) c.fail("serial_pairs", "no serial table for this shape");
   b.serial_position.add_counts(serial, serial.empty() ? 0 : pairs);
+  // The serial tests' repeats (pairs at most) and the successor table (rows of decks each).
+  const auto repeats = c.uints(c.member(root, "", "position_repeats"), "position_repeats", b.position_repeats.size(), pairs);
+  std::copy(repeats.begin(), repeats.end(), b.position_repeats.begin());
+  const auto successor = c.uints(c.member(root, "", "successor_repeats"), "successor_repeats", b.successor_repeats.size(), pairs);
+  std::copy(successor.begin(), successor.end(), b.successor_repeats.begin());
+  const auto below = c.uints(c.member(root, "", "successor_table"), "successor_table", b.successor_table.size(), decks);
+  for (std::size_t row = 0; row * F < below.size(); ++row) {
+    const std::uint64_t sum = std::accumulate(below.begin() + static_cast<std::ptrdiff_t>(row * F),
+                                              below.begin() + static_cast<std::ptrdiff_t>((row + 1) * F), std::uint64_t{0});
+    if (sum != decks) c.fail("successor_table", fmt::format("row {} holds {} decks, not {}", row + 1, sum, decks));
+  }
+  std::copy(below.begin(), below.end(), b.successor_table.begin());
+  // Knuth's permutation test: ⌊N/t⌋ tuples per deck where the battery counts them, else none.
+  const bool tuples = !b.successor_table.empty();
+  const auto patterns = [&](const char* key, auto& into, std::size_t size) {
+    const std::uint64_t per = tuples ? N / size : 0;
+    const std::uint64_t want = decks > (std::uint64_t{1} << 52) ? std::uint64_t{1} << 62 : decks * per;
+    const auto v = c.uints(c.member(root, "", key), key, into.size(), want);
+    if (std::accumulate(v.begin(), v.end(), std::uint64_t{0}) != want) {
+      c.fail(key, fmt::format("its counts do not add up to {} tuples", want));
+    }
+    std::copy(v.begin(), v.end(), into.begin());
+  };
+  patterns("permutation_3", b.permutation3, 3);
+  patterns("permutation_4", b.permutation4, 4);
   const json& totals = c.member(root, "", "totals");
   const auto into = totals_of(b);
   // Each total is over every deck (serial-successions: every pair) or, where the shape has no

@@ -21,9 +21,10 @@ bool is_table(std::string_view t) {
 
 bool is_total(std::string_view t) {
   return t == "successions" || t == "adjacent-pairs" || t == "descents" || t == "rising-sequences" ||
-         t == "runs-up-down" || t == "fixed-points" || t == "guessing" || t == "guessing-shelf" ||
-         t == "serial-successions";
+         t == "runs-up-down" || t == "fixed-points" || t == "guessing" || t == "guessing-shelf";
 }
+
+bool is_serial(std::string_view t) { return t == "serial-position" || t == "serial-successions"; }
 
 // Row margins of the suit (ranks = false) or rank table: one row per suit or rank, plus one row
 // for faces without (jokers, trumps) when there are any — the rows battery.cpp tests.
@@ -53,7 +54,7 @@ double variance_of(const std::vector<double>& pmf) {
 }
 
 std::vector<double> law_of(std::string_view t, std::size_t n) {
-  if (t == "successions" || t == "serial-successions") return successions_law(n);
+  if (t == "successions") return successions_law(n);
   if (t == "adjacent-pairs") return adjacent_pairs_law(n);
   if (t == "descents") return descents_law(n);
   if (t == "rising-sequences") return rising_sequences_law(n);
@@ -71,7 +72,7 @@ constexpr const char* kLarge = "a large effect: the approximation may give too f
 }  // namespace
 
 double default_effect(std::string_view test) noexcept {
-  if (is_table(test) || test == "serial-position") return 0.01;
+  if (is_table(test) || is_serial(test)) return 0.01;
   if (is_total(test)) return 0.05;
   return 0;
 }
@@ -115,7 +116,8 @@ audit_plan plan_audit(const battery_shape& s, const plan_options& o) {
     const std::string_view t = battery_test_names[k];
     std::string why;
     if ((t == "suit-position" || t == "rank-position") && !suits) why = "the pack has no suits and ranks";
-    if (is_total(t) && !permutations) {
+    const bool knuth = t == "permutation-3" || t == "permutation-4";
+    if ((is_total(t) || knuth || t == "serial-successions") && !permutations) {
       why = !s.distinct() ? "needs distinct cards (the pack repeats cards)"
             : N < 2       ? "needs at least 2 cards"
                           : fmt::format("exact laws are computed up to {} cards", max_law_cards);
@@ -123,6 +125,7 @@ audit_plan plan_audit(const battery_shape& s, const plan_options& o) {
     // A game's hands test only with its --game.
     in_battery[k] = (t != "poker-hands" && t != "blackjack-hands") ||
                     (s.game.game != game_kind::none && t == game_test_name(s.game.game));
+    if (knuth && why.empty() && N < (t == "permutation-3" ? 3u : 4u)) why = "needs more cards";
     if (why.empty() && in_battery[k]) ++plan.family;
     applicable_why[k] = std::move(why);
   }
@@ -162,17 +165,25 @@ audit_plan plan_audit(const battery_shape& s, const plan_options& o) {
       if (d > 2 * r0 / static_cast<double>(N)) p.note = kLarge;
       const std::uint64_t least = *std::min_element(rows.begin(), rows.end());
       minimum = (5 * N + least - 1) / least;  // T·r·1/N ≥ 5 for every cell
-    } else if (t == "serial-position") {
+    } else if (is_serial(t)) {
+      // The serial tests (dependence only): per position (card), the repeats from deck to deck
+      // are about Binomial(pairs, 1/n) under the null; the model raises one category's chance to
+      // 1/n + D (every category alike: Bonferroni needs only one), a one-sided z-test at
+      // level/n (n categories): λ per pair D² / ((1/n)(1 − 1/n)), 1 df at twice that level.
       if (!s.distinct()) {
         p.note = "planned for packs of distinct cards only";
         plan.tests.push_back(std::move(p));
         continue;
       }
       const double n = static_cast<double>(N);
-      if (d > 1 - 1 / n) throw error(fmt::format("--effect: serial-position {} makes 1/{} + {} exceed 1", number(d), N, number(d)));
-      p.model = fmt::format("each card keeps its position in the next deck with probability 1/{} + {}", N, number(d));
-      p.df = (n - 1) * (n - 1);
-      p.per_deck = n * n * d * d;
+      if (d > 1 - 1 / n) throw error(fmt::format("--effect: {} {} makes 1/{} + {} exceed 1", t, number(d), N, number(d)));
+      p.model = t == "serial-position"
+                    ? fmt::format("each card keeps its position in the next deck with probability 1/{} + {}", N, number(d))
+                    : fmt::format("each card keeps the card right below it in the next deck with probability 1/{} + {}", N,
+                                  number(d));
+      p.df = 1;
+      p.per_deck = d * d / ((1 / n) * (1 - 1 / n));
+      level = std::min(0.5, 2 * level / n);
       if (d > 2 / n) p.note = kLarge;
       minimum = 5 * N;
       pairs = true;
@@ -180,17 +191,17 @@ audit_plan plan_audit(const battery_shape& s, const plan_options& o) {
       const auto law = law_of(t, N);
       const double sd = std::sqrt(variance_of(law));
       p.model = fmt::format("mean per deck {} by {} (null mean {:.4g}, sd {:.4g})",
-                            t == "guessing" || t == "guessing-shelf" || t == "serial-successions" ? "raised" : "shifted", number(d), mean_of(law), sd);
+                            t == "guessing" || t == "guessing-shelf" ? "raised" : "shifted", number(d), mean_of(law), sd);
       if (d >= static_cast<double>(law.size())) throw error(fmt::format("--effect: a shift of {} is beyond {}'s range", number(d), t));
       p.df = 1;
       p.per_deck = d * d / (sd * sd);
-      if (t == "guessing" || t == "guessing-shelf" || t == "serial-successions") {
+      if (t == "guessing" || t == "guessing-shelf") {
         level = std::min(0.5, 2 * level);  // one-sided
       }
-      pairs = t == "serial-successions";
     } else {
       p.note = t == "duplicates" ? "no effect model: the power depends on how many distinct decks the shuffler makes"
-                                 : "no effect model: the power depends on which classes the dealing favours";
+               : t.starts_with("permutation-") ? "no effect model: the power depends on which relative orders the shuffler favours"
+                                              : "no effect model: the power depends on which classes the dealing favours";
       plan.tests.push_back(std::move(p));
       continue;
     }

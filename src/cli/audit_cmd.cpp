@@ -75,6 +75,7 @@ struct audit_cli_options {
   bool keep_going = false, reset_alarm = false;
   // --report and --plan (src/render/audit_report.cpp, src/cli/audit_plan.cpp)
   std::string report;
+  std::vector<std::string> meta;  // --meta KEY=VALUE (provenance on the reports)
   bool plan = false;
   std::string effect;
   std::string power = "0.9";
@@ -95,8 +96,9 @@ The battery: card-position, suit-position, rank-position (position tables: Pears
 df (rows-1)(columns-1)); successions, adjacent-pairs, descents, rising-sequences, runs-up-down,
 fixed-points (totals over decks against exact laws, two-sided); guessing and guessing-shelf
 (correct guesses with feedback, strategies original successor and shelf, upper tail);
-serial-successions (pairs kept from one deck to the next, upper tail) and serial-position
-(position table of consecutive decks); duplicates (identical decks, Poisson); with --game poker or
+serial-successions (each card's successor repeated in the next deck) and serial-position (each
+position's card repeated), against the decks' own margins (dependence only; Bonferroni over cards
+or positions, upper tail); duplicates (identical decks, Poisson); with --game poker or
 blackjack, poker-hands or blackjack-hands (the classes of the hands --deal deals, per seat against
 the exact law, Bonferroni over the seats).
 Each test is pass, fail, not-valid (too few decks for its
@@ -319,8 +321,10 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
     if (sub.count(name) > 0) throw error(fmt::format("{} applies to --seed-search", name));
   }
   // One audit's report: stdout (text or JSON) and, with --report, the page; `info.name` as given.
+  const auto meta = parse_audit_meta(o.meta);
   const auto emit = [&](const audit::audit_report& r, audit_input info, const audit::audit_pack& pack,
                         side_file_errors& side_errors) {
+    info.meta = meta;
     const nlohmann::ordered_json doc = audit_json_report(r, info, pack);
     const std::string given = info.merged.empty() ? info.name : fmt::format("{}", fmt::join(info.merged, ", "));
     if (o.format == "json") {
@@ -438,6 +442,7 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
       in.seed = seed;
       in.engine = std::string(engine_name(engine));
       in.trials = trials;
+      in.meta = meta;
       all_pass = all_pass && r.decision.pass;
       if (report_file) {
         page.push_back({r, true, {}, {}, 0, in.algorithm, in.seed, in.engine, in.trials, audit_json_report(r, in, pack)});
@@ -621,6 +626,10 @@ subcommand audit_subcommand() {
                            "floor(I*S/N) to floor((I+1)*S/N)-1 of its S bytes; --algo: chunks as bias --shard); with "
                            "--seed-search: search only part I of N of the seeds")
                 ->type_name("I/N");
+            sub.add_option("--meta", o->meta,
+                           "Provenance shown on the reports (text, JSON meta, --report page), repeatable: game, "
+                           "software version, time window, exported by, lab, tester (e.g. --meta lab=\"Acme Labs\")")
+                ->type_name("KEY=VALUE");
             sub.add_option("--save-counts", o->save_counts,
                            "Save the battery's sums (pack, input, first and last deck, fingerprints) to FILE for --merge")
                 ->type_name("FILE");

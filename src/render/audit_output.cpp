@@ -8,7 +8,10 @@
 #include <cmath>
 
 #include "text_escape.hpp"
+#include "shufl/audit/coverage.hpp"
+#include "shufl/error.hpp"
 #include "shufl/json_text.hpp"
+#include "shufl/text_input.hpp"
 #include "shufl/permutation.hpp"
 
 namespace shufl::render {
@@ -61,6 +64,7 @@ std::string audit_text_report(const audit::audit_report& r, const audit_input& i
                        r.positions < r.cards ? fmt::format(", first {} cards of each", r.positions) : std::string(),
                        in.sha256, in.bytes);
   }
+  for (const auto& [key, value] : in.meta) out += fmt::format("{}: {}\n", key, escape_controls(value));
   if (r.skipped > 0) {
     out += fmt::format("skipped {} invalid deck{}", r.skipped, r.skipped == 1 ? "" : "s");
     out += r.skip_reasons.empty() ? "\n" : fmt::format(" (first: {})\n", r.skip_reasons.front());
@@ -131,6 +135,9 @@ nlohmann::ordered_json audit_json_report(const audit::audit_report& r, const aud
                {"decks", pack.decks},
                {"jokers", pack.jokers},
                {"dealt", r.positions < r.cards ? nlohmann::ordered_json(r.positions) : nlohmann::ordered_json(nullptr)}};
+  auto meta = nlohmann::ordered_json::object();
+  for (const auto& [key, value] : in.meta) meta[key] = value;
+  j["meta"] = std::move(meta);
   j["decks"] = r.decks;
   j["skipped"] = r.skipped;
   j["skip_reasons"] = json_texts<nlohmann::ordered_json>(r.skip_reasons);
@@ -170,9 +177,41 @@ nlohmann::ordered_json audit_json_report(const audit::audit_report& r, const aud
     tests.push_back(std::move(o));
   }
   j["tests"] = std::move(tests);
+  auto coverage = nlohmann::ordered_json::array();
+  for (const auto& row : audit::rule_coverage(r.tests)) {
+    coverage.push_back({{"rule", row.rule}, {"asks", row.asks}, {"tests", row.tests}, {"status", row.status}});
+  }
+  j["rule_coverage"] = std::move(coverage);
   j["result"] = r.decision.pass ? "pass" : "fail";
   j["summary"] = r.decision.summary;
   return j;
+}
+
+std::vector<std::pair<std::string, std::string>> parse_audit_meta(const std::vector<std::string>& texts) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& text : texts) {
+    const auto eq = text.find('=');
+    const std::string key = text.substr(0, eq);
+    const bool key_ok = eq != std::string::npos && !key.empty() && key.size() <= 64 &&
+                        std::all_of(key.begin(), key.end(), [](char c) {
+                          return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+                                 c == '-' || c == '.';
+                        });
+    if (!key_ok) {
+      throw error(fmt::format("--meta '{}': expected KEY=VALUE, KEY of letters, digits, '_', '-' or '.' (at most 64)",
+                              escape_controls(text)));
+    }
+    const std::string value = text.substr(eq + 1);
+    if (value.size() > 1000 || !is_valid_utf8(value) ||
+        std::any_of(value.begin(), value.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; })) {
+      throw error(fmt::format("--meta {}: the value must be UTF-8 text of at most 1000 bytes without control characters", key));
+    }
+    for (const auto& [k, v] : out) {
+      if (k == key) throw error(fmt::format("--meta {} is given twice", key));
+    }
+    out.emplace_back(key, value);
+  }
+  return out;
 }
 
 }  // namespace shufl::render

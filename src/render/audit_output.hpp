@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "shufl/audit.hpp"
@@ -27,7 +28,15 @@ struct audit_input {
   std::uint64_t trials = 0;
   std::vector<std::string> merged;  // --merge: the counts files
   std::vector<std::string> parts;   // --merge: what they hold
+  /// --meta KEY=VALUE: provenance the lab states (game, software version, window, exported by,
+  /// lab, tester), in the order given.
+  std::vector<std::pair<std::string, std::string>> meta;
 };
+
+/// Parses --meta KEY=VALUE texts: KEY of letters, digits, '_', '-', '.' (at most 64), VALUE valid
+/// UTF-8 of at most 1000 bytes without control characters; a KEY given twice is an error. Throws
+/// shufl::error naming the bad text.
+std::vector<std::pair<std::string, std::string>> parse_audit_meta(const std::vector<std::string>& texts);
 
 /// The text report: where the decks came from, the battery table (test, decks, statistic, df, p,
 /// Holm p, result), notes and the decision.

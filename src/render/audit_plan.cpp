@@ -12,7 +12,7 @@ namespace shufl::render {
 
 std::string audit_plan_text(const audit::audit_plan& p, const std::string& pack) {
   std::string out = fmt::format(
-      "plan for a {}: power {:g} per test at family-wise alpha {:g} (Holm over {} tests; planned at alpha/{} = "
+      "plan for a {}: power about {:g} per test (asymptotic) at family-wise alpha {:g} (Holm over {} tests; planned at alpha/{} = "
       "{:.3g} each, which Holm never tests below)\n",
       pack, p.power, p.alpha, p.family, p.family, p.level);
   out += fmt::format("{:<19} {:>8} {:>10}  {}\n", "test", "effect", "decks", "effect model");

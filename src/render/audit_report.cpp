@@ -5,6 +5,7 @@
 #include "audit_output.hpp"
 
 #include <fmt/format.h>
+#include <sodium.h>
 
 #include <algorithm>
 #include <cmath>
@@ -13,6 +14,7 @@
 #include "html_pages.hpp"
 #include "shufl/audit/laws.hpp"
 #include "text_escape.hpp"
+#include "shufl/audit/coverage.hpp"
 
 namespace shufl::render {
 
@@ -50,8 +52,7 @@ table.glossary td:first-child { white-space: nowrap; font-family: monospace; }
 
 bool is_total(std::string_view t) {
   return t == "successions" || t == "adjacent-pairs" || t == "descents" || t == "rising-sequences" ||
-         t == "runs-up-down" || t == "fixed-points" || t == "guessing" || t == "guessing-shelf" ||
-         t == "serial-successions";
+         t == "runs-up-down" || t == "fixed-points" || t == "guessing" || t == "guessing-shelf";
 }
 
 std::vector<double> law_of(std::string_view t, std::size_t n) {
@@ -77,8 +78,8 @@ constexpr std::pair<const char*, const char*> kGlossary[] = {
     {"fixed-points", "decks left partly unshuffled; shuffles where no card may stay in place"},
     {"guessing", "any structure a player who sees each card can exploit from the original order"},
     {"guessing-shelf", "rising and falling runs a guesser can follow: the structure a shelf shuffler leaves"},
-    {"serial-successions", "a machine that partly repeats its last order"},
-    {"serial-position", "serial correlation: a card that tends to keep its place from deck to deck"},
+    {"serial-successions", "a machine that partly repeats its last order (dependence only: tested against the decks' own margins)"},
+    {"serial-position", "serial correlation: a card that tends to keep its place from deck to deck (dependence only)"},
     {"duplicates", "repeated decks: weak seeding, replayed random streams"},
     {"poker-hands", "the hands a poker game deals (classes of each seat's five cards)"},
     {"blackjack-hands", "the two-card hands a blackjack game deals (naturals, pairs, soft and hard totals)"},
@@ -194,6 +195,19 @@ std::string poker_section(const audit::test_report& t) {
   return out;
 }
 
+// Rule coverage: each clause, the tests that answer it here and their result (audit/coverage.hpp).
+std::string coverage_section(const audit::audit_report& r) {
+  std::string out =
+      "<h3>Rule coverage</h3>\n<table class=\"coverage\">\n<tr><th>rule</th><th>asks</th><th>tests</th><th>result</th></tr>\n";
+  for (const auto& row : audit::rule_coverage(r.tests)) {
+    std::string tests;
+    for (const auto& t : row.tests) tests += (tests.empty() ? "" : ", ") + xml_escape(t);
+    out += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n", xml_escape(row.rule),
+                       xml_escape(row.asks), tests.empty() ? "&#8212;" : tests, xml_escape(row.status));
+  }
+  return out + "</table>\n";
+}
+
 std::string render_section(const audit_page_section& s, std::size_t k) {
   const audit::audit_report& r = s.report;
   std::string out = fmt::format("<section class=\"audit\" data-audit=\"{}\">\n", k);
@@ -204,6 +218,12 @@ std::string render_section(const audit_page_section& s, std::size_t k) {
                      r.decision.pass ? "pass" : "fail", xml_escape(r.decision.summary));
 
   out += "<h3>What was tested</h3>\n<table class=\"facts\">\n";
+  // --meta: the provenance the lab states (game, software, window, exported by, lab, tester).
+  if (s.json.contains("meta") && s.json["meta"].is_object()) {
+    for (const auto& [key, value] : s.json["meta"].items()) {
+      if (value.is_string()) out += fact(key, xml_escape(value.get<std::string>()));
+    }
+  }
   if (s.generated) {
     out += fact("decks from", "shufl's algorithm <code>" + xml_escape(s.algorithm) + "</code>");
     out += fact("seed", s.seed ? "<code>" + xml_escape(*s.seed) + "</code>" : std::string("none (unseeded: not reproducible)"));
@@ -269,6 +289,7 @@ std::string render_section(const audit_page_section& s, std::size_t k) {
   }
   pictures += totals_section(r);
   if (const auto* t = find_test(r, "poker-hands")) pictures += poker_section(*t);
+  out += coverage_section(r);
   if (!pictures.empty()) out += "<h3 class=\"pictures\">Pictures</h3>\n" + pictures;
   out += "</section>\n";
   return out;
@@ -290,6 +311,16 @@ std::string audit_report_page(const std::vector<audit_page_section>& sections, c
   page += fact("date (UTC)", xml_escape(made.date_utc));
   page += fact("command line", "<code>" + xml_escape(made.command_line) + "</code>");
   if (sections.size() > 1) page += fact("overall", all_pass ? "pass" : "fail");
+  // The page states the SHA-256 of the JSON data it embeds (the text of its audit-data script), so
+  // a copy of the data can be matched to the page (libsodium's crypto_hash_sha256).
+  nlohmann::ordered_json data = nlohmann::ordered_json::array();
+  for (const auto& s : sections) data.push_back(s.json);
+  const std::string embedded = json_for_html(data);
+  unsigned char digest[crypto_hash_sha256_BYTES];
+  crypto_hash_sha256(digest, reinterpret_cast<const unsigned char*>(embedded.data()), embedded.size());
+  std::string hex;
+  for (const unsigned char b : digest) hex += fmt::format("{:02x}", b);
+  page += fact("SHA-256 of the data", "<code id=\"data-sha256\">" + hex + "</code> (the text of the page's audit-data script)");
   page += "</table>\n";
   for (std::size_t k = 0; k < sections.size(); ++k) page += render_section(sections[k], k);
 
@@ -299,10 +330,8 @@ std::string audit_report_page(const std::vector<audit_page_section>& sections, c
           "the other decks. Each test is pass, fail, not-valid (too few decks for its approximation) or not-applicable. "
           "The decision is Holm's procedure over the valid tests (family-wise level).</p>\n";
 
-  nlohmann::ordered_json data = nlohmann::ordered_json::array();
-  for (const auto& s : sections) data.push_back(s.json);
   page += "<script id=\"audit-data\" type=\"application/json\">";
-  page += json_for_html(data);
+  page += embedded;
   page += "</script>\n</body>\n</html>\n";
   return page;
 }

@@ -1,7 +1,7 @@
 // Counts files of `shufl audit` (--save-counts, --merge, --shard): the format
-// `shufl-audit-counts-1` (the battery's identity, its sums, and the parts they came from), its
+// `shufl-audit-counts-2` (the battery's identity, its sums, and the parts they came from), its
 // strict reader, its writer, and the merge of many files into the tally of one run. Described in
-// docs/scale.md and schema/audit-counts-1.schema.json.
+// docs/scale.md and schema/audit-counts-2.schema.json.
 //
 // Every accumulator of the battery is a sum, so files add up. What depends on order is kept per
 // part: the first and last deck (where two adjacent parts of one input meet, the merge adds the
@@ -21,7 +21,7 @@
 
 namespace shufl::audit {
 
-inline constexpr std::string_view audit_counts_format = "shufl-audit-counts-1";
+inline constexpr std::string_view audit_counts_format = "shufl-audit-counts-2";
 /// The guessing test's strategy (part of the battery's identity).
 inline constexpr std::string_view audit_guess_strategy = "original-successor,shelf";
 /// Limits of the reader: file size, JSON nesting depth, cards of the pack.
@@ -80,7 +80,7 @@ struct audit_counts {
 /// The counts of a tally read from one part.
 audit_counts counts_of(const audit_tally& tally, audit_part part);
 
-/// Writes counts as `shufl-audit-counts-1` JSON (one line and a newline).
+/// Writes counts as `shufl-audit-counts-2` JSON (one line and a newline).
 std::string write_audit_counts(const audit_counts& counts);
 
 /// Parses and validates a counts file before any arithmetic: every field's type and range, the

@@ -14,14 +14,18 @@
 //    then approximately non-central χ² with the table's df and non-centrality
 //    λ = T·(N−1)/N·Σ (π_ip − r_i/N)²/(r_i/N) (the mean of the scaled residuals, whose null
 //    covariance is a projection: audit.hpp). For one card of n distinct cards λ/T = δ²n²/(n−1).
-//  - serial-position (packs of distinct cards): each card stays at its position from one deck to
-//    the next with probability 1/n + δ, moving elsewhere uniformly otherwise; λ per pair of decks
-//    = n²δ².
+//  - serial-position, serial-successions (packs of distinct cards): each card stays at its
+//    position (keeps the card right below it) from one deck to the next with probability 1/n + δ
+//    instead of 1/n. The tests look at each position (card) alone, whose repeats are about
+//    Binomial(pairs, 1/n) under the null, and combine the n by Bonferroni: a one-sided z-test at
+//    α/(m·n), λ per pair = δ²/((1/n)(1 − 1/n)), 1 df at twice that level. The power depends on
+//    the effect's structure: an effect spread thinly over every category (a small rise of the
+//    whole deck's kept pairs) needs far more decks than this model says.
 //  - successions, adjacent-pairs, descents, rising-sequences, runs-up-down, fixed-points,
-//    guessing, serial-successions: the mean of the per-deck count shifts by δ (cards per deck),
+//    guessing: the mean of the per-deck count shifts by δ (cards per deck),
 //    its variance staying the null's σ² (exact, from laws.hpp). The total over T decks is then
 //    about normal with mean shifted by Tδ, so (z-statistic)² is non-central χ²₁ with λ = Tδ²/σ²:
-//    two-sided tests at α/m; upper-tail tests (guessing, serial-successions) as a two-sided
+//    two-sided tests at α/m; upper-tail tests (guessing) as a two-sided
 //    test at 2α/m (the same critical value; the far side's power is negligible).
 //  - duplicates, poker-hands: not planned (their power depends on how many distinct decks the
 //    shuffler can make, or on which classes it favours; no single δ describes that).
@@ -75,7 +79,7 @@ struct audit_plan {
 };
 
 /// The default δ of a test (0 for tests without an effect model): 0.01 for the position tables
-/// and serial-position, 0.05 cards per deck for the totals.
+/// and the serial tests, 0.05 cards per deck for the totals.
 double default_effect(std::string_view test) noexcept;
 
 /// Tests that take an effect (have a model).
