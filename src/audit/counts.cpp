@@ -14,6 +14,7 @@
 #include "shufl/deck.hpp"
 #include "shufl/error.hpp"
 #include "shufl/text_input.hpp"
+#include "shufl/version.hpp"
 
 namespace shufl::audit {
 

@@ -33,6 +33,7 @@
 #include "shufl/random.hpp"
 #include "shufl/shuffle.hpp"
 #include "shufl/text_input.hpp"
+#include "shufl/version.hpp"
 
 namespace shufl::cli {
 

@@ -11,6 +11,7 @@
 #include "shufl/audit/plan.hpp"
 #include "shufl/error.hpp"
 #include "shufl/json_text.hpp"
+#include "shufl/version.hpp"
 
 namespace shufl::cli {
 

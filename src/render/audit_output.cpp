@@ -1,4 +1,5 @@
 // `shufl audit`'s text report and JSON document (audit_output.hpp).
+#include "count_noun.hpp"
 #include "audit_output.hpp"
 
 #include <fmt/format.h>
@@ -10,6 +11,7 @@
 #include "text_escape.hpp"
 #include "shufl/json_text.hpp"
 #include "shufl/permutation.hpp"
+#include "shufl/version.hpp"
 
 namespace shufl::render {
 
@@ -44,22 +46,28 @@ std::string audit_statistic_text(double x) {
   return fmt::format("{:.2f}", x);
 }
 
+// The text reports' one-line pointer to the plain meanings of their words.
+constexpr const char* glossary_pointer =
+    "words: p, Holm p, X2, z and df in plain terms: docs/glossary.md (share/doc/shufl/glossary.md when installed)\n";
+
 std::string audit_text_report(const audit::audit_report& r, const audit_input& in) {
   std::string out;
   if (!in.merged.empty()) {
     std::string parts;
     for (const auto& p : in.parts) parts += (parts.empty() ? "" : ", ") + p;
-    out += fmt::format("audit of {} (merged from {} counts file{}): {} decks of a {}{}\n", escape_controls(parts),
-                       in.merged.size(), in.merged.size() == 1 ? "" : "s", r.decks, r.pack_description,
+    out += fmt::format("audit of {} (merged from {}): {} of a {}{}\n", escape_controls(parts),
+                       count_noun(in.merged.size(), "counts file", "counts files"),
+                       count_noun(r.decks, "deck", "decks"), r.pack_description,
                        r.positions < r.cards ? fmt::format(", first {} cards of each", r.positions) : std::string());
   } else if (in.generated) {
-    out += fmt::format("audit of {}: {} decks of a {} ({}{})\n", in.algorithm, r.decks, r.pack_description,
+    out += fmt::format("audit of {}: {} of a {} ({}{})\n", in.algorithm, count_noun(r.decks, "deck", "decks"),
+                       r.pack_description,
                        in.seed ? fmt::format("seed \"{}\", ", *in.seed) : std::string("unseeded, "), in.engine);
   } else {
-    out += fmt::format("audit of {}: {} decks of a {}{} (sha256 {}, {} bytes)\n", in.name, r.decks,
+    out += fmt::format("audit of {}: {} of a {}{} (sha256 {}, {})\n", in.name, count_noun(r.decks, "deck", "decks"),
                        r.pack_description,
                        r.positions < r.cards ? fmt::format(", first {} cards of each", r.positions) : std::string(),
-                       in.sha256, in.bytes);
+                       in.sha256, count_noun(in.bytes, "byte", "bytes"));
   }
   if (r.skipped > 0) {
     out += fmt::format("skipped {} invalid deck{}", r.skipped, r.skipped == 1 ? "" : "s");
@@ -106,6 +114,7 @@ std::string audit_text_report(const audit::audit_report& r, const audit_input& i
   out += fmt::format("statistic: scaled X2 for position tables, z of the total for totals (p from the exact law), "
                      "repeats for duplicates; Holm over {} test{}\n",
                      r.decision.family, r.decision.family == 1 ? "" : "s");
+  out += glossary_pointer;
   out += fmt::format("result: {}: {}\n", r.decision.pass ? "pass" : "fail", r.decision.summary);
   return out;
 }
