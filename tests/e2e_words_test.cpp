@@ -94,5 +94,47 @@ TEST(Words, AuditReportWordsGlossaryAndBand) {
   EXPECT_TRUE(has(html, "a marker outside its band can belong to a test that passes"));
 }
 
+// Several --algo: each algorithm's report, then the overall result as the last `result:` line
+// (the same as the JSON's top-level result and --check's exit status).
+TEST(Words, SeveralAlgorithmsEndWithTheOverallResult) {
+  run_result r = run_shufl({"audit", "--algo", "naive,fisher-yates", "--trials", "3000", "--seed", "1", "--check"});
+  EXPECT_EQ(r.status, 3) << r.err;
+  auto out = lines(r.out);
+  ASSERT_GE(out.size(), 2u);
+  EXPECT_EQ(out[out.size() - 2], "overall: 2 algorithms, each audited on its own at alpha 0.01");
+  EXPECT_EQ(out.back(), "result: fail: 1 of 2 algorithms failed: naive");
+  r = run_shufl({"audit", "--algo", "fisher-yates,inside-out", "--trials", "300", "--seed", "1", "--check"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  out = lines(r.out);
+  ASSERT_FALSE(out.empty());
+  EXPECT_EQ(out.back(), "result: pass: no evidence of non-randomness in the decks of any of the 2 algorithms");
+}
+
+// --key-fields: `\,` is a comma inside a header name; a header joined by commas without
+// --field-delimiter , gets a hint.
+TEST(Words, KeyFieldNamesWithCommasAndTheCommaHint) {
+  const std::string tsv = "city, state\tn\nA, B\t1\nC, D\t2\nA, B\t3\n";
+  run_result r = run_program(shufl_binary(), {"lines", "--header", "1", "--key-fields", "city\\, state", "--prob", "1",
+                                              "--seed", "1"}, tsv);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, tsv);
+  // The escaped comma is part of one name, not two items.
+  r = run_program(shufl_binary(), {"lines", "--header", "1", "--key-fields", "x\\, y", "--prob", "1"}, tsv);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_TRUE(has(r.err, "--key-fields \u2018x, y\u2019: no field of that name")) << r.err;
+  r = run_program(shufl_binary(), {"lines", "--header", "1", "--key-fields", "city", "--prob", "1"}, "name,city\na,b\n");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_TRUE(has(r.err, "; header line 1 is joined by commas: add --field-delimiter , (or --csv)\n")) << r.err;
+  r = run_program(shufl_binary(), {"lines", "--header", "1", "--key-fields", "city", "--prob", "1", "--field-delimiter", ","},
+                  "name,city\na,b\n");
+  EXPECT_EQ(r.status, 0) << r.err;
+}
+
+TEST(Words, IntervalZeroSaysMoreThanZero) {
+  const run_result r = run_shufl({"audit", "--follow", "-", "--interval", "0"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_TRUE(has(r.err, "--interval must be more than 0 and at most 1000000 seconds, not 0")) << r.err;
+}
+
 }  // namespace
 }  // namespace shufl::test

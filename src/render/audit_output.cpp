@@ -119,6 +119,21 @@ std::string audit_text_report(const audit::audit_report& r, const audit_input& i
   return out;
 }
 
+std::string audit_overall_text(std::size_t algorithms, const std::vector<std::string>& failed, double alpha) {
+  std::string out = fmt::format("\noverall: {}, each audited on its own at alpha {}\n",
+                                count_noun(algorithms, "algorithm", "algorithms"), alpha);
+  if (failed.empty()) {
+    out += fmt::format("result: pass: no evidence of non-randomness in the decks of any of the {}\n",
+                       count_noun(algorithms, "algorithm", "algorithms"));
+  } else {
+    std::string names;
+    for (const auto& f : failed) names += (names.empty() ? "" : ", ") + f;
+    out += fmt::format("result: fail: {} of {} failed: {}\n", failed.size(),
+                       count_noun(algorithms, "algorithm", "algorithms"), names);
+  }
+  return out;
+}
+
 nlohmann::ordered_json audit_json_report(const audit::audit_report& r, const audit_input& in, const audit::audit_pack& pack) {
   nlohmann::ordered_json j;
   j["shufl_version"] = SHUFL_VERSION;
