@@ -3,6 +3,7 @@
 
 #include "shufl/bias_counts.hpp"
 #include "shufl/error.hpp"
+#include "shufl/version.hpp"
 
 namespace shufl {
 namespace {

@@ -88,9 +88,10 @@ test_report total_test(std::string_view name, const deck_total& acc, const std::
   r.ln_p = p.ln_p;
   r.p = p.p_value;
   r.p_bound = p.bound;
-  r.law = t.exact ? fmt::format("{}; the total of {} decks by exact convolution", law, acc.decks)
-                  : fmt::format("{}; the total of {} decks by the Lugannani-Rice saddlepoint (relative error <= {:.2g})",
-                                law, acc.decks, t.relative_error_bound);
+  const char* decks_noun = acc.decks == 1 ? "deck" : "decks";  // render::count_noun's rule
+  r.law = t.exact ? fmt::format("{}; the total of {} {} by exact convolution", law, acc.decks, decks_noun)
+                  : fmt::format("{}; the total of {} {} by the Lugannani-Rice saddlepoint (relative error <= {:.2g})",
+                                law, acc.decks, decks_noun, t.relative_error_bound);
   r.result = test_outcome::pass;  // decide() sets pass/fail
   return r;
 }

@@ -15,6 +15,7 @@
 #include "shufl/deck.hpp"
 #include "shufl/error.hpp"
 #include "shufl/text_input.hpp"
+#include "shufl/version.hpp"
 
 namespace shufl::audit {
 

@@ -7,6 +7,7 @@
 
 #include "counts_internal.hpp"
 #include "shufl/json_text.hpp"
+#include "shufl/version.hpp"
 
 namespace shufl {
 

@@ -35,6 +35,7 @@
 #include "shufl/random.hpp"
 #include "shufl/shuffle.hpp"
 #include "shufl/text_input.hpp"
+#include "shufl/version.hpp"
 
 namespace shufl::cli {
 
@@ -434,6 +435,7 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
     if (sharded) throw error("--shard needs --save-counts FILE: the part's counts go there");
     std::vector<nlohmann::ordered_json> reports;
     std::string text;
+    std::vector<std::string> failed;  // the labels of the algorithms whose audit failed
     for (const auto& a : algorithms) {
       const audit::audit_report r = audit::audit_algorithm(a, pack, trials, engine, key, options);
       audit_input in;
@@ -444,6 +446,7 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
       in.trials = trials;
       in.meta = meta;
       all_pass = all_pass && r.decision.pass;
+      if (!r.decision.pass) failed.push_back(in.algorithm);
       if (report_file) {
         page.push_back({r, true, {}, {}, 0, in.algorithm, in.seed, in.engine, in.trials, audit_json_report(r, in, pack)});
       }
@@ -467,6 +470,7 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
         write_stdout(j.dump(2) + "\n");
       }
     } else {
+      if (algorithms.size() > 1) text += audit_overall_text(algorithms.size(), failed, options.alpha);
       write_stdout(text);
     }
     side_file_errors errors;

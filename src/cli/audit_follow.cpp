@@ -58,7 +58,7 @@ void catch_follow_signals() {
 
 double parse_positive_seconds(const std::string& text) {
   const double s = parse_double("--interval", text);
-  if (!(s > 0 && s <= 1e6)) throw error(fmt::format("--interval must be between 0 and 1000000 seconds, not {}", text));
+  if (!(s > 0 && s <= 1e6)) throw error(fmt::format("--interval must be more than 0 and at most 1000000 seconds, not {}", text));
   return s;
 }
 

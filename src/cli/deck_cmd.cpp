@@ -10,11 +10,13 @@
 #include <memory>
 #include <optional>
 
+#include "render/count_noun.hpp"
 #include "render/text_escape.hpp"
 #include "common.hpp"
 #include "render/deck_output.hpp"
 #include "shufl/deck.hpp"
 #include "shufl/error.hpp"
+#include "shufl/version.hpp"
 
 namespace shufl::cli {
 

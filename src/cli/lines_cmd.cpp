@@ -19,6 +19,7 @@
 #include "common.hpp"
 #include "shufl/error.hpp"
 #include "shufl/lines/modes.hpp"
+#include "shufl/version.hpp"
 
 namespace shufl::cli {
 

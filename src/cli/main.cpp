@@ -21,10 +21,12 @@
 #include <vector>
 
 #include "common.hpp"
+#include "build_info.hpp"
 #include "help.hpp"
 #include "side_file.hpp"
 #include "render/text_escape.hpp"
 #include "shufl/error.hpp"
+#include "shufl/version.hpp"
 
 namespace {
 
@@ -49,11 +51,11 @@ Options:
 // actually loaded).
 std::string version_text() {
   return fmt::format(
-      "shufl {} ({} build)\n"
+      "shufl {} ({} build, commit {})\n"
       "{}\n"
       "built with: CLI11 {}, fmt {}.{}.{}, Boost {}.{}.{}, libsodium {}, nlohmann-json {}.{}.{}, utf8proc {}, "
       "OpenSSL libcrypto {}",
-      SHUFL_VERSION, SHUFL_BUILD_TYPE, shufl::cli::license_notice, CLI11_VERSION, FMT_VERSION / 10000,
+      SHUFL_VERSION, SHUFL_BUILD_TYPE, shufl::cli::build_commit(), shufl::cli::license_notice, CLI11_VERSION, FMT_VERSION / 10000,
       FMT_VERSION / 100 % 100, FMT_VERSION % 100, BOOST_VERSION / 100000, BOOST_VERSION / 100 % 1000,
       BOOST_VERSION % 100, sodium_version_string(), NLOHMANN_JSON_VERSION_MAJOR, NLOHMANN_JSON_VERSION_MINOR,
       NLOHMANN_JSON_VERSION_PATCH, utf8proc_version(), OpenSSL_version(OPENSSL_VERSION_STRING));

@@ -48,7 +48,7 @@ std::vector<std::string> header_names(const options& opts, std::string_view line
 // `quoted` (a header line read without --csv holds a double quote), the error says that quoted
 // CSV needs --csv.
 std::size_t number_of(std::string_view name, const std::vector<std::string>& names, const char* option,
-                      bool quoted) {
+                      bool quoted, char fields_by) {
   for (std::size_t i = 0; i < names.size(); ++i) {
     if (names[i] == name) return i + 1;
   }
@@ -59,8 +59,12 @@ std::size_t number_of(std::string_view name, const std::vector<std::string>& nam
     list += quote(names[shown]);
   }
   if (shown < names.size()) list += fmt::format(", ... ({} fields)", names.size());
-  throw error(fmt::format("{} {}: no field of that name in header line 1 (its fields: {}){}{}", option, quote(name), list,
-                          quoted ? "; " : "", quoted ? quoted_csv_hint : ""));
+  // One field holding commas: the header is joined by commas, the fields split at another byte.
+  const bool commas = fields_by != ',' && names.size() == 1 && names[0].find(',') != std::string::npos;
+  throw error(fmt::format("{} {}: no field of that name in header line 1 (its fields: {}){}{}{}", option, quote(name),
+                          list, quoted ? "; " : "", quoted ? quoted_csv_hint : "",
+                          commas && !quoted ? "; header line 1 is joined by commas: add --field-delimiter , (or --csv)"
+                                            : ""));
 }
 
 }  // namespace
@@ -69,19 +73,33 @@ void resolve_field_names(options& opts, std::string_view header_line) {
   if (!opts.names_fields()) return;
   const auto names = header_names(opts, header_line);
   const bool quoted = !opts.csv && header_line.find('"') != std::string_view::npos;
-  if (opts.weight_field_name) opts.weight_field = number_of(*opts.weight_field_name, names, "--weight-field", quoted);
+  if (opts.weight_field_name) opts.weight_field = number_of(*opts.weight_field_name, names, "--weight-field", quoted, opts.fields_by());
   if (opts.key_field_names) {
-    // Items are names or field numbers; the numbers make a cut -f list.
+    // Items are names or field numbers, separated by commas; in a name, `\,` is a comma and `\\` a
+    // backslash (a header field "city, state"). The numbers make a cut -f list.
     std::string list;
-    std::string_view rest = *opts.key_field_names;
-    for (;;) {
-      const auto comma = rest.find(',');
-      const std::string_view item = rest.substr(0, comma);
+    const std::string_view spec = *opts.key_field_names;
+    std::string item;
+    bool escaped = false;  // the item held an escape: a name, even when made of digits
+    const auto finish = [&] {
       if (!list.empty()) list += ',';
-      list += is_field_name_spec(item) ? std::to_string(number_of(item, names, "--key-fields", quoted)) : std::string(item);
-      if (comma == std::string_view::npos) break;
-      rest.remove_prefix(comma + 1);
+      list += escaped || is_field_name_spec(item)
+                  ? std::to_string(number_of(item, names, "--key-fields", quoted, opts.fields_by()))
+                  : item;
+      item.clear();
+      escaped = false;
+    };
+    for (std::size_t i = 0; i < spec.size(); ++i) {
+      if (spec[i] == '\\' && i + 1 < spec.size() && (spec[i + 1] == ',' || spec[i + 1] == '\\')) {
+        item += spec[++i];
+        escaped = true;
+      } else if (spec[i] == ',') {
+        finish();
+      } else {
+        item += spec[i];
+      }
     }
+    finish();
     std::string why;
     const auto fields = shufl::lines::parse_field_list(list, &why);
     if (!fields) throw error("invalid field list: " + quote(*opts.key_field_names) + ": " + why);

@@ -1,4 +1,5 @@
 // `shufl audit`'s text report and JSON document (audit_output.hpp).
+#include "count_noun.hpp"
 #include "audit_output.hpp"
 
 #include <fmt/format.h>
@@ -13,6 +14,7 @@
 #include "shufl/json_text.hpp"
 #include "shufl/text_input.hpp"
 #include "shufl/permutation.hpp"
+#include "shufl/version.hpp"
 
 namespace shufl::render {
 
@@ -47,22 +49,28 @@ std::string audit_statistic_text(double x) {
   return fmt::format("{:.2f}", x);
 }
 
+// The text reports' one-line pointer to the plain meanings of their words.
+constexpr const char* glossary_pointer =
+    "words: p, Holm p, X2, z and df in plain terms: docs/glossary.md (share/doc/shufl/glossary.md when installed)\n";
+
 std::string audit_text_report(const audit::audit_report& r, const audit_input& in) {
   std::string out;
   if (!in.merged.empty()) {
     std::string parts;
     for (const auto& p : in.parts) parts += (parts.empty() ? "" : ", ") + p;
-    out += fmt::format("audit of {} (merged from {} counts file{}): {} decks of a {}{}\n", escape_controls(parts),
-                       in.merged.size(), in.merged.size() == 1 ? "" : "s", r.decks, r.pack_description,
+    out += fmt::format("audit of {} (merged from {}): {} of a {}{}\n", escape_controls(parts),
+                       count_noun(in.merged.size(), "counts file", "counts files"),
+                       count_noun(r.decks, "deck", "decks"), r.pack_description,
                        r.positions < r.cards ? fmt::format(", first {} cards of each", r.positions) : std::string());
   } else if (in.generated) {
-    out += fmt::format("audit of {}: {} decks of a {} ({}{})\n", in.algorithm, r.decks, r.pack_description,
+    out += fmt::format("audit of {}: {} of a {} ({}{})\n", in.algorithm, count_noun(r.decks, "deck", "decks"),
+                       r.pack_description,
                        in.seed ? fmt::format("seed \"{}\", ", escape_controls(*in.seed)) : std::string("unseeded, "), in.engine);
   } else {
-    out += fmt::format("audit of {}: {} decks of a {}{} (sha256 {}, {} bytes)\n", escape_controls(in.name), r.decks,
+    out += fmt::format("audit of {}: {} of a {}{} (sha256 {}, {})\n", escape_controls(in.name), count_noun(r.decks, "deck", "decks"),
                        r.pack_description,
                        r.positions < r.cards ? fmt::format(", first {} cards of each", r.positions) : std::string(),
-                       in.sha256, in.bytes);
+                       in.sha256, count_noun(in.bytes, "byte", "bytes"));
   }
   for (const auto& [key, value] : in.meta) out += fmt::format("{}: {}\n", key, escape_controls(value));
   if (r.skipped > 0) {
@@ -110,7 +118,23 @@ std::string audit_text_report(const audit::audit_report& r, const audit_input& i
   out += fmt::format("statistic: scaled X2 for position tables, z of the total for totals (p from the exact law), "
                      "repeats for duplicates; Holm over {} test{}\n",
                      r.decision.family, r.decision.family == 1 ? "" : "s");
+  out += glossary_pointer;
   out += fmt::format("result: {}: {}\n", r.decision.pass ? "pass" : "fail", r.decision.summary);
+  return out;
+}
+
+std::string audit_overall_text(std::size_t algorithms, const std::vector<std::string>& failed, double alpha) {
+  std::string out = fmt::format("\noverall: {}, each audited on its own at alpha {}\n",
+                                count_noun(algorithms, "algorithm", "algorithms"), alpha);
+  if (failed.empty()) {
+    out += fmt::format("result: pass: no evidence of non-randomness in the decks of any of the {}\n",
+                       count_noun(algorithms, "algorithm", "algorithms"));
+  } else {
+    std::string names;
+    for (const auto& f : failed) names += (names.empty() ? "" : ", ") + f;
+    out += fmt::format("result: fail: {} of {} failed: {}\n", failed.size(),
+                       count_noun(algorithms, "algorithm", "algorithms"), names);
+  }
   return out;
 }
 

@@ -42,6 +42,12 @@ std::vector<std::pair<std::string, std::string>> parse_audit_meta(const std::vec
 /// Holm p, result), notes and the decision.
 std::string audit_text_report(const audit::audit_report& r, const audit_input& in);
 
+/// The closing lines of a text audit of several `--algo` algorithms, after their own reports:
+/// "overall: ..." and the overall "result: pass|fail: ...", so the last `result:` line is the
+/// run's (as the JSON's top-level `result` and `--check`'s exit status are). `failed` lists the
+/// labels of the algorithms whose audit failed, in order; `algorithms` counts all of them.
+std::string audit_overall_text(std::size_t algorithms, const std::vector<std::string>& failed, double alpha);
+
 /// The --format json document (schema/audit-report.schema.json); infinities written as the
 /// largest finite doubles.
 nlohmann::ordered_json audit_json_report(const audit::audit_report& r, const audit_input& in,

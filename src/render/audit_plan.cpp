@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "shufl/json_text.hpp"
+#include "shufl/version.hpp"
 
 namespace shufl::render {
 

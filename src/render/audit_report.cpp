@@ -15,6 +15,7 @@
 #include "shufl/audit/laws.hpp"
 #include "text_escape.hpp"
 #include "shufl/audit/coverage.hpp"
+#include "shufl/version.hpp"
 
 namespace shufl::render {
 
@@ -83,6 +84,23 @@ constexpr std::pair<const char*, const char*> kGlossary[] = {
     {"duplicates", "repeated decks: weak seeding, replayed random streams"},
     {"poker-hands", "the hands a poker game deals (classes of each seat's five cards)"},
     {"blackjack-hands", "the two-card hands a blackjack game deals (naturals, pairs, soft and hard totals)"},
+};
+
+// Plain meanings of the words in the tables' headers (docs/glossary.md has them all).
+struct word {
+  const char* id;
+  const char* name;
+  const char* text;
+};
+constexpr word kWords[] = {
+    {"p", "p", "the chance that a uniformly random shuffle gives a result at least this far from what is expected; small p is "
+               "hard to explain by chance, a large p only means no problem was seen"},
+    {"holm-p", "Holm p", "p raised to allow for running many tests at once (Holm's procedure); a test fails when its "
+                         "Holm p is below alpha"},
+    {"statistic", "statistic", "the test's score: a scaled chi-squared (X2, how far a table of counts is from the "
+                               "expected counts), z (how many standard deviations a total is from its expected "
+                               "value) or the number of repeated decks"},
+    {"df", "df", "degrees of freedom: a uniformly random shuffle's chi-squared score is about df"},
 };
 
 std::string fact(const std::string& name, const std::string& value_html) {
@@ -160,11 +178,16 @@ std::string totals_section(const audit::audit_report& r) {
     for (std::size_t k = 0; k < law.size(); ++k) v += (static_cast<double>(k) - m) * (static_cast<double>(k) - m) * law[k];
     const double T = static_cast<double>(t.decks);
     const double sd = std::sqrt(T * v);
+    // A pass outside the per-test band says why on its row: Holm decides, over all the tests.
+    const bool outside = std::fabs(t.observed - t.expected) > 2.5758 * sd;
+    const bool explained = outside && t.result == audit::test_outcome::pass;
     rows += fmt::format(
-        "<tr data-test=\"{}\"><td>{}</td><td>{:.0f}</td><td>{:.1f}</td><td>{:.1f} \u2013 {:.1f}</td><td>{}</td>"
+        "<tr data-test=\"{}\"{}><td>{}</td><td>{:.0f}</td><td>{:.1f}</td><td>{:.1f} \u2013 {:.1f}</td><td>{}{}</td>"
         "<td class=\"chart\">{}</td></tr>\n",
-        t.name, t.name, t.observed, t.expected, t.expected - 2.5758 * sd, t.expected + 2.5758 * sd,
-        audit_p_text(t.p, t.ln_p, t.p_bound), total_chart(t.observed, t.expected, sd));
+        t.name, outside ? " data-outside-band=\"true\"" : "", t.name, t.observed, t.expected,
+        t.expected - 2.5758 * sd, t.expected + 2.5758 * sd, audit_p_text(t.p, t.ln_p, t.p_bound),
+        explained ? "<br><span class=\"muted\">outside its band, passes after Holm</span>" : "",
+        total_chart(t.observed, t.expected, sd));
   }
   if (rows.empty()) return {};
   return "<h3>Totals against their exact laws</h3>\n"
@@ -173,7 +196,10 @@ std::string totals_section(const audit::audit_report& r) {
          rows +
          "</table>\n<p class=\"muted\">Each total is the sum over decks of a count with an exact per-deck law; the band "
          "is mean \u00b1 2.576 sd of that law's sum (a normal approximation, for the picture only); p comes from the "
-         "exact law (the table above). The dashed line is the expected total.</p>\n";
+         "exact law (the table above). The dashed line is the expected total. The band is for one test alone: a uniformly random "
+         "shuffle puts a total outside it 1 time in 100. The verdict is Holm's over all the tests of the battery (a "
+         "stricter level per test), so a marker outside its band can belong to a test that passes: see the Holm p "
+         "column.</p>\n";
 }
 
 std::string poker_section(const audit::test_report& t) {
@@ -245,8 +271,10 @@ std::string render_section(const audit_page_section& s, std::size_t k) {
   out += "</table>\n";
 
   out += "<h3>The battery</h3>\n";
-  out += fmt::format("<table class=\"battery\" id=\"battery-{}\">\n<tr><th>test</th><th>decks</th><th>statistic</th><th>df</th>"
-                     "<th>p</th><th>Holm p</th><th>result</th></tr>\n", k);
+  // The header's words link to their plain meanings (the page's "Words" table, docs/glossary.md).
+  out += fmt::format("<table class=\"battery\" id=\"battery-{}\">\n<tr><th>test</th><th>decks</th>"
+                     "<th><a href=\"#w-statistic\">statistic</a></th><th><a href=\"#w-df\">df</a></th>"
+                     "<th><a href=\"#w-p\">p</a></th><th><a href=\"#w-holm-p\">Holm p</a></th><th>result</th></tr>\n", k);
   std::string notes;
   for (const auto& t : r.tests) {
     const bool tested = t.result == audit::test_outcome::pass || t.result == audit::test_outcome::fail;
@@ -325,10 +353,25 @@ std::string audit_report_page(const std::vector<audit_page_section>& sections, c
   for (std::size_t k = 0; k < sections.size(); ++k) page += render_section(sections[k], k);
 
   page += "<h2>What each test catches</h2>\n<table class=\"glossary\">\n";
-  for (const auto& [name, text] : kGlossary) page += fmt::format("<tr><td>{}</td><td>{}</td></tr>\n", name, text);
+  // Only the tests that ran (a game's test without --game, a test not applicable to the pack: left out).
+  const auto ran = [&](std::string_view name) {
+    for (const auto& s : sections) {
+      const auto* t = find_test(s.report, name);
+      if (t && t->result != audit::test_outcome::not_applicable) return true;
+    }
+    return false;
+  };
+  for (const auto& [name, text] : kGlossary) {
+    if (ran(name)) page += fmt::format("<tr><td>{}</td><td>{}</td></tr>\n", name, text);
+  }
   page += "</table>\n<p class=\"muted\">Under the null every deck is a uniformly random order of the pack, independent of "
           "the other decks. Each test is pass, fail, not-valid (too few decks for its approximation) or not-applicable. "
           "The decision is Holm's procedure over the valid tests (family-wise level).</p>\n";
+  page += "<h2 id=\"words\">Words</h2>\n<table class=\"glossary words\">\n";
+  for (const auto& [id, word, text] : kWords) {
+    page += fmt::format("<tr id=\"w-{}\"><td>{}</td><td>{}</td></tr>\n", id, word, text);
+  }
+  page += "</table>\n<p class=\"muted\">More words, in plain terms: docs/glossary.md in shufl's sources.</p>\n";
 
   page += "<script id=\"audit-data\" type=\"application/json\">";
   page += embedded;

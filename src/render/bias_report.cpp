@@ -12,11 +12,13 @@
 #include <numeric>
 #include <sstream>
 
+#include "count_noun.hpp"
 #include "bias_report.hpp"
 #include "heatmap.hpp"
 #include "shufl/json_text.hpp"
 #include "shufl/permutation.hpp"
 #include "shufl/text_input.hpp"
+#include "shufl/version.hpp"
 
 namespace shufl::render {
 
@@ -465,13 +467,14 @@ nlohmann::ordered_json result_json(const bias_result& r, const bias_report& repo
 // shards, and what is missing.
 std::string merge_header(const bias_report& report) {
   const auto& o = report.options;
-  std::string out = fmt::format("shufl bias --merge: n = {}, {} trials per algorithm, merged from {} file{}\n", o.n,
-                                o.trials, report.merged_files.size(), report.merged_files.size() == 1 ? "" : "s");
+  std::string out = fmt::format("shufl bias --merge: n = {}, {} per algorithm, merged from {}\n", o.n,
+                                count_noun(o.trials, "trial", "trials"),
+                                count_noun(report.merged_files.size(), "file", "files"));
   const std::size_t shown = std::min<std::size_t>(report.runs.size(), 20);
   out += fmt::format("{} run{}:", report.runs.size(), report.runs.size() == 1 ? "" : "s");
   for (std::size_t i = 0; i < shown; ++i) {
     const auto& run = report.runs[i];
-    out += fmt::format("{} {}, {} trials", i ? ";" : "", run.describe(), run.trials);
+    out += fmt::format("{} {}, {}", i ? ";" : "", run.describe(), count_noun(run.trials, "trial", "trials"));
     if (!run.shards.empty()) {
       out += fmt::format(", {} shard{} of {}", run.shards.size(), run.shards.size() == 1 ? "" : "s",
                          run.shards.front().second);
@@ -538,7 +541,7 @@ std::string text_report(const bias_report& report, const std::string& seed_text,
     out += fmt::format("shufl bias --exact: n = {}, exact laws (no trials)\n", o.n);
   } else if (o.input) {
     // Read, not simulated: no engine, seed or threads took part.
-    out += fmt::format("shufl bias: n = {}, {} permutations read from {}\n", o.n, o.trials,
+    out += fmt::format("shufl bias: n = {}, {} read from {}\n", o.n, count_noun(o.trials, "permutation", "permutations"),
                        o.input_name == "stdin" ? std::string("standard input") : fmt::format("'{}'", o.input_name));
     if (!o.input_symbols.empty()) {
       std::string sentence = item_order_sentence(o.input_order, o.input_symbols);
@@ -551,8 +554,9 @@ std::string text_report(const bias_report& report, const std::string& seed_text,
     if (!report.merged_files.empty()) {
       out += merge_header(report);
     } else {
-      out += fmt::format("shufl bias: n = {}, {} trials per algorithm, engine {}, seed {}, {} thread{}\n", o.n,
-                         o.trials, engine_name(o.engine), seed_text, threads, threads == 1 ? "" : "s");
+      out += fmt::format("shufl bias: n = {}, {} per algorithm, engine {}, seed {}, {}\n", o.n,
+                         count_noun(o.trials, "trial", "trials"), engine_name(o.engine), seed_text,
+                         count_noun(threads, "thread", "threads"));
     }
     if (report.results.size() > 1) {
       out += fmt::format(
@@ -565,6 +569,8 @@ std::string text_report(const bias_report& report, const std::string& seed_text,
                          report.correction == "holm" ? " (family-wise, with Holm's correction over the tests)" : "");
     }
   }
+  out += "Words (p, alpha, chi-squared X2, df, z, Holm, power, total variation) in plain terms: docs/glossary.md "
+         "(share/doc/shufl/glossary.md when installed).\n";
   const bias_result* previous = nullptr;
   for (const auto& r : report.results) {
     out += fmt::format("\n{}: {}\n", r.label, r.definition.empty() ? "permutations read from the input" : r.definition);

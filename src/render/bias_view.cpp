@@ -1,9 +1,12 @@
 // Reading a `shufl bias --format json` document for the pictures and pages (bias_view.hpp).
+#include "count_noun.hpp"
 #include "bias_view.hpp"
 
 #include <fmt/format.h>
 
 #include <cmath>
+
+#include "shufl/exact_count.hpp"
 
 namespace shufl::render {
 
@@ -12,9 +15,9 @@ namespace {
 std::string primary_name(const nlohmann::json& result, std::size_t n) {
   const std::string test = result.value("test", "");
   if (test == "table") {
-    double cells = 1;
-    for (std::size_t k = 2; k <= n; ++k) cells *= static_cast<double>(k);
-    return fmt::format("chi-squared (table of {:.0f} orders)", cells);
+    // Exact digits (a crafted document may name any n; a double is exact only to 18!), or the
+    // formula itself for an n whose digits would not be worth computing.
+    return fmt::format("chi-squared (table of {} orders)", n <= 100 ? factorial_decimal(n) : fmt::format("{}!", n));
   }
   if (test == "position") return "position test";
   return test;
@@ -91,13 +94,13 @@ std::string run_header(const nlohmann::json& doc) {
   const auto trials = doc.value("trials", std::uint64_t{0});
   if (doc.contains("input")) {  // --input: read, not simulated (no seed, engine or threads)
     const std::string name = field_text(doc, "input", "stdin");
-    return fmt::format("shufl bias: n = {}, {} permutations read from {}", n, trials,
+    return fmt::format("shufl bias: n = {}, {} read from {}", n, count_noun(trials, "permutation", "permutations"),
                        name == "stdin" ? std::string("standard input") : "'" + name + "'");
   }
   const std::string seed = doc.contains("seed") && !doc["seed"].is_null()
                                ? fmt::format("seed \"{}\"", field_text(doc, "seed"))
                                : std::string("unseeded");
-  return fmt::format("shufl bias: n = {}, {} trials per algorithm, {}, engine {}", n, trials, seed,
+  return fmt::format("shufl bias: n = {}, {} per algorithm, {}, engine {}", n, count_noun(trials, "trial", "trials"), seed,
                      field_text(doc, "engine", "none"));
 }
 

@@ -9,7 +9,10 @@
 #include <functional>
 #include <map>
 
+#include "count_noun.hpp"
 #include "text_width.hpp"
+#include "shufl/exact_count.hpp"
+#include "shufl/version.hpp"
 #include "shufl/json_text.hpp"
 #include "shufl/permutation.hpp"
 
@@ -75,7 +78,8 @@ std::optional<std::string> weak_seed_reason(const std::string& seed) {
                        "(one per second)",
                        seed);
   if (numeric)
-    return fmt::format("--seed '{}' is a number of {} digits: an attacker tries at most {} seeds", seed, seed.size(),
+    return fmt::format("--seed '{}' is a number of {}: an attacker tries at most {} seeds", seed,
+                       count_noun(seed.size(), "digit", "digits"),
                        count_text(static_cast<double>(seed.size())));
   if (seed.size() < 16) {
     bool lower = false, upper = false, digit = false, other = false;
@@ -86,7 +90,8 @@ std::optional<std::string> weak_seed_reason(const std::string& seed) {
       else other = true;
     }
     const double alphabet = (lower ? 26 : 0) + (upper ? 26 : 0) + (digit ? 10 : 0) + (other ? 33 : 0);
-    return fmt::format("--seed '{}' is short ({} characters): an attacker tries at most {} seeds", seed, seed.size(),
+    return fmt::format("--seed '{}' is short ({}): an attacker tries at most {} seeds", seed,
+                       count_noun(seed.size(), "character", "characters"),
                        count_text(static_cast<double>(seed.size()) * std::log10(alphabet)));
   }
   return std::nullopt;
@@ -98,6 +103,7 @@ struct explanation {
   double possible_bits = 0;
   double reachable_bits = 0;  // infinity: unbounded
   std::string formula;
+  std::optional<std::string> exact;  // the number of orders in decimal digits, up to 1000 digits
   std::string source;
   std::string verdict;
   bool vanishing = false;
@@ -110,10 +116,15 @@ explanation explain(const deck& d, const deck_randomness& r, std::uint64_t copie
   e.possible_bits = log2_distinct_orders(d.cards, copies);
   e.reachable_bits = reachable_bits(r);
   e.formula = orders_formula(d, copies);
+  if (e.possible_bits * std::log10(2.0) < 999) {
+    const auto m = multiplicities(d.cards, copies);
+    e.exact = multinomial_decimal(d.cards.size() * copies, m);
+  }
   const std::uint64_t draws = d.cards.empty() ? 0 : d.cards.size() * copies - 1;
   if (!r.seed && !r.engine) {
     e.source = fmt::format(
-        "the operating system (getrandom) for each of the {} draws; no seed, no engine state", draws);
+        "the operating system (getrandom) for {}; no seed, no engine state",
+        draws == 1 ? std::string("its 1 draw") : fmt::format("each of the {} draws", draws));
     e.verdict = "every order can occur, each distinct order equally likely";
     return e;
   }
@@ -147,8 +158,9 @@ explanation explain(const deck& d, const deck_randomness& r, std::uint64_t copie
 std::string deck_explain_text(const deck& d, const deck_randomness& r, std::uint64_t copies) {
   const explanation e = explain(d, r, copies);
   std::string out;
-  out += fmt::format("deck: {} ({} cards)\n", d.description, d.cards.size() * copies);
-  out += fmt::format("possible orders: {} = 2^{:.2f} (about {})\n", e.formula, e.possible_bits,
+  out += fmt::format("deck: {} ({})\n", d.description, count_noun(d.cards.size() * copies, "card", "cards"));
+  // 2^x and the scientific form are rounded: "≈" (the JSON's possible_orders has the digits).
+  out += fmt::format("possible orders: {} ≈ 2^{:.2f} (about {})\n", e.formula, e.possible_bits,
                      pow2_decimal(e.possible_bits));
   out += fmt::format("randomness: {}\n", e.source);
   out += fmt::format("verdict: {}\n", e.verdict);
@@ -165,6 +177,7 @@ nlohmann::ordered_json deck_explain_json(const deck& d, const deck_randomness& r
   j["possible_orders_formula"] = e.formula;
   // Rounded so the JSON does not depend on the last bits of the platform's lgamma.
   j["possible_orders_log2"] = std::round(e.possible_bits * 1e6) / 1e6;
+  j["possible_orders"] = e.exact ? nlohmann::ordered_json(*e.exact) : nlohmann::ordered_json(nullptr);
   j["reachable_log2"] = std::isinf(e.reachable_bits) ? nlohmann::ordered_json(nullptr)
                                                       : nlohmann::ordered_json(e.reachable_bits);
   j["randomness"] = e.source;

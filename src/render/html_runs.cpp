@@ -8,9 +8,11 @@
 #include <algorithm>
 #include <cmath>
 
+#include "count_noun.hpp"
 #include "heatmap.hpp"
 #include "html_pages.hpp"
 #include "shufl/bias.hpp"
+#include "shufl/exact_count.hpp"
 #include "shufl/permutation.hpp"
 #include "shufl/shuffle.hpp"
 
@@ -98,14 +100,16 @@ std::string many_runs_section(const algorithm_spec& traced, const std::vector<st
   b.algorithms = parse_algorithm_list("fisher-yates,naive");
   if (traced.label() != "fisher-yates" && traced.label() != "naive") b.algorithms.insert(b.algorithms.begin(), traced);
   const bias_report report = run_bias(b);
-  const std::uint64_t orders = factorial(n);
+  // n! exactly (factorial() wraps modulo 2^64 from n = 21 on); the per-order mean only for the
+  // bars (n <= 5), where it fits.
+  const std::string orders = factorial_decimal(n);
   out += fmt::format(
-      "<p id=\"runs-summary\" data-runs=\"{}\" data-orders=\"{}\">Each algorithm below shuffled the {} items {} times "
+      "<p id=\"runs-summary\" data-runs=\"{}\" data-orders=\"{}\">Each algorithm below shuffled the {} items {} "
       "(bias's streams, seed \"{}\"{}, the same for every algorithm). A fair shuffle makes each of the {}! = {} final "
       "orders equally likely: {}.</p>\n",
-      runs, orders, n, runs, xml_escape(seed), seed_given ? "" : ", fixed when the trace has no --seed", n, orders,
+      runs, orders, n, count_noun(runs, "time", "times"), xml_escape(seed), seed_given ? "" : ", fixed when the trace has no --seed", n, orders,
       n <= many_runs_bars_max_n
-          ? fmt::format("about {:.1f} runs each (the dashed line); a bar's colour is its z-score", static_cast<double>(runs) / static_cast<double>(orders))
+          ? fmt::format("about {:.1f} runs each (the dashed line); a bar's colour is its z-score", static_cast<double>(runs) / static_cast<double>(factorial(n)))
           : fmt::format("then each item ends at each position in 1/{} of the runs, about {:.1f} (white cells)", n,
                         static_cast<double>(runs) / static_cast<double>(n)));
   out += "<div class=\"runs\">\n";

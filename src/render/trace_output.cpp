@@ -8,6 +8,7 @@
 
 #include "text_width.hpp"
 #include "shufl/json_text.hpp"
+#include "shufl/version.hpp"
 
 namespace shufl::render {
 

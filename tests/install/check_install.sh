@@ -22,6 +22,17 @@ check "DESTDIR install puts the binary under DESTDIR" test -x "$tmp/destdir/opt/
 out=$("$bin" bias --n 3 --trials 600 --seed 1 2>&1) && [[ $out == *"verdict:"* ]] && ok || bad "installed binary runs bias"
 check "no shuf link unless asked for" test ! -e "$tmp/prefix/bin/shuf"
 
+# 1b. The man page comes with the binary: the shufl target itself runs man/gen_manpage.py (after
+# linking), so building only the binary (`--target shufl`, as scripts/setup.sh does) is enough for
+# `cmake --install`; the completions are source files.
+rules=$(cat "$build/CMakeFiles/shufl.dir/build.make" "$build/build.ninja" 2>/dev/null)
+if [[ -n $rules ]]; then
+  grep -q "gen_manpage.py" <<<"$rules" && ok || bad "the shufl target does not generate the man page (install needs the test build)"
+else
+  skip "no Makefile or Ninja rules in $build to inspect"
+fi
+grep -q -- "--target shufl" "$(dirname "$0")/../../scripts/setup.sh" && ok || bad "scripts/setup.sh does not build the binary"
+
 # 2. The man page: renders, and lists every option of every --help.
 man_page="$tmp/prefix/share/man/man1/shufl.1"
 if [[ -f $man_page ]]; then
@@ -87,7 +98,7 @@ if command -v dpkg-shlibdeps >/dev/null && command -v cpack >/dev/null; then
       [[ $info == *"Depends:"*libsodium* && $info == *libfmt* ]] && ok || bad "package Depends: $info"
       contents=$(dpkg-deb -c "$deb")
       for f in ./usr/bin/shufl ./usr/share/man/man1/shufl.1 ./usr/share/bash-completion/completions/shufl \
-               ./usr/share/doc/shufl/copyright; do
+               ./usr/share/doc/shufl/copyright ./usr/share/doc/shufl/glossary.md; do
         [[ $contents == *"$f"* ]] && ok || bad "package lacks $f"
       done
       dpkg-deb -x "$deb" "$tmp/extracted" && "$tmp/extracted/usr/bin/shufl" --version >/dev/null && ok || bad "packaged binary runs"

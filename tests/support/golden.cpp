@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "support/run.hpp"
+#include "shufl/version.hpp"
 
 namespace shufl::test {
 
