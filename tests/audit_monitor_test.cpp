@@ -297,6 +297,31 @@ TEST(AuditMonitor, RefusesAStateOfAnotherPackOrPredictorSet) {
   EXPECT_EQ(fresh.decks(), 0u);
 }
 
+// A state whose previous deck is no deck of the pack (a face outside it, a card twice) is
+// refused as a state file, in its words, and changes nothing.
+TEST(AuditMonitor, RefusesAStateWhosePreviousDeckIsNoDeck) {
+  e_process standard(standard_pack());
+  std::vector<std::uint32_t> deck(52);
+  std::iota(deck.begin(), deck.end(), 0u);
+  standard.add_deck(deck);
+  const std::string state = standard.serialize();
+  const auto at = state.find("\"previous\":[0,1,");
+  ASSERT_NE(at, std::string::npos) << state;
+  for (const std::string bad : {"52", "1"}) {
+    std::string other = state;
+    other.replace(at + 12, 1, bad);
+    e_process fresh(standard_pack());
+    try {
+      fresh.deserialize(other);
+      FAIL() << "accepted a previous deck starting with " << bad;
+    } catch (const shufl::error& err) {
+      EXPECT_EQ(std::string(err.what()).rfind("state file: the previous deck is not a deck of the pack (", 0), 0u)
+          << err.what();
+    }
+    EXPECT_EQ(fresh.decks(), 0u);
+  }
+}
+
 TEST(AuditMonitor, StatusNamesTheLeaderAndItsEvidence) {
   // Every deck in the canonical order: the repeat predictor (or successor) must lead, and the
   // status says what it found.

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "support/run.hpp"
@@ -367,6 +368,36 @@ TEST(E2eLinesCsv, ByteOrderMarkStaysAtTheStartWithoutAHeader) {
     };
     EXPECT_NE(count("x,"), 1u) << seed << ": " << r.out;
     EXPECT_NE(count("y,"), 1u) << seed << ": " << r.out;
+  }
+}
+
+// A record with a field of 30 MB (quoted, without line breaks, then with 300,000 of them) before
+// two small ones: -n 1 and the weighted -n 1 hold it once (the sample takes the buffer it was
+// assembled in instead of a copy; the weight's field is unquoted alone), so they run in an
+// address space where a second copy does not fit.
+TEST(E2eLinesCsv, SamplingAHugeFieldHoldsItOnce) {
+#ifdef SHUFL_SANITIZED
+  GTEST_SKIP() << "AddressSanitizer reserves more address space than any ulimit -v here";
+#endif
+  temp_dir dir;
+  const std::string flat = "\"" + std::string(30'000'000, 'x') + "\",1000000000\n";
+  std::string broken = "\"";
+  for (int i = 0; i < 300'000; ++i) broken += std::string(99, 'y') + "\n";
+  broken += "\",1000000000\n";
+  // Address space (KiB): before, -n 1 needed about 81 MB and 100 MB, the weighted -n 1 112 MB
+  // and 131 MB; now both need about 69 MB and 97 MB (the line breaks' record grows in steps).
+  const std::pair<const std::string*, const char*> cases[] = {{&flat, "75000"}, {&broken, "115000"}};
+  for (const auto& [big, limit] : cases) {
+    const std::string path = dir.write("big.csv", *big + "a,0.000000001\nb,0.000000001\n");
+    for (const std::string mode : {"-n 1 --seed 4", "-n 1 --weight-field 2 --seed 1"}) {
+      SCOPED_TRACE(mode);
+      const std::string out = dir.file("out.csv");
+      const run_result r = run_shell( std::string("ulimit -v ") + limit + "; '" + shufl::test::shufl_binary() + "' lines --csv " + mode +
+                                     " -o '" + out + "' '" + path + "'");
+      ASSERT_EQ(r.status, 0) << r.err;
+      EXPECT_EQ(r.err, "");
+      EXPECT_TRUE(shufl::test::read_file(out) == *big);  // (not printed: 30 MB)
+    }
   }
 }
 

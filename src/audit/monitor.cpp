@@ -619,7 +619,15 @@ void e_process::deserialize_checked(std::string_view json_text) {
     if (next.decks_ > 0) {
       std::vector<std::uint32_t> deck;
       for (const auto& v : prev) deck.push_back(read_count<std::uint32_t>(v, "previous"));
-      next.check_deck(deck);
+      try {
+        next.check_deck(deck);
+      } catch (const shufl::error& e) {
+        // check_deck speaks of a deck given to the monitor ("audit monitor: ..."): here the
+        // deck is the state file's.
+        std::string why = e.what();
+        if (why.rfind("audit monitor: ", 0) == 0) why.erase(0, 15);
+        throw shufl::error("state file: the previous deck is not a deck of the pack (" + why + ")");
+      }
       next.prev_ = deck;
       std::fill(next.seen_copy_.begin(), next.seen_copy_.end(), 0u);
       for (std::size_t t = 0; t < deck.size(); ++t)

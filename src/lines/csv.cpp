@@ -124,27 +124,30 @@ namespace {
 
 // Calls f(number, value) for each field of a CSV record body in order, values unquoted; stops
 // when f returns false. Tolerates malformed bodies (text after a closing quote is kept, an open
-// quote runs to the end), which the scanner has refused before.
+// quote runs to the end), which the scanner has refused before. Only the fields numbered
+// `wanted` or more are unquoted into `value` (the ones before get an empty value), so a huge
+// field before the one asked for costs no copy.
 template <class F>
-void for_each_field(std::string_view body, char delimiter, std::string& value, F&& f) {
+void for_each_field(std::string_view body, char delimiter, std::string& value, F&& f, std::size_t wanted = 1) {
   // A byte order mark before a quoted first field (the scanner allows it at the input start).
   std::size_t i = body.starts_with("\xEF\xBB\xBF\"") && !csv_scanner::in_bom(delimiter) ? 3 : 0;
   const std::size_t n = body.size();
   for (std::size_t number = 1;; ++number) {
     value.clear();
+    const bool keep = number >= wanted;
     if (i < n && body[i] == '"') {
       ++i;
       for (;;) {
         const std::size_t q = body.find('"', i);
         if (q == std::string_view::npos) {
-          value.append(body.substr(i));
+          if (keep) value.append(body.substr(i));
           i = n;
           break;
         }
-        value.append(body.substr(i, q - i));
+        if (keep) value.append(body.substr(i, q - i));
         i = q + 1;
         if (i < n && body[i] == '"') {
-          value += '"';
+          if (keep) value += '"';
           ++i;
         } else {
           break;
@@ -152,7 +155,7 @@ void for_each_field(std::string_view body, char delimiter, std::string& value, F
       }
     }
     const std::size_t stop = std::min(body.find(delimiter, i), n);
-    value.append(body.substr(i, stop - i));
+    if (keep) value.append(body.substr(i, stop - i));
     if (!f(number, static_cast<const std::string&>(value))) return;
     if (stop == n) return;
     i = stop + 1;
@@ -172,10 +175,13 @@ void csv_fields(std::string_view body, char field_delimiter, std::vector<std::st
 
 bool csv_field(std::string_view body, std::size_t number, char field_delimiter, std::string& out) {
   bool found = false;
-  for_each_field(body, field_delimiter, out, [&](std::size_t i, const std::string&) {
-    found = i == number;
-    return i < number;
-  });
+  for_each_field(
+      body, field_delimiter, out,
+      [&](std::size_t i, const std::string&) {
+        found = i == number;
+        return i < number;
+      },
+      number);
   return found;
 }
 

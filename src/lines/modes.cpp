@@ -445,11 +445,11 @@ weighted_sampler::scaled weighted_sampler::truncated_key(double weight, scaled o
   return key;
 }
 
-void weighted_sampler::offer(std::string_view record, double weight, std::uint64_t position) {
+void weighted_sampler::offer(std::string_view record, double weight, std::uint64_t position, std::string* owner) {
   if (heap_.size() < k_) {
     entry e = key_for(weight, position);
     e.slot = slots_.size();
-    slots_.emplace_back(record);
+    keep_record(slots_.emplace_back(), record, owner);
     heap_.push_back(e);
     std::push_heap(heap_.begin(), heap_.end());
     return;
@@ -465,7 +465,7 @@ void weighted_sampler::offer(std::string_view record, double weight, std::uint64
   e.slot = heap_.back().slot;
   heap_.back() = e;
   std::push_heap(heap_.begin(), heap_.end());
-  slots_[e.slot].assign(record);
+  keep_record(slots_[e.slot], record, owner);
   have_jump_ = have_scaled_jump_ = false;
 }
 

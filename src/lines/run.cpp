@@ -73,7 +73,7 @@ void run_chacha(const options& opts, prepared& pre, const progress_factory& prog
       shufl::lines::csv_scanner csv(opts.fields_by(), pre.first_line);
       shufl::lines::record_source source(reader, csv);
       std::string_view record;
-      while (source.next(record)) sampler.offer(record);
+      while (source.next(record)) sampler.offer(record, source.owner(record));
     } else {
       auto input = open_input(opts, pre);
       record_reader reader(input->get(), opts.delimiter, pre.pending);

@@ -282,10 +282,10 @@ void run_modes(const options& opts, prepared& pre, output_sink& sink, const seed
   const bool all = opts.head == UINT64_MAX;
   std::uint64_t position = 0;
   // `fast`: the weight when its field is a plain decimal (fast_field_weight), else −1.
-  const auto offer = [&](std::string_view r, double fast) {
+  const auto offer = [&](std::string_view r, double fast, std::string* owner) {
     const double weight = fast >= 0 ? fast : weights->general(r, position);
     if (all && weight >= 0) hold(r, "a weighted shuffle (--weight-field without -n)");
-    if (weight >= 0 && !sampler.pass(weight)) sampler.offer(r, weight, position);
+    if (weight >= 0 && !sampler.pass(weight)) sampler.offer(r, weight, position, owner);
     ++position;
   };
   if (reader && !csv) {
@@ -301,12 +301,12 @@ void run_modes(const options& opts, prepared& pre, output_sink& sink, const seed
           if (window.empty()) break;
         }
         const std::string_view r = window.substr(0, window.find(d) + 1);
-        offer(r, shufl::lines::fast_field_weight(body(r), field, by));
+        offer(r, shufl::lines::fast_field_weight(body(r), field, by), nullptr);
         window.remove_prefix(r.size());
       }
     });
   } else {
-    while (source->next(record)) offer(record, -1);
+    while (source->next(record)) offer(record, -1, source->owner(record));
   }
   input.reset();
   weights->warn();

@@ -15,11 +15,11 @@ reservoir_sampler::reservoir_sampler(std::uint64_t k, const seed_key& key)
   heap_.reserve(expect);
 }
 
-void reservoir_sampler::fill(std::string_view record) {
+void reservoir_sampler::fill(std::string_view record, std::string* owner) {
   const double key = detmath::open_unit(engine_());
   heap_.push_back({key, slots_.size()});
   std::push_heap(heap_.begin(), heap_.end());
-  slots_.emplace_back(record);
+  keep_record(slots_.emplace_back(), record, owner);
   positions_.push_back(seen_);
   ++seen_;
 }
@@ -30,7 +30,7 @@ void reservoir_sampler::next_skip() {
   have_skip_ = true;
 }
 
-void reservoir_sampler::replace(std::string_view record) {
+void reservoir_sampler::replace(std::string_view record, std::string* owner) {
   // The entering record's key is uniform in (0, W); it evicts the record whose key is W. The
   // order (key, slot) is strict, so the evicted slot is the same with every heap implementation.
   const double w = heap_.front().key;
@@ -39,15 +39,15 @@ void reservoir_sampler::replace(std::string_view record) {
   const std::size_t slot = heap_.back().slot;
   heap_.back() = {key, slot};
   std::push_heap(heap_.begin(), heap_.end());
-  slots_[slot].assign(record);
+  keep_record(slots_[slot], record, owner);
   positions_[slot] = seen_;
   ++seen_;
   have_skip_ = false;
 }
 
-void reservoir_sampler::offer(std::string_view record) {
+void reservoir_sampler::offer(std::string_view record, std::string* owner) {
   if (seen_ < k_) {
-    fill(record);
+    fill(record, owner);
     return;
   }
   if (!have_skip_) next_skip();
@@ -56,7 +56,7 @@ void reservoir_sampler::offer(std::string_view record) {
     ++seen_;
     return;
   }
-  replace(record);
+  replace(record, owner);
 }
 
 void reservoir_sampler::sample(record_reader& reader) {

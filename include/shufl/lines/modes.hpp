@@ -50,6 +50,12 @@ class record_source {
   std::uint64_t skip(std::uint64_t count);
   /// Records passed so far (returned by next or skipped): the 0-based index of the next one.
   std::uint64_t position() const noexcept { return position_; }
+  /// The string that holds the bytes of `record` (the one `next` last returned) when this source
+  /// or its reader assembled it, else nullptr: for keep_record, which may take its buffer.
+  std::string* owner(std::string_view record) noexcept {
+    if (!scratch_.empty() && record.data() == scratch_.data()) return &scratch_;
+    return reader_ ? reader_->owner(record) : nullptr;
+  }
   /// CSV records: the input line on which the record last returned starts; 0 for the others.
   std::uint64_t record_line() const noexcept { return record_line_; }
 
@@ -422,8 +428,8 @@ class weighted_sampler {
   std::size_t pass_records(std::string_view window, char delimiter, std::size_t number,
                            char field_delimiter, std::uint64_t& passed) noexcept;
   /// Offers the record whose weight was just given to `pass` (which returned false), with its
-  /// 0-based input position.
-  void offer(std::string_view record, double weight, std::uint64_t position);
+  /// 0-based input position; `owner` as for reservoir_sampler::offer (keep_record).
+  void offer(std::string_view record, double weight, std::uint64_t position, std::string* owner = nullptr);
   /// Records kept so far.
   std::size_t size() const noexcept { return heap_.size(); }
   /// The kept records in ascending key order (the weighted random order).

@@ -225,6 +225,11 @@ class record_reader {
       f(record);
     }
   }
+  /// The string holding `record` (the one `next` last returned) when it was assembled across
+  /// reads, else nullptr; its buffer may be taken (keep_record): the next call starts afresh.
+  std::string* owner(std::string_view record) noexcept {
+    return !carry_.empty() && record.data() == carry_.data() ? &carry_ : nullptr;
+  }
 
  private:
   bool fill();

@@ -54,6 +54,20 @@ std::uint64_t geometric_skip(double u, double p) noexcept;
 
 }  // namespace detmath
 
+/// Stores `record` in `slot`. A record of 64 KiB or more whose bytes are exactly `*owner`'s (a
+/// record a reader assembled across reads or lines) is moved: `slot` takes owner's buffer and
+/// its own old bytes are freed, `*owner` is left empty, so a huge record is held once, not
+/// twice. Anything else (small records, records that are views of a read) is copied.
+inline void keep_record(std::string& slot, std::string_view record, std::string* owner) {
+  if (owner && record.size() >= (std::size_t{1} << 16) && owner->data() == record.data() &&
+      owner->size() == record.size()) {
+    slot = std::move(*owner);
+    *owner = std::string();
+  } else {
+    slot.assign(record);
+  }
+}
+
 /// Seeded reservoir sampling of K records that touches only the records that enter the
 /// reservoir: bottom-K keys with geometric skips (K.-H. Li, "Reservoir-sampling algorithms of
 /// time complexity O(n(1 + log(N/n)))", ACM TOMS 20(4), 1994, Algorithm L; with the keys kept
@@ -72,8 +86,9 @@ class reservoir_sampler {
   reservoir_sampler(std::uint64_t k, const seed_key& key);
 
   /// Offers the next record (with its delimiter): the same result as `sample` on the same
-  /// records, one at a time.
-  void offer(std::string_view record);
+  /// records, one at a time. `owner`: the string that holds the record's bytes, if any (see
+  /// keep_record), whose buffer a large record that enters takes instead of a copy.
+  void offer(std::string_view record, std::string* owner = nullptr);
 
   /// Offers every remaining record of `reader`, skipping over those that cannot enter.
   void sample(record_reader& reader);
@@ -105,9 +120,9 @@ class reservoir_sampler {
   std::vector<std::string> take_in_input_order();
 
  private:
-  void fill(std::string_view record);
+  void fill(std::string_view record, std::string* owner = nullptr);
   void next_skip();
-  void replace(std::string_view record);
+  void replace(std::string_view record, std::string* owner = nullptr);
   struct entry {
     double key;
     std::size_t slot;
