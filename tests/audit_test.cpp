@@ -278,7 +278,7 @@ sim_result simulate(const battery_shape& shape, std::uint64_t decks, int replica
   xoshiro256pp_engine engine(key_from_seed("audit-scaling"), 0);
   std::vector<std::uint32_t> order(shape.cards), block(decks * shape.cards);
   sim_result r;
-  double sum = 0, sum2 = 0;
+  double sum = 0;
   for (int k = 0; k < replicates; ++k) {
     battery b(shape);
     for (std::uint64_t t = 0; t < decks; ++t) {
@@ -291,7 +291,6 @@ sim_result simulate(const battery_shape& shape, std::uint64_t decks, int replica
     const auto& t = find(tests, which);
     EXPECT_NE(t.result, test_outcome::not_valid);
     sum += t.statistic;
-    sum2 += t.statistic * t.statistic;
     r.df = *t.df;
     r.rejected += t.p < 0.05;
   }
