@@ -70,7 +70,7 @@ def text_sections(text):
         elif line.startswith("result: "):
             sections.append((rows, line))
             rows = None
-        elif rows is not None and line and not line.startswith((" ", "notes:", "statistic:")) and not line.endswith(":"):
+        elif rows is not None and line and not line.startswith((" ", "notes:", "statistic:", "words:")) and not line.endswith(":"):
             # (a heading such as "poker-hands by seat (...):" starts a block of indented rows)
             rows.append(line.split())
     return sections
