@@ -31,10 +31,26 @@ Exit status 0 when every command runs as documented; 1 otherwise, with a report 
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
 import time
+
+
+def run_group(args, **kw):
+    """subprocess.run with TIMEOUT, in a session of its own: on a time-out the whole process
+    group is killed (a command's children, e.g. GNU parallel's jobs, must not outlive the test)."""
+    p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         start_new_session=True, **kw)
+    try:
+        out, err = p.communicate(timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        p.communicate()
+        raise
+    return subprocess.CompletedProcess(args, p.returncode, out, err)
+
 
 TIMEOUT = 60
 PREAMBLE = "set -o pipefail\ncmd() { seq 100; }\ndealer-export() { shufl deck --count 50 --seed docs-fixture; }\n"
@@ -142,8 +158,7 @@ def main():
                     ran += 1
                     try:
                         began = time.monotonic()
-                        r = subprocess.run(["bash", "-c", PREAMBLE + c], cwd=tmp, env=env,
-                                           capture_output=True, text=True, timeout=TIMEOUT)
+                        r = run_group(["bash", "-c", PREAMBLE + c], cwd=tmp, env=env)
                         if time.monotonic() - began > 5:
                             print(f"slow ({time.monotonic() - began:.1f} s wall) {where}: {c}")
                     except subprocess.TimeoutExpired:

@@ -67,7 +67,7 @@ def text_sections(text):
     for line in text.splitlines():
         if line.startswith("test "):
             rows = []
-        elif line.startswith("result: "):
+        elif line.startswith("result: ") and rows is not None:  # (the last of several: the overall one)
             sections.append((rows, line))
             rows = None
         elif rows is not None and line and not line.startswith((" ", "notes:", "statistic:", "words:")) and not line.endswith(":"):
