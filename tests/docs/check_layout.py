@@ -15,7 +15,11 @@ Rules (ARCHITECTURE.md, "Rules"):
 - src/cli/ holds at most 4,000 lines (sources and headers), no file there above 400 lines; no
   file of src/ or include/ above 750 lines.
 
-Exit status 0 when every rule holds; 1 listing each break as FILE[:LINE]: WHAT.
+The breaks that are still there (KNOWN below: the audit and bias command files that have not yet
+moved their formats out) are a ratchet, not a pass: each may not grow, a new break fails, and an
+entry of KNOWN that no longer breaks a rule fails too (remove it), so the list only shrinks.
+
+Exit status 0 when every rule holds but the KNOWN breaks; 1 listing each break as FILE[:LINE]: WHAT.
 Standard library only.
 """
 import os
@@ -46,6 +50,18 @@ EXEMPT = {
     ('src/cli/main.cpp', 'nlohmann/'), ('src/cli/main.cpp', 'openssl/'), ('src/cli/main.cpp', 'utf8proc'),
     ('src/cli/common.cpp', 'nlohmann/'),
 }
+
+# Breaks still to mend (see the module docstring): file -> the most lines it may have, and the
+# (file, forbidden include) pairs it still has; src/cli/'s total may not exceed KNOWN_CLI_TOTAL.
+KNOWN_SIZES = {'src/cli/audit_cmd.cpp': 680, 'src/cli/bias_cmd.cpp': 446}
+KNOWN_INCLUDES = {
+    ('src/cli/audit_cmd.cpp', 'nlohmann/'), ('src/cli/audit_cmd.cpp', 'shufl/json_text.hpp'),
+    ('src/cli/audit_cmd.cpp', 'shufl/permutation.hpp'), ('src/cli/audit_follow.hpp', 'nlohmann/'),
+    ('src/cli/audit_seed_search.hpp', 'nlohmann/'), ('src/cli/bias_cmd.cpp', 'nlohmann/'),
+    ('src/cli/bias_files.cpp', 'nlohmann/'), ('src/cli/bias_files.cpp', 'shufl/json_text.hpp'),
+    ('src/cli/bias_files.cpp', 'shufl/permutation.hpp'),
+}
+KNOWN_CLI_TOTAL = 4545
 
 ENGINES = ('audit', 'bias', 'lines', 'trace')
 INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]')
@@ -92,8 +108,9 @@ ALLOWED = {
 
 def main():
     root = sys.argv[1]
-    problems = []
+    problems, known = [], []
     cli_total = 0
+    sizes_seen, includes_seen = set(), set()
     for top in ('src', 'include'):
         for dirpath, _, files in os.walk(os.path.join(root, top)):
             for name in sorted(files):
@@ -109,7 +126,10 @@ def main():
                     problems.append(f'{rel}: {count} lines (no file of src/ or include/ above {ANY_MAX_FILE})')
                 if room == 'cli':
                     cli_total += count
-                    if count > CLI_MAX_FILE:
+                    if count > CLI_MAX_FILE and count <= KNOWN_SIZES.get(rel, 0):
+                        sizes_seen.add(rel)
+                        known.append(f'{rel}: {count} lines (to move out: at most {CLI_MAX_FILE})')
+                    elif count > CLI_MAX_FILE:
                         problems.append(f'{rel}: {count} lines (no file of src/cli/ above {CLI_MAX_FILE})')
                 for number, line in enumerate(lines, 1):
                     m = INCLUDE.match(line)
@@ -118,7 +138,12 @@ def main():
                     target = m.group(1)
                     if room == 'cli':
                         for prefix, what in CLI_FORBIDDEN.items():
-                            if target.startswith(prefix) and (rel, prefix) not in EXEMPT:
+                            if not target.startswith(prefix) or (rel, prefix) in EXEMPT:
+                                continue
+                            if (rel, prefix) in KNOWN_INCLUDES:
+                                includes_seen.add((rel, prefix))
+                                known.append(f'{rel}:{number}: includes {target} (to move out)')
+                            else:
                                 problems.append(f'{rel}:{number}: includes {target}: {what} in src/cli/')
                     if room == 'cli' or '/' not in target and rel.startswith('src/cli/'):
                         continue
@@ -126,8 +151,17 @@ def main():
                     if other and other != room and other not in ALLOWED.get(room, set()):
                         problems.append(f'{rel}:{number}: includes {target}: {room or "a foundation"} '
                                         f'may not include {other}')
-    if cli_total > CLI_MAX_TOTAL:
-        problems.append(f'src/cli/: {cli_total} lines with its headers (at most {CLI_MAX_TOTAL})')
+    if cli_total > KNOWN_CLI_TOTAL:
+        problems.append(f'src/cli/: {cli_total} lines with its headers (at most {CLI_MAX_TOTAL}; '
+                        f'{KNOWN_CLI_TOTAL} until the known breaks are mended)')
+    elif cli_total > CLI_MAX_TOTAL:
+        known.append(f'src/cli/: {cli_total} lines with its headers (to come down to {CLI_MAX_TOTAL})')
+    for rel in sorted(set(KNOWN_SIZES) - sizes_seen):
+        problems.append(f'{rel}: listed in KNOWN_SIZES but within the caps now: remove it from the list')
+    for rel, prefix in sorted(KNOWN_INCLUDES - includes_seen):
+        problems.append(f'{rel}: listed in KNOWN_INCLUDES for {prefix} but no longer includes it: remove it')
+    for k in known:
+        print(f'known, still to mend: {k}')
     for p in problems:
         print(p)
     return 1 if problems else 0
