@@ -286,7 +286,9 @@ pack_layout make_pack_layout(const reader_options& options) {
 }
 
 struct deck_reader::impl {
-  impl(text_reader& reader, reader_options o) : in(reader), opt(std::move(o)) {}
+  impl(text_reader& reader, reader_options o) : in(reader), opt(std::move(o)) {
+    if (opt.skip_bad) in.set_lenient(true);  // a line not UTF-8 or over 1 MiB is a bad deck too
+  }
 
   text_reader& in;
   reader_options opt;
@@ -688,6 +690,12 @@ bool deck_reader::next(std::vector<std::uint32_t>& faces) {
   impl& r = *impl_;
   std::string_view text;
   while (r.in.next(text)) {
+    if (!r.in.bad_line().empty()) {  // not UTF-8, or over 1 MiB: only with skip_bad (lenient)
+      r.line = r.in.line_number();
+      ++r.skipped;
+      if (r.reasons.size() < max_skip_reasons) r.reasons.push_back(r.in.bad_line());
+      continue;
+    }
     const std::string_view t = trim(text);
     if (t.empty() || t.front() == '#') continue;
     r.line = r.in.line_number();

@@ -49,9 +49,13 @@ std::size_t valid_sequence(std::string_view bytes, std::size_t i) noexcept {
   return len;
 }
 
+std::string utf8_message(std::string_view name, std::uint64_t line, std::string_view text, std::size_t offset) {
+  return fmt::format("{}: line {}: invalid UTF-8 (byte 0x{:02x} at column {}); text files must be UTF-8", name, line,
+                     static_cast<unsigned char>(text[offset]), offset + 1);
+}
+
 [[noreturn]] void throw_utf8(std::string_view name, std::uint64_t line, std::string_view text, std::size_t offset) {
-  throw error(fmt::format("{}: line {}: invalid UTF-8 (byte 0x{:02x} at column {}); text files must be UTF-8",
-                          name, line, static_cast<unsigned char>(text[offset]), offset + 1));
+  throw error(utf8_message(name, line, text, offset));
 }
 
 std::string strerror_text(int e) { return std::strerror(e); }
@@ -186,6 +190,7 @@ bool text_reader::fill() {
 }
 
 bool text_reader::next(std::string_view& line) {
+  bad_.clear();
   for (;;) {
     const std::size_t nl = text_.find('\n', pos_);
     if (nl != std::string_view::npos) {
@@ -194,7 +199,22 @@ bool text_reader::next(std::string_view& line) {
       break;
     }
     if (text_.size() - pos_ > text_max_line_bytes) {
-      throw error(fmt::format("{}: line {} is longer than {} bytes", name_, line_number_ + 1, text_max_line_bytes));
+      const std::string why = fmt::format("{}: line {} is longer than {} bytes", name_, line_number_ + 1, text_max_line_bytes);
+      if (!lenient_) throw error(why);
+      // Passed over up to its newline (or the end) without holding it.
+      for (;;) {
+        pos_ = text_.size();
+        if (!streaming() || eof_ || !fill()) break;
+        const std::size_t end = text_.find('\n', pos_);
+        if (end != std::string_view::npos) {
+          pos_ = end + 1;
+          break;
+        }
+      }
+      ++line_number_;
+      bad_ = why;
+      line = {};
+      return true;
     }
     if (!streaming() || eof_) {
       if (pos_ >= text_.size()) return false;
@@ -206,12 +226,19 @@ bool text_reader::next(std::string_view& line) {
   }
   ++line_number_;
   if (line.size() > text_max_line_bytes) {
-    throw error(fmt::format("{}: line {} is longer than {} bytes", name_, line_number_, text_max_line_bytes));
+    const std::string why = fmt::format("{}: line {} is longer than {} bytes", name_, line_number_, text_max_line_bytes);
+    if (!lenient_) throw error(why);
+    bad_ = why;
+    line = {};
+    return true;
   }
   if (line_number_ == 1 && line.starts_with(kBom)) line.remove_prefix(kBom.size());
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
   const std::size_t bad = first_invalid_utf8(line);
-  if (bad != line.size()) throw_utf8(name_, line_number_, line, bad);
+  if (bad != line.size()) {
+    if (!lenient_) throw_utf8(name_, line_number_, line, bad);
+    bad_ = utf8_message(name_, line_number_, line, bad);
+  }
   return true;
 }
 

@@ -455,8 +455,15 @@ TEST(AuditReader, SkipBadCountsSkipsAndKeepsTheFirstReasons) {
   ASSERT_EQ(r.reasons.size(), max_skip_reasons);
   EXPECT_EQ(r.reasons[0], "'decks.txt': line 1, position 52: card 'Kc' appears more often than the pack has it");
   EXPECT_EQ(r.reasons[4], "'decks.txt': line 5: 2 cards, the pack has 52 (missing '2s', '3s', '4s' and 47 more)");
-  // Encoding errors are never skipped.
-  EXPECT_EQ(error_of(good + "\nAs \xff\n", o), "'decks.txt': line 2: invalid UTF-8 (byte 0xff at column 4); text files must be UTF-8");
+  // A line that is not UTF-8 is a bad deck too (skipped and counted, its reason the reader's
+  // message); without skip_bad it is an error.
+  r = read_all(good + "\nAs \xff\n" + good + "\n", o);
+  EXPECT_EQ(r.decks.size(), 2U);
+  EXPECT_EQ(r.skipped, 1U);
+  ASSERT_EQ(r.reasons.size(), 1U);
+  EXPECT_EQ(r.reasons[0], "'decks.txt': line 2: invalid UTF-8 (byte 0xff at column 4); text files must be UTF-8");
+  EXPECT_EQ(error_of(good + "\nAs \xff\n", reader_options{}),
+            "'decks.txt': line 2: invalid UTF-8 (byte 0xff at column 4); text files must be UTF-8");
 }
 
 TEST(AuditReader, DealtDecksHoldTheFirstKCards) {

@@ -62,6 +62,13 @@ class text_reader {
   /// "NAME: line N: invalid UTF-8 (byte 0xFF at column C)", "NAME: line N is longer than 1 MiB",
   /// "NAME is larger than the limit of X bytes" or "cannot read NAME: REASON".
   bool next(std::string_view& line);
+  /// Lenient reading (`audit --skip-bad`): a line that is not UTF-8, or is longer than 1 MiB, is
+  /// not an error. next() returns it (a long line as an empty view: its bytes are passed over, not
+  /// held) and bad_line() says why, as the error would ("NAME: line N: invalid UTF-8 (...)");
+  /// bad_line() is empty after a good line. Call before the first next().
+  void set_lenient(bool on) noexcept { lenient_ = on; }
+  /// Why the line next() returned last is bad (lenient reading only); empty when it is good.
+  const std::string& bad_line() const noexcept { return bad_; }
   /// Hands every byte the reader takes in to `observer`, in order and unchanged (BOM and CR
   /// included), as it is read: from a file each read's bytes, in memory the whole text at once.
   /// Call before the first next(). For a checksum of the input as read (`audit`'s SHA-256).
@@ -94,6 +101,8 @@ class text_reader {
   std::uint64_t line_number_ = 0;
   std::function<void(std::string_view)> observer_;
   byte_source source_;    // when set: read through it instead of fd_
+  bool lenient_ = false;  // set_lenient
+  std::string bad_;       // bad_line
   [[nodiscard]] bool streaming() const noexcept { return fd_ >= 0 || source_; }
 };
 
