@@ -20,7 +20,10 @@ int open_or_throw(const std::string& name, int flags) {
   do {
     fd = ::open(name.c_str(), flags | O_CLOEXEC, 0666);
   } while (fd < 0 && errno == EINTR);
-  if (fd < 0) throw error(quotef(name) + ": " + std::strerror(errno));
+  if (fd < 0) {
+    const int e = errno;  // before quotef, whose multibyte conversions may set errno
+    throw error(quotef(name) + ": " + std::strerror(e));
+  }
   return fd;
 }
 
