@@ -21,28 +21,14 @@
 #include "shufl/error.hpp"
 #include "shufl/random.hpp"
 #include "shufl/shuffle.hpp"
+#include "support/audit_packs.hpp"
 
 namespace {
 
 using shufl::audit::audit_pack;
 using shufl::audit::change_detector;
-
-audit_pack small_pack(std::vector<std::uint32_t> copies, std::vector<std::int8_t> suits = {},
-                      std::vector<std::int8_t> ranks = {}, std::size_t rank_count = 0) {
-  audit_pack p;
-  p.name = "test";
-  p.copies = copies;
-  for (std::uint32_t f = 0; f < copies.size(); ++f)
-    for (std::uint32_t k = 0; k < copies[f]; ++k) p.face_of.push_back(f);
-  p.suit_of = suits.empty() ? std::vector<std::int8_t>(copies.size(), -1) : suits;
-  p.rank_of = ranks.empty() ? std::vector<std::int8_t>(copies.size(), -1) : ranks;
-  p.ranks = rank_count;
-  return p;
-}
-
-audit_pack standard_pack() {
-  return shufl::audit::audit_pack_of(shufl::make_pack(shufl::pack_kind::standard), "standard", 1, 0);
-}
+using shufl::test::small_pack;
+using shufl::test::standard_pack;
 
 constexpr std::array<std::size_t, 2> small_windows = {2, 3};
 

@@ -18,30 +18,14 @@
 #include "shufl/error.hpp"
 #include "shufl/random.hpp"
 #include "shufl/shuffle.hpp"
+#include "support/audit_packs.hpp"
 
 namespace {
 
 using shufl::audit::audit_pack;
 using shufl::audit::e_process;
-
-// A small pack: `copies` per face, optional suits and ranks (no card labels: faces print as #k).
-audit_pack small_pack(std::vector<std::uint32_t> copies, std::vector<std::int8_t> suits = {},
-                      std::vector<std::int8_t> ranks = {}, std::size_t rank_count = 0) {
-  audit_pack p;
-  p.name = "test";
-  p.copies = copies;
-  for (std::uint32_t f = 0; f < copies.size(); ++f)
-    for (std::uint32_t k = 0; k < copies[f]; ++k) p.face_of.push_back(f);
-  p.suit_of = suits.empty() ? std::vector<std::int8_t>(copies.size(), -1) : suits;
-  p.rank_of = ranks.empty() ? std::vector<std::int8_t>(copies.size(), -1) : ranks;
-  p.ranks = rank_count;
-  return p;
-}
-
-audit_pack standard_pack() {
-  return shufl::audit::audit_pack_of(shufl::make_pack(shufl::pack_kind::standard), "standard", 1,
-                                     0);
-}
+using shufl::test::small_pack;
+using shufl::test::standard_pack;
 
 // Every order of the pack's cards (n! of them, each of probability 1/n! under the null) as face
 // sequences; the expectation of each predictor's e-value after the next deck must equal its

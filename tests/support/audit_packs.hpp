@@ -1,0 +1,33 @@
+// Packs for the monitor's and the detector's unit tests: a small pack described face by face,
+// and the standard 52-card pack, as audit_pack values (no reader involved).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "shufl/audit/deck_reader.hpp"
+#include "shufl/deck.hpp"
+
+namespace shufl::test {
+
+/// A small pack: `copies` per face, optional suits and ranks (-1: none), `rank_count` ranks
+/// (no card labels: faces print as #k).
+inline audit::audit_pack small_pack(std::vector<std::uint32_t> copies, std::vector<std::int8_t> suits = {},
+                                    std::vector<std::int8_t> ranks = {}, std::size_t rank_count = 0) {
+  audit::audit_pack p;
+  p.name = "test";
+  p.copies = copies;
+  for (std::uint32_t f = 0; f < copies.size(); ++f)
+    for (std::uint32_t k = 0; k < copies[f]; ++k) p.face_of.push_back(f);
+  p.suit_of = suits.empty() ? std::vector<std::int8_t>(copies.size(), -1) : suits;
+  p.rank_of = ranks.empty() ? std::vector<std::int8_t>(copies.size(), -1) : ranks;
+  p.ranks = rank_count;
+  return p;
+}
+
+/// The standard 52-card pack.
+inline audit::audit_pack standard_pack() {
+  return audit::audit_pack_of(make_pack(pack_kind::standard), "standard", 1, 0);
+}
+
+}  // namespace shufl::test
