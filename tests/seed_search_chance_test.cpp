@@ -3,6 +3,8 @@
 // (splitmix64, fixed seeds), the agreement of several seeds' predictions, and the --reseed once
 // hint. The false-"predictable" rate over 2,000 trials is tests/long/seed_search_chance_long_test.cpp.
 #include <gtest/gtest.h>
+
+#include "support/test_rng.hpp"
 #include <nlohmann/json.hpp>
 
 #include <cmath>
@@ -17,27 +19,6 @@ namespace shufl::audit {
 namespace {
 
 using deals_t = std::vector<std::vector<std::uint32_t>>;
-
-// splitmix64 (Steele, Lea, Flood 2014): a generator none of the searched families uses.
-struct splitmix {
-  std::uint64_t s;
-  std::uint64_t next() {
-    std::uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-};
-
-// The first k cards of a uniform deal of n (partial Fisher–Yates; the modulo bias of 2^64 mod n
-// is below 10^-17 and irrelevant here).
-std::vector<std::uint32_t> random_deal(splitmix& g, std::size_t n, std::size_t k) {
-  std::vector<std::uint32_t> a(n);
-  for (std::size_t i = 0; i < n; ++i) a[i] = static_cast<std::uint32_t>(i);
-  for (std::size_t i = 0; i < k; ++i) std::swap(a[i], a[i + g.next() % (n - i)]);
-  a.resize(k);
-  return a;
-}
 
 // log10 E by Python with exact fractions: once S·Π 1/(n)_K; per-deal Π min(1, S/(n)_K) and, for r
 // reproduced deals, e_r(q) by enumerating the r-subsets.
@@ -65,8 +46,8 @@ seed_search_options opts(reseed_mode mode, std::size_t n, const std::vector<std:
   seed_search_options o;
   o.n = n;
   o.reseed = mode;
-  splitmix g{1};
-  for (const auto k : ks) o.deals.push_back(random_deal(g, n, k));
+  shufl::test::test_rng g{1};
+  for (const auto k : ks) o.deals.push_back(g.partial_deal(n, k));
   return o;
 }
 
@@ -153,13 +134,13 @@ std::string codes(const std::vector<std::uint32_t>& deal) {
 }
 
 TEST(SeedSearchChance, OsRandomDealsAreNeverCalledPredictable) {
-  splitmix g{20261203};
+  shufl::test::test_rng g{20261203};
   int chance = 0;
   for (int t = 0; t < 6; ++t) {
     // K = 3 over 200,001 seeds: E_d = 1.51, about 1.5 chance matches per deal.
     const auto r = test::run_shufl({"audit", "--seed-search", "python-random", "--dealt", "3", "--seeds", "0..200000",
                                     "--format", "json", "-"},
-                                   codes(random_deal(g, 52, 3)));
+                                   codes(g.partial_deal(52, 3)));
     ASSERT_TRUE(r.status == 0 || r.status == 4) << r.status << r.out << r.err;
     const auto j = nlohmann::json::parse(r.out)["seed_search"];
     EXPECT_EQ(j["chance"]["verdict"], r.status == 4 ? "chance" : "not-found");
@@ -170,7 +151,7 @@ TEST(SeedSearchChance, OsRandomDealsAreNeverCalledPredictable) {
   for (int t = 0; t < 4; ++t) {
     // K = 4 over 6,000 c-rand seeds (5,999 states): E = 9.2e-4 <= 1e-3.
     const auto r = test::run_shufl({"audit", "--seed-search", "c-rand", "--dealt", "4", "--seeds", "0..5999", "-"},
-                                   codes(random_deal(g, 52, 4)));
+                                   codes(g.partial_deal(52, 4)));
     EXPECT_EQ(r.status, 0) << r.out << r.err;
     EXPECT_NE(r.out.find("Chance: E = 0.000923 matches expected by chance"), std::string::npos) << r.out;
   }

@@ -5,6 +5,8 @@
 // And at E ≥ 1 (3 cards over 132,600 seeds) no match is ever called predictable.
 #include <gtest/gtest.h>
 
+#include "support/test_rng.hpp"
+
 #include <cstdint>
 #include <cstdio>
 #include <vector>
@@ -14,33 +16,15 @@
 namespace shufl::audit {
 namespace {
 
-struct splitmix {
-  std::uint64_t s;
-  std::uint64_t next() {
-    std::uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-};
-
-std::vector<std::uint32_t> random_deal(splitmix& g, std::size_t n, std::size_t k) {
-  std::vector<std::uint32_t> a(n);
-  for (std::size_t i = 0; i < n; ++i) a[i] = static_cast<std::uint32_t>(i);
-  for (std::size_t i = 0; i < k; ++i) std::swap(a[i], a[i + g.next() % (n - i)]);
-  a.resize(k);
-  return a;
-}
-
 int predictable_count(std::size_t k, std::uint64_t last_seed, int trials, int* matched) {
-  splitmix g{0x5EED5EA2C4ull + k};
+  shufl::test::test_rng g{0x5EED5EA2C4ull + k};
   int predictable = 0;
   *matched = 0;
   for (int t = 0; t < trials; ++t) {
     seed_search_options o;
     o.family = seed_family::c_rand;
     o.n = 52;
-    o.deals = {random_deal(g, 52, k)};
+    o.deals = {g.partial_deal(52, k)};
     o.range = {1, last_seed, false, ""};
     o.threads = 2;
     const auto r = search_seeds(o);

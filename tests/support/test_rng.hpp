@@ -36,6 +36,15 @@ struct test_rng {
     for (std::size_t i = n; i-- > 1;) std::swap(d[i], d[below(static_cast<std::uint32_t>(i + 1))]);
     return d;
   }
+  /// The first k cards of a uniform deal of 0..n-1 (partial Fisher–Yates upward, k <= n; a draw
+  /// is next() mod (n - i), whose bias below n/2^64 no test can see).
+  std::vector<std::uint32_t> partial_deal(std::size_t n, std::size_t k) {
+    std::vector<std::uint32_t> a(n);
+    std::iota(a.begin(), a.end(), 0u);
+    for (std::size_t i = 0; i < k; ++i) std::swap(a[i], a[i + next() % (n - i)]);
+    a.resize(k);
+    return a;
+  }
 };
 
 /// Poker code of canonical card k of a standard pack: As 2s ... Ks, Ah ... Kh, Ad ... Kd, Ac ... Kc.
