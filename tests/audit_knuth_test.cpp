@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "shufl/audit.hpp"
+#include "support/audit_packs.hpp"
 #include "support/test_rng.hpp"
 
 namespace shufl::audit {
@@ -27,19 +28,11 @@ TEST(AuditPermutation, LehmerCodesInLexicographicOrder) {
   EXPECT_EQ(permutation_pattern3(40, 7, 9), 4u);  // the order (2, 0, 1)
 }
 
-battery_shape distinct(std::size_t n) {
-  battery_shape s;
-  s.cards = n;
-  s.positions = n;
-  s.copies.assign(n, 1);
-  return s;
-}
-
 TEST(AuditPermutation, HandWorkedDeck) {
   // 7 cards: triples (0 1 2) increasing, (6 5 4) decreasing, card 3 left over; quadruple
   // (0 1 2 6) increasing, the last three left over.
   const std::vector<std::uint32_t> d = {0, 1, 2, 6, 5, 4, 3};
-  battery b(distinct(7));
+  battery b(shufl::test::distinct_shape(7));
   b.add_block(d.data(), 1, nullptr, 0);
   EXPECT_EQ(b.permutation3[0], 1u);
   EXPECT_EQ(b.permutation3[5], 1u);
@@ -54,7 +47,7 @@ TEST(AuditPermutation, FairDecksRejectAtTheLevel) {
   shufl::test::test_rng rng{31};
   int r3 = 0, r4 = 0;
   for (int rep = 0; rep < 400; ++rep) {
-    battery b(distinct(10));
+    battery b(shufl::test::distinct_shape(10));
     std::vector<std::uint32_t> all;
     for (int t = 0; t < 300; ++t) {
       const auto d = rng.deck(10);
@@ -81,7 +74,7 @@ TEST(AuditPermutation, FairDecksRejectAtTheLevel) {
 TEST(AuditPermutation, FavouredOrdersFail) {
   // A shuffler that sorts the first triple 20% of the time.
   shufl::test::test_rng rng{32};
-  battery b(distinct(10));
+  battery b(shufl::test::distinct_shape(10));
   std::vector<std::uint32_t> all;
   for (int t = 0; t < 2000; ++t) {
     auto d = rng.deck(10);

@@ -11,6 +11,7 @@
 
 #include "shufl/audit.hpp"
 #include "shufl/audit/serial.hpp"
+#include "support/audit_packs.hpp"
 #include "support/test_rng.hpp"
 
 namespace shufl::audit {
@@ -68,20 +69,12 @@ TEST(AuditSerial, SuccessorRepeatsByHand) {
   EXPECT_EQ(per_card, (std::vector<std::uint64_t>{2, 2, 2, 1, 1}));  // the bottom card repeats too
 }
 
-battery_shape small_shape(std::size_t n) {
-  battery_shape s;
-  s.cards = n;
-  s.positions = n;
-  s.copies.assign(n, 1);
-  return s;
-}
-
 // Runs `reps` audits of `decks` decks of 10 cards made by `make(t, previous)`; returns how many
 // had p < alpha for each serial test (successions, position) and for card-position.
 template <class F>
 std::array<int, 3> rejections(int reps, std::size_t decks, double alpha, F&& make) {
   std::array<int, 3> out{};
-  const battery_shape s = small_shape(10);
+  const battery_shape s = shufl::test::distinct_shape(10);
   for (int r = 0; r < reps; ++r) {
     battery b(s);
     std::vector<std::uint32_t> all;

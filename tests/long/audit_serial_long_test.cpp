@@ -7,18 +7,11 @@
 #include <vector>
 
 #include "shufl/audit.hpp"
+#include "support/audit_packs.hpp"
 #include "support/test_rng.hpp"
 
 namespace shufl::audit {
 namespace {
-
-battery_shape distinct(std::size_t n) {
-  battery_shape s;
-  s.cards = n;
-  s.positions = n;
-  s.copies.assign(n, 1);
-  return s;
-}
 
 // p < 0.01 counts of serial-successions and serial-position over `reps` audits of `decks`
 // 52-card decks made by `make`.
@@ -26,7 +19,7 @@ template <class F>
 std::pair<int, int> rejections(int reps, std::size_t decks, F&& make) {
   int succ = 0, pos = 0;
   for (int r = 0; r < reps; ++r) {
-    battery b(distinct(52));
+    battery b(shufl::test::distinct_shape(52));
     std::vector<std::uint32_t> all;
     for (std::size_t t = 0; t < decks; ++t) {
       const auto d = make();
@@ -78,7 +71,7 @@ TEST(AuditPermutationLong, ThousandFairAuditsRejectAtTheLevel) {
   shufl::test::test_rng rng{37};
   int r3 = 0, r4 = 0;
   for (int rep = 0; rep < 1000; ++rep) {
-    battery b(distinct(52));
+    battery b(shufl::test::distinct_shape(52));
     std::vector<std::uint32_t> all;
     for (int t = 0; t < 1000; ++t) {
       const auto d = rng.deck(52);

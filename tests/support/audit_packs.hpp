@@ -1,10 +1,11 @@
-// Packs for the monitor's and the detector's unit tests: a small pack described face by face,
-// and the standard 52-card pack, as audit_pack values (no reader involved).
+// Packs for the audit unit tests: a small pack described face by face and the standard 52-card
+// pack as audit_pack values (no reader involved), and the battery shape of n distinct cards.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
+#include "shufl/audit.hpp"
 #include "shufl/audit/deck_reader.hpp"
 #include "shufl/deck.hpp"
 
@@ -28,6 +29,15 @@ inline audit::audit_pack small_pack(std::vector<std::uint32_t> copies, std::vect
 /// The standard 52-card pack.
 inline audit::audit_pack standard_pack() {
   return audit::audit_pack_of(make_pack(pack_kind::standard), "standard", 1, 0);
+}
+
+/// The battery's shape for whole decks of n distinct cards.
+inline audit::battery_shape distinct_shape(std::size_t n) {
+  audit::battery_shape s;
+  s.cards = n;
+  s.positions = n;
+  s.copies.assign(n, 1);
+  return s;
 }
 
 }  // namespace shufl::test
