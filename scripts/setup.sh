@@ -12,6 +12,7 @@ packages=(
   librsvg2-bin poppler-utils prometheus-node-exporter chromium chromium-driver python3-selenium python3-jsonschema python3-mpmath python3-scipy parallel
   bash-completion zsh fish dpkg-dev groff-base man-db
   clang libclang-rt-14-dev ccache
+  php-cli
 )
 missing=()
 for p in "${packages[@]}"; do

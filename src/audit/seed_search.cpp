@@ -29,13 +29,16 @@ lane_mask run_lanes(seed_family family, const kernel_args& args) noexcept {
     case seed_family::python_random: return python_random_lanes(args);
     case seed_family::c_rand: return c_rand_lanes(args);
     case seed_family::cpp_mt19937: return cpp_mt19937_lanes(args);
+    case seed_family::php_mt_rand: return php_mt_rand_lanes(args, false);
+    case seed_family::php_mt_rand_legacy: return php_mt_rand_lanes(args, true);
     default: return 0;
   }
 }
 
 bool vectorised(seed_family family) noexcept {
   return family == seed_family::python_random || family == seed_family::c_rand ||
-         family == seed_family::cpp_mt19937;
+         family == seed_family::cpp_mt19937 || family == seed_family::php_mt_rand ||
+         family == seed_family::php_mt_rand_legacy;
 }
 
 // ---------------------------------------------------------------------------------------------

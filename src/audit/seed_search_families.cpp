@@ -8,10 +8,13 @@
 #include <fmt/format.h>
 
 #include "seed_search/delphi_random.hpp"
+#include "seed_search/dotnet_random.hpp"
 #include "seed_search/glibc_rand.hpp"
+#include "seed_search/go_math_rand.hpp"
 #include "seed_search/java_random.hpp"
 #include "seed_search/loops.hpp"
 #include "seed_search/mt19937.hpp"
+#include "seed_search/php_mt_rand.hpp"
 #include "seed_search/small_lcgs.hpp"
 #include "shufl/audit/seed_search.hpp"
 #include "shufl/error.hpp"
@@ -28,7 +31,7 @@ using namespace seeds;
 // rand(), std::mt19937 with std::shuffle, ...). These are descriptions: each family is
 // re-implemented bit-exactly below from its published algorithm, so the search gives the same
 // answer on every platform; shufl never calls rand(), <random> or std::shuffle, here or to shuffle.
-constexpr std::array<seed_family_info, 7> families{{
+constexpr std::array<seed_family_info, 11> families{{
     {seed_family::python_random, "python-random",
      "CPython random.seed(s) (MT19937 init_by_array over the 32-bit words of |s|) then random.shuffle(list) "
      "(for i = n-1 down to 1: j = _randbelow(i+1), getrandbits(bit_length(i+1)) with rejection; swap) "
@@ -61,6 +64,26 @@ constexpr std::array<seed_family_info, 7> families{{
      "for (i = n-1; i > 0; i--) { j = rand() % (i+1); swap(a[i], a[j]); } [Microsoft C runtime, published LCG; "
      "no Windows runtime here to test against]",
      two_32 - 1, time_unit::unix_seconds},
+    {seed_family::php_mt_rand, "php-mt-rand",
+     "PHP mt_srand(s) (MT19937 init_genrand(s)) then shuffle($a) (for i = n-1 down to 1: j = mt_rand's range "
+     "[0, i]: a power of two masked, else outputs above the last whole multiple of i+1 redrawn, then mod i+1; swap) "
+     "[php-src ext/random/mt_rand.c, ext/standard/array.c]",
+     two_32 - 1, time_unit::unix_seconds},
+    {seed_family::php_mt_rand_legacy, "php-mt-rand-legacy",
+     "PHP mt_srand(s, MT_RAND_PHP) (MT19937 with PHP's pre-7.1 twist: the low bit of the replaced word, not of "
+     "the next) then shuffle($a) as php-mt-rand [php-src ext/random/mt_rand.c]",
+     two_32 - 1, time_unit::unix_seconds},
+    {seed_family::go_math_rand, "go-math-rand",
+     "Go rand.New(rand.NewSource(s)) (additive lagged Fibonacci x[k] = x[k-607] + x[k-273] mod 2^64, seeded "
+     "from s mod 2^31-1 by 48271^k and rngCooked) then r.Shuffle(n, swap) (for i = n-1 down to 1: j = Lemire's "
+     "multiply of Uint32() by i+1 with rejection; swap); --loop inside-out is r.Perm(n) [Go math/rand rng.go, "
+     "rand.go]",
+     (std::uint64_t{1} << 63) - 1, time_unit::unix_seconds},
+    {seed_family::dotnet_random, "dotnet-random",
+     "new System.Random(s) (Knuth's subtractive generator of 55 words, second index 21, as .NET publishes it) "
+     "then for (i = n-1; i > 0; i--) { j = rnd.Next(i + 1); swap } with Next(k) = (int)(Sample() * k) "
+     "[.NET Random.cs (Net5CompatSeedImpl); Knuth, TAOCP vol. 2, 3.6]",
+     (std::uint64_t{1} << 31) - 1, time_unit::milliseconds_since_boot},
 }};
 
 }  // namespace
@@ -100,6 +123,19 @@ bool scalar_filter(seed_family family, const log_view& log, std::uint64_t seed, 
     }
     case seed_family::msvc_rand: {
       msvc_rand g(static_cast<std::uint32_t>(seed));
+      return top_down_survives(log, a, [&](std::uint32_t b) { return g.below(b); });
+    }
+    case seed_family::php_mt_rand:
+    case seed_family::php_mt_rand_legacy: {
+      php_mt_rand g(static_cast<std::uint32_t>(seed), family == seed_family::php_mt_rand_legacy);
+      return top_down_survives(log, a, [&](std::uint32_t b) { return g.below(b); });
+    }
+    case seed_family::go_math_rand: {
+      go_lazy_rand g(seed);
+      return top_down_survives(log, a, [&](std::uint32_t b) { return g.shuffle_below(b); });
+    }
+    case seed_family::dotnet_random: {
+      dotnet_random g(static_cast<std::uint32_t>(seed));
       return top_down_survives(log, a, [&](std::uint32_t b) { return g.below(b); });
     }
   }
@@ -147,6 +183,13 @@ void variant_shuffle(std::span<std::uint32_t> a, Gen& g, const family_variant& v
     case shuffle_loop::naive:
       for (std::uint32_t i = 0; i < n; ++i) std::swap(a[i], a[variant_draw(g, n, v.reduce)]);
       break;
+    case shuffle_loop::inside_out:  // the list is the identity on entry: a[j] = i is "a[j] = source[i]"
+      for (std::uint32_t i = 0; i < n; ++i) {
+        const std::uint32_t j = variant_draw(g, i + 1, v.reduce);
+        a[i] = a[j];
+        a[j] = i;
+      }
+      break;
   }
 }
 
@@ -167,13 +210,18 @@ bool variant_matches(const log_view& log, std::uint32_t* a, Gen& g, const family
 }  // namespace
 
 void check_variant(seed_family family, const family_variant& v) {
-  const bool loops = family == seed_family::python_random || family == seed_family::c_rand ||
-                     family == seed_family::java_random || family == seed_family::glibc_rand_r ||
-                     family == seed_family::msvc_rand;
+  const bool loops = family != seed_family::cpp_mt19937 && family != seed_family::asf_poker &&
+                     family != seed_family::php_mt_rand_legacy;
   if (v.loop != shuffle_loop::down && !loops)
-    throw error(fmt::format("--loop: {} has its own shuffle loop; --loop applies to python-random, c-rand, java-random, "
-                            "glibc-rand-r and msvc-rand",
+    throw error(fmt::format("--loop: {} has its own shuffle loop; --loop applies to every family but cpp-mt19937, "
+                            "asf-poker and php-mt-rand-legacy",
                             family_info(family).name));
+  if (v.reduce == draw_reduction::mod && family != seed_family::go_math_rand)
+    throw error(fmt::format("--reduce mod: {} has no second bounded draw; mod applies to c-rand (its default) and "
+                            "go-math-rand (r.Intn in a hand-written loop)",
+                            family_info(family).name));
+  if (v.reduce == draw_reduction::mod && v.loop != shuffle_loop::down)
+    throw error("--reduce mod: go-math-rand's loops other than down already draw with r.Intn (drop --reduce)");
   if (v.reduce == draw_reduction::div && family != seed_family::c_rand && family != seed_family::glibc_rand_r)
     throw error(fmt::format("--reduce div: {} has no RAND_MAX of 2^31-1; div applies to c-rand and glibc-rand-r",
                             family_info(family).name));
@@ -205,6 +253,18 @@ bool variant_filter(seed_family family, const family_variant& v, const log_view&
       msvc_rand g(static_cast<std::uint32_t>(seed));
       return variant_matches(log, a, g, v);
     }
+    case seed_family::php_mt_rand: {
+      php_mt_rand g(static_cast<std::uint32_t>(seed), false);
+      return variant_matches(log, a, g, v);
+    }
+    case seed_family::go_math_rand: {
+      go_lazy_rand g(seed);
+      return variant_matches(log, a, g, v);
+    }
+    case seed_family::dotnet_random: {
+      dotnet_random g(static_cast<std::uint32_t>(seed));
+      return variant_matches(log, a, g, v);
+    }
     default: return true;
   }
 }
@@ -229,6 +289,9 @@ std::vector<std::vector<std::uint32_t>> family_deals(seed_family family, std::ui
       case seed_family::java_random: { java_random g(seed); run(g); return out; }
       case seed_family::glibc_rand_r: { glibc_rand_r g(static_cast<std::uint32_t>(seed)); run(g); return out; }
       case seed_family::msvc_rand: { msvc_rand g(static_cast<std::uint32_t>(seed)); run(g); return out; }
+      case seed_family::php_mt_rand: { php_mt_rand g(static_cast<std::uint32_t>(seed), false); run(g); return out; }
+      case seed_family::go_math_rand: { go_math_rand g(seed); run(g); return out; }
+      case seed_family::dotnet_random: { dotnet_random g(static_cast<std::uint32_t>(seed)); run(g); return out; }
       default: return out;
     }
   }
@@ -268,6 +331,24 @@ std::vector<std::vector<std::uint32_t>> family_deals(seed_family family, std::ui
     }
     case seed_family::msvc_rand: {
       msvc_rand g(static_cast<std::uint32_t>(seed));
+      each([&](std::span<std::uint32_t> a) { top_down_shuffle(a, g); });
+      break;
+    }
+    case seed_family::php_mt_rand:
+    case seed_family::php_mt_rand_legacy: {
+      php_mt_rand g(static_cast<std::uint32_t>(seed), family == seed_family::php_mt_rand_legacy);
+      each([&](std::span<std::uint32_t> a) { top_down_shuffle(a, g); });
+      break;
+    }
+    case seed_family::go_math_rand: {
+      go_math_rand g(seed);
+      each([&](std::span<std::uint32_t> a) {
+        for (std::size_t i = a.size(); i-- > 1;) std::swap(a[i], a[g.shuffle_below(static_cast<std::uint32_t>(i + 1))]);
+      });
+      break;
+    }
+    case seed_family::dotnet_random: {
+      dotnet_random g(static_cast<std::uint32_t>(seed));
       each([&](std::span<std::uint32_t> a) { top_down_shuffle(a, g); });
       break;
     }

@@ -594,13 +594,14 @@ subcommand audit_subcommand() {
             sub.add_option("--rng", o->rng, "With --algo: engine xoshiro256pp, chacha20, mt19937, minstd")->capture_default_str()->type_name("NAME");
             sub.add_option("--seed-search", o->seed_search,
                            "Find the seed of a weak generator that reproduces the logged deals: python-random, "
-                           "c-rand, cpp-mt19937, java-random, asf-poker, glibc-rand-r, msvc-rand (exit 3 when found and E <= "
+                           "c-rand, cpp-mt19937, java-random, asf-poker, glibc-rand-r, msvc-rand, php-mt-rand, php-mt-rand-legacy, "
+                           "go-math-rand, dotnet-random (exit 3 when found and E <= "
                            "--max-chance; 4 when the "
                            "matches are consistent with chance)")
                 ->type_name("FAMILY");
             sub.add_option("--seeds", o->seeds,
                            "With --seed-search: seeds to try, A..B (2^K, 2^K-1 allowed) or "
-                           "time:YYYY-MM-DDTHH:MM:SSZ..YYYY-MM-DDTHH:MM:SSZ")
+                           "time:YYYY-MM-DDTHH:MM:SSZ..YYYY-MM-DDTHH:MM:SSZ (dotnet-random: uptime:A..B, e.g. uptime:0..7d)")
                 ->type_name("RANGE");
             sub.add_option("--reseed", o->reseed,
                            "With --seed-search: per-deal (each deal seeded anew) or once (one seed, the generator "
@@ -619,11 +620,13 @@ subcommand audit_subcommand() {
                 ->type_name("ORDER");
             sub.add_option("--loop", o->loop,
                            "With --seed-search: down (i = n-1..1: swap a[i], a[draw(i+1)]), up (i = 0..n-2: swap "
-                           "a[i], a[i+draw(n-i)]) or naive (i = 0..n-1: swap a[i], a[draw(n)])")
+                           "a[i], a[i+draw(n-i)]), naive (i = 0..n-1: swap a[i], a[draw(n)]) or inside-out (i = 0..n-1: "
+                           "j = draw(i+1), a[i] = a[j], a[j] = i)")
                 ->capture_default_str()
                 ->type_name("LOOP");
             sub.add_option("--reduce", o->reduce,
-                           "With --seed-search c-rand: mod (rand() % k, the default) or div (rand() / (RAND_MAX/k + 1))")
+                           "With --seed-search c-rand: mod (rand() % k, the default) or div (rand() / (RAND_MAX/k + 1)); "
+                           "go-math-rand: mod (r.Intn(k) in a hand-written down loop, not r.Shuffle)")
                 ->type_name("RULE");
             sub.add_option("--shard", o->shard,
                            "With --save-counts: count only shard I of N (a deck file: the lines starting in bytes "

@@ -86,12 +86,17 @@ seed_search_report make_seed_search_report(const seed_search_cli_options& o) {
   options.deals = deals;
   options.reseed = reseed;
   options.all = o.all;
-  options.variant.loop = static_cast<audit::shuffle_loop>(parse_choice("--loop", o.loop, {"down", "up", "naive"}));
+  options.variant.loop = static_cast<audit::shuffle_loop>(parse_choice("--loop", o.loop, {"down", "up", "naive", "inside-out"}));
   if (!o.reduce.empty()) {
     const auto r = parse_choice("--reduce", o.reduce, {"native", "mod", "div"});
-    if (r == 1 && family.family != audit::seed_family::c_rand)
-      throw error(fmt::format("--reduce mod: {} draws with its own rule; mod applies to c-rand (its default)", family.name));
-    options.variant.reduce = r == 2 ? audit::draw_reduction::div : audit::draw_reduction::native;
+    if (r == 1 && family.family != audit::seed_family::c_rand && family.family != audit::seed_family::go_math_rand)
+      throw error(fmt::format("--reduce mod: {} draws with its own rule; mod applies to c-rand (its default) and "
+                              "go-math-rand (r.Intn in a hand-written loop)",
+                              family.name));
+    // c-rand's native draw is rand() % k: mod is its default.
+    options.variant.reduce = r == 2   ? audit::draw_reduction::div
+                             : r == 1 && family.family == audit::seed_family::go_math_rand ? audit::draw_reduction::mod
+                                                                                            : audit::draw_reduction::native;
   }
   audit::check_variant(family.family, options.variant);
   if (!o.deck_order.empty()) options.deck_order = audit::parse_deck_order(o.deck_order, options.n);

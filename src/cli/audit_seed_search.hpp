@@ -12,7 +12,7 @@ namespace shufl::cli {
 
 /// What the audit command parsed for a seed search.
 struct seed_search_cli_options {
-  std::string family;              ///< --seed-search FAMILY (python-random, c-rand, cpp-mt19937, java-random, asf-poker, glibc-rand-r, msvc-rand)
+  std::string family;              ///< --seed-search FAMILY (a name of audit::seed_families())
   std::string seeds;               ///< --seeds RANGE: A..B or time:START..END
   std::string reseed = "per-deal"; ///< --reseed per-deal|once
   std::string deck_order;          ///< --deck-order suit-major|rank-major[:SUITS[:RANKS]] (empty: canonical)

@@ -38,6 +38,7 @@ std::string_view unit_name(audit::time_unit unit) {
     case audit::time_unit::unix_seconds: return "Unix seconds";
     case audit::time_unit::unix_milliseconds: return "Unix milliseconds";
     case audit::time_unit::milliseconds_since_midnight: return "milliseconds since midnight";
+    case audit::time_unit::milliseconds_since_boot: return "milliseconds since boot";
   }
   return "";
 }

@@ -26,13 +26,14 @@ namespace shufl::audit {
 
 /// The searchable generator + shuffle families.
 enum class seed_family : std::uint8_t { python_random, c_rand, cpp_mt19937, java_random, asf_poker, glibc_rand_r,
-                                         msvc_rand };
+                                         msvc_rand, php_mt_rand, php_mt_rand_legacy, go_math_rand, dotnet_random };
 
 /// What a time window's instants become as seeds of a family.
 enum class time_unit : std::uint8_t {
   unix_seconds,              ///< int(time.time()), time(NULL)
   unix_milliseconds,         ///< System.currentTimeMillis()
   milliseconds_since_midnight,  ///< Delphi's Randomize as ASF used it (clock time, 0..86,399,999)
+  milliseconds_since_boot,      ///< .NET's Environment.TickCount (`uptime:` ranges; no time windows)
 };
 
 /// One family: its name, its one-line definition with the source, the seeds it accepts.
@@ -55,11 +56,14 @@ enum class reseed_mode : std::uint8_t { per_deal, once };
 /// The shuffle loop a family's generator drives (draw(k) is the reduced draw in [0, k)):
 /// down: for i = n−1 down to 1, swap(a[i], a[draw(i+1)]) (every family's default but asf-poker
 /// and cpp-mt19937, which have their own); up: for i = 0 to n−2, swap(a[i], a[i + draw(n−i)]);
-/// naive: for i = 0 to n−1, swap(a[i], a[draw(n)]).
-enum class shuffle_loop : std::uint8_t { down, up, naive };
-/// How a raw output becomes draw(k): native, the generator's own bounded draw (c-rand: rand() % k);
-/// div: rand() / (RAND_MAX / k + 1) (c-rand only, RAND_MAX = 2^31 − 1).
-enum class draw_reduction : std::uint8_t { native, div };
+/// naive: for i = 0 to n−1, swap(a[i], a[draw(n)]); inside-out: for i = 0 to n−1 (i = 0 draws
+/// too), j = draw(i+1), a[i] = a[j], a[j] = i (Go's Perm).
+enum class shuffle_loop : std::uint8_t { down, up, naive, inside_out };
+/// How a raw output becomes draw(k): native, the generator's own bounded draw (c-rand: rand() % k;
+/// go-math-rand's down loop: Shuffle's own multiply, its other loops r.Intn(k)); div: rand() /
+/// (RAND_MAX / k + 1) (c-rand, glibc-rand-r: RAND_MAX = 2^31 − 1); mod: go-math-rand's r.Intn(k)
+/// in the down loop (a hand-written loop rather than r.Shuffle).
+enum class draw_reduction : std::uint8_t { native, div, mod };
 struct family_variant {
   shuffle_loop loop = shuffle_loop::down;
   draw_reduction reduce = draw_reduction::native;
