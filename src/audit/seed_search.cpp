@@ -61,6 +61,18 @@ void validate(const seed_search_options& o) {
   if (o.range.last < o.range.first || o.range.last > info.max_seed)
     throw error(fmt::format("seed search: seeds {}..{} outside {}'s 0..{}", o.range.first, o.range.last, info.name,
                             info.max_seed));
+  if (o.variant.loop == shuffle_loop::sample) {
+    if (o.variant.sample_size == 0 || o.variant.sample_size > o.n)
+      throw error(fmt::format("seed search: random.sample of {} cards from a deck of {}", o.variant.sample_size, o.n));
+    for (std::size_t d = 0; d < o.deals.size(); ++d)
+      if (o.deals[d].size() > o.variant.sample_size)
+        throw error(fmt::format("seed search: deal {} has {} cards, more than the {} random.sample deals (--loop "
+                                "sample:K)",
+                                d + 1, o.deals[d].size(), o.variant.sample_size));
+  }
+  if (o.variant.carry_over && o.reseed != reseed_mode::once)
+    throw error("--carry-over needs --reseed once: a list carried from deal to deal is shuffled by one generator "
+                "running on");
   for (std::size_t d = 0; d < o.deals.size(); ++d) {
     const auto& deal = o.deals[d];
     if (deal.empty() || deal.size() > o.n)

@@ -190,11 +190,50 @@ void variant_shuffle(std::span<std::uint32_t> a, Gen& g, const family_variant& v
         a[j] = i;
       }
       break;
+    case shuffle_loop::sample: break;  // not in place (python_sample)
+  }
+}
+
+// CPython 3.11 random.sample(list(range(n)), k) through `deal(i, card)`, which returns false to
+// stop early: the pool method when n is no larger than the set method's table, else the set.
+template <class Gen, class Deal>
+void python_sample(std::size_t n, std::size_t k, Gen& g, std::uint32_t* pool, Deal&& deal) noexcept {
+  std::size_t setsize = 21;
+  if (k > 5) {  // 4^ceil(log4(3k)): the smallest power of 4 ≥ 3k (3k is never a power of 4)
+    std::size_t p = 1;
+    while (p < 3 * k) p *= 4;
+    setsize += p;
+  }
+  if (n <= setsize) {
+    for (std::size_t i = 0; i < n; ++i) pool[i] = static_cast<std::uint32_t>(i);
+    for (std::size_t i = 0; i < k; ++i) {
+      const std::uint32_t j = g.below(static_cast<std::uint32_t>(n - i));
+      const std::uint32_t card = pool[j];
+      pool[j] = pool[n - i - 1];
+      if (!deal(i, card)) return;
+    }
+    return;
+  }
+  // pool[] as the set of indices already dealt (0/1 per index).
+  for (std::size_t i = 0; i < n; ++i) pool[i] = 0;
+  for (std::size_t i = 0; i < k; ++i) {
+    std::uint32_t j = g.below(static_cast<std::uint32_t>(n));
+    while (pool[j] != 0) j = g.below(static_cast<std::uint32_t>(n));
+    pool[j] = 1;
+    if (!deal(i, j)) return;
   }
 }
 
 template <class Gen>
 bool variant_matches(const log_view& log, std::uint32_t* a, Gen& g, const family_variant& v) noexcept {
+  if (v.loop == shuffle_loop::sample) {
+    bool same = true;
+    python_sample(log.n, v.sample_size, g, a, [&](std::size_t i, std::uint32_t card) {
+      same = i >= log.cards.size() || card == log.cards[i];
+      return same && i + 1 < log.cards.size();
+    });
+    return same;
+  }
   if (v.loop == shuffle_loop::up) {  // position i is final once placed
     const auto n = static_cast<std::uint32_t>(log.n);
     for (std::uint32_t i = 0; i + 1 < n && i < log.cards.size(); ++i) {
@@ -222,6 +261,11 @@ void check_variant(seed_family family, const family_variant& v) {
                             family_info(family).name));
   if (v.reduce == draw_reduction::mod && v.loop != shuffle_loop::down)
     throw error("--reduce mod: go-math-rand's loops other than down already draw with r.Intn (drop --reduce)");
+  if (v.loop == shuffle_loop::sample && family != seed_family::python_random)
+    throw error(fmt::format("--loop sample is CPython's random.sample: it applies to python-random, not {}",
+                            family_info(family).name));
+  if (v.loop == shuffle_loop::sample && v.carry_over)
+    throw error("--carry-over: random.sample leaves its list as it was, there is nothing to carry over (drop one)");
   if (v.reduce == draw_reduction::div && family != seed_family::c_rand && family != seed_family::glibc_rand_r)
     throw error(fmt::format("--reduce div: {} has no RAND_MAX of 2^31-1; div applies to c-rand and glibc-rand-r",
                             family_info(family).name));
@@ -275,11 +319,27 @@ std::vector<std::vector<std::uint32_t>> family_deals(seed_family family, std::ui
                                                      std::size_t deals, const family_variant& variant) {
   std::vector<std::vector<std::uint32_t>> out(deals, std::vector<std::uint32_t>(n));
   auto each = [&](auto&& shuffle_one) {
-    for (auto& a : out) {
-      identity(a);
-      shuffle_one(std::span<std::uint32_t>(a));
+    for (std::size_t d = 0; d < deals; ++d) {
+      if (variant.carry_over && d > 0)
+        out[d] = out[d - 1];
+      else
+        identity(out[d]);
+      shuffle_one(std::span<std::uint32_t>(out[d]));
     }
   };
+  if (variant.loop == shuffle_loop::sample) {
+    check_variant(family, variant);
+    python_random g(seed);
+    std::vector<std::uint32_t> pool(n);
+    for (auto& a : out) {
+      a.resize(variant.sample_size);
+      python_sample(n, variant.sample_size, g, pool.data(), [&](std::size_t i, std::uint32_t card) {
+        a[i] = card;
+        return true;
+      });
+    }
+    return out;
+  }
   if (!variant.standard()) {
     check_variant(family, variant);
     auto run = [&](auto& g) { each([&](std::span<std::uint32_t> a) { variant_shuffle(a, g, variant); }); };

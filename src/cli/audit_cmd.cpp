@@ -68,6 +68,8 @@ struct audit_cli_options {
   std::string deck_order;    // --deck-order
   std::string loop = "down"; // --loop
   std::string reduce;        // --reduce
+  bool carry_over = false;   // --carry-over
+  bool try_variants = false; // --try-variants
   std::string shard;
   bool progress = false;
   // --follow (src/cli/audit_follow.cpp)
@@ -306,6 +308,8 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
     so.deck_order = o.deck_order;
     so.loop = o.loop;
     so.reduce = o.reduce;
+    so.carry_over = o.carry_over;
+    so.try_variants = o.try_variants;
     so.threads = options.threads;
     so.shard = o.shard;
     so.format = o.format;
@@ -318,7 +322,8 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
     }
     return run_seed_search(so);
   }
-  for (const char* name : {"--seeds", "--reseed", "--all", "--progress", "--max-chance", "--deck-order", "--loop", "--reduce"}) {
+  for (const char* name : {"--seeds", "--reseed", "--all", "--progress", "--max-chance", "--deck-order", "--loop", "--reduce",
+                           "--carry-over", "--try-variants"}) {
     if (sub.count(name) > 0) throw error(fmt::format("{} applies to --seed-search", name));
   }
   // One audit's report: stdout (text or JSON) and, with --report, the page; `info.name` as given.
@@ -616,18 +621,25 @@ subcommand audit_subcommand() {
                 ->type_name("E");
             sub.add_option("--deck-order", o->deck_order,
                            "With --seed-search: the list's starting order, suit-major|rank-major[:SUITS[:RANKS]] "
-                           "(default suit-major:shdc:A23456789TJQK; e.g. rank-major:cdhs)")
+                           "(default suit-major:shdc:A23456789TJQK; e.g. rank-major:cdhs) or a FILE of the cards in "
+                           "their starting order")
                 ->type_name("ORDER");
             sub.add_option("--loop", o->loop,
                            "With --seed-search: down (i = n-1..1: swap a[i], a[draw(i+1)]), up (i = 0..n-2: swap "
-                           "a[i], a[i+draw(n-i)]), naive (i = 0..n-1: swap a[i], a[draw(n)]) or inside-out (i = 0..n-1: "
-                           "j = draw(i+1), a[i] = a[j], a[j] = i)")
+                           "a[i], a[i+draw(n-i)]), naive (i = 0..n-1: swap a[i], a[draw(n)]), inside-out (i = 0..n-1: "
+                           "j = draw(i+1), a[i] = a[j], a[j] = i) or sample[:K] (python-random: CPython 3.11 "
+                           "random.sample(list, K), K the logged cards unless given)")
                 ->capture_default_str()
                 ->type_name("LOOP");
             sub.add_option("--reduce", o->reduce,
                            "With --seed-search c-rand: mod (rand() % k, the default) or div (rand() / (RAND_MAX/k + 1)); "
                            "go-math-rand: mod (r.Intn(k) in a hand-written down loop, not r.Shuffle)")
                 ->type_name("RULE");
+            sub.add_flag("--carry-over", o->carry_over,
+                         "With --seed-search --reseed once: one list reshuffled every deal without refilling");
+            sub.add_flag("--try-variants", o->try_variants,
+                         "With --seed-search: try every loop, draw, deck order (and carry-over) of the family in one "
+                         "run; E counts them");
             sub.add_option("--shard", o->shard,
                            "With --save-counts: count only shard I of N (a deck file: the lines starting in bytes "
                            "floor(I*S/N) to floor((I+1)*S/N)-1 of its S bytes; --algo: chunks as bias --shard); with "

@@ -15,6 +15,7 @@
 #include "render/seed_search_output.hpp"
 #include "shufl/cpus.hpp"
 #include "shufl/audit/deck_reader.hpp"
+#include "shufl/cards.hpp"
 #include "shufl/audit/seed_search.hpp"
 #include "shufl/deck.hpp"
 #include "shufl/error.hpp"
@@ -56,6 +57,42 @@ std::vector<std::vector<std::uint32_t>> read_deals(const seed_search_cli_options
   return deals;
 }
 
+// --deck-order: suit-major/rank-major[:SUITS[:RANKS]], or a FILE holding the pack's cards in the
+// list's starting order (in any notation shufl deck prints, on one line or several).
+std::vector<std::uint32_t> deck_order_of(const std::string& spec, const deck& pack) {
+  if (spec.starts_with("suit-major") || spec.starts_with("rank-major")) return audit::parse_deck_order(spec, pack.cards.size());
+  auto in = text_reader::open(spec, std::uint64_t{1} << 20);
+  std::vector<std::uint32_t> order;
+  std::vector<bool> seen(pack.cards.size());
+  std::vector<cards::line_item> items;
+  std::string_view line;
+  std::size_t line_number = 0;
+  while (in.next(line)) {
+    ++line_number;
+    cards::read_line_items(line, items);
+    for (const auto& item : items) {
+      const auto at = item.named ? std::find(pack.cards.begin(), pack.cards.end(), *item.named)
+                                 : pack.cards.end();
+      if (at == pack.cards.end())
+        throw error(fmt::format("--deck-order {}: line {}: {} is not a card of the pack ({})", in.name(), line_number,
+                                cards::quote_input_text(item.text), pack.description));
+      const auto c = static_cast<std::uint32_t>(at - pack.cards.begin());
+      if (seen[c])
+        throw error(fmt::format("--deck-order {}: line {}: {} appears twice", in.name(), line_number,
+                                cards::quote_input_text(item.text)));
+      seen[c] = true;
+      order.push_back(c);
+    }
+  }
+  if (order.size() != pack.cards.size())
+    throw error(fmt::format("--deck-order {}: {} cards, the pack has {} (every card once, in the list's starting order)",
+                            in.name(), order.size(), pack.cards.size()));
+  bool canonical = true;
+  for (std::size_t i = 0; i < order.size(); ++i) canonical = canonical && order[i] == i;
+  if (canonical) order.clear();
+  return order;
+}
+
 std::pair<std::uint64_t, std::uint64_t> parse_shard_option(const std::string& text) {
   const auto slash = text.find('/');
   if (slash == std::string::npos)
@@ -86,7 +123,22 @@ seed_search_report make_seed_search_report(const seed_search_cli_options& o) {
   options.deals = deals;
   options.reseed = reseed;
   options.all = o.all;
-  options.variant.loop = static_cast<audit::shuffle_loop>(parse_choice("--loop", o.loop, {"down", "up", "naive", "inside-out"}));
+  {
+    // --loop sample:K: K the cards random.sample deals (default: the logged cards of the first deal).
+    const auto colon = o.loop.find(':');
+    const std::string loop = o.loop.substr(0, colon);
+    options.variant.loop =
+        static_cast<audit::shuffle_loop>(parse_choice("--loop", loop, {"down", "up", "naive", "inside-out", "sample"}));
+    if (colon != std::string::npos && options.variant.loop != audit::shuffle_loop::sample)
+      throw error(fmt::format("--loop {}: only sample takes a size (sample:K)", o.loop));
+    if (options.variant.loop == audit::shuffle_loop::sample)
+      options.variant.sample_size =
+          colon != std::string::npos ? parse_uint("--loop sample:K", o.loop.substr(colon + 1)) : deals[0].size();
+  }
+  options.variant.carry_over = o.carry_over;
+  if (o.carry_over && reseed != reseed_mode::once)
+    throw error("--carry-over needs --reseed once: a list carried from deal to deal is shuffled by one generator running "
+                "on");
   if (!o.reduce.empty()) {
     const auto r = parse_choice("--reduce", o.reduce, {"native", "mod", "div"});
     if (r == 1 && family.family != audit::seed_family::c_rand && family.family != audit::seed_family::go_math_rand)
@@ -99,7 +151,7 @@ seed_search_report make_seed_search_report(const seed_search_cli_options& o) {
                                                                                             : audit::draw_reduction::native;
   }
   audit::check_variant(family.family, options.variant);
-  if (!o.deck_order.empty()) options.deck_order = audit::parse_deck_order(o.deck_order, options.n);
+  if (!o.deck_order.empty()) options.deck_order = deck_order_of(o.deck_order, pack);
   options.threads = o.threads != 0 ? o.threads : default_threads();
   std::optional<audit::seed_range> range = full;
   if (shard) range = audit::shard_of(full, shard->first, shard->second);

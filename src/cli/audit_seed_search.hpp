@@ -15,9 +15,11 @@ struct seed_search_cli_options {
   std::string family;              ///< --seed-search FAMILY (a name of audit::seed_families())
   std::string seeds;               ///< --seeds RANGE: A..B or time:START..END
   std::string reseed = "per-deal"; ///< --reseed per-deal|once
-  std::string deck_order;          ///< --deck-order suit-major|rank-major[:SUITS[:RANKS]] (empty: canonical)
-  std::string loop = "down";       ///< --loop down|up|naive
+  std::string deck_order;          ///< --deck-order suit-major|rank-major[:SUITS[:RANKS]]|FILE (empty: canonical)
+  std::string loop = "down";       ///< --loop down|up|naive|inside-out|sample[:K]
   std::string reduce;              ///< --reduce native|mod|div (empty: the family's own)
+  bool carry_over = false;         ///< --carry-over (needs --reseed once)
+  bool try_variants = false;       ///< --try-variants: every variant of the family, H = their number
   bool all = false;                ///< --all: every matching seed, not only the first
   unsigned threads = 0;            ///< --threads (0: every core)
   std::string shard;               ///< --shard I/N (empty: the whole range)

@@ -43,6 +43,21 @@ std::string_view unit_name(audit::time_unit unit) {
   return "";
 }
 
+}  // namespace
+
+std::string variant_loop_name(const audit::family_variant& v) {
+  switch (v.loop) {
+    case audit::shuffle_loop::down: return "down";
+    case audit::shuffle_loop::up: return "up";
+    case audit::shuffle_loop::naive: return "naive";
+    case audit::shuffle_loop::inside_out: return "inside-out";
+    case audit::shuffle_loop::sample: return fmt::format("sample:{}", v.sample_size);
+  }
+  return "";
+}
+
+namespace {
+
 std::string cards_text(const deck& pack, std::span<const std::uint32_t> cards) {
   std::string out;
   for (const auto c : cards) {
@@ -174,14 +189,17 @@ seed_search_report seed_search_output(const seed_search_input& in, const audit::
                    deals.size() == 1 ? "1 logged deal" : fmt::format("{} logged deals", deals.size()));
   t += fmt::format("Family: {}\n", family.definition);
   if (!in.deck_order.empty()) t += fmt::format("Deck order: the list starts {}\n", in.deck_order);
-  const std::string_view loop_name = in.variant.loop == audit::shuffle_loop::up      ? "up"
-                                     : in.variant.loop == audit::shuffle_loop::naive ? "naive"
-                                                                                     : "down";
-  const std::string_view reduce_name = in.variant.reduce == audit::draw_reduction::div ? "div" : "native";
+  const std::string loop_name = variant_loop_name(in.variant);
+  const std::string_view reduce_name = in.variant.reduce == audit::draw_reduction::div   ? "div"
+                                       : in.variant.reduce == audit::draw_reduction::mod ? "mod"
+                                                                                         : "native";
   if (!in.variant.standard())
     t += fmt::format("Variant: --loop {} --reduce {} (in place of the family's loop and draw)\n", loop_name, reduce_name);
+  if (in.variant.carry_over)
+    t += "Carry-over: one list reshuffled every deal without refilling (each deal shuffles the list the last one left)\n";
   j["loop"] = loop_name;
   j["reduce"] = reduce_name;
+  j["carry_over"] = in.variant.carry_over;
   t += "\n";
 
   if (result.matches.empty()) {
@@ -282,7 +300,7 @@ seed_search_report seed_search_output(const seed_search_input& in, const audit::
       t += fmt::format("\nDeal {} was logged whole: nothing of it is left to predict.\n", deals.size());
     } else {
       t += fmt::format("\nPredicted rest of deal {} (cards {} to {}):\n  {}\n", deals.size(), deals[last_deal].size() + 1,
-                       pack.cards.size(), cards_text(pack, rest));
+                       deals[last_deal].size() + rest.size(), cards_text(pack, rest));
     }
     if (reseed == reseed_mode::once) {
       j["predicted_next_deal"] = cards_json(pack, prediction.next_deal);

@@ -57,8 +57,11 @@ enum class reseed_mode : std::uint8_t { per_deal, once };
 /// down: for i = n−1 down to 1, swap(a[i], a[draw(i+1)]) (every family's default but asf-poker
 /// and cpp-mt19937, which have their own); up: for i = 0 to n−2, swap(a[i], a[i + draw(n−i)]);
 /// naive: for i = 0 to n−1, swap(a[i], a[draw(n)]); inside-out: for i = 0 to n−1 (i = 0 draws
-/// too), j = draw(i+1), a[i] = a[j], a[j] = i (Go's Perm).
-enum class shuffle_loop : std::uint8_t { down, up, naive, inside_out };
+/// too), j = draw(i+1), a[i] = a[j], a[j] = i (Go's Perm); sample: CPython 3.11's
+/// random.sample(list, k) (python-random only): when n ≤ 21 + (k > 5 ? 4^⌈log4(3k)⌉ : 0), for i
+/// = 0 to k−1: j = draw(n−i), deal pool[j], pool[j] = pool[n−i−1]; otherwise for i = 0 to k−1:
+/// j = draw(n) drawn again while already dealt, deal list[j]. A sample deals k cards, not n.
+enum class shuffle_loop : std::uint8_t { down, up, naive, inside_out, sample };
 /// How a raw output becomes draw(k): native, the generator's own bounded draw (c-rand: rand() % k;
 /// go-math-rand's down loop: Shuffle's own multiply, its other loops r.Intn(k)); div: rand() /
 /// (RAND_MAX / k + 1) (c-rand, glibc-rand-r: RAND_MAX = 2^31 − 1); mod: go-math-rand's r.Intn(k)
@@ -67,15 +70,23 @@ enum class draw_reduction : std::uint8_t { native, div, mod };
 struct family_variant {
   shuffle_loop loop = shuffle_loop::down;
   draw_reduction reduce = draw_reduction::native;
+  std::size_t sample_size = 0;  ///< sample: k, the cards random.sample deals (1..n)
+  /// One list reshuffled every deal without refilling (deal d + 1 shuffles the list deal d left);
+  /// only with reseed once. The first deal is unchanged, so standard() ignores it.
+  bool carry_over = false;
+  /// The family's own loop and draw (the fast filters apply).
   [[nodiscard]] bool standard() const noexcept { return loop == shuffle_loop::down && reduce == draw_reduction::native; }
 };
-/// Throws shufl::error when `family` has no such variant (loops: python-random, c-rand,
-/// java-random; div: c-rand).
+/// Throws shufl::error when `family` has no such variant: --loop on cpp-mt19937, asf-poker or
+/// php-mt-rand-legacy; sample on another family than python-random, or with carry_over; div on
+/// another family than c-rand and glibc-rand-r; mod on another than go-math-rand, or with a loop
+/// other than down.
 void check_variant(seed_family family, const family_variant& variant);
 
 /// Reference (exact, unoptimised) deals of a family: `deals` consecutive shuffles of a fresh
 /// canonical list of n cards after seeding once with `seed` (per-deal reseeding is deals = 1 per
-/// seed). Each result is the full list of n canonical indices, index 0 dealt first. n ≥ 1.
+/// seed). Each result is the full list of n canonical indices, index 0 dealt first (with
+/// --loop sample, the k cards dealt). n ≥ 1.
 std::vector<std::vector<std::uint32_t>> family_deals(seed_family family, std::uint64_t seed, std::size_t n,
                                                      std::size_t deals, const family_variant& variant = {});
 
