@@ -3,6 +3,7 @@
 // random.sample, one list carried over from deal to deal, and PHP's shuffle(); each is found with
 // its modifier (and not without it), its next cards predicted as the program dealt them.
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <string>
 #include <vector>
@@ -185,6 +186,64 @@ TEST(E2eSeedSearchVariants, PhpShuffleOfARealProgram) {
                                 "time:2026-12-01T00:00:00Z..2026-12-01T23:59:59Z", "-"},
                                seen);
   expect_found(found, "1796090000", "Predicted next deal (deal 3):\n  " + rows[2] + "\n");
+}
+
+// A C program that differs from c-rand in four ways at once (deck rank-major:cdhs aces high, the
+// upward loop, rand() / (RAND_MAX / k + 1), one deck carried over): --try-variants finds it,
+// states its cost first, and counts every variant in E.
+TEST(E2eSeedSearchVariants, TryVariantsFindsEveryModifierAtOnce) {
+  temp_dir dir;
+  const std::string source = dir.write("tv.c",
+      "#include <stdio.h>\n#include <stdlib.h>\n"
+      "int main(int argc, char** argv) {\n"
+      "  const char* suits = \"cdhs\"; const char* ranks = \"23456789TJQKA\";\n"
+      "  srand((unsigned)strtoul(argv[1], 0, 10));\n"
+      "  char deck[52][3]; int n = 0;\n"
+      "  for (int r = 0; r < 13; ++r) for (int s = 0; s < 4; ++s) { deck[n][0] = ranks[r]; deck[n][1] = suits[s]; deck[n][2] = 0; ++n; }\n"
+      "  for (int d = 0; d < 3; ++d) {\n"
+      "    for (int i = 0; i < 51; ++i) { int j = i + rand() / (RAND_MAX / (52 - i) + 1); char t0 = deck[i][0], t1 = deck[i][1];\n"
+      "      deck[i][0] = deck[j][0]; deck[i][1] = deck[j][1]; deck[j][0] = t0; deck[j][1] = t1; }\n"
+      "    for (int c = 0; c < 52; ++c) printf(c ? \" %s\" : \"%s\", deck[c]);\n"
+      "    printf(\"\\n\");\n"
+      "  }\n"
+      "  return 0;\n"
+      "}\n");
+  ASSERT_EQ(run_shell("cc -O2 -o " + dir.file("tv") + " " + source).status, 0);
+  const auto rows = lines(run_program(dir.file("tv"), {"1796090123"}).out);
+  ASSERT_EQ(rows.size(), 3u);
+  const std::string seen = first_cards(rows[0], 6) + "\n" + first_cards(rows[1], 6) + "\n";
+  const std::vector<std::string> args{"audit", "--seed-search", "c-rand", "--reseed", "once", "--dealt", "6", "--seeds",
+                                      "time:2026-12-01T01:50:00Z..2026-12-01T02:00:00Z"};
+  auto with = args;
+  with.insert(with.end(), {"--try-variants", "-"});
+  const auto r = run_shufl(with, seen);
+  expect_found(r, "1796090123", "Predicted next deal (deal 3):\n  " + rows[2] + "\n");
+  EXPECT_EQ(r.err.rfind("shufl: --try-variants: 1536 variants of c-rand (8 loops and draws x 96 deck orders x "
+                        "carry-over off and on)", 0),
+            0u)
+      << r.err;
+  EXPECT_NE(r.out.find("Deck order: the list starts rank-major:cdhs:23456789TJQKA\n"
+                       "Variant: --loop up --reduce div (in place of the family's loop and draw)\nCarry-over:"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("H = 1536 variants, S = 601 distinct seeds"), std::string::npos) << r.out;
+  // JSON: H is the variants' count in E; 2 deals of 6 cards over 601 seeds and 1536 variants.
+  with.insert(with.end() - 1, {"--format", "json"});
+  const auto j = nlohmann::json::parse(run_shufl(with, seen).out)["seed_search"];
+  EXPECT_EQ(j["variants_tried"], 1536);
+  EXPECT_EQ(j["chance"]["variants"], 1536);
+  const double e = 1536.0 * 601 / (52.0 * 51 * 50 * 49 * 48 * 47) / (52.0 * 51 * 50 * 49 * 48 * 47);
+  EXPECT_NEAR(j["chance"]["expected_chance_matches"]["value"].get<double>() / e, 1.0, 1e-9);
+  EXPECT_EQ(j["loop"], "up");
+  EXPECT_EQ(j["reduce"], "div");
+  EXPECT_EQ(j["carry_over"], true);
+  // Refused with the modifiers it varies itself.
+  auto bad = args;
+  bad.insert(bad.end(), {"--try-variants", "--loop", "up", "-"});
+  const auto refused = run_shufl(bad, seen);
+  EXPECT_EQ(refused.status, 1);
+  EXPECT_NE(refused.err.find("--try-variants tries every --loop, --reduce and --carry-over"), std::string::npos)
+      << refused.err;
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -194,6 +195,45 @@ TEST(SeedSearchFamilies, SeedsThatAlias) {
   EXPECT_EQ(distinct_states(seed_family::go_math_rand, parse_seed_range("1..89482311", go)), 89482311u);
   EXPECT_EQ(distinct_states(seed_family::go_math_rand, parse_seed_range("0..2^40", go)), m - 1);
   EXPECT_EQ(distinct_states(seed_family::go_math_rand, parse_seed_range("2147483647..2237000000", go)), 89516353u);
+}
+
+// --try-variants: the family's own variant first, then every loop x draw x deck order x carry-over.
+seed_search_options searched(seed_family f, std::size_t n, reseed_mode reseed, std::size_t deals, std::size_t k) {
+  seed_search_options o;
+  o.family = f;
+  o.n = n;
+  o.reseed = reseed;
+  o.deals.assign(deals, std::vector<std::uint32_t>(k));
+  return o;
+}
+
+TEST(SeedSearchVariants, EveryCombinationOnce) {
+  auto v = family_variants(searched(seed_family::c_rand, 52, reseed_mode::once, 2, 5));
+  EXPECT_EQ(v.size(), 8u * 96 * 2);
+  EXPECT_TRUE(v[0].variant.standard());
+  EXPECT_TRUE(v[0].deck_order.empty());
+  EXPECT_FALSE(v[0].variant.carry_over);
+  std::set<std::string> names;
+  for (const auto& x : v) names.insert(x.deck_order_name);
+  EXPECT_EQ(names.size(), 96u);
+  EXPECT_TRUE(names.count("rank-major:cdhs:23456789TJQKA"));
+  EXPECT_EQ(family_variants(searched(seed_family::c_rand, 52, reseed_mode::per_deal, 2, 5)).size(), 8u * 96);
+  EXPECT_EQ(family_variants(searched(seed_family::c_rand, 52, reseed_mode::once, 1, 5)).size(), 8u * 96);
+  // python-random: 4 loops, sample:5 (set method) and sample:52 (pool); sample never carries over.
+  EXPECT_EQ(family_variants(searched(seed_family::python_random, 52, reseed_mode::once, 2, 5)).size(), 6u * 96 + 4u * 96);
+  EXPECT_EQ(family_variants(searched(seed_family::python_random, 52, reseed_mode::per_deal, 2, 6)).size(), 5u * 96);
+  EXPECT_EQ(family_variants(searched(seed_family::cpp_mt19937, 52, reseed_mode::per_deal, 2, 5)).size(), 96u);
+  EXPECT_EQ(family_variants(searched(seed_family::go_math_rand, 52, reseed_mode::per_deal, 1, 5)).size(), 5u * 96);
+  // Another pack: the canonical order only; a given order is kept.
+  auto ten = searched(seed_family::java_random, 10, reseed_mode::per_deal, 1, 10);
+  EXPECT_EQ(family_variants(ten).size(), 4u);
+  ten.deck_order = {1, 0, 2, 3, 4, 5, 6, 7, 8, 9};
+  const auto fixed = family_variants(ten, "my-order");
+  ASSERT_EQ(fixed.size(), 4u);
+  EXPECT_EQ(fixed[3].deck_order, ten.deck_order);
+  EXPECT_EQ(fixed[3].deck_order_name, "my-order");
+  for (const auto& x : family_variants(searched(seed_family::python_random, 52, reseed_mode::once, 2, 5)))
+    EXPECT_NO_THROW(check_variant(seed_family::python_random, x.variant));
 }
 
 TEST(SeedRange, UptimeWindowsOfDotnet) {

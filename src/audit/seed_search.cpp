@@ -204,8 +204,12 @@ seed_search_result search_seeds(const seed_search_options& options) {
   return result;
 }
 
-double measure_seed_rate(const seed_search_options& o, std::uint64_t sample) {
+double measure_seed_rate(const seed_search_options& o, std::uint64_t sample, const search_variant* as) {
   seed_search_options probe = o;
+  if (as != nullptr) {
+    probe.variant = as->variant;
+    probe.deck_order = as->deck_order;
+  }
   probe.progress = nullptr;
   probe.threads = 1;
   probe.all = true;

@@ -68,8 +68,7 @@ struct audit_cli_options {
   std::string deck_order;    // --deck-order
   std::string loop = "down"; // --loop
   std::string reduce;        // --reduce
-  bool carry_over = false;   // --carry-over
-  bool try_variants = false; // --try-variants
+  bool carry_over = false, try_variants = false;  // --carry-over, --try-variants
   std::string shard;
   bool progress = false;
   // --follow (src/cli/audit_follow.cpp)
@@ -598,15 +597,13 @@ subcommand audit_subcommand() {
             sub.add_option("--seed", o->seed, "With --algo: any string; the same seed gives the same decks")->type_name("SEED")->expected(0, 1);
             sub.add_option("--rng", o->rng, "With --algo: engine xoshiro256pp, chacha20, mt19937, minstd")->capture_default_str()->type_name("NAME");
             sub.add_option("--seed-search", o->seed_search,
-                           "Find the seed of a weak generator that reproduces the logged deals: python-random, "
-                           "c-rand, cpp-mt19937, java-random, asf-poker, glibc-rand-r, msvc-rand, php-mt-rand, php-mt-rand-legacy, "
-                           "go-math-rand, dotnet-random (exit 3 when found and E <= "
-                           "--max-chance; 4 when the "
-                           "matches are consistent with chance)")
+                           "Find the seed of a weak generator that reproduces the logged deals: python-random, c-rand, "
+                           "cpp-mt19937, java-random, asf-poker, glibc-rand-r, msvc-rand, php-mt-rand, php-mt-rand-legacy, "
+                           "go-math-rand, dotnet-random (exit 3 when found and E <= --max-chance; 4 when chance explains it)")
                 ->type_name("FAMILY");
             sub.add_option("--seeds", o->seeds,
-                           "With --seed-search: seeds to try, A..B (2^K, 2^K-1 allowed) or "
-                           "time:YYYY-MM-DDTHH:MM:SSZ..YYYY-MM-DDTHH:MM:SSZ (dotnet-random: uptime:A..B, e.g. uptime:0..7d)")
+                           "With --seed-search: seeds to try, A..B (2^K, 2^K-1 allowed), time:YYYY-MM-DDTHH:MM:SSZ.."
+                           "YYYY-MM-DDTHH:MM:SSZ or (dotnet-random) uptime:A..B, e.g. uptime:0..7d")
                 ->type_name("RANGE");
             sub.add_option("--reseed", o->reseed,
                            "With --seed-search: per-deal (each deal seeded anew) or once (one seed, the generator "
@@ -621,25 +618,14 @@ subcommand audit_subcommand() {
                 ->type_name("E");
             sub.add_option("--deck-order", o->deck_order,
                            "With --seed-search: the list's starting order, suit-major|rank-major[:SUITS[:RANKS]] "
-                           "(default suit-major:shdc:A23456789TJQK; e.g. rank-major:cdhs) or a FILE of the cards in "
-                           "their starting order")
+                           "(default suit-major:shdc:A23456789TJQK; e.g. rank-major:cdhs) or a FILE of the cards")
                 ->type_name("ORDER");
-            sub.add_option("--loop", o->loop,
-                           "With --seed-search: down (i = n-1..1: swap a[i], a[draw(i+1)]), up (i = 0..n-2: swap "
-                           "a[i], a[i+draw(n-i)]), naive (i = 0..n-1: swap a[i], a[draw(n)]), inside-out (i = 0..n-1: "
-                           "j = draw(i+1), a[i] = a[j], a[j] = i) or sample[:K] (python-random: CPython 3.11 "
-                           "random.sample(list, K), K the logged cards unless given)")
-                ->capture_default_str()
-                ->type_name("LOOP");
-            sub.add_option("--reduce", o->reduce,
-                           "With --seed-search c-rand: mod (rand() % k, the default) or div (rand() / (RAND_MAX/k + 1)); "
-                           "go-math-rand: mod (r.Intn(k) in a hand-written down loop, not r.Shuffle)")
+            sub.add_option("--loop", o->loop, "With --seed-search: down, up, naive, inside-out or sample[:K] (docs/seed-search.md)")
+                ->capture_default_str()->type_name("LOOP");
+            sub.add_option("--reduce", o->reduce, "With --seed-search: mod (rand() % k; go: r.Intn) or div (rand() / (RAND_MAX/k + 1))")
                 ->type_name("RULE");
-            sub.add_flag("--carry-over", o->carry_over,
-                         "With --seed-search --reseed once: one list reshuffled every deal without refilling");
-            sub.add_flag("--try-variants", o->try_variants,
-                         "With --seed-search: try every loop, draw, deck order (and carry-over) of the family in one "
-                         "run; E counts them");
+            sub.add_flag("--carry-over", o->carry_over, "With --seed-search --reseed once: one list reshuffled every deal");
+            sub.add_flag("--try-variants", o->try_variants, "With --seed-search: every loop, draw and deck order at once");
             sub.add_option("--shard", o->shard,
                            "With --save-counts: count only shard I of N (a deck file: the lines starting in bytes "
                            "floor(I*S/N) to floor((I+1)*S/N)-1 of its S bytes; --algo: chunks as bias --shard); with "

@@ -15,7 +15,6 @@
 #include "render/seed_search_output.hpp"
 #include "shufl/cpus.hpp"
 #include "shufl/audit/deck_reader.hpp"
-#include "shufl/cards.hpp"
 #include "shufl/audit/seed_search.hpp"
 #include "shufl/deck.hpp"
 #include "shufl/error.hpp"
@@ -57,52 +56,6 @@ std::vector<std::vector<std::uint32_t>> read_deals(const seed_search_cli_options
   return deals;
 }
 
-// --deck-order: suit-major/rank-major[:SUITS[:RANKS]], or a FILE holding the pack's cards in the
-// list's starting order (in any notation shufl deck prints, on one line or several).
-std::vector<std::uint32_t> deck_order_of(const std::string& spec, const deck& pack) {
-  if (spec.starts_with("suit-major") || spec.starts_with("rank-major")) return audit::parse_deck_order(spec, pack.cards.size());
-  auto in = text_reader::open(spec, std::uint64_t{1} << 20);
-  std::vector<std::uint32_t> order;
-  std::vector<bool> seen(pack.cards.size());
-  std::vector<cards::line_item> items;
-  std::string_view line;
-  std::size_t line_number = 0;
-  while (in.next(line)) {
-    ++line_number;
-    cards::read_line_items(line, items);
-    for (const auto& item : items) {
-      const auto at = item.named ? std::find(pack.cards.begin(), pack.cards.end(), *item.named)
-                                 : pack.cards.end();
-      if (at == pack.cards.end())
-        throw error(fmt::format("--deck-order {}: line {}: {} is not a card of the pack ({})", in.name(), line_number,
-                                cards::quote_input_text(item.text), pack.description));
-      const auto c = static_cast<std::uint32_t>(at - pack.cards.begin());
-      if (seen[c])
-        throw error(fmt::format("--deck-order {}: line {}: {} appears twice", in.name(), line_number,
-                                cards::quote_input_text(item.text)));
-      seen[c] = true;
-      order.push_back(c);
-    }
-  }
-  if (order.size() != pack.cards.size())
-    throw error(fmt::format("--deck-order {}: {} cards, the pack has {} (every card once, in the list's starting order)",
-                            in.name(), order.size(), pack.cards.size()));
-  bool canonical = true;
-  for (std::size_t i = 0; i < order.size(); ++i) canonical = canonical && order[i] == i;
-  if (canonical) order.clear();
-  return order;
-}
-
-std::pair<std::uint64_t, std::uint64_t> parse_shard_option(const std::string& text) {
-  const auto slash = text.find('/');
-  if (slash == std::string::npos)
-    throw error(fmt::format("--shard: expected I/N (shard I of N, 0 <= I < N), got '{}'", text));
-  const auto i = parse_uint("--shard", text.substr(0, slash));
-  const auto n = parse_uint("--shard", text.substr(slash + 1));
-  if (n == 0 || i >= n) throw error(fmt::format("--shard {}: shards are numbered 0 to N-1 (0 <= I < N)", text));
-  return {i, n};
-}
-
 }  // namespace
 
 seed_search_report make_seed_search_report(const seed_search_cli_options& o) {
@@ -112,7 +65,7 @@ seed_search_report make_seed_search_report(const seed_search_cli_options& o) {
   const reseed_mode reseed =
       parse_choice("--reseed", o.reseed, {"per-deal", "once"}) == 0 ? reseed_mode::per_deal : reseed_mode::once;
   std::optional<std::pair<std::uint64_t, std::uint64_t>> shard;
-  if (!o.shard.empty()) shard = parse_shard_option(o.shard);
+  if (!o.shard.empty()) shard = audit::parse_shard(o.shard);
   audit::audit_pack audit_pack;
   const auto deals = read_deals(o, audit_pack);
   const deck& pack = audit_pack.cards;
@@ -123,36 +76,17 @@ seed_search_report make_seed_search_report(const seed_search_cli_options& o) {
   options.deals = deals;
   options.reseed = reseed;
   options.all = o.all;
-  {
-    // --loop sample:K: K the cards random.sample deals (default: the logged cards of the first deal).
-    const auto colon = o.loop.find(':');
-    const std::string loop = o.loop.substr(0, colon);
-    options.variant.loop =
-        static_cast<audit::shuffle_loop>(parse_choice("--loop", loop, {"down", "up", "naive", "inside-out", "sample"}));
-    if (colon != std::string::npos && options.variant.loop != audit::shuffle_loop::sample)
-      throw error(fmt::format("--loop {}: only sample takes a size (sample:K)", o.loop));
-    if (options.variant.loop == audit::shuffle_loop::sample)
-      options.variant.sample_size =
-          colon != std::string::npos ? parse_uint("--loop sample:K", o.loop.substr(colon + 1)) : deals[0].size();
+  options.variant = audit::parse_family_variant(family, o.loop, o.reduce, o.carry_over, o.try_variants, options);
+  if (o.deck_order.starts_with("suit-major") || o.deck_order.starts_with("rank-major")) {
+    options.deck_order = audit::parse_deck_order(o.deck_order, options.n);
+  } else if (!o.deck_order.empty()) {
+    auto in = text_reader::open(o.deck_order, std::uint64_t{1} << 20);
+    options.deck_order = audit::read_deck_order(in, pack);
   }
-  options.variant.carry_over = o.carry_over;
-  if (o.carry_over && reseed != reseed_mode::once)
-    throw error("--carry-over needs --reseed once: a list carried from deal to deal is shuffled by one generator running "
-                "on");
-  if (!o.reduce.empty()) {
-    const auto r = parse_choice("--reduce", o.reduce, {"native", "mod", "div"});
-    if (r == 1 && family.family != audit::seed_family::c_rand && family.family != audit::seed_family::go_math_rand)
-      throw error(fmt::format("--reduce mod: {} draws with its own rule; mod applies to c-rand (its default) and "
-                              "go-math-rand (r.Intn in a hand-written loop)",
-                              family.name));
-    // c-rand's native draw is rand() % k: mod is its default.
-    options.variant.reduce = r == 2   ? audit::draw_reduction::div
-                             : r == 1 && family.family == audit::seed_family::go_math_rand ? audit::draw_reduction::mod
-                                                                                            : audit::draw_reduction::native;
-  }
-  audit::check_variant(family.family, options.variant);
-  if (!o.deck_order.empty()) options.deck_order = deck_order_of(o.deck_order, pack);
+  std::vector<audit::search_variant> variants;
+  if (o.try_variants) variants = audit::family_variants(options, o.deck_order);
   options.threads = o.threads != 0 ? o.threads : default_threads();
+  std::string deck_order_name = o.deck_order;
   std::optional<audit::seed_range> range = full;
   if (shard) range = audit::shard_of(full, shard->first, shard->second);
 
@@ -164,23 +98,35 @@ seed_search_report make_seed_search_report(const seed_search_cli_options& o) {
     const std::string label = std::string(family.name) + " seeds";
     std::optional<progress_bar> bar;
     bias_progress callback;
-    if (o.progress || isatty(STDERR_FILENO) == 1) {
+    if (variants.empty() && (o.progress || isatty(STDERR_FILENO) == 1)) {
       bar.emplace(std::vector<std::string>{label}, o.progress);
       callback = bar->callback();
       options.progress = [&callback, &label](std::uint64_t done, std::uint64_t total) { callback(done, total, label); };
     }
-    // A long search says first how long it will take (measured on its first seeds).
+    // A long search says first how long it will take (measured on its first seeds); --try-variants
+    // always states its cost, measured on its second variant (the first has the fast filters).
     const std::uint64_t total = range->count() * result.searches;
-    if (range->count() == 0 || total / result.searches != range->count() || total >= (std::uint64_t{1} << 30)) {
-      const double rate = audit::measure_seed_rate(options);
-      if (rate > 0) std::fputs(render::seed_search_estimate(total, options.threads, rate).c_str(), stderr);
+    if (!variants.empty()) {
+      const double rate = audit::measure_seed_rate(options, std::uint64_t{1} << 17, &variants[variants.size() > 1 ? 1 : 0]);
+      std::fputs(render::seed_search_variants_cost(family, variants, total, options.threads, rate).c_str(), stderr);
+      const auto found = audit::search_variants(options, variants);  // options: the variant that matched
+      result = found.result;
+      deck_order_name = variants[found.variant < variants.size() ? found.variant : 0].deck_order_name;
+    } else {
+      if (range->count() == 0 || total / result.searches != range->count() || total >= (std::uint64_t{1} << 30)) {
+        const double rate = audit::measure_seed_rate(options);
+        if (rate > 0) std::fputs(render::seed_search_estimate(total, options.threads, rate).c_str(), stderr);
+      }
+      result = audit::search_seeds(options);
     }
-    result = audit::search_seeds(options);
     if (bar) bar->stop();
   }
 
-  render::seed_search_input in{&family, o.seeds, full, range, shard, reseed, deals, pack, o.deck_order, options.variant};
-  const auto chance = audit::assess_chance(options, result, audit::distinct_states(family.family, full), o.max_chance);
+  const std::size_t tried = std::max<std::size_t>(1, variants.size());
+  render::seed_search_input in{&family, o.seeds,         full,           range, shard, reseed, deals, pack, deck_order_name,
+                               options.variant, tried};
+  const auto chance =
+      audit::assess_chance(options, result, audit::distinct_states(family.family, full), o.max_chance, tried);
   audit::seed_prediction prediction;
   if (chance.verdict == audit::seed_verdict::predictable) prediction = audit::predict_deals(options, result);
   return render::seed_search_output(in, result, chance, prediction);

@@ -18,8 +18,7 @@ struct seed_search_cli_options {
   std::string deck_order;          ///< --deck-order suit-major|rank-major[:SUITS[:RANKS]]|FILE (empty: canonical)
   std::string loop = "down";       ///< --loop down|up|naive|inside-out|sample[:K]
   std::string reduce;              ///< --reduce native|mod|div (empty: the family's own)
-  bool carry_over = false;         ///< --carry-over (needs --reseed once)
-  bool try_variants = false;       ///< --try-variants: every variant of the family, H = their number
+  bool carry_over = false, try_variants = false;  ///< --carry-over (needs --reseed once), --try-variants
   bool all = false;                ///< --all: every matching seed, not only the first
   unsigned threads = 0;            ///< --threads (0: every core)
   std::string shard;               ///< --shard I/N (empty: the whole range)

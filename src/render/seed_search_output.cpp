@@ -173,7 +173,11 @@ seed_search_report seed_search_output(const seed_search_input& in, const audit::
       "Chance: E = {} matches expected by chance ({}, S = {} distinct seeds, {}); \"predictable\" needs E <= {} "
       "(--max-chance).\n",
       chance_text(chance.expected),
-      reseed == reseed_mode::once ? "E = S * prod_d 1/(n)_K" : "E = prod_d min(1, S/(n)_K)", count_text(chance.states),
+      chance.variants > 1
+          ? (reseed == reseed_mode::once ? fmt::format("E = H * S * prod_d 1/(n)_K, H = {} variants", chance.variants)
+                                         : fmt::format("E = H * prod_d min(1, S/(n)_K), H = {} variants", chance.variants))
+          : std::string(reseed == reseed_mode::once ? "E = S * prod_d 1/(n)_K" : "E = prod_d min(1, S/(n)_K)"),
+      count_text(chance.states),
       [&] {
         std::string k;
         for (std::size_t d = 0; d < deals.size() && d < 8; ++d) k += (k.empty() ? "K = " : ", ") + std::to_string(deals[d].size());
@@ -200,16 +204,24 @@ seed_search_report seed_search_output(const seed_search_input& in, const audit::
   j["loop"] = loop_name;
   j["reduce"] = reduce_name;
   j["carry_over"] = in.variant.carry_over;
+  j["variants_tried"] = in.variants_tried;
+  if (in.variants_tried > 1)
+    t += fmt::format("Variants: {} combinations of loop, draw, deck order and carry-over tried (--try-variants); E "
+                     "counts them all (H = {}){}\n",
+                     in.variants_tried, in.variants_tried, result.matches.empty() ? "" : "; the one that matched is above");
   t += "\n";
 
   if (result.matches.empty()) {
+    const std::string any_variant =
+        in.variants_tried > 1 ? fmt::format(" with any of the {} variants tried", in.variants_tried) : "";
     const std::string statement =
-        reseed == reseed_mode::once
+        (reseed == reseed_mode::once
             ? fmt::format("no {} seed in {} reproduces {}", family.name, space, deals_word)
             : deals.size() == 1
                   ? fmt::format("no {} seed in {} reproduces this deal", family.name, space)
                   : fmt::format("no {} seed in {} reproduces any of these {} deals (each deal tried on its own)",
-                                family.name, space, deals.size());
+                                family.name, space, deals.size())) +
+        any_variant;
     const std::string scope = fmt::format(
         "This rules out only {} seeded with one of these {} seeds; another generator, other shuffle code or a seed "
         "outside the range is not tested.",
@@ -335,6 +347,26 @@ std::string seed_search_estimate(std::uint64_t seeds, unsigned threads, double r
   return fmt::format("shufl: searching {} seeds on {} thread{}: at most about {} ({:.3g} seeds/s per thread, measured on the "
                      "first seeds; without --all it stops at the first match; --shard I/N splits the range)\n",
                      count_text(seeds), threads, threads == 1 ? "" : "s", d, rate);
+}
+
+std::string seed_search_variants_cost(const audit::seed_family_info& family,
+                                      const std::vector<audit::search_variant>& variants, std::uint64_t seeds,
+                                      unsigned threads, double rate) {
+  std::size_t loops = 0, orders = 0;
+  bool carry = false;
+  for (const auto& v : variants) {
+    if (v.deck_order_name == variants.front().deck_order_name && !v.variant.carry_over) ++loops;
+    if (v.variant.carry_over) carry = true;
+  }
+  orders = loops == 0 ? 0 : variants.size() / loops / (carry ? 2 : 1);
+  std::string t = fmt::format(
+      "shufl: --try-variants: {} variants of {} ({} loops and draws x {} deck order{}{}), each over every seed; E counts "
+      "them all\n",
+      variants.size(), family.name, loops, orders, orders == 1 ? "" : "s", carry ? " x carry-over off and on" : "");
+  const std::uint64_t total = seeds * variants.size();
+  if (rate > 0 && (variants.size() == 0 || total / variants.size() == seeds))
+    t += seed_search_estimate(total, threads, rate);
+  return t;
 }
 
 }  // namespace shufl::render

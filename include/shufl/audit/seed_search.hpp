@@ -22,6 +22,9 @@
 #include <utility>
 #include <vector>
 
+#include "shufl/deck.hpp"
+#include "shufl/text_input.hpp"
+
 namespace shufl::audit {
 
 /// The searchable generator + shuffle families.
@@ -168,10 +171,57 @@ seed_search_result search_seeds(const seed_search_options& options);
 /// --deck-order on bad syntax or when n ≠ 52.
 std::vector<std::uint32_t> parse_deck_order(std::string_view spec, std::size_t n);
 
+/// The variant of --loop LOOP (down, up, naive, inside-out, sample[:K]; sample without K deals the
+/// most cards logged of a deal), --reduce RULE (empty: the family's own; native, mod, div) and
+/// --carry-over. Throws shufl::error for an unknown name, sample:K with K not a positive whole
+/// number, carry-over without reseed once, a combination check_variant refuses, or any of them
+/// with `try_variants` (which tries them all).
+family_variant parse_family_variant(const seed_family_info& family, std::string_view loop, std::string_view reduce,
+                                    bool carry_over, bool try_variants, const seed_search_options& options);
+
+/// Parses --shard I/N (0 ≤ I < N) into {I, N}; throws shufl::error otherwise.
+std::pair<std::uint64_t, std::uint64_t> parse_shard(std::string_view text);
+
+/// A deck order read from `in`: every card of `pack` once, in the list's starting order (list[0]
+/// first), in any notation shufl deck prints, on one line or several; as deck_order (empty when
+/// it is the canonical order). Throws shufl::error naming the line for a word that is no card of
+/// the pack or a card given twice, and when cards are missing.
+std::vector<std::uint32_t> read_deck_order(text_reader& in, const deck& pack);
+
+/// One combination --try-variants tries: a loop and draw (and carry-over) with a deck order.
+struct search_variant {
+  family_variant variant;
+  std::vector<std::uint32_t> deck_order;  ///< as seed_search_options::deck_order (empty: canonical)
+  std::string deck_order_name;            ///< e.g. "rank-major:cdhs:23456789TJQKA" (empty: canonical)
+};
+
+/// Every variant of `options.family` --try-variants tries, the family's own first: each --loop it
+/// takes (python-random: sample:K with K the most cards logged of a deal, and sample:n when n selects the
+/// other method of random.sample) × each --reduce it takes (c-rand, glibc-rand-r: native, div;
+/// go-math-rand's down loop: native, mod) × the 96 deck orders of a 52-card pack (suit-major and
+/// rank-major × the 24 suit orders × aces low and high; only the canonical one for another pack;
+/// options.deck_order, named `fixed_order_name`, when that is not empty) × carry-over off and on
+/// (with reseed once and several deals).
+std::vector<search_variant> family_variants(const seed_search_options& options, const std::string& fixed_order_name = {});
+
+/// The search of several variants in turn: the first variant (in order) with a match, its result,
+/// and the seeds tried over all variants searched. `variant` is variants.size() when none matches.
+struct variant_search_result {
+  std::size_t variant = 0;
+  seed_search_result result;
+  std::uint64_t seeds_tried = 0;
+};
+
+/// Runs search_seeds with each variant (its variant and deck_order put into `options`) until one
+/// matches; `options` is left with the variant that matched (the first when none did).
+variant_search_result search_variants(seed_search_options& options, const std::vector<search_variant>& variants);
+
 /// Seeds per second of one thread for this search, measured by running its first `sample` seeds
 /// (fewer when the range is smaller) once, on one thread; the whole search's time is then about
 /// range.count() × searches / (rate × threads). 0 when the sample ran too fast to time.
-double measure_seed_rate(const seed_search_options& options, std::uint64_t sample = std::uint64_t{1} << 17);
+/// With `as`, the search of that variant and deck order instead.
+double measure_seed_rate(const seed_search_options& options, std::uint64_t sample = std::uint64_t{1} << 17,
+                         const search_variant* as = nullptr);
 
 /// A positive number as mantissa·2^exponent, so that products of many small probabilities (a
 /// deal of 52 cards is 1/52! ≈ 10^-67.9) never underflow. Zero is mantissa 0.
