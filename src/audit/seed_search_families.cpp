@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <optional>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -90,6 +91,21 @@ constexpr std::array<seed_family_info, 11> families{{
 
 namespace seeds {
 
+namespace {
+
+// fast_mod's multipliers ⌊(2^64 − 1)/d⌋ + 1 for every bound d ≤ 32768 (built once): the one-word
+// LCG families spend most of a seed on `% (i + 1)` otherwise.
+const std::uint64_t* mod_multipliers() {
+  static const std::vector<std::uint64_t> table = [] {
+    std::vector<std::uint64_t> t(32769);
+    for (std::size_t d = 1; d < t.size(); ++d) t[d] = UINT64_MAX / d + 1;
+    return t;
+  }();
+  return table.data();
+}
+
+}  // namespace
+
 // The scalar filter for one seed (also the filter's tail and the large-seed path).
 bool scalar_filter(seed_family family, const log_view& log, std::uint64_t seed, std::uint32_t* a) noexcept {
   identity({a, log.n});
@@ -119,11 +135,13 @@ bool scalar_filter(seed_family family, const log_view& log, std::uint64_t seed, 
     }
     case seed_family::glibc_rand_r: {
       glibc_rand_r g(static_cast<std::uint32_t>(seed));
-      return top_down_survives(log, a, [&](std::uint32_t b) { return g.below(b); });
+      const std::uint64_t* m = mod_multipliers();
+      return top_down_survives(log, a, [&](std::uint32_t b) { return fast_mod(g.next(), b, m[b]); });
     }
     case seed_family::msvc_rand: {
       msvc_rand g(static_cast<std::uint32_t>(seed));
-      return top_down_survives(log, a, [&](std::uint32_t b) { return g.below(b); });
+      const std::uint64_t* m = mod_multipliers();
+      return top_down_survives(log, a, [&](std::uint32_t b) { return fast_mod(g.rand15(), b, m[b]); });
     }
     case seed_family::php_mt_rand:
     case seed_family::php_mt_rand_legacy: {
