@@ -31,6 +31,7 @@ lane_mask run_lanes(seed_family family, const kernel_args& args) noexcept {
     case seed_family::cpp_mt19937: return cpp_mt19937_lanes(args);
     case seed_family::php_mt_rand: return php_mt_rand_lanes(args, false);
     case seed_family::php_mt_rand_legacy: return php_mt_rand_lanes(args, true);
+    case seed_family::dotnet_random: return dotnet_random_lanes(args);
     default: return 0;
   }
 }
@@ -38,7 +39,7 @@ lane_mask run_lanes(seed_family family, const kernel_args& args) noexcept {
 bool vectorised(seed_family family) noexcept {
   return family == seed_family::python_random || family == seed_family::c_rand ||
          family == seed_family::cpp_mt19937 || family == seed_family::php_mt_rand ||
-         family == seed_family::php_mt_rand_legacy;
+         family == seed_family::php_mt_rand_legacy || family == seed_family::dotnet_random;
 }
 
 // ---------------------------------------------------------------------------------------------
