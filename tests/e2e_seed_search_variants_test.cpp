@@ -188,6 +188,25 @@ TEST(E2eSeedSearchVariants, PhpShuffleOfARealProgram) {
   expect_found(found, "1796090000", "Predicted next deal (deal 3):\n  " + rows[2] + "\n");
 }
 
+// dotnet-random's seeds are milliseconds since boot: uptime: windows, and time: refused with the why.
+TEST(E2eSeedSearchVariants, UptimeWindowsOfDotnetRandom) {
+  const auto r = run_shufl({"audit", "--seed-search", "dotnet-random", "--dealt", "5", "--seeds", "uptime:0..1m", "-"},
+                           "As Kd Qh Jc Ts\n");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("seeds 0..60000 (milliseconds since boot of uptime:0..1m) (60,001 seeds)"), std::string::npos)
+      << r.out;
+  auto bad = run_shufl({"audit", "--seed-search", "dotnet-random", "--dealt", "5", "--seeds",
+                        "time:2026-12-01T00:00:00Z..2026-12-01T00:01:00Z", "-"},
+                       "As Kd Qh Jc Ts\n");
+  EXPECT_EQ(bad.status, 1);
+  EXPECT_NE(bad.err.find("milliseconds since boot (Environment.TickCount), not a clock time: give uptime:A..B"),
+            std::string::npos)
+      << bad.err;
+  bad = run_shufl({"audit", "--seed-search", "c-rand", "--dealt", "5", "--seeds", "uptime:0..1m", "-"}, "As Kd Qh Jc Ts\n");
+  EXPECT_EQ(bad.status, 1);
+  EXPECT_NE(bad.err.find("uptime: ranges are for dotnet-random"), std::string::npos) << bad.err;
+}
+
 // A C program that differs from c-rand in four ways at once (deck rank-major:cdhs aces high, the
 // upward loop, rand() / (RAND_MAX / k + 1), one deck carried over): --try-variants finds it,
 // states its cost first, and counts every variant in E.
