@@ -119,6 +119,7 @@ TEST(E2eSeedSearchVariants, RandomSampleOfCPython) {
                      rows[0] + "\n" + rows[1] + "\n");
   expect_found(r, "31415", "Predicted next deal (deal 3):\n  " + rows[2] + "\n");
   EXPECT_NE(r.out.find("--loop sample:5"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Deal 2: all 5 cards random.sample dealt were logged.\n"), std::string::npos) << r.out;
   // The whole-deck sample logged by its first 6 cards: sample:52, and the rest of it predicted.
   r = run_shufl({"audit", "--seed-search", "python-random", "--reseed", "once", "--loop", "sample:52", "--dealt", "6",
                  "--seeds", "27000..28000", "-"},

@@ -309,7 +309,10 @@ seed_search_report seed_search_output(const seed_search_input& in, const audit::
     const std::span<const std::uint32_t> rest(prediction.rest_of_last_deal);
     j["predicted_rest_of_last_deal"] = cards_json(pack, rest);
     if (rest.empty()) {
-      t += fmt::format("\nDeal {} was logged whole: nothing of it is left to predict.\n", deals.size());
+      t += in.variant.loop == audit::shuffle_loop::sample
+               ? fmt::format("\nDeal {}: all {} cards random.sample dealt were logged.\n", deals.size(),
+                             in.variant.sample_size)
+               : fmt::format("\nDeal {} was logged whole: nothing of it is left to predict.\n", deals.size());
     } else {
       t += fmt::format("\nPredicted rest of deal {} (cards {} to {}):\n  {}\n", deals.size(), deals[last_deal].size() + 1,
                        deals[last_deal].size() + rest.size(), cards_text(pack, rest));
