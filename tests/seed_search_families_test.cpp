@@ -3,6 +3,7 @@
 // found, the fast filters against the reference deals, their seeds and ranges.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <set>
 #include <sstream>
@@ -156,6 +157,34 @@ TEST(SeedSearchFamilies, FiltersAgreeWithTheReferenceOnEverySeed) {
       EXPECT_GT(want.size(), 20u);
     }
   }
+}
+
+// glibc-rand-r and msvc-rand run two seeds side by side up to 64 cards, one at a time above.
+TEST(SeedSearchFamilies, OneWordGeneratorsAgreeWithTheReferenceOnEverySeed) {
+  for (const auto f : {seed_family::glibc_rand_r, seed_family::msvc_rand})
+    for (const std::size_t n : {3u, 52u, 64u, 65u, 100u})
+      for (const std::size_t k : {1u, 3u}) {
+        const std::vector<std::uint32_t> deal = k == 1 ? std::vector<std::uint32_t>{1} : std::vector<std::uint32_t>{2, 0, 1};
+        std::vector<std::uint64_t> want;
+        for (std::uint64_t s = 1000; s <= 4000; ++s) {
+          const auto d = family_deals(f, s, n, 1)[0];
+          if (std::equal(deal.begin(), deal.end(), d.begin())) want.push_back(s);
+        }
+        seed_search_options o;
+        o.family = f;
+        o.n = n;
+        o.range.first = 1000;
+        o.range.last = 4000;
+        o.deals = {deal};
+        o.all = true;
+        const auto r = search_seeds(o);
+        std::vector<std::uint64_t> got;
+        for (const auto& m : r.matches) got.push_back(m.seed);
+        EXPECT_EQ(got, want) << family_info(f).name << " n = " << n << " k = " << k;
+        if (k == 1) {
+          EXPECT_GT(want.size(), 0u) << family_info(f).name << " n = " << n << " k = " << k;
+        }
+      }
 }
 
 TEST(SeedSearchFamilies, VariantsOfTheNewFamilies) {

@@ -32,6 +32,8 @@ lane_mask run_lanes(seed_family family, const kernel_args& args) noexcept {
     case seed_family::php_mt_rand: return php_mt_rand_lanes(args, false);
     case seed_family::php_mt_rand_legacy: return php_mt_rand_lanes(args, true);
     case seed_family::dotnet_random: return dotnet_random_lanes(args);
+    case seed_family::glibc_rand_r: return small_lcg_lanes(args, true);
+    case seed_family::msvc_rand: return small_lcg_lanes(args, false);
     default: return 0;
   }
 }
@@ -39,7 +41,8 @@ lane_mask run_lanes(seed_family family, const kernel_args& args) noexcept {
 bool vectorised(seed_family family) noexcept {
   return family == seed_family::python_random || family == seed_family::c_rand ||
          family == seed_family::cpp_mt19937 || family == seed_family::php_mt_rand ||
-         family == seed_family::php_mt_rand_legacy || family == seed_family::dotnet_random;
+         family == seed_family::php_mt_rand_legacy || family == seed_family::dotnet_random ||
+         family == seed_family::glibc_rand_r || family == seed_family::msvc_rand;
 }
 
 // ---------------------------------------------------------------------------------------------
