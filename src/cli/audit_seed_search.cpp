@@ -123,8 +123,8 @@ seed_search_report make_seed_search_report(const seed_search_cli_options& o) {
   }
 
   const std::size_t tried = std::max<std::size_t>(1, variants.size());
-  render::seed_search_input in{&family, o.seeds,         full,           range, shard, reseed, deals, pack, deck_order_name,
-                               options.variant, tried};
+  render::seed_search_input in{&family, o.seeds, full, range, shard, reseed, deals,
+                               pack, deck_order_name, options.variant, tried};
   const auto chance =
       audit::assess_chance(options, result, audit::distinct_states(family.family, full), o.max_chance, tried);
   audit::seed_prediction prediction;
