@@ -52,7 +52,7 @@ class record_source {
   std::uint64_t position() const noexcept { return position_; }
   /// The string that holds the bytes of `record` (the one `next` last returned) when this source
   /// or its reader assembled it, else nullptr: for keep_record, which may take its buffer.
-  std::string* owner(std::string_view record) noexcept {
+  byte_buffer* owner(std::string_view record) noexcept {
     if (!scratch_.empty() && record.data() == scratch_.data()) return &scratch_;
     return reader_ ? reader_->owner(record) : nullptr;
   }
@@ -70,7 +70,7 @@ class record_source {
   char delimiter_ = '\n';
   kind kind_ = kind::reader;
   std::uint64_t position_ = 0;
-  std::string scratch_;
+  byte_buffer scratch_;  // a record assembled here (CSV lines, an operand, a number)
 };
 
 /// A set of 1-based field numbers as `cut -f` reads a list: items N, N-M, N- (N to the last
@@ -429,13 +429,13 @@ class weighted_sampler {
                            char field_delimiter, std::uint64_t& passed) noexcept;
   /// Offers the record whose weight was just given to `pass` (which returned false), with its
   /// 0-based input position; `owner` as for reservoir_sampler::offer (keep_record).
-  void offer(std::string_view record, double weight, std::uint64_t position, std::string* owner = nullptr);
+  void offer(std::string_view record, double weight, std::uint64_t position, byte_buffer* owner = nullptr);
   /// Records kept so far.
   std::size_t size() const noexcept { return heap_.size(); }
   /// The kept records in ascending key order (the weighted random order).
-  std::vector<std::string> take_in_key_order();
+  std::vector<byte_buffer> take_in_key_order();
   /// The kept records in input order (--keep-order).
-  std::vector<std::string> take_in_input_order();
+  std::vector<byte_buffer> take_in_input_order();
 
  private:
   using scaled = detmath::scaled;
@@ -458,7 +458,7 @@ class weighted_sampler {
   std::uint64_t k_;
   chacha20_engine engine_;
   std::vector<entry> heap_;  // max-heap
-  std::vector<std::string> slots_;
+  std::vector<byte_buffer> slots_;
   bool have_jump_ = false;  // jump_ holds the jump (a normal double, or less after subtractions)
   double jump_ = 0;         // weight still to pass over before the next entry
   bool have_scaled_jump_ = false;  // the jump is outside the normal doubles: scaled_jump_
