@@ -349,6 +349,11 @@ std::string audit_report_page(const std::vector<audit_page_section>& sections, c
   std::string hex;
   for (const unsigned char b : digest) hex += fmt::format("{:02x}", b);
   page += fact("SHA-256 of the data", "<code id=\"data-sha256\">" + hex + "</code> (the text of the page's audit-data script)");
+  if (!made.key_fingerprint.empty()) {
+    page += fact("signed by key", "<code id=\"key-fingerprint\">" + xml_escape(made.key_fingerprint) +
+                                      "</code> (Ed25519; the SHA-256 of the public key; the signature, of the whole page "
+                                      "but its own line, is at the end)");
+  }
   page += "</table>\n";
   for (std::size_t k = 0; k < sections.size(); ++k) page += render_section(sections[k], k);
 
