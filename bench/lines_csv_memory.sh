@@ -54,6 +54,7 @@ for shape in broken flat; do
     row "$tag --csv -n 2 --random-source (GNU draws)" "$bin" lines --csv -n 2 --random-source="$f" "$f"
     row "$tag --csv --seed 1 --prob 1" "$bin" lines --csv --seed 1 --prob 1 "$f"
     row "$tag --csv --seed 1 --header 1 --weight-field a -n 2" "$bin" lines --csv --seed 1 --header 1 --weight-field a -n 2 "$f"
+    row "$tag --csv --seed 1 --with-replacement -n 2" "$bin" lines --csv --seed 1 --with-replacement -n 2 "$f"
   done
   row "GNU shuf (full shuffle of the lines)" /usr/bin/shuf --random-source="$f" "$f"
   row "GNU shuf -n 2 (lines)" /usr/bin/shuf -n 2 --random-source="$f" "$f"

@@ -416,8 +416,8 @@ long peak_rss_kib(const std::string& args, const std::string& input) {
 // A 64 MiB quoted field (with line breaks every 100 bytes, then without any) costs at most 1.25
 // times its size above what the same run costs on a small file: the record grows in one buffer
 // without copies (a doubling std::string peaked at 2 to 3 times). Every mode that keeps records
-// (-n with ChaCha20 and with GNU's draws, --prob, the weighted sample) and the full shuffle of a
-// pipe. (--with-replacement copies each record into the one buffer of all records: 2 times.)
+// (-n with ChaCha20 and with GNU's draws, --prob, the weighted sample, --with-replacement) and the
+// full shuffle of a pipe.
 TEST(E2eLinesCsv, AHugeQuotedFieldCostsAboutItsSize) {
   if (::access("/usr/bin/time", X_OK) != 0) GTEST_SKIP() << "/usr/bin/time not present";
 #if defined(__SANITIZE_ADDRESS__) || defined(SHUFL_SANITIZED)
@@ -435,7 +435,8 @@ TEST(E2eLinesCsv, AHugeQuotedFieldCostsAboutItsSize) {
   for (const std::string* big : std::vector<const std::string*>{&broken, &flat}) {
     const std::string path = dir.write("big.csv", *big);
     for (const std::string& mode : std::vector<std::string>{"--seed 4 -n 1", "-n 1 --random-source=" + path, "--seed 1 --prob 1",
-                                   "--seed 1 --header 1 --weight-field a -n 3", "--seed 1"}) {
+                                   "--seed 1 --header 1 --weight-field a -n 3", "--seed 1 --with-replacement -n 1",
+                                   "--seed 1"}) {
       SCOPED_TRACE(mode);
       const long base = peak_rss_kib(mode, small);
       const long peak = peak_rss_kib(mode, path);

@@ -70,6 +70,34 @@ bool record_source::next(std::string_view& record) {
   return true;
 }
 
+bool record_source::append_next(byte_buffer& out) {
+  if (kind_ == kind::reader) {
+    if (!reader_->append_next(out)) return false;
+  } else if (kind_ == kind::csv) {
+    record_line_ = csv_->record_line();
+    std::size_t from = out.size();
+    if (!reader_->append_next(out)) {
+      csv_->finish();
+      return false;
+    }
+    // Lines until one ends outside a quoted field (as next).
+    while (!csv_->find_end(out.data() + from, out.data() + out.size())) {
+      from = out.size();
+      if (!reader_->append_next(out)) {
+        csv_->finish();  // throws: a quoted field is open
+        break;
+      }
+    }
+  } else {
+    std::string_view record;
+    if (!next(record)) return false;  // counts the position
+    out.append(record);
+    return true;
+  }
+  ++position_;
+  return true;
+}
+
 std::uint64_t record_source::skip(std::uint64_t count) {
   std::uint64_t got = 0;
   if (kind_ == kind::reader) {

@@ -250,18 +250,23 @@ void run_modes(const options& opts, prepared& pre, output_sink& sink, const seed
   }
   if (opts.with_replacement) {
     // Every line (and weight) in memory; then COUNT independent draws.
-    byte_buffer data;  // grows without copying (a huge record costs its size once)
+    // Records are read straight into one buffer that grows without copying: a huge record costs
+    // its size once.
+    byte_buffer data;
     std::vector<std::size_t> starts;
     std::vector<double> w;
-    while (source->next(record)) {
+    for (std::size_t start = data.size(); source->append_next(data); start = data.size()) {
+      record = data.view().substr(start);
       if (weights) {
         const double weight = (*weights)(record, source->position() - 1);
-        if (weight < 0) continue;
+        if (weight < 0) {
+          data.set_size(start);
+          continue;
+        }
         w.push_back(weight);
       }
       hold(record, "--with-replacement");
-      starts.push_back(data.size());
-      data.append(record);
+      starts.push_back(start);
     }
     input.reset();
     if (weights) weights->warn();

@@ -46,6 +46,10 @@ class record_source {
   /// The next record with its delimiter, valid until the next call; false at the end. Throws
   /// shufl::error "read error: ..." for a stream.
   bool next(std::string_view& record);
+  /// Appends the next record (the one `next` would return) to `out` instead: a stream's record
+  /// goes straight into `out` (record_reader::append_next), so a caller that gathers every
+  /// record holds a huge one once. False at the end, `out` unchanged. Throws as `next`.
+  bool append_next(byte_buffer& out);
   /// Passes over up to `count` records; returns how many (fewer only at the end).
   std::uint64_t skip(std::uint64_t count);
   /// Records passed so far (returned by next or skipped): the 0-based index of the next one.
