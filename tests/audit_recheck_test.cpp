@@ -46,6 +46,14 @@ TEST(AuditRecheck, SettingsOfAReport) {
   EXPECT_EQ(s.options.game.game, sa::game_kind::poker);
   EXPECT_EQ(s.options.game.hands, 6u);
   EXPECT_EQ(s.options.game.cards, 5u);
+  const json one = json::parse(R"({"pack": {"name": "standard", "decks": 1, "jokers": 0, "dealt": null}, "skipped": 0,
+    "alpha": 0.01, "tests": [{"name": "blackjack-hands", "note": "pooled: hard 8+hard 7"}]})");
+  const sa::report_settings b = sa::settings_of_report(one);
+  EXPECT_EQ(b.options.game.game, sa::game_kind::blackjack);
+  EXPECT_EQ(b.options.game.hands, 1u);
+  EXPECT_EQ(b.options.game.cards, 2u);
+  EXPECT_FALSE(b.reader.dealt.has_value());
+  EXPECT_FALSE(b.reader.skip_bad);
   EXPECT_THROW(sa::settings_of_report(json::parse(R"({"pack": {}})")), shufl::error);
   EXPECT_THROW(sa::parse_report_data("{not json"), shufl::error);
 }

@@ -78,9 +78,8 @@ report_settings settings_of_report(const json& doc) {
       if (test != "poker-hands" && test != "blackjack-hands") continue;
       game_deal& g = s.options.game;
       g.game = test == "poker-hands" ? game_kind::poker : game_kind::blackjack;
-      g.hands = g.game == game_kind::poker ? 1 : 2;
-      g.cards = g.game == game_kind::poker ? 5 : 2;
-      // The note names the seats when there are several: "..., 2 seats: ...".
+      g.hands = 1;  // the note names the seats when there are several: "..., 2 seats: ..."
+      g.cards = g.game == game_kind::poker ? 5 : 2;  // each game's only hand size
       const std::string note = t.contains("note") && t["note"].is_string() ? t["note"].get<std::string>() : "";
       if (const auto at = note.find(" seats"); at != std::string::npos) {
         std::size_t from = at;

@@ -18,7 +18,7 @@ namespace shufl::audit {
 /// How an audit of a deck file ran, as its report states it.
 struct report_settings {
   reader_options reader;  ///< the pack (named packs only), decks, jokers, --dealt; --skip-bad when decks were skipped
-  audit_options options;  ///< alpha, and the game with its seats (cards per hand: the game's default)
+  audit_options options;  ///< alpha, and the game with its seats (from the game test's note; 1 when it names none)
 };
 
 /// The embedded documents of a report page (the text of its audit-data script): a JSON array
