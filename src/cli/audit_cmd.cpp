@@ -16,6 +16,7 @@
 #include "audit_plan.hpp"
 #include "audit_scale.hpp"
 #include "audit_seed_search.hpp"
+#include "audit_sign.hpp"
 #include "common.hpp"
 #include "page_provenance.hpp"
 #include "render/audit_report.hpp"
@@ -78,6 +79,7 @@ struct audit_cli_options {
   // --report and --plan (src/render/audit_report.cpp, src/cli/audit_plan.cpp)
   std::string report;
   std::vector<std::string> meta;  // --meta KEY=VALUE (provenance on the reports)
+  audit_sign_options signing;     // --keygen, --sign, --verify, --key (src/cli/audit_sign.cpp)
   bool plan = false;
   std::string effect;
   std::string power = "0.9";
@@ -197,6 +199,7 @@ audit::game_deal parse_game(const std::string& game, const std::string& deal, bo
 }
 
 int run_audit(const audit_cli_options& o, const CLI::App& sub) {
+  if (const auto status = run_audit_sign(o.signing, o.file, !o.report.empty(), sub)) return *status;
   // A file option given an empty name would write nothing and say nothing.
   for (const auto& [name, value] : {std::pair<const char*, const std::string*>{"--report", &o.report},
                                     {"--state", &o.state}, {"--metrics", &o.metrics}, {"--save-counts", &o.save_counts}}) {
@@ -339,9 +342,9 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
       write_stdout(audit_text_report(r, info));
     }
     if (report_file) {
-      side_errors.commit(*report_file, audit_report_page({{r, info.generated, given, info.sha256, info.bytes, info.algorithm,
+      side_errors.commit(*report_file, audit_report_page_now({{r, info.generated, given, info.sha256, info.bytes, info.algorithm,
                                                            info.seed, info.engine, info.trials, doc}},
-                                                          page_provenance_now()));
+                                                          o.signing));
     }
   };
   // --save-counts, --shard, --merge: counts files (docs/scale.md).
@@ -478,7 +481,7 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
       write_stdout(text);
     }
     side_file_errors errors;
-    if (report_file) errors.commit(*report_file, audit_report_page(page, page_provenance_now()));
+    if (report_file) errors.commit(*report_file, audit_report_page_now(page, o.signing));
     return errors.finish(o.check && !all_pass ? exit_audit_failed : exit_ok);
   }
 
@@ -667,6 +670,7 @@ subcommand audit_subcommand() {
                 ->type_name("FILE");
             sub.add_option("--report", o->report, "Also write a printable test report (HTML, A4) to FILE.html")
                 ->type_name("FILE");
+            add_audit_sign_options(sub, o->signing);
             sub.add_flag("--plan", o->plan, "Print the decks each test needs to detect --effect with --power; reads no decks");
             sub.add_option("--effect", o->effect,
                            "With --plan: effect size D for every test, or TEST=D,... (defaults in docs/audit.md)")
