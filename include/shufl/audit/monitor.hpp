@@ -106,6 +106,8 @@ class e_process {
     double w_hot = 0;    // weight after a hit (single-card predictors only)
     double log_e = 0;    // ln of this component's e-value
     double scale = 1;    // factors of the current deck not yet folded into log_e
+    double log_keep_cold = 0;  // ln(1 − w_cold): a miss's factor (single-card predictors)
+    double log_keep_hot = 0;   // ln(1 − w_hot)
   };
   struct predictor_state {
     std::vector<component> comps;
@@ -149,6 +151,8 @@ class e_process {
   // Scratch for one deck (sized once).
   std::array<std::uint64_t, 8> misses_{};  // [2 · predictor + hot]: misses in this deck
   std::vector<std::uint32_t> left_, live_, live_pos_, seen_copy_, suit_left_, rank_left_;
+  std::vector<std::uint32_t> dead_class_;  // suit classes used up in this deck, then rank classes
+  bool unit_copies_ = false;               // one copy of every face (no shoe)
 };
 
 }  // namespace shufl::audit
