@@ -462,8 +462,8 @@ TEST(AuditFollow, MetricsFileReadBackThroughNodeExporter) {
   auto m = metric_values(text);
   EXPECT_EQ(m["shufl_audit_decks_total{group=\"\"}"], 500);
   EXPECT_EQ(m["shufl_audit_alarm{group=\"\"}"], 0);
-  EXPECT_NEAR(m["shufl_audit_detector_threshold_log10_m{group=\"\"}"], 9, 1e-12);
-  EXPECT_EQ(m["shufl_audit_detector_log10_m{group=\"\"}"], f["log10_m"].get<double>());
+  EXPECT_NEAR(m["shufl_audit_detector_log10_threshold{group=\"\"}"], 9, 1e-12);
+  EXPECT_EQ(m["shufl_audit_detector_log10_statistic{group=\"\"}"], f["log10_m"].get<double>());
   EXPECT_EQ(m["shufl_audit_alarms_total{group=\"\"}"], 0);
   EXPECT_EQ(m["shufl_audit_log10_e{group=\"\",predictor=\"mixture\"}"], f["log10_e_mixture"].get<double>());
   EXPECT_EQ(m["shufl_audit_log10_e{group=\"\",predictor=\"position\"}"], f["log10_e"]["position"].get<double>());

@@ -198,9 +198,9 @@ std::string follow_metrics_text(const follow_metrics_info& info, const std::vect
             [](const auto& g) { return prom_number(g.status.e.max_log10_mixture); });
   per_group("shufl_audit_anytime_p", "gauge", "Anytime-valid p-value, min(1, 1/max e-value of the mixture).",
             [](const auto& g) { return prom_number(g.status.e.anytime_p); });
-  per_group("shufl_audit_detector_log10_m", "gauge", "log10 of the change detector's Shiryaev-Roberts statistic M.",
+  per_group("shufl_audit_detector_log10_statistic", "gauge", "log10 of the change detector's Shiryaev-Roberts statistic M.",
             [](const auto& g) { return prom_number(g.status.detector.log10_m); });
-  per_group("shufl_audit_detector_threshold_log10_m", "gauge",
+  per_group("shufl_audit_detector_log10_threshold", "gauge",
             "log10 of the detector's threshold A: the average run length to a false alarm is at least A decks.",
             [](const auto& g) { return prom_number(g.status.detector.log10_threshold); });
   per_group("shufl_audit_alarms_total", "counter", "Alarms of the change detector in this run.",
