@@ -184,19 +184,46 @@ class follow_loop {
       for (const std::size_t j : candidates_)
         if (j + m < k && recent_[j + m] == h) next.push_back(j);
     }
+    // A stretch reaching the state's last deck is skipped only when a fair shuffler could not
+    // have dealt it by chance: together at most 2^-64 likely (one deck of 52 cards, 10 of 5).
+    const std::size_t held = m + 1;
+    bool skip = false;
+    std::erase_if(next, [&](std::size_t j) {
+      if (j + held != k) return false;
+      skip = skip || static_cast<double>(held) * overlap_bits(faces.size()) >= 64;
+      return true;
+    });
+    if (skip) {
+      ev_.note(follow_note::overlap_skipped, {}, held);
+      pending_.clear();
+      candidates_.clear();
+      matching_ = false;
+      return true;
+    }
     candidates_ = std::move(next);
     if (candidates_.empty()) {
       matching_ = false;
       return false;  // this deck is new; the held ones are added first by take_pending
     }
     pending_.push_back(faces);
-    if (std::any_of(candidates_.begin(), candidates_.end(), [&](std::size_t j) { return j + m + 1 == k; })) {
-      ev_.note(follow_note::overlap_skipped, {}, pending_.size());
-      pending_.clear();
-      candidates_.clear();
-      matching_ = false;
-    }
     return true;
+  }
+
+  // −log2 of the largest null probability of one deck of `dealt` cards: Π copies! / n! for a
+  // whole deck, at most Π_t min(copies, n − t) / (n − t) for a deal of fewer cards.
+  double overlap_bits(std::size_t dealt) const {
+    const audit_pack& pack = reader_->pack();
+    const std::size_t n = pack.size();
+    double log_p = 0;
+    if (dealt == n) {
+      for (const std::uint32_t c : pack.copies) log_p += std::lgamma(static_cast<double>(c) + 1);
+      log_p -= std::lgamma(static_cast<double>(n) + 1);
+    } else {
+      const std::uint32_t most = *std::max_element(pack.copies.begin(), pack.copies.end());
+      for (std::size_t t = 0; t < dealt; ++t)
+        log_p += std::log(std::min<double>(most, static_cast<double>(n - t)) / static_cast<double>(n - t));
+    }
+    return -log_p / std::log(2.0);
   }
 
   bool take_pending() {

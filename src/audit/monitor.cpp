@@ -342,7 +342,9 @@ void e_process::add_deck(std::span<const std::uint32_t> faces) {
     prev_next_[offset_[c] + seen_copy_[c]++] = t + 1 < len ? faces[t + 1] : none;
   }
   ++decks_;
-  max_log_mixture_ = std::max(max_log_mixture_, mixture_log());
+  // The since-the-start maximum (the anytime p); a windowed learner's is never read (the
+  // detector uses its components), so it is not kept up (one exp per component per deck).
+  if (window_ == 0) max_log_mixture_ = std::max(max_log_mixture_, mixture_log());
 }
 
 void e_process::count_deck(std::span<const std::uint32_t> faces, int step) noexcept {

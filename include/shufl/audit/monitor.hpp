@@ -65,7 +65,9 @@ class e_process {
   /// Monitors decks of `pack`. With `window` > 0 the learners (position, suit-rank) count only
   /// the last `window` decks (a sliding window, window × cards face ids kept), so a long fair
   /// history does not slow their bets after a change (the change detector's learners); 0 counts
-  /// every deck (the since-the-start e-process). Throws shufl::error for an empty pack.
+  /// every deck (the since-the-start e-process). With a window, status::max_log10_mixture and
+  /// anytime_p are not kept up (0 and 1: only the since-the-start process has them). Throws
+  /// shufl::error for an empty pack.
   explicit e_process(const audit_pack& pack, std::size_t window = 0);
 
   /// Adds one deck: face ids (0..faces()−1), top card first; pack.size() cards, or fewer for a
