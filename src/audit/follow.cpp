@@ -163,6 +163,8 @@ class follow_loop {
       status();
     } else if (s_.interval > 0 && clock_type::now() >= next_time_) {
       status();
+    } else if (s_.metrics_interval > 0 && clock_type::now() >= next_metrics_) {
+      metrics();  // a busy stream between statuses: the metrics are still rewritten on time
     }
     return true;
   }
