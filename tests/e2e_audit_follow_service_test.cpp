@@ -46,7 +46,11 @@ std::string head_lines(const std::string& text, std::size_t n) {
   return text.substr(0, at);
 }
 
-bool contains(const std::string& path, const std::string& what) { return read_file(path).find(what) != std::string::npos; }
+// Whether the file holds `what` (false while it does not exist yet).
+bool contains(const std::string& path, const std::string& what) {
+  if (access(path.c_str(), R_OK) != 0) return false;
+  return read_file(path).find(what) != std::string::npos;
+}
 
 // The followed file renamed away and a new one created at its path, then a copy and a
 // truncation in place: every deck of the three contents is read once, each rotation is one

@@ -158,7 +158,7 @@ bool follow_source::at_end_switch() {
 void follow_source::wait() {
   if (h_.idle) h_.idle();
   const auto budget = h_.wait_budget ? h_.wait_budget() : std::chrono::milliseconds(-1);
-  if (inotify_ < 0 || file_watch_ < 0 || h_.wake_fd < 0) {
+  if (inotify_ < 0 || file_watch_ < 0 || (!path_.empty() && dir_watch_ < 0) || h_.wake_fd < 0) {
     // No events to wait on: look again after a short pause (a signal cuts it short).
     const auto ms = budget.count() < 0 ? kFallbackWaitMs : std::min<std::int64_t>(budget.count(), kFallbackWaitMs);
     pollfd p[2] = {{h_.wake_fd, POLLIN, 0}, {inotify_, POLLIN, 0}};
