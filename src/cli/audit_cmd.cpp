@@ -111,18 +111,16 @@ when a test fails; 5 when --merge lacks shards (unless --allow-partial); with --
 a seed reproduces the deals and E (chance matches expected) <= --max-chance, 4 when seeds match but
 E is larger (chance explains them).
 
---follow: monitors a live stream (docs/monitor.md). After every deck a change detector (over
-position, successor, repeat and suit-rank learning the last 32 and 1024 decks, and replay of the
-last 2^20 decks) and the since-the-start e-process are updated; a status (UTC time, decks, log10 e of each predictor,
-anytime-valid p, the detector's log10 M and its alarm level) comes every --every N decks or
---interval S seconds, as text or JSON Lines (--format json). The alarm, when M reaches --arl A
-(default 1e9), names the leading predictor and runs --on-alarm; a fair shuffler raises it on
-average no sooner than after A decks. It ends the run unless --keep-going (the detector then
-starts again from 0). A pipe is read to its end; a regular file is followed like tail -F
-(rotations too; SIGHUP reopens it). The end of the input, SIGINT and SIGTERM print a final
-status and the battery's report (at --alpha, default 0.001 here) on the decks of this run.
-Exit status with --follow: 0; 3 when the detector alarmed (and only then); 6 when the
-end-of-run battery failed without an alarm; 1 for an error.
+--follow: monitors a live stream (docs/monitor.md). After every deck a change detector (position,
+successor, repeat, suit-rank learning the last 32 and 1024 decks; replay of the last 2^20) and the
+since-the-start e-process are updated; a status (UTC time, decks, log10 e of each predictor, p, the
+detector's log10 M and alarm level) comes every --every N decks or --interval S seconds, as text or
+JSON Lines (--format json). The alarm, when M reaches --arl A (default 1e9), names the leading
+predictor and runs --on-alarm; a fair shuffler raises it on average no sooner than after A decks. It
+ends the run unless --keep-going (the detector then restarts from 0). A pipe is read to its end, a
+file followed like tail -F (rotations too; SIGHUP reopens it). The end of input, SIGINT and SIGTERM
+print a final status and the battery's report (--alpha, default 0.001) on this run's decks. Exit
+status: 0; 3: the detector alarmed (only then); 6: the final battery failed; 1: an error.
 --report FILE.html also writes a printable test report (A4; heatmaps, each total against its law).
 --plan prints the decks each test needs to detect an effect of size --effect with probability
 --power at --alpha (each test planned at alpha/m, m the tests in Holm's family); it reads no decks.
