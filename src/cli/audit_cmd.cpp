@@ -75,6 +75,7 @@ struct audit_cli_options {
   // --follow (src/cli/audit_follow.cpp)
   bool follow = false;
   std::string every, interval, on_alarm, state, metrics, arl;
+  follow_service_options service;
   bool keep_going = false, reset_alarm = false;
   // --report and --plan (src/render/audit_report.cpp, src/cli/audit_plan.cpp)
   std::string report;
@@ -113,19 +114,16 @@ when a test fails; 5 when --merge lacks shards (unless --allow-partial); with --
 a seed reproduces the deals and E (chance matches expected) <= --max-chance, 4 when seeds match but
 E is larger (chance explains them).
 
---follow: monitors a live stream (docs/monitor.md). After every deck a change detector (a
-Shiryaev-Roberts e-detector over position, successor, repeat and suit-rank, with learners of
-the last 32 and 1024 decks, and replay: a deck repeated from the last 2^20) and the
-since-the-start e-process are updated; a status
-(decks, log10 e of each predictor, anytime-valid p, the detector's log10 M and its alarm level)
-comes every --every N decks or --interval S seconds, as text or JSON Lines (--format json). The
-alarm, when M reaches --arl A (default 1e9), names the leading predictor and runs --on-alarm; a
-fair shuffler raises it on average no sooner than after A decks, however long the run. It ends
-the run unless --keep-going (the detector then starts again from 0). A pipe or FIFO is read to
-its end; a regular file is followed like tail -f (stop with Ctrl-C). The end of the input,
-SIGINT, SIGTERM and SIGHUP print a final status and the battery's report (at --alpha, default
-0.001 here) on the decks of this run. Exit status with --follow: 0; 3 when the detector alarmed
-(and only then); 6 when the end-of-run battery failed without an alarm; 1 for an error.
+--follow: monitors a live stream (docs/monitor.md). After every deck a change detector (position,
+successor, repeat, suit-rank learning the last 32 and 1024 decks; replay of the last 2^20) and the
+since-the-start e-process are updated; a status (UTC time, decks, log10 e of each predictor, p, the
+detector's log10 M and alarm level) comes every --every N decks or --interval S seconds, as text or
+JSON Lines (--format json). The alarm, when M reaches --arl A (default 1e9), names the leading
+predictor and runs --on-alarm; a fair shuffler raises it on average no sooner than after A decks. It
+ends the run unless --keep-going (the detector then restarts from 0). A pipe is read to its end, a
+file followed like tail -F (rotations too; SIGHUP reopens it). The end of input, SIGINT and SIGTERM
+print a final status and the battery's report (--alpha, default 0.001) on this run's decks. Exit
+status: 0; 3: the detector alarmed (only then); 6: the final battery failed; 1: an error.
 --report FILE.html also writes a printable test report (A4; heatmaps, each total against its law).
 --plan prints the decks each test needs to detect an effect of size --effect with probability
 --power at --alpha (each test planned at alpha/m, m the tests in Holm's family); it reads no decks.
@@ -258,6 +256,7 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
     fo.reset_alarm = o.reset_alarm;
     fo.state = o.state;
     fo.metrics = o.metrics;
+    fo.service = o.service;
     fo.text_report = [](const audit::audit_report& r, const std::string& name, const std::string& sha256,
                         std::uint64_t bytes) {
       audit_input in;
@@ -277,7 +276,7 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
     return run_follow(fo);
   }
   for (const char* name : {"--every", "--interval", "--on-alarm", "--keep-going", "--state", "--metrics", "--arl",
-                           "--reset-alarm"}) {
+                           "--reset-alarm", "--on-alarm-timeout", "--metrics-label", "--metrics-interval"}) {
     if (sub.count(name) > 0) throw error(fmt::format("{} applies to --follow", name));
   }
   if (!o.plan) {
@@ -668,6 +667,7 @@ subcommand audit_subcommand() {
                 ->type_name("FILE");
             sub.add_option("--metrics", o->metrics, "With --follow: Prometheus text file (node_exporter textfile collector)")
                 ->type_name("FILE");
+            add_follow_service_options(sub, o->service);
             sub.add_option("--report", o->report, "Also write a printable test report (HTML, A4) to FILE.html")
                 ->type_name("FILE");
             add_audit_sign_options(sub, o->signing);
