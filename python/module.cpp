@@ -1,0 +1,211 @@
+// The Python module shufl._shufl (pybind11): a thin layer over the library, as the CLI is one
+// over the same functions (audit::audit_array and audit::audit_decks, lines::scatter_shuffle,
+// render::audit_json_report and audit_text_report). No statistics or formats here: the Python
+// package (python/shufl/) builds its result objects from the JSON document render makes.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <atomic>
+#include <cstdint>
+#include <numeric>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "render/audit_output.hpp"
+#include "shufl/audit.hpp"
+#include "shufl/audit/card_array.hpp"
+#include "shufl/cpus.hpp"
+#include "shufl/deck.hpp"
+#include "shufl/error.hpp"
+#include "shufl/lines/scatter.hpp"
+#include "shufl/random.hpp"
+#include "shufl/text_input.hpp"
+#include "shufl/version.hpp"
+
+namespace py = pybind11;
+using namespace shufl;
+
+namespace {
+
+// What both audits share: the pack, the game and the options, from the Python arguments.
+struct audit_args {
+  std::string pack;
+  std::uint64_t decks_in_shoe = 1;
+  std::optional<std::size_t> dealt;
+  std::optional<std::string> game;
+  std::optional<std::pair<std::size_t, std::size_t>> deal;
+  double alpha = 0.01;
+  unsigned threads = 1;
+};
+
+audit::reader_options reader_options_of(const audit_args& a) {
+  audit::reader_options o;
+  if (!a.pack.empty()) o.pack = parse_pack(a.pack);
+  o.decks = a.decks_in_shoe;
+  o.dealt = a.dealt;
+  return o;
+}
+
+audit::audit_options audit_options_of(const audit_args& a) {
+  audit::audit_options o;
+  o.alpha = a.alpha;
+  o.threads = a.threads;
+  if (a.game) {
+    o.game.game = *a.game == "poker" ? audit::game_kind::poker : audit::game_kind::blackjack;
+    o.game.hands = o.game.game == audit::game_kind::poker ? 1 : 2;
+    o.game.cards = o.game.game == audit::game_kind::poker ? 5 : 2;
+    if (a.deal) {
+      o.game.hands = a.deal->first;
+      o.game.cards = a.deal->second;
+    }
+  }
+  return o;
+}
+
+// Polls Python's signal handlers from the audit's waiting thread: Ctrl-C stops the run and the
+// KeyboardInterrupt stays set for the caller.
+struct signal_poll {
+  std::atomic<bool> raised{false};
+  bool operator()() {
+    py::gil_scoped_acquire gil;
+    if (PyErr_CheckSignals() != 0) {
+      raised = true;
+      return true;
+    }
+    return false;
+  }
+};
+
+// pack=None: the pack the CLI infers from a line of numbers 1..N (the deck reader's own rule,
+// read from the identity deck).
+audit::audit_pack inferred_pack(std::size_t columns, const audit_args& args) {
+  std::string line;
+  for (std::size_t k = 1; k <= columns; ++k) {
+    if (k > 1) line.push_back(' ');
+    line.append(std::to_string(k));
+  }
+  text_reader in(line, "<array>");
+  audit::reader_options ro;
+  ro.dealt = args.dealt;  // the reader refuses it without a declared pack, in the CLI's words
+  audit::deck_reader reader(in, ro);
+  std::vector<std::uint32_t> faces;
+  reader.next(faces);
+  return reader.pack();
+}
+
+py::tuple reports(const audit::audit_report& r, const render::audit_input& in, const audit::audit_pack& pack) {
+  return py::make_tuple(render::audit_json_report(r, in, pack).dump(), render::audit_text_report(r, in));
+}
+
+audit::card_int card_int_of(const py::dtype& dt) {
+  const char kind = dt.kind();
+  if (kind != 'i' && kind != 'u') {
+    throw py::type_error("decks must be an array of integers (card numbers), not of dtype " +
+                         py::str(static_cast<const py::object&>(dt)).cast<std::string>());
+  }
+  const bool s = kind == 'i';
+  switch (dt.itemsize()) {
+    case 1: return s ? audit::card_int::i8 : audit::card_int::u8;
+    case 2: return s ? audit::card_int::i16 : audit::card_int::u16;
+    case 4: return s ? audit::card_int::i32 : audit::card_int::u32;
+    case 8: return s ? audit::card_int::i64 : audit::card_int::u64;
+    default: throw py::type_error("decks: integers of " + std::to_string(dt.itemsize()) + " bytes are not supported");
+  }
+}
+
+py::tuple audit_array(const py::array& decks, const audit_args& args, bool zero_based) {
+  if (decks.ndim() != 2) {
+    throw py::value_error("decks must be a 2-D array (one deck per row), not " + std::to_string(decks.ndim()) + "-D");
+  }
+  audit::card_array a;
+  a.type = card_int_of(decks.dtype());
+  a.data = decks.data();
+  a.rows = static_cast<std::size_t>(decks.shape(0));
+  a.columns = static_cast<std::size_t>(decks.shape(1));
+  a.row_stride = decks.strides(0);
+  a.column_stride = decks.strides(1);
+  a.zero_based = zero_based;
+  const audit::audit_pack pack = args.pack.empty() ? inferred_pack(a.columns, args) : audit::make_audit_pack(reader_options_of(args));
+  const audit::audit_options options = audit_options_of(args);
+  signal_poll poll;
+  audit::audit_report r;
+  try {
+    py::gil_scoped_release release;
+    r = audit::audit_array(a, pack, args.dealt, options, [&] { return poll(); });
+  } catch (const error&) {
+    if (poll.raised) throw py::error_already_set();
+    throw;
+  }
+  render::audit_input in;
+  in.name = a.name;
+  return reports(r, in, pack);
+}
+
+// Decks as lines of card labels (tab-separated), read by the CLI's own reader.
+py::tuple audit_text(const std::string& text, const std::string& name, const audit_args& args, bool declared) {
+  text_reader in(text, name);
+  audit::reader_options ro = declared ? reader_options_of(args) : audit::reader_options{};
+  if (!declared) ro.dealt = args.dealt;
+  audit::deck_reader reader(in, ro);
+  const audit::audit_options options = audit_options_of(args);
+  audit::audit_report r;
+  {
+    py::gil_scoped_release release;
+    r = audit::audit_decks(reader, options);
+  }
+  render::audit_input info;
+  info.name = name;
+  info.bytes = text.size();
+  return reports(r, info, reader.pack());
+}
+
+// The order `shufl lines --seed SEED` gives n records: THE RULE of lines/scatter.hpp on the
+// indices 0..n−1 (unseeded: a key from the OS).
+std::vector<std::uint64_t> shuffle_order(std::uint64_t n, const std::optional<std::string>& seed) {
+  if (seed && seed->empty()) throw error("--seed must not be empty");
+  std::vector<std::uint64_t> order(n);
+  std::iota(order.begin(), order.end(), std::uint64_t{0});
+  const seed_key key = seed ? key_from_seed(*seed) : key_from_os();
+  py::gil_scoped_release release;
+  lines::scatter_shuffle(std::span<std::uint64_t>(order), lines::scatter_root_key(key));
+  return order;
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_shufl, m) {
+  m.doc() = "The compiled core of the shufl package (see shufl's docstrings).";
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const error& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
+    }
+  });
+  m.attr("__version__") = SHUFL_VERSION;
+  py::class_<audit_args>(m, "AuditArgs")
+      .def(py::init<>())
+      .def_readwrite("pack", &audit_args::pack)
+      .def_readwrite("decks_in_shoe", &audit_args::decks_in_shoe)
+      .def_readwrite("dealt", &audit_args::dealt)
+      .def_readwrite("game", &audit_args::game)
+      .def_readwrite("deal", &audit_args::deal)
+      .def_readwrite("alpha", &audit_args::alpha)
+      .def_readwrite("threads", &audit_args::threads);
+  m.def("audit_array", &audit_array, py::arg("decks"), py::arg("args"), py::arg("zero_based"),
+        "Audits the rows of a 2-D integer array; returns (JSON text, text report).");
+  m.def("audit_text", &audit_text, py::arg("text"), py::arg("name"), py::arg("args"), py::arg("declared"),
+        "Audits decks given as lines of tab-separated card labels; returns (JSON text, text report).");
+  m.def("shuffle_order", &shuffle_order, py::arg("n"), py::arg("seed"),
+        "The permutation of 0..n-1 that `shufl lines --seed SEED` applies to n records.");
+  m.def("default_threads", &default_threads, "The default number of worker threads.");
+  m.def("pack_size", [](const std::string& pack, std::uint64_t decks) {
+    audit::reader_options o;
+    o.pack = parse_pack(pack);
+    o.decks = decks;
+    return audit::make_audit_pack(o).size();
+  });
+}

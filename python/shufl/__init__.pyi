@@ -1,0 +1,73 @@
+from typing import Any, Callable, Mapping, Optional, Sequence, Tuple, Union
+
+import numpy as np
+import numpy.typing as npt
+
+from . import testing as testing
+
+__version__: str
+
+class TestResult:
+    name: str
+    decks: int
+    observed: Optional[float]
+    expected: Optional[float]
+    statistic: Optional[float]
+    df: Optional[float]
+    p: Optional[float]
+    ln_p: Optional[float]
+    p_bound: bool
+    holm_p: Optional[float]
+    ln_holm_p: Optional[float]
+    result: str
+    tail: Optional[str]
+    law: str
+    note: str
+    table: Optional[list[list[int]]]
+    columns: Optional[list[str]]
+
+class AuditResult:
+    tests: list[TestResult]
+    @property
+    def passed(self) -> bool: ...
+    @property
+    def result(self) -> str: ...
+    @property
+    def summary(self) -> str: ...
+    @property
+    def decks(self) -> int: ...
+    @property
+    def alpha(self) -> float: ...
+    @property
+    def text(self) -> str: ...
+    @property
+    def failed(self) -> list[TestResult]: ...
+    def __getitem__(self, name: str) -> TestResult: ...
+    def __bool__(self) -> bool: ...
+    def to_dict(self) -> dict[str, Any]: ...
+    def to_frame(self) -> Any: ...
+    def _repr_html_(self) -> str: ...
+
+def audit(
+    decks: Union[npt.ArrayLike, Sequence[Sequence[str]]],
+    *,
+    pack: Optional[str] = ...,
+    decks_in_shoe: int = ...,
+    dealt: Optional[int] = ...,
+    game: Optional[str] = ...,
+    deal: Union[str, Tuple[int, int], None] = ...,
+    alpha: float = ...,
+    group: Optional[npt.ArrayLike] = ...,
+    zero_based: bool = ...,
+    threads: Optional[int] = ...,
+) -> Union[AuditResult, dict[Any, AuditResult]]: ...
+def audit_shuffle(
+    fn: Callable[[list[int]], Optional[Sequence[int]]],
+    n: int = ...,
+    trials: int = ...,
+    *,
+    alpha: float = ...,
+    pack: Optional[str] = ...,
+    threads: Optional[int] = ...,
+) -> AuditResult: ...
+def shuffle(seq: Sequence[Any], seed: Optional[str] = ...) -> list[Any]: ...
