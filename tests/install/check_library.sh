@@ -69,5 +69,21 @@ else
   bad "pkg-config build: $(tail -10 "$tmp/pc.log")"
 fi
 
+# 4. The Python package (when built): in lib/pythonX.Y/dist-packages under the prefix, where
+# Debian's python3 looks for /usr and /usr/local, and it imports from there.
+if [[ -f $build/python/shufl/__init__.py ]]; then
+  site=$(ls -d "$prefix"/lib/python3.*/dist-packages 2>/dev/null | head -1)
+  if [[ -n $site && -f $site/shufl/__init__.py && -f $site/shufl/__init__.pyi ]]; then
+    ok
+    out=$(cd "$tmp" && PYTHONPATH=$site /usr/bin/python3 -c 'import shufl; print(shufl.__file__, shufl.__version__)' 2>&1)
+    [[ $out == "$site/shufl/__init__.py "* ]] && ok || bad "installed module imports: $out"
+    want=$(/usr/bin/python3 -c 'import sys; print(f"python{sys.version_info[0]}.{sys.version_info[1]}")')
+    [[ $site == */lib/$want/dist-packages && " $(/usr/bin/python3 -c 'import sys; print(*sys.path)') " == *" /usr/lib/$want/dist-packages "* ]] && ok ||
+      bad "$site is not where Debian's python3 looks"
+  else
+    bad "the Python package is not installed under $prefix/lib/python3.X/dist-packages"
+  fi
+fi
+
 echo "library: $passed passed, $failed failed"
 [[ $failed -eq 0 ]]
