@@ -42,5 +42,9 @@ def test_assert_fair_shuffle():
 def test_bad_shuffle_output():
     with pytest.raises(ValueError, match="row 0, column 1: card 1 appears more often than the pack has it"):
         shufl.audit_shuffle(lambda d: [1] * len(d), n=10, trials=5)
+    with pytest.raises(ValueError, match="the shuffle returned 9 cards for deck 0, not 10"):
+        shufl.audit_shuffle(lambda d: d[:-1], n=10, trials=5)
+    with pytest.raises(ValueError, match=r"row 0, column 0: unknown card 300 \(numbers run from 1 to 10\)"):
+        shufl.audit_shuffle(lambda d: [300] + d[1:], n=10, trials=5)
     with pytest.raises(ValueError, match="n must be"):
         shufl.audit_shuffle(random.shuffle, n=1)
