@@ -7,6 +7,10 @@
 #include <pybind11/stl.h>
 
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
 #include <cstdint>
 #include <numeric>
 #include <optional>
@@ -15,8 +19,11 @@
 #include <vector>
 
 #include "render/audit_output.hpp"
+#include "render/bias_report.hpp"
+#include "render/text_escape.hpp"
 #include "shufl/audit.hpp"
 #include "shufl/audit/card_array.hpp"
+#include "shufl/bias.hpp"
 #include "shufl/cpus.hpp"
 #include "shufl/deck.hpp"
 #include "shufl/error.hpp"
@@ -162,6 +169,83 @@ py::tuple audit_text(const std::string& text, const std::string& name, const aud
   return reports(r, info, reader.pack());
 }
 
+// Runs `work` with the GIL released while a thread polls Python's signal handlers every 50 ms
+// and sets `stop` on Ctrl-C (for the library calls that take a std::atomic<bool> stop flag).
+template <class Work>
+auto with_stop_flag(std::atomic<bool>& stop, Work&& work) {
+  std::mutex m;
+  std::condition_variable cv;
+  bool done = false;
+  std::thread poller;
+  {
+    py::gil_scoped_release release;
+    poller = std::thread([&] {
+      std::unique_lock lock(m);
+      while (!cv.wait_for(lock, std::chrono::milliseconds(50), [&] { return done; })) {
+        lock.unlock();
+        {
+          py::gil_scoped_acquire gil;
+          if (PyErr_CheckSignals() != 0) {
+            // The exception is raised again on the calling thread (the flag says why it stopped).
+            PyErr_Clear();
+            stop = true;
+          }
+        }
+        lock.lock();
+      }
+    });
+  }
+  const auto finish = [&] {
+    {
+      std::lock_guard lock(m);
+      done = true;
+    }
+    cv.notify_all();
+    py::gil_scoped_release release;
+    poller.join();
+  };
+  try {
+    decltype(work()) result;
+    {
+      py::gil_scoped_release release;
+      result = work();
+    }
+    finish();
+    return result;
+  } catch (...) {
+    finish();
+    throw;
+  }
+}
+
+// `shufl bias` (run_bias) and its JSON and text reports (render/bias_report.hpp).
+py::tuple bias(std::size_t n, std::uint64_t trials, const std::string& algorithms, const std::optional<std::string>& seed,
+               double alpha, const std::string& engine, const std::string& test, bool exact, unsigned threads) {
+  bias_options b;
+  b.n = n;
+  b.trials = trials;
+  if (seed && seed->empty()) throw error("--seed must not be empty");
+  b.seed = seed;
+  b.algorithms = parse_algorithm_list(algorithms);
+  b.alpha = alpha;
+  b.engine = parse_engine(engine);
+  if (test != "auto" && test != "table" && test != "position") {
+    throw error("test must be 'auto', 'table' or 'position', not '" + test + "'");
+  }
+  b.test = test == "auto" ? bias_test::automatic : test == "table" ? bias_test::table : bias_test::position;
+  b.exact = exact;
+  b.threads = threads;
+  std::atomic<bool> stop{false};
+  b.stop = &stop;
+  const bias_report report = with_stop_flag(stop, [&] { return run_bias(b); });
+  if (report.interrupted) {
+    PyErr_SetNone(PyExc_KeyboardInterrupt);
+    throw py::error_already_set();
+  }
+  const std::string seed_text = b.seed ? "\"" + escape_controls(*b.seed) + "\"" : "none (from the OS)";
+  return py::make_tuple(render::json_report(report, b.threads), render::text_report(report, seed_text, b.threads));
+}
+
 // The order `shufl lines --seed SEED` gives n records: THE RULE of lines/scatter.hpp on the
 // indices 0..n−1 (unseeded: a key from the OS).
 std::vector<std::uint64_t> shuffle_order(std::uint64_t n, const std::optional<std::string>& seed) {
@@ -201,6 +285,9 @@ PYBIND11_MODULE(_shufl, m) {
         "Audits decks given as lines of tab-separated card labels; returns (JSON text, text report).");
   m.def("shuffle_order", &shuffle_order, py::arg("n"), py::arg("seed"),
         "The permutation of 0..n-1 that `shufl lines --seed SEED` applies to n records.");
+  m.def("bias", &bias, py::arg("n"), py::arg("trials"), py::arg("algorithms"), py::arg("seed"), py::arg("alpha"),
+        py::arg("engine"), py::arg("test"), py::arg("exact"), py::arg("threads"),
+        "Runs `shufl bias`; returns (JSON text, text report).");
   m.def("default_threads", &default_threads, "The default number of worker threads.");
   m.def("pack_size", [](const std::string& pack, std::uint64_t decks) {
     audit::reader_options o;

@@ -14,6 +14,7 @@ Functions
 audit               audit decks (a 2-D integer array, or lists of card labels)
 audit_shuffle       audit a Python shuffle function by running it
 shuffle             the order of ``shufl lines --seed SEED``
+bias                the algorithm zoo's counts and tests (``shufl bias``)
 testing.assert_fair_shuffle   a pytest assertion for shuffle functions
 
 See docs/python.md in the source tree for the guide.
@@ -21,6 +22,7 @@ See docs/python.md in the source tree for the guide.
 
 from ._shufl import __version__
 from ._audit import AuditResult, TestResult, audit, audit_shuffle, shuffle
+from ._bias import BiasResult, bias
 from . import testing
 
-__all__ = ["__version__", "AuditResult", "TestResult", "audit", "audit_shuffle", "shuffle", "testing"]
+__all__ = ["__version__", "AuditResult", "BiasResult", "TestResult", "audit", "audit_shuffle", "bias", "shuffle", "testing"]

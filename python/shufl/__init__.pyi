@@ -71,3 +71,25 @@ def audit_shuffle(
     threads: Optional[int] = ...,
 ) -> AuditResult: ...
 def shuffle(seq: Sequence[Any], seed: Optional[str] = ...) -> list[Any]: ...
+
+class BiasResult:
+    @property
+    def results(self) -> list[dict[str, Any]]: ...
+    @property
+    def verdicts(self) -> dict[str, str]: ...
+    @property
+    def text(self) -> str: ...
+    def to_dict(self) -> dict[str, Any]: ...
+
+def bias(
+    n: int = ...,
+    trials: int = ...,
+    algos: Union[str, Sequence[str]] = ...,
+    *,
+    seed: Optional[str] = ...,
+    alpha: float = ...,
+    engine: str = ...,
+    test: str = ...,
+    exact: bool = ...,
+    threads: Optional[int] = ...,
+) -> BiasResult: ...

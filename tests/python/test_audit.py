@@ -165,3 +165,17 @@ def test_shuffle_equals_lines(shufl_cli):
 
 def test_version(shufl_cli):
     assert shufl_cli("--version").stdout.split()[1] == shufl.__version__
+
+
+def test_bias_equals_cli(shufl_cli):
+    r = shufl.bias(4, 24000, "fisher-yates,naive,modulo:8", seed="1", threads=2)
+    cli = json.loads(shufl_cli("bias", "--n", "4", "--trials", "24000", "--algo", "fisher-yates,naive,modulo:8",
+                               "--seed", "1", "--threads", "2", "--format", "json").stdout)
+    assert r.to_dict() == cli
+    assert r.verdicts["fisher-yates"] == "no-evidence" and r.verdicts["naive"] == "biased"
+    text = shufl_cli("bias", "--n", "4", "--trials", "24000", "--algo", "fisher-yates,naive,modulo:8", "--seed", "1",
+                     "--threads", "2").stdout
+    assert str(r) == text
+    assert pickle.loads(pickle.dumps(r)).to_dict() == cli
+    with pytest.raises(ValueError, match="did you mean"):
+        shufl.bias(3, 100, "fisher-yate")
