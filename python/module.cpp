@@ -7,6 +7,8 @@
 #include <pybind11/stl.h>
 
 #include <atomic>
+#include <cmath>
+#include <span>
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
@@ -20,9 +22,13 @@
 
 #include "render/audit_output.hpp"
 #include "render/bias_report.hpp"
+#include "render/follow_output.hpp"
 #include "render/text_escape.hpp"
 #include "shufl/audit.hpp"
 #include "shufl/audit/card_array.hpp"
+#include "shufl/audit/detector.hpp"
+#include "shufl/audit/monitor.hpp"
+#include "shufl/audit/monitor_state.hpp"
 #include "shufl/bias.hpp"
 #include "shufl/cpus.hpp"
 #include "shufl/deck.hpp"
@@ -258,6 +264,105 @@ std::vector<std::uint64_t> shuffle_order(std::uint64_t n, const std::optional<st
   return order;
 }
 
+// The live monitor's e-process and change detector, fed decks from Python (no follow loop, no
+// file): `shufl audit --follow`'s statistics and --state documents.
+class detector {
+ public:
+  detector(const audit_args& args, double arl, double alpha)
+      : pack_(args.pack.empty() ? throw error("pack must be named for a Detector") : audit::make_audit_pack(reader_options_of(args))),
+        positions_(args.dealt.value_or(pack_.size())), arl_(arl), alpha_(alpha), e_(pack_), detector_(pack_, arl) {
+    if (args.dealt && (*args.dealt == 0 || *args.dealt > pack_.size())) {
+      throw error("--dealt must be between 1 and the pack's " + std::to_string(pack_.size()) + " cards");
+    }
+    if (!(alpha > 0 && alpha < 1)) throw error("--alpha must be between 0 and 1");
+  }
+
+  // Adds the rows of a 2-D integer array; returns whether the detector has alarmed.
+  bool add_array(const py::array& decks, bool zero_based) {
+    if (decks.ndim() != 2) {
+      throw py::value_error("decks must be a 2-D array (one deck per row), not " + std::to_string(decks.ndim()) + "-D");
+    }
+    audit::card_array a;
+    a.type = card_int_of(decks.dtype());
+    a.data = decks.data();
+    a.rows = static_cast<std::size_t>(decks.shape(0));
+    a.columns = static_cast<std::size_t>(decks.shape(1));
+    a.row_stride = decks.strides(0);
+    a.column_stride = decks.strides(1);
+    a.zero_based = zero_based;
+    std::atomic<bool> stop{false};
+    with_stop_flag(stop, [&] {
+      std::vector<std::uint32_t> faces;
+      for (std::size_t row = 0; row < a.rows && !stop; row += audit::audit_block_decks) {
+        const std::size_t count = std::min(audit::audit_block_decks, a.rows - row);
+        faces.resize(count * positions_);
+        audit::card_array_faces(a, pack_, positions_, row, count, faces.data());
+        for (std::size_t k = 0; k < count; ++k) {
+          const std::span<const std::uint32_t> deck(faces.data() + k * positions_, positions_);
+          e_.add_deck(deck);
+          detector_.add_deck(deck);
+          ++decks_this_run_;
+          if (detector_.alarmed() && !alarmed_before_) {
+            alarmed_before_ = true;
+            ++alarms_;
+          }
+        }
+      }
+      return 0;
+    });
+    if (stop) {
+      PyErr_SetNone(PyExc_KeyboardInterrupt);
+      throw py::error_already_set();
+    }
+    return alarm();
+  }
+
+  [[nodiscard]] bool alarm() const noexcept { return detector_.alarmed() || restored_alarm_; }
+
+  std::string status_json() const {
+    audit::follow_status f;
+    f.e = e_.current();
+    f.detector = detector_.current();
+    f.arl = arl_;
+    f.alarms = alarms_;
+    f.decks_this_run = decks_this_run_;
+    f.alpha = alpha_;
+    f.threshold_log10 = -std::log10(alpha_);
+    f.alarm = alarm();
+    return render::follow_status_json(f, "status").dump();
+  }
+
+  std::string state() const { return audit::write_monitor_state(e_, detector_, alarm()); }
+
+  void restore(const std::string& text, bool reset_alarm) {
+    const audit::monitor_state_parts parts = audit::read_monitor_state(text);
+    audit::e_process e(pack_);
+    audit::change_detector d(pack_, arl_);
+    e.deserialize(parts.e_process);
+    d.deserialize(parts.detector);
+    e_ = std::move(e);
+    detector_ = std::move(d);
+    restored_alarm_ = parts.alarm && !reset_alarm;
+    if (parts.alarm && reset_alarm) detector_.restart();
+    alarmed_before_ = alarm();
+  }
+
+  void restart() {
+    detector_.restart();
+    restored_alarm_ = false;
+    alarmed_before_ = false;
+  }
+
+ private:
+  audit::audit_pack pack_;
+  std::size_t positions_;
+  double arl_, alpha_;
+  audit::e_process e_;
+  audit::change_detector detector_;
+  std::uint64_t decks_this_run_ = 0, alarms_ = 0;
+  bool restored_alarm_ = false, alarmed_before_ = false;
+};
+
 }  // namespace
 
 PYBIND11_MODULE(_shufl, m) {
@@ -288,6 +393,14 @@ PYBIND11_MODULE(_shufl, m) {
   m.def("bias", &bias, py::arg("n"), py::arg("trials"), py::arg("algorithms"), py::arg("seed"), py::arg("alpha"),
         py::arg("engine"), py::arg("test"), py::arg("exact"), py::arg("threads"),
         "Runs `shufl bias`; returns (JSON text, text report).");
+  py::class_<detector>(m, "DetectorCore")
+      .def(py::init<const audit_args&, double, double>(), py::arg("args"), py::arg("arl"), py::arg("alpha"))
+      .def("add_array", &detector::add_array, py::arg("decks"), py::arg("zero_based"))
+      .def_property_readonly("alarm", &detector::alarm)
+      .def("status_json", &detector::status_json)
+      .def("state", &detector::state)
+      .def("restore", &detector::restore, py::arg("text"), py::arg("reset_alarm"))
+      .def("restart", &detector::restart);
   m.def("default_threads", &default_threads, "The default number of worker threads.");
   m.def("pack_size", [](const std::string& pack, std::uint64_t decks) {
     audit::reader_options o;

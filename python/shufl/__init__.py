@@ -15,6 +15,7 @@ audit               audit decks (a 2-D integer array, or lists of card labels)
 audit_shuffle       audit a Python shuffle function by running it
 shuffle             the order of ``shufl lines --seed SEED``
 bias                the algorithm zoo's counts and tests (``shufl bias``)
+Detector            the live monitor of ``shufl audit --follow``, its --state files
 testing.assert_fair_shuffle   a pytest assertion for shuffle functions
 
 See docs/python.md in the source tree for the guide.
@@ -23,6 +24,7 @@ See docs/python.md in the source tree for the guide.
 from ._shufl import __version__
 from ._audit import AuditResult, TestResult, audit, audit_shuffle, shuffle
 from ._bias import BiasResult, bias
+from ._detector import Detector
 from . import testing
 
-__all__ = ["__version__", "AuditResult", "BiasResult", "TestResult", "audit", "audit_shuffle", "bias", "shuffle", "testing"]
+__all__ = ["__version__", "AuditResult", "BiasResult", "Detector", "TestResult", "audit", "audit_shuffle", "bias", "shuffle", "testing"]

@@ -102,6 +102,18 @@ class row_converter {
 
 }  // namespace
 
+void card_array_faces(const card_array& a, const audit_pack& pack, std::size_t positions, std::size_t first,
+                      std::size_t count, std::uint32_t* out) {
+  if (a.columns != positions) {
+    throw error(fmt::format("{}: {} card{} per row, the {} has {}", a.name, a.columns, a.columns == 1 ? "" : "s",
+                            positions < pack.size() ? "deal" : "pack", positions));
+  }
+  if (first > a.rows || count > a.rows - first) throw error(fmt::format("{}: rows out of range", a.name));
+  row_converter convert(a, pack, positions);
+  row_error err;
+  if (!convert.convert(first, count, out, err)) throw error(err.message);
+}
+
 audit_report audit_array(const card_array& a, const audit_pack& pack, std::optional<std::size_t> dealt,
                          const audit_options& options, const std::function<bool()>& stop) {
   if (!(options.alpha > 0 && options.alpha < 1)) {

@@ -46,4 +46,10 @@ struct card_array {
 audit_report audit_array(const card_array& decks, const audit_pack& pack, std::optional<std::size_t> dealt,
                          const audit_options& options, const std::function<bool()>& stop = {});
 
+/// Converts rows [first, first + count) of `decks` into face ids (count × positions, row-major),
+/// checking every row as audit_array does and throwing its shufl::error for the first bad one.
+/// `positions` is the pack's size or a deal's K; columns must equal it (else the same error).
+void card_array_faces(const card_array& decks, const audit_pack& pack, std::size_t positions, std::size_t first,
+                      std::size_t count, std::uint32_t* out);
+
 }  // namespace shufl::audit
