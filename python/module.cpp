@@ -7,6 +7,7 @@
 #include <pybind11/stl.h>
 
 #include <atomic>
+#include <map>
 #include <cmath>
 #include <span>
 #include <chrono>
@@ -21,6 +22,7 @@
 #include <vector>
 
 #include "render/audit_output.hpp"
+#include "render/audit_plan.hpp"
 #include "render/bias_report.hpp"
 #include "render/follow_output.hpp"
 #include "render/text_escape.hpp"
@@ -29,6 +31,7 @@
 #include "shufl/audit/detector.hpp"
 #include "shufl/audit/monitor.hpp"
 #include "shufl/audit/monitor_state.hpp"
+#include "shufl/audit/plan.hpp"
 #include "shufl/bias.hpp"
 #include "shufl/cpus.hpp"
 #include "shufl/deck.hpp"
@@ -252,6 +255,27 @@ py::tuple bias(std::size_t n, std::uint64_t trials, const std::string& algorithm
   return py::make_tuple(render::json_report(report, b.threads), render::text_report(report, seed_text, b.threads));
 }
 
+// `shufl audit --plan`: the decks each test needs (plan_audit; render's JSON and text).
+py::tuple plan(const audit_args& args, double power, const std::optional<double>& effect_all,
+               const std::map<std::string, double>& effects) {
+  if (!(args.alpha > 0 && args.alpha < 1)) throw error("--alpha must be in (0, 1)");
+  if (!(power > 0 && power < 1)) throw error("--power must be between 0 and 1");
+  audit::plan_options o;
+  o.alpha = args.alpha;
+  o.power = power;
+  for (const auto& [name, delta] : effects) o.effects[name] = delta;
+  if (effect_all) {  // as --effect X: every test that has an effect model
+    for (const auto name : audit::battery_test_names) {
+      if (audit::has_effect_model(name)) o.effects.emplace(std::string(name), *effect_all);
+    }
+  }
+  const audit::audit_pack pack = audit::make_audit_pack(reader_options_of(args));
+  audit::battery_shape shape = audit::make_shape(pack);
+  audit::set_game(shape, pack, audit_options_of(args).game);
+  const audit::audit_plan p = audit::plan_audit(shape, o);
+  return py::make_tuple(render::audit_plan_json(p, pack).dump(), render::audit_plan_text(p, pack.cards.description));
+}
+
 // The order `shufl lines --seed SEED` gives n records: THE RULE of lines/scatter.hpp on the
 // indices 0..n−1 (unseeded: a key from the OS).
 std::vector<std::uint64_t> shuffle_order(std::uint64_t n, const std::optional<std::string>& seed) {
@@ -401,6 +425,8 @@ PYBIND11_MODULE(_shufl, m) {
       .def("state", &detector::state)
       .def("restore", &detector::restore, py::arg("text"), py::arg("reset_alarm"))
       .def("restart", &detector::restart);
+  m.def("plan", &plan, py::arg("args"), py::arg("power"), py::arg("effect_all"), py::arg("effects"),
+        "`shufl audit --plan`; returns (JSON text, text).");
   m.def("default_threads", &default_threads, "The default number of worker threads.");
   m.def("pack_size", [](const std::string& pack, std::uint64_t decks) {
     audit::reader_options o;

@@ -15,6 +15,7 @@ audit               audit decks (a 2-D integer array, or lists of card labels)
 audit_shuffle       audit a Python shuffle function by running it
 shuffle             the order of ``shufl lines --seed SEED``
 bias                the algorithm zoo's counts and tests (``shufl bias``)
+plan                how many decks an audit needs (``shufl audit --plan``)
 Detector            the live monitor of ``shufl audit --follow``, its --state files
 testing.assert_fair_shuffle   a pytest assertion for shuffle functions
 
@@ -25,6 +26,7 @@ from ._shufl import __version__
 from ._audit import AuditResult, TestResult, audit, audit_shuffle, shuffle
 from ._bias import BiasResult, bias
 from ._detector import Detector
+from ._plan import Plan, plan
 from . import testing
 
-__all__ = ["__version__", "AuditResult", "BiasResult", "Detector", "TestResult", "audit", "audit_shuffle", "bias", "shuffle", "testing"]
+__all__ = ["__version__", "AuditResult", "BiasResult", "Detector", "Plan", "TestResult", "audit", "audit_shuffle", "bias", "plan", "shuffle", "testing"]

@@ -117,3 +117,23 @@ class Detector:
         alpha: float = ...,
         reset_alarm: bool = ...,
     ) -> "Detector": ...
+
+class Plan:
+    @property
+    def decks(self) -> int: ...
+    @property
+    def tests(self) -> list[dict[str, Any]]: ...
+    @property
+    def text(self) -> str: ...
+    def to_dict(self) -> dict[str, Any]: ...
+
+def plan(
+    *,
+    pack: str = ...,
+    decks_in_shoe: int = ...,
+    game: Optional[str] = ...,
+    deal: Union[str, Tuple[int, int], None] = ...,
+    alpha: float = ...,
+    power: float = ...,
+    effect: Union[None, float, Mapping[str, float]] = ...,
+) -> Plan: ...

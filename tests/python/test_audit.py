@@ -179,3 +179,18 @@ def test_bias_equals_cli(shufl_cli):
     assert pickle.loads(pickle.dumps(r)).to_dict() == cli
     with pytest.raises(ValueError, match="did you mean"):
         shufl.bias(3, 100, "fisher-yate")
+
+
+@pytest.mark.parametrize("kwargs,cli_args", [
+    ({}, []),
+    ({"effect": 0.02, "power": 0.8, "alpha": 0.05}, ["--effect", "0.02", "--power", "0.8", "--alpha", "0.05"]),
+    ({"effect": {"card-position": 0.03, "descents": 0.1}}, ["--effect", "card-position=0.03,descents=0.1"]),
+    ({"pack": "standard", "decks_in_shoe": 6, "game": "blackjack"}, ["--pack", "standard", "--decks", "6", "--game", "blackjack"]),
+])
+def test_plan_equals_cli(shufl_cli, kwargs, cli_args):
+    p = shufl.plan(**kwargs)
+    assert p.to_dict() == json.loads(shufl_cli("audit", "--plan", "--format", "json", *cli_args).stdout)
+    assert str(p) == shufl_cli("audit", "--plan", *cli_args).stdout
+    assert p.decks == max(t["decks"] for t in p.tests if t["planned"])
+    with pytest.raises(ValueError):
+        shufl.plan(effect={"no-such-test": 0.1})
