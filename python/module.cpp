@@ -276,6 +276,47 @@ py::tuple plan(const audit_args& args, double power, const std::optional<double>
   return py::make_tuple(render::audit_plan_json(p, pack).dump(), render::audit_plan_text(p, pack.cards.description));
 }
 
+// `shufl deck`: one deck's labels in shuffled order (shuffle_indices), or `count` decks from one
+// engine stream (fisher_yates_indices in turn, as `--count`) as card numbers 1..n.
+py::object deck_cards(const std::string& pack_name, std::uint64_t decks, std::uint64_t jokers, std::optional<std::uint64_t> count,
+                const std::optional<std::string>& seed, const std::optional<std::string>& engine, const std::string& style) {
+  if (seed && seed->empty()) throw error("--seed must not be empty");
+  const shufl::deck d = make_pack(parse_pack(pack_name), decks, jokers);
+  const card_style cs = parse_card_style(style);
+  deck_randomness r;
+  r.seed = seed;
+  if (engine) r.engine = parse_engine(*engine);
+  const std::size_t n = d.cards.size();
+  if (!count) {
+    const std::vector<std::uint32_t> order = shuffle_indices(n, r);
+    py::list out;
+    for (const auto i : order) out.append(format_card(d.cards[i], cs));
+    return out;
+  }
+  if (*count > (std::uint64_t{1} << 40) / n) throw error("count is too large");
+  py::array_t<std::uint16_t> out({static_cast<py::ssize_t>(*count), static_cast<py::ssize_t>(n)});
+  std::uint16_t* o = out.mutable_data();
+  const auto fill = [&](auto& e) {
+    for (std::uint64_t k = 0; k < *count; ++k) {
+      const std::vector<std::uint32_t> order = fisher_yates_indices(n, e);
+      for (std::size_t i = 0; i < n; ++i) *o++ = static_cast<std::uint16_t>(order[i] + 1);
+    }
+  };
+  {
+    py::gil_scoped_release release;
+    if (seed) {
+      with_engine(r.engine.value_or(engine_kind::chacha20), deck_key(*seed), 0, fill);
+    } else if (r.engine) {
+      with_engine(*r.engine, key_from_os(), 0, fill);
+    } else {
+      os_engine e;
+      fill(e);
+    }
+  }
+  py::object result = out;
+  return result;
+}
+
 // The order `shufl lines --seed SEED` gives n records: THE RULE of lines/scatter.hpp on the
 // indices 0..n−1 (unseeded: a key from the OS).
 std::vector<std::uint64_t> shuffle_order(std::uint64_t n, const std::optional<std::string>& seed) {
@@ -427,6 +468,8 @@ PYBIND11_MODULE(_shufl, m) {
       .def("restart", &detector::restart);
   m.def("plan", &plan, py::arg("args"), py::arg("power"), py::arg("effect_all"), py::arg("effects"),
         "`shufl audit --plan`; returns (JSON text, text).");
+  m.def("deck", &deck_cards, py::arg("pack"), py::arg("decks"), py::arg("jokers"), py::arg("count"), py::arg("seed"),
+        py::arg("engine"), py::arg("style"), "`shufl deck`: one deck's labels, or count decks as card numbers.");
   m.def("default_threads", &default_threads, "The default number of worker threads.");
   m.def("pack_size", [](const std::string& pack, std::uint64_t decks) {
     audit::reader_options o;

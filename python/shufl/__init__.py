@@ -14,6 +14,7 @@ Functions
 audit               audit decks (a 2-D integer array, or lists of card labels)
 audit_shuffle       audit a Python shuffle function by running it
 shuffle             the order of ``shufl lines --seed SEED``
+deck                shuffled decks as ``shufl deck`` makes them
 bias                the algorithm zoo's counts and tests (``shufl bias``)
 plan                how many decks an audit needs (``shufl audit --plan``)
 Detector            the live monitor of ``shufl audit --follow``, its --state files
@@ -23,10 +24,10 @@ See docs/python.md in the source tree for the guide.
 """
 
 from ._shufl import __version__
-from ._audit import AuditResult, TestResult, audit, audit_shuffle, shuffle
+from ._audit import AuditResult, TestResult, audit, audit_shuffle, deck, shuffle
 from ._bias import BiasResult, bias
 from ._detector import Detector
 from ._plan import Plan, plan
 from . import testing
 
-__all__ = ["__version__", "AuditResult", "BiasResult", "Detector", "Plan", "TestResult", "audit", "audit_shuffle", "bias", "plan", "shuffle", "testing"]
+__all__ = ["__version__", "AuditResult", "BiasResult", "Detector", "Plan", "TestResult", "audit", "audit_shuffle", "bias", "deck", "plan", "shuffle", "testing"]

@@ -137,3 +137,14 @@ def plan(
     power: float = ...,
     effect: Union[None, float, Mapping[str, float]] = ...,
 ) -> Plan: ...
+
+def deck(
+    count: Optional[int] = ...,
+    *,
+    pack: str = ...,
+    decks_in_shoe: int = ...,
+    jokers: int = ...,
+    seed: Optional[str] = ...,
+    engine: Optional[str] = ...,
+    style: str = ...,
+) -> Union[list[str], np.ndarray]: ...

@@ -487,3 +487,47 @@ def shuffle(seq: Sequence, seed: Optional[str] = None) -> list:
         raise TypeError(f"seed must be a str, not {type(seed).__name__}")
     items = list(seq)
     return [items[i] for i in _shufl.shuffle_order(len(items), seed)]
+
+
+def deck(count: Optional[int] = None, *, pack: str = "standard", decks_in_shoe: int = 1, jokers: int = 0,
+         seed: Optional[str] = None, engine: Optional[str] = None, style: str = "code"):
+    """Shuffled decks as ``shufl deck`` makes them.
+
+    Parameters
+    ----------
+    count : int, optional
+        None: one deck, as labels. A number: that many decks from one stream (``shufl deck
+        --count``), as a uint16 array of card numbers 1..N in the pack's canonical order, shape
+        (count, N) — ready for :func:`shufl.audit`.
+    pack, decks_in_shoe, jokers
+        The pack (``--pack``, ``--decks``, ``--jokers``).
+    seed : str, optional
+        The same decks as ``shufl deck --seed SEED`` (ChaCha20 keyed by BLAKE2b of the seed);
+        without, every draw comes from the operating system.
+    engine : str, optional
+        ``--rng`` (e.g. "mt19937", a weak engine for demonstrations).
+    style : {"code", "unicode", "glyph", "name"}
+        How one deck's labels are written.
+
+    Returns
+    -------
+    list of str, or numpy.ndarray of uint16 with ``count``.
+
+    Raises
+    ------
+    ValueError
+        Unknown pack, style or engine (the command line's words), an empty seed.
+
+    Examples
+    --------
+    >>> import shufl
+    >>> shufl.deck(seed="7")[:3]
+    ['Kc', '9d', 'Kh']
+    """
+    if seed is not None and not isinstance(seed, str):
+        raise TypeError(f"seed must be a str, not {type(seed).__name__}")
+    if count is not None and (not isinstance(count, (int, np.integer)) or count < 1):
+        raise ValueError(f"count must be a whole number of at least 1, not {count!r}")
+    if not isinstance(decks_in_shoe, (int, np.integer)) or decks_in_shoe < 1:
+        raise ValueError(f"decks_in_shoe must be a whole number of at least 1, not {decks_in_shoe!r}")
+    return _shufl.deck(pack, int(decks_in_shoe), int(jokers), None if count is None else int(count), seed, engine, style)

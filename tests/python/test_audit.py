@@ -194,3 +194,20 @@ def test_plan_equals_cli(shufl_cli, kwargs, cli_args):
     assert p.decks == max(t["decks"] for t in p.tests if t["planned"])
     with pytest.raises(ValueError):
         shufl.plan(effect={"no-such-test": 0.1})
+
+
+def test_deck_equals_cli(shufl_cli, tmp_path):
+    assert shufl.deck(seed="7") == shufl_cli("deck", "--seed", "7").stdout.split()
+    assert shufl.deck(seed="7", style="unicode", pack="piquet", jokers=0) == \
+        shufl_cli("deck", "--seed", "7", "--style", "unicode", "--pack", "piquet").stdout.split("\n")[:-1]
+    many = shufl.deck(500, seed="s")
+    assert many.shape == (500, 52) and many.dtype == np.uint16
+    pack = [r + s for s in "shdc" for r in "A23456789TJQK"]
+    lines = shufl_cli("deck", "--count", "500", "--seed", "s").stdout.splitlines()
+    assert [[pack[c - 1] for c in row] for row in many] == [line.split() for line in lines]
+    assert shufl.audit(many).to_dict()["tests"] == cli_json(shufl_cli, tmp_path, many)["tests"]
+    assert sorted(shufl.deck()) == sorted(pack)
+    with pytest.raises(ValueError, match="seed"):
+        shufl.deck(seed="")
+    with pytest.raises(ValueError, match="did you mean"):
+        shufl.deck(pack="piqet")
