@@ -134,6 +134,7 @@ audit_report audit_array(const card_array& a, const audit_pack& pack, std::optio
   set_game(shape, pack, options.game);
   if (options.on_pack) options.on_pack();
 
+  if (stop && stop()) throw error(fmt::format("{}: stopped", a.name));  // asked before it began
   // Contiguous ranges of whole blocks, one per worker.
   const std::size_t blocks = (a.rows + audit_block_decks - 1) / audit_block_decks;
   const std::size_t workers = std::min<std::size_t>(options.threads, blocks);

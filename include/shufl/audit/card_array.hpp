@@ -41,8 +41,9 @@ struct card_array {
 /// deal has K"), no rows "NAME: no decks", and options as audit_decks. options.threads workers
 /// read contiguous ranges of rows; the report does not depend on their number. `stop`, when
 /// given, is called on the calling thread about every 50 ms while the workers run; once it
-/// returns true the workers stop at their next block of audit_block_decks rows and
-/// audit_array throws shufl::error "NAME: stopped". The array must not change while it runs.
+/// returns true (it is also asked once before the work begins) the workers stop at their next
+/// block of audit_block_decks rows and audit_array throws shufl::error "NAME: stopped". The
+/// array must not change while it runs.
 audit_report audit_array(const card_array& decks, const audit_pack& pack, std::optional<std::size_t> dealt,
                          const audit_options& options, const std::function<bool()>& stop = {});
 
