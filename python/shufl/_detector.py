@@ -40,8 +40,10 @@ class Detector:
     --------
     >>> import numpy as np, shufl
     >>> d = shufl.Detector()
-    >>> d.add(np.arange(1, 53))      # one deck, cards 1..52 top first: False (no alarm)
+    >>> d.add(np.random.default_rng(1).permutation(52) + 1)   # one deck, cards 1..52 top first
     False
+    >>> d.add(np.arange(1, 53))      # a deck in the pack's own order: a fair shuffle almost never deals it
+    True
     """
 
     def __init__(self, pack: str = "standard", *, decks_in_shoe: int = 1, dealt: Optional[int] = None,

@@ -31,3 +31,13 @@ def test_block(code):
         assert out.getvalue().strip().splitlines()[-1] == m.group(2).strip(), line
     with contextlib.redirect_stdout(io.StringIO()):
         exec(compile(code, "<doc>", "exec"), {})
+
+
+@pytest.mark.parametrize("module", ["shufl", "shufl._audit", "shufl._bias", "shufl._plan", "shufl._detector",
+                                    "shufl.testing"])
+def test_docstring_examples(module):
+    import doctest
+    import importlib
+
+    failed, _ = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
+    assert failed == 0
