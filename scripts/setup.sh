@@ -34,5 +34,5 @@ if command -v ccache > /dev/null; then
   launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
   export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1   # objects shared between clones
 fi
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "${launcher[@]}"
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DSHUFL_PYTHON=ON "${launcher[@]}"
 cmake --build build -j"$(nproc)" --target shufl shufl_python
