@@ -51,8 +51,12 @@ class cmake_build_ext(build_ext):
         shutil.copyfile(built, target)
 
 
+# Everything setuptools writes goes under build-python/ too, away from a CMake build/ and the sources.
+(ROOT / "build-python").mkdir(exist_ok=True)
+
 setup(
     version=version(),
+    options={"build": {"build_base": "build-python/setuptools"}, "egg_info": {"egg_base": "build-python"}},
     package_dir={"": "python"},
     packages=["shufl"],
     package_data={"shufl": ["*.pyi", "py.typed"]},
