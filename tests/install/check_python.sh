@@ -3,12 +3,14 @@
 # without the internet from a clone, with Debian's packages only (docs/python.md):
 #   /usr/bin/python3 -m venv --system-site-packages v && v/bin/pip install --no-build-isolation --no-index .
 #   /usr/bin/python3 -m pip install --no-build-isolation --no-index --no-deps --target DIR .
-# and each install imports and audits. Exits 77 (skipped) without python3-venv or pip.
+# and each install imports and audits. Exits 77 (skipped) without python3-venv, python3-pip,
+# python3-setuptools or python3-wheel.
 # Usage: check_python.sh SOURCE_DIR
 set -u
 src=$1
 /usr/bin/python3 -c 'import venv, ensurepip' 2>/dev/null || { echo "skipped: python3-venv missing"; exit 77; }
 /usr/bin/python3 -m pip --version >/dev/null 2>&1 || { echo "skipped: python3-pip missing"; exit 77; }
+/usr/bin/python3 -c 'import setuptools, wheel' 2>/dev/null || { echo "skipped: python3-setuptools or python3-wheel missing"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 passed=0 failed=0
