@@ -58,7 +58,7 @@ struct audit_cli_options {
   std::string seed;
   std::string rng = "xoshiro256pp";
   std::string game;
-  std::string deal;
+  std::string deal, lags = "2";
   // --seed-search (src/cli/audit_seed_search.cpp)
   std::string seed_search;
   std::string seeds;
@@ -225,6 +225,7 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
     options.threads = static_cast<unsigned>(t);
   }
   options.game = parse_game(o.game, o.deal, sub.count("--game") > 0, sub.count("--deal") > 0);
+  options.lags = static_cast<std::size_t>(parse_uint("--lags", o.lags));
   const bool generated = sub.count("--algo") > 0;
   if (!generated) {
     for (const char* name : {"--trials", "--seed", "--rng"}) {
@@ -588,6 +589,7 @@ subcommand audit_subcommand() {
                            "With --game: H hands of C cards dealt round the table (card k to hand k mod H); "
                            "default poker 1x5, blackjack 2x2 (player cards 1 and 3, dealer 2 and 4)")
                 ->type_name("HxC");
+            sub.add_option("--lags", o->lags, "position-pairs: the cards 1..L positions apart (1 to 64)")->capture_default_str()->type_name("L");
             sub.add_option("--algo", o->algo, "Audit decks of these algorithms (see 'shufl bias --list') instead of a file")->type_name("LIST");
             sub.add_option("--trials", o->trials, "With --algo: decks per algorithm")->capture_default_str()->type_name("T");
             sub.add_option("--seed", o->seed, "With --algo: any string; the same seed gives the same decks")->type_name("SEED")->expected(0, 1);

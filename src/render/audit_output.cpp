@@ -77,13 +77,13 @@ std::string audit_text_report(const audit::audit_report& r, const audit_input& i
     out += fmt::format("skipped {} invalid deck{}", r.skipped, r.skipped == 1 ? "" : "s");
     out += r.skip_reasons.empty() ? "\n" : fmt::format(" (first: {})\n", r.skip_reasons.front());
   }
-  out += fmt::format("{:<19} {:>9} {:>12} {:>7} {:>10} {:>10}  {}\n", "test", "decks", "statistic", "df", "p",
+  out += fmt::format("{:<22} {:>9} {:>12} {:>7} {:>10} {:>10}  {}\n", "test", "decks", "statistic", "df", "p",
                      "Holm p", "result");
   std::string notes;
   for (const auto& t : r.tests) {
     const bool tested = t.result == audit::test_outcome::pass || t.result == audit::test_outcome::fail;
     const bool computed = tested || t.result == audit::test_outcome::not_valid;
-    out += fmt::format("{:<19} {:>9} {:>12} {:>7} {:>10} {:>10}  {}\n", t.name, t.decks,
+    out += fmt::format("{:<22} {:>9} {:>12} {:>7} {:>10} {:>10}  {}\n", t.name, t.decks,
                        computed ? audit_statistic_text(t.statistic) : "-",
                        t.df ? fmt::format("{:.0f}", *t.df) : "-", computed ? audit_p_text(t.p, t.ln_p, t.p_bound) : "-",
                        t.holm_ln_p ? audit_p_text(std::exp(*t.holm_ln_p), *t.holm_ln_p, t.p_bound) : "-",
