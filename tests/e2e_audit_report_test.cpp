@@ -113,9 +113,9 @@ TEST(AuditReport, RefusesOtherExtensionsAndLeavesNoFileOnError) {
 TEST(AuditPlan, TextTableAndRefusals) {
   const auto r = run_shufl({"audit", "--plan", "--pack", "euchre", "--effect", "0.05,card-position=0.1"});
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.out.find("card-position            0.1"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("successions             0.05"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("duplicates                 -          -  no effect model"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("card-position               0.1"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("successions                0.05"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("duplicates                    -          -  no effect model"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("decks for every planned test: "), std::string::npos);
   const auto poker = run_shufl({"audit", "--plan", "--game", "poker", "--format", "json"});
   ASSERT_EQ(poker.status, 0) << poker.err;
