@@ -232,5 +232,99 @@ TEST(AuditCoupon, ClusteredSuitsFail) {
   }
 }
 
+// Gaps of j cards between consecutive cards of `suit` (suit_of per card), summed over decks.
+std::vector<std::uint64_t> gap_lengths(const std::vector<std::vector<std::uint32_t>>& decks,
+                                       const std::vector<int>& suit_of, int suit) {
+  std::vector<std::uint64_t> h(suit_of.size(), 0);
+  for (const auto& d : decks) {
+    std::size_t last = d.size();
+    for (std::size_t p = 0; p < d.size(); ++p) {
+      if (suit_of[d[p]] != suit) continue;
+      if (last != d.size()) ++h[p - last - 1];
+      last = p;
+    }
+  }
+  return h;
+}
+
+TEST(AuditGap, WaldMatchesEnumeration) {
+  // gap.py: the histogram's covariance enumerated over all 8! orders, numpy's pinv.
+  const std::vector<int> suits = {0, 0, 0, 1, 1, 1, 2, 2};
+  const std::vector<std::vector<std::uint32_t>> decks = {
+      {0, 1, 2, 3, 4, 5, 6, 7}, {7, 6, 5, 4, 3, 2, 1, 0}, {0, 3, 6, 1, 4, 7, 2, 5}, {3, 0, 4, 6, 1, 5, 2, 7},
+      {6, 7, 0, 3, 1, 4, 2, 5}, {1, 6, 2, 7, 3, 5, 0, 4}, {4, 0, 5, 1, 6, 2, 7, 3}};
+  const struct {
+    int suit;
+    std::size_t s, last_bin;
+    double wald;
+  } cases[] = {{0, 3, 2, 1.847457627119}, {0, 3, 3, 2.675802662490}, {1, 3, 4, 2.262599469496}, {2, 2, 3, 2.009523809524}};
+  for (const auto& c : cases) {
+    const auto w = gap_wald(gap_lengths(decks, suits, c.suit), 8, c.s, decks.size(), c.last_bin);
+    EXPECT_NEAR(w.statistic, c.wald, 1e-9 * c.wald) << c.suit << " " << c.last_bin;
+    EXPECT_EQ(w.df, static_cast<double>(c.last_bin));
+  }
+}
+
+TEST(AuditGap, BatteryCountsTheGapsOfEachSuit) {
+  const audit_pack p = twelve();
+  battery b(make_shape(p));
+  // Suits of the deck (faces f / 3): 0 1 0 2 3 0 1 1 2 2 3 3.
+  const std::vector<std::uint32_t> d = {0, 3, 1, 6, 9, 2, 4, 5, 7, 8, 10, 11};
+  b.add_block(d.data(), 1, nullptr, 0);
+  ASSERT_EQ(b.gap_counts.size(), 4u * 12);
+  EXPECT_EQ(b.gap_counts[0 * 12 + 1], 1u);  // suit 0 at 0, 2, 5: gaps 1 and 2
+  EXPECT_EQ(b.gap_counts[0 * 12 + 2], 1u);
+  EXPECT_EQ(b.gap_counts[1 * 12 + 4], 1u);  // suit 1 at 1, 6, 7: gaps 4 and 0
+  EXPECT_EQ(b.gap_counts[1 * 12 + 0], 1u);
+  EXPECT_EQ(b.gap_counts[3 * 12 + 5], 1u);  // suit 3 at 4, 10, 11: gaps 5 and 0
+  EXPECT_EQ(std::accumulate(b.gap_counts.begin(), b.gap_counts.end(), std::uint64_t{0}), 8u);
+}
+
+TEST(AuditGap, FairDecksRejectAtTheLevel) {
+  // 400 audits of 300 uniform 12-card decks (4 suits of 3): at 0.05 within [6, 34].
+  shufl::test::test_rng rng{45};
+  const battery_shape shape = make_shape(twelve());
+  int rejected = 0;
+  for (int rep = 0; rep < 400; ++rep) {
+    battery b(shape);
+    std::vector<std::uint32_t> all;
+    for (int t = 0; t < 300; ++t) {
+      const auto d = rng.deck(12);
+      all.insert(all.end(), d.begin(), d.end());
+    }
+    b.add_block(all.data(), 300, nullptr, 0);
+    for (const auto& t : b.evaluate()) {
+      if (t.name != "gap") continue;
+      EXPECT_EQ(t.result, test_outcome::pass) << t.note;
+      rejected += t.p < 0.05;
+    }
+  }
+  EXPECT_GE(rejected, 6);
+  EXPECT_LE(rejected, 34);
+}
+
+TEST(AuditGap, SpreadSuitsFail) {
+  // A shuffler that deals one deck in five with its suits in turn (a stuck sorting step).
+  shufl::test::test_rng rng{46};
+  const audit_pack pack = shufl::test::standard_pack();
+  battery b(make_shape(pack));
+  std::vector<std::uint32_t> all;
+  for (int t = 0; t < 5000; ++t) {
+    auto d = rng.deck(52);
+    if (rng.uniform() < 0.2) {
+      std::vector<std::uint32_t> bysuit[4];
+      for (const auto c : d) bysuit[pack.suit_of[c]].push_back(c);
+      for (std::size_t i = 0; i < 52; ++i) d[i] = bysuit[i % 4][i / 4];
+    }
+    all.insert(all.end(), d.begin(), d.end());
+  }
+  b.add_block(all.data(), 5000, nullptr, 0);
+  for (const auto& t : b.evaluate()) {
+    if (t.name == "gap") {
+      EXPECT_LT(t.p, 1e-10);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace shufl::audit

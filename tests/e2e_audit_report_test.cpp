@@ -120,13 +120,13 @@ TEST(AuditPlan, TextTableAndRefusals) {
   const auto poker = run_shufl({"audit", "--plan", "--game", "poker", "--format", "json"});
   ASSERT_EQ(poker.status, 0) << poker.err;
   const auto j = nlohmann::json::parse(poker.out);
-  EXPECT_EQ(j["family"], 20);
+  EXPECT_EQ(j["family"], 21);
   EXPECT_EQ(j["tests"].back()["name"], "poker-hands");
   EXPECT_FALSE(j["tests"].back()["planned"].get<bool>());
   const auto shoe = run_shufl({"audit", "--plan", "--decks", "6", "--format", "json"});
   ASSERT_EQ(shoe.status, 0) << shoe.err;
   const auto s = nlohmann::json::parse(shoe.out);
-  EXPECT_EQ(s["family"], 7);  // position tables, both coupon collectors, serial-position, duplicates
+  EXPECT_EQ(s["family"], 8);  // position tables, both coupon collectors, gap, serial-position, duplicates
   EXPECT_FALSE(s["tests"][3]["planned"].get<bool>());  // successions: not applicable to a shoe
 
   // Both plans against schema/audit-plan.schema.json (python3-jsonschema).

@@ -306,7 +306,7 @@ inline constexpr std::string_view battery_test_names[] = {
     "card-position", "suit-position",  "rank-position",     "successions",     "adjacent-pairs",
     "descents",      "rising-sequences", "runs-up-down",    "fixed-points",    "guessing",
     "guessing-shelf", "permutation-3", "permutation-4", "position-pairs", "coupon-collector-suits",
-    "coupon-collector-ranks", "serial-successions", "serial-position", "duplicates",
+    "coupon-collector-ranks", "gap", "serial-successions", "serial-position", "duplicates",
     "poker-hands", "blackjack-hands"};
 
 /// A test's outcome. JSON/text words: "pass", "fail", "not-valid", "not-applicable".
@@ -386,6 +386,9 @@ class battery {
   /// The cards dealt until every suit (rank) has appeared, summed over whole decks of a pack with
   /// suits and ranks (audit/pairs.hpp's coupon_collector_of).
   deck_total coupon_suits, coupon_ranks;
+  /// gap: per suit (the coupon collector's suit groups) n counts, gap_counts[g·n + j] the gaps of
+  /// j cards between consecutive cards of suit g (empty where the test does not apply).
+  std::vector<std::uint64_t> gap_counts;
   duplicate_finder duplicates;
   /// --game: hands by seat and class, seat-major (hands × game_class_count entries).
   std::vector<std::uint64_t> game_hands;

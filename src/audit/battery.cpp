@@ -155,6 +155,7 @@ battery::battery(const battery_shape& shape) : shape_(shape) {
   if (position_pairs_apply(shape)) position_pairs.assign(shape.lags * F * F, 0);
   coupon_groups suits = coupon_groups_of(shape, false), ranks = coupon_groups_of(shape, true);
   if (!suits.sizes.empty()) {
+    gap_counts.assign(suits.sizes.size() * shape.cards, 0);
     suit_group_ = std::move(suits.group_of);
     all_suits_ = suits.full;
   }
@@ -276,7 +277,19 @@ SHUFL_AUDIT_BLOCK_CLONES void battery::add_block(const std::uint32_t* decks, std
         if (prev != nullptr) serial_succ += serial_successor_repeats(prev, n, where_.data(), successor_repeat);
       }
     }
-    if (suit_group != nullptr) coupon_s += coupon_collector_of(d, K, suit_group, all_suits_);
+    if (suit_group != nullptr) {
+      coupon_s += coupon_collector_of(d, K, suit_group, all_suits_);
+      // gap: the cards between consecutive cards of each suit.
+      std::array<std::size_t, 4> last;  // suits: at most 4 groups
+      last.fill(n);
+      std::uint64_t* const gaps = gap_counts.data();
+      for (std::size_t p = 0; p < K; ++p) {
+        const std::uint8_t g = suit_group[d[p]];
+        if (g >= 4) continue;
+        if (last[g] != n) ++gaps[g * n + (p - last[g] - 1)];
+        last[g] = p;
+      }
+    }
     if (rank_group != nullptr) coupon_r += coupon_collector_of(d, K, rank_group, all_ranks_);
     pairs += prev != nullptr;
     duplicates.add(first_index + i, deck_fingerprint(d, K));
@@ -336,7 +349,8 @@ void battery::merge(const battery& other) {
   for (auto [a, b] : {std::pair{&position_repeats, &other.position_repeats},
                       std::pair{&successor_repeats, &other.successor_repeats},
                       std::pair{&successor_table, &other.successor_table},
-                      std::pair{&position_pairs, &other.position_pairs}}) {
+                      std::pair{&position_pairs, &other.position_pairs},
+                      std::pair{&gap_counts, &other.gap_counts}}) {
     if (a->size() != b->size()) throw error("audit: merging serial repeats of different shapes");
     for (std::size_t i = 0; i < a->size(); ++i) (*a)[i] += (*b)[i];
   }
@@ -570,6 +584,12 @@ std::vector<test_report> battery::evaluate(unsigned threads) const {
     const std::string text = fmt::format("exact: cards dealt until every {} has appeared (inclusion over the {} groups)",
                                          ranks ? "rank" : "suit", g.sizes.size());
     out.push_back(total_test(name, ranks ? coupon_ranks : coupon_suits, law, false, text));
+  }
+  if (const coupon_groups g = coupon_groups_of(s, false); g.sizes.empty()) {
+    out.push_back(not_applicable("gap", decks_, !suits_and_ranks(s) ? "the pack has no suits and ranks"
+                                                                    : "needs whole decks (--dealt gives only the first cards)"));
+  } else {
+    out.push_back(gap_test(gap_counts, g, N, decks_));
   }
 
   // The serial tests test dependence only (audit/serial.hpp): each category's repeats from one

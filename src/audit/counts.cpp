@@ -229,6 +229,7 @@ std::string write_audit_counts(const audit_counts& c) {
   j["permutation_4"] = b.permutation4;
   j["lags"] = c.lags;
   j["position_pairs"] = b.position_pairs;
+  j["gap"] = b.gap_counts;
   j["coupon_collector"] = {{"suits", {b.coupon_suits.decks, b.coupon_suits.total}},
                            {"ranks", {b.coupon_ranks.decks, b.coupon_ranks.total}}};
   ojson totals = ojson::object();
@@ -411,6 +412,20 @@ audit_counts parse_audit_counts(std::string_view text, std::string_view name) {
     if (sum != decks * (N - k)) c.fail("position_pairs", fmt::format("lag {} holds {} pairs, not {}", k, sum, decks * (N - k)));
   }
   std::copy(pair_cells.begin(), pair_cells.end(), b.position_pairs.begin());
+  // gap: per suit, each deck adds (cards of the suit − 1) gaps.
+  const auto gap_cells = c.uints(c.member(root, "", "gap"), "gap", b.gap_counts.size(),
+                                 decks > (std::uint64_t{1} << 52) ? std::uint64_t{1} << 62 : decks * N);
+  if (!gap_cells.empty()) {
+    const coupon_groups g = coupon_groups_of(shape, false);
+    for (std::size_t h = 0; h < g.sizes.size(); ++h) {
+      const auto from = gap_cells.begin() + static_cast<std::ptrdiff_t>(h * N);
+      const std::uint64_t sum = std::accumulate(from, from + static_cast<std::ptrdiff_t>(N), std::uint64_t{0});
+      if (sum != decks * (g.sizes[h] - 1)) {
+        c.fail("gap", fmt::format("suit {} holds {} gaps, not {}", h + 1, sum, decks * (g.sizes[h] - 1)));
+      }
+    }
+  }
+  std::copy(gap_cells.begin(), gap_cells.end(), b.gap_counts.begin());
   const json& coupon = c.member(root, "", "coupon_collector");
   for (const char* key : {"suits", "ranks"}) {
     const std::string path = std::string("coupon_collector.") + key;

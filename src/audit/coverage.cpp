@@ -30,7 +30,7 @@ const std::vector<clause>& clauses() {
       {"25 CFR 547.14(b)", "random individually and in the permutations and combinations the game uses; chi-square, runs, "
                            "serial correlation, gap, poker, coupon collector, permutation tests",
        {"card-position", "runs-up-down", "serial-position", "permutation-3", "permutation-4", "coupon-collector-suits",
-        "coupon-collector-ranks", "poker-hands", "blackjack-hands"}, ""},
+        "coupon-collector-ranks", "gap", "poker-hands", "blackjack-hands"}, ""},
       {"25 CFR 547.14(b)", "unpredictability and non-repeatability", {"duplicates", "guessing", "guessing-shelf"}, ""},
       {"25 CFR 547.14(d)", "seeding", {}, kSeed},
       {"Pennsylvania 58 Pa. Code 810a.5", "chi-square, adjacency criterion, permutation, runs, serial correlation",

@@ -189,6 +189,137 @@ coupon_groups coupon_groups_of(const battery_shape& s, bool ranks) {
   return g;
 }
 
+namespace {
+
+// P(gap = j), j = 0..n−1 (0 beyond n − s), for a suit of s cards among n.
+std::vector<long double> gap_law(std::size_t n, std::size_t s) {
+  std::vector<long double> p(n, 0);
+  p[0] = static_cast<long double>(s) / static_cast<long double>(n);
+  for (std::size_t j = 0; j + 1 <= n - s; ++j) {
+    p[j + 1] = p[j] * static_cast<long double>(n - j - s) / static_cast<long double>(n - j - 1);
+  }
+  return p;
+}
+
+}  // namespace
+
+std::size_t gap_last_bin(std::size_t n, std::size_t s, std::uint64_t decks) {
+  if (s < 2 || s >= n) return 0;
+  const auto p = gap_law(n, s);
+  const long double m = static_cast<long double>(decks) * static_cast<long double>(s - 1);
+  std::vector<long double> tail(n + 1, 0);  // P(gap ≥ j)
+  for (std::size_t j = n; j-- > 0;) tail[j] = tail[j + 1] + p[j];
+  if (m * p[0] < 5 || m * tail[1] < 5) return 0;
+  std::size_t B = 1;
+  while (B + 1 <= n - s && m * p[B] >= 5 && m * tail[B + 1] >= 5) ++B;
+  return B;
+}
+
+pairs_wald gap_wald(std::span<const std::uint64_t> lengths, std::size_t n, std::size_t s, std::uint64_t decks,
+                    std::size_t last_bin) {
+  const std::size_t B = last_bin;
+  if (s < 2 || s >= n || B < 1 || B > n - s || lengths.size() != n || decks == 0) {
+    throw error("gap: needs 2 <= s < n, 1 <= B <= n - s and decks");
+  }
+  const auto p = gap_law(n, s);
+  const auto bin = [B](std::size_t j) { return std::min(j, B); };
+  std::vector<long double> pb(B + 1, 0);
+  for (std::size_t j = 0; j < n; ++j) pb[bin(j)] += p[j];
+  // Two gaps: Q(t) = C(n−t−2, s−2)/C(n, s) for lengths i + j = t.
+  std::vector<long double> q(n, 0);
+  q[0] = static_cast<long double>(s) * static_cast<long double>(s - 1) /
+         (static_cast<long double>(n) * static_cast<long double>(n - 1));
+  for (std::size_t t = 0; t + 1 <= n - s; ++t) {
+    q[t + 1] = q[t] * static_cast<long double>(n - t - s) / static_cast<long double>(n - t - 2);
+  }
+  std::vector<long double> p2((B + 1) * (B + 1), 0);
+  for (std::size_t i = 0; i <= n - s; ++i) {
+    for (std::size_t j = 0; i + j <= n - s; ++j) p2[bin(i) * (B + 1) + bin(j)] += q[i + j];
+  }
+  const long double m = static_cast<long double>(s - 1), T = static_cast<long double>(decks);
+  // The first B bins (the last is fixed by the total): covariance T·Σ, Cholesky, solve.
+  std::vector<double> a(B * B), y(B);
+  std::vector<std::uint64_t> counts(B + 1, 0);
+  for (std::size_t j = 0; j < n; ++j) counts[bin(j)] += lengths[j];
+  for (std::size_t i = 0; i < B; ++i) {
+    y[i] = static_cast<double>(static_cast<long double>(counts[i]) - T * m * pb[i]);
+    for (std::size_t j = 0; j < B; ++j) {
+      const long double c = (i == j ? m * pb[i] : 0) + m * (m - 1) * p2[i * (B + 1) + j] - m * m * pb[i] * pb[j];
+      a[i * B + j] = static_cast<double>(T * c);
+    }
+  }
+  for (std::size_t j = 0; j < B; ++j) {
+    double d = a[j * B + j];
+    for (std::size_t k = 0; k < j; ++k) d -= a[j * B + k] * a[j * B + k];
+    if (!(d > 0)) throw error("gap: the covariance is not positive definite");
+    a[j * B + j] = std::sqrt(d);
+    for (std::size_t i = j + 1; i < B; ++i) {
+      double v = a[i * B + j];
+      for (std::size_t k = 0; k < j; ++k) v -= a[i * B + k] * a[j * B + k];
+      a[i * B + j] = v / a[j * B + j];
+    }
+  }
+  // W = |L⁻¹ y|².
+  double w = 0;
+  std::vector<double> z(B);
+  for (std::size_t i = 0; i < B; ++i) {
+    double v = y[i];
+    for (std::size_t k = 0; k < i; ++k) v -= a[i * B + k] * z[k];
+    z[i] = v / a[i * B + i];
+    w += z[i] * z[i];
+  }
+  return {w, static_cast<double>(B)};
+}
+
+test_report gap_test(std::span<const std::uint64_t> counts, const coupon_groups& g, std::size_t n, std::uint64_t decks) {
+  test_report r;
+  r.name = "gap";
+  r.decks = decks;
+  r.tail = "upper";
+  double best_ln = 0;
+  std::size_t tested = 0, least = 0;
+  std::string per_suit;
+  for (std::size_t h = 0; h < g.sizes.size(); ++h) {
+    const std::size_t s = static_cast<std::size_t>(g.sizes[h]);
+    if (s < 2 || s >= n) continue;
+    const std::size_t B = gap_last_bin(n, s, decks);
+    if (B == 0) {
+      least = std::max<std::size_t>(least, 1);
+      continue;
+    }
+    const pairs_wald w = gap_wald(counts.subspan(h * n, n), n, s, decks, B);
+    const test_result t = chi_squared_upper_tail(w.statistic, w.df);
+    if (tested == 0 || t.ln_p < best_ln) {
+      best_ln = t.ln_p;
+      r.statistic = w.statistic;
+      r.df = w.df;
+    }
+    per_suit += fmt::format("{}group {}: W = {:.6g}, df {}", tested == 0 ? "" : "; ", h + 1, w.statistic, B);
+    ++tested;
+  }
+  if (tested == 0 || least > 0) {
+    r.result = test_outcome::not_valid;
+    r.note = "fewer than 5 gaps expected of length 0 or of 1 or more: the chi-squared approximation needs more decks";
+    r.df.reset();
+    return r;
+  }
+  test_result p;
+  p.ln_p = std::min(0.0, best_ln + std::log(static_cast<double>(tested)));
+  p.p_value = std::exp(p.ln_p);
+  apply_floor(p, (1 - static_cast<double>(decks)) * std::lgamma(static_cast<double>(n) + 1));
+  r.observed = r.statistic;
+  r.expected = *r.df;
+  r.p = p.p_value;
+  r.ln_p = p.ln_p;
+  r.p_bound = p.bound;
+  r.law = fmt::format("chi-squared, df B per suit: the Wald statistic of the histogram of gaps between consecutive cards "
+                      "of one suit (lengths 0..B-1, B or more), against its exact null mean and covariance (exchangeable "
+                      "gaps); Bonferroni over {} suits ({})",
+                      tested, per_suit);
+  r.result = test_outcome::pass;
+  return r;
+}
+
 bool position_pairs_apply(const battery_shape& s) noexcept {
   return s.distinct() && s.whole() && s.cards >= 4 && s.cards <= max_law_cards && s.lags >= 1 &&
          2 * s.lags < s.cards;

@@ -130,7 +130,7 @@ audit_plan plan_audit(const battery_shape& s, const plan_options& o) {
     if (t == "position-pairs" && !position_pairs_apply(s)) {
       why = !permutations ? "needs whole decks of distinct cards" : fmt::format("needs more than 2 x {} (--lags) cards", s.lags);
     }
-    if (t.starts_with("coupon-collector-") && coupon_groups_of(s, t.ends_with("ranks")).sizes.empty()) {
+    if ((t.starts_with("coupon-collector-") || t == "gap") && coupon_groups_of(s, t.ends_with("ranks")).sizes.empty()) {
       why = suits ? "needs whole decks and at least 2 groups" : "the pack has no suits and ranks";
     }
     if (why.empty() && in_battery[k]) ++plan.family;
@@ -209,7 +209,7 @@ audit_plan plan_audit(const battery_shape& s, const plan_options& o) {
       p.note = t == "duplicates" ? "no effect model: the power depends on how many distinct decks the shuffler makes"
                : t.starts_with("permutation-") ? "no effect model: the power depends on which relative orders the shuffler favours"
                : t == "position-pairs"         ? "no effect model: the power depends on which pairs of cards the shuffler links"
-               : t.starts_with("coupon-")      ? "no effect model: the power depends on how the shuffler spreads the suits or ranks"
+               : t.starts_with("coupon-") || t == "gap" ? "no effect model: the power depends on how the shuffler spreads the suits or ranks"
                                               : "no effect model: the power depends on which classes the dealing favours";
       plan.tests.push_back(std::move(p));
       continue;

@@ -84,6 +84,7 @@ constexpr std::pair<const char*, const char*> kGlossary[] = {
     {"position-pairs", "cards that follow one another within a deck, 1 to L places apart (pairs of positions not independent)"},
     {"coupon-collector-suits", "suits that cluster or alternate: the cards dealt until every suit has appeared"},
     {"coupon-collector-ranks", "ranks that cluster or spread: the cards dealt until every rank has appeared"},
+    {"gap", "suits dealt too evenly spread or too clustered: the gaps between consecutive cards of a suit"},
     {"serial-successions", "a machine that partly repeats its last order (dependence only: tested against the decks' own margins)"},
     {"serial-position", "serial correlation: a card that tends to keep its place from deck to deck (dependence only)"},
     {"duplicates", "repeated decks: weak seeding, replayed random streams"},

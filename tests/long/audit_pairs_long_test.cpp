@@ -1,5 +1,5 @@
-// Long statistical runs of position-pairs and the coupon collector tests (docs/audit-laws.md,
-// "Pairs of positions", "Coupon collector"): built with -DSHUFL_LONG_TESTS=ON, ctest label "long".
+// Long statistical runs of position-pairs, the coupon collector and gap tests (docs/audit-laws.md,
+// "Pairs of positions", "Coupon collector", "Gaps"): built with -DSHUFL_LONG_TESTS=ON, ctest label "long".
 // Fixed seeds: the outcome is deterministic.
 #include <gtest/gtest.h>
 
@@ -19,7 +19,7 @@ namespace {
 TEST(AuditPairsLong, ThousandFairAuditsRejectAtTheLevel) {
   shufl::test::test_rng rng{53};
   const battery_shape shape = make_shape(shufl::test::standard_pack());
-  int pairs = 0, suits = 0, ranks = 0;
+  int pairs = 0, suits = 0, ranks = 0, gap = 0;
   for (int rep = 0; rep < 1000; ++rep) {
     battery b(shape);
     std::vector<std::uint32_t> all;
@@ -32,11 +32,12 @@ TEST(AuditPairsLong, ThousandFairAuditsRejectAtTheLevel) {
       if (t.name == "position-pairs") pairs += t.p < 0.01;
       if (t.name == "coupon-collector-suits") suits += t.p < 0.01;
       if (t.name == "coupon-collector-ranks") ranks += t.p < 0.01;
+      if (t.name == "gap") gap += t.p < 0.01;
     }
   }
-  std::printf("fair: position-pairs %d, coupon-collector-suits %d, coupon-collector-ranks %d of 1000 at 0.01\n", pairs,
-              suits, ranks);
-  for (const int r : {pairs, suits, ranks}) {
+  std::printf("fair: position-pairs %d, coupon-collector-suits %d, coupon-collector-ranks %d, gap %d of 1000 at 0.01\n",
+              pairs, suits, ranks, gap);
+  for (const int r : {pairs, suits, ranks, gap}) {
     EXPECT_GE(r, 1);
     EXPECT_LE(r, 20);
   }

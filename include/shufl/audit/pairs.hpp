@@ -23,6 +23,13 @@
 // (1+x)^o·Π_{h' ≠ h}((1+x)^{s_h'} − 1): the first t − 1 cards hold every group but h, card t is
 // one of h's. Every term is positive, so the law keeps its relative precision in both tails. The
 // total over T decks is tested against T copies of the law (total_tails), two-sided.
+// gap (25 CFR 547.14(b) names the gap test): per suit of s cards among n, the s − 1 gaps between
+// consecutive cards of the suit (the other cards between them). The suit's positions are a
+// uniform s-subset, so its s + 1 gaps (ends included) are an exchangeable composition of n − s:
+// P(gap = j) = C(n−j−1, s−1)/C(n, s) and for two gaps P(i, j) = C(n−i−j−2, s−2)/C(n, s). The
+// histogram of the gaps (lengths 0..B−1, then B or more) summed over decks is dependent within a
+// deck, so it is tested by its Wald statistic with that exact mean and covariance (df B: the
+// histogram's total is fixed); the suits share the decks and are combined by Bonferroni.
 #pragma once
 
 #include <cstddef>
@@ -82,5 +89,18 @@ bool position_pairs_apply(const battery_shape& s) noexcept;
 /// (k−1)·n²); Bonferroni over the lags.
 test_report position_pairs_test(std::span<const std::uint64_t> counts, std::size_t n, std::size_t lags,
                                 std::uint64_t decks);
+
+/// The last bin B of the gap histogram for `decks` decks of n cards and a suit of s cards: the
+/// largest B ≤ n − s with at least 5 expected gaps in length B − 1 and in B or more (0: fewer than
+/// 5 expected in length 0 or in 1 or more).
+std::size_t gap_last_bin(std::size_t n, std::size_t s, std::uint64_t decks);
+
+/// The Wald statistic (df B) of one suit's gap counts by length (`lengths`, n entries: the gaps of
+/// j cards, summed over `decks` decks), binned at `last_bin` B (1 ≤ B ≤ n − s; 2 ≤ s < n).
+pairs_wald gap_wald(std::span<const std::uint64_t> lengths, std::size_t n, std::size_t s, std::uint64_t decks,
+                    std::size_t last_bin);
+
+/// The gap test over `decks` decks: counts holds one row of n lengths per group of `g` (suits).
+test_report gap_test(std::span<const std::uint64_t> counts, const coupon_groups& g, std::size_t n, std::uint64_t decks);
 
 }  // namespace shufl::audit
