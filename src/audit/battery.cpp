@@ -245,8 +245,9 @@ SHUFL_AUDIT_BLOCK_CLONES void battery::add_block(const std::uint32_t* decks, std
       for (std::size_t p = 0; p + 4 <= n; p += 4) {
         ++permutation4[permutation_pattern4(d[p], d[p + 1], d[p + 2], d[p + 3])];
       }
-      // position-pairs: (card at p, card at p + k) per lag.
-      for (std::size_t k = 1; k <= lags; ++k) {
+      // position-pairs: (card at p, card at p + k) per lag; lag 1 of a long block comes from the
+      // successor cells at its end (the same pairs).
+      for (std::size_t k = cells ? 2 : 1; k <= lags; ++k) {
         std::uint64_t* const table = pair_counts + (k - 1) * n * n;
         for (std::size_t p = 0; p + k < n; ++p) ++table[d[p] * n + d[p + k]];
       }
@@ -279,15 +280,17 @@ SHUFL_AUDIT_BLOCK_CLONES void battery::add_block(const std::uint32_t* decks, std
     }
     if (suit_group != nullptr) {
       coupon_s += coupon_collector_of(d, K, suit_group, all_suits_);
-      // gap: the cards between consecutive cards of each suit.
-      std::array<std::size_t, 4> last;  // suits: at most 4 groups
-      last.fill(n);
+      // gap: the cards between consecutive cards of each suit; the last position of each of the
+      // (at most 4) suits in 16 bits of one register (0xffff: none yet), not in memory.
+      std::uint64_t last = ~std::uint64_t{0};
       std::uint64_t* const gaps = gap_counts.data();
       for (std::size_t p = 0; p < K; ++p) {
         const std::uint8_t g = suit_group[d[p]];
         if (g >= 4) continue;
-        if (last[g] != n) ++gaps[g * n + (p - last[g] - 1)];
-        last[g] = p;
+        const unsigned shift = 16u * g;
+        const std::uint64_t before = (last >> shift) & 0xffffu;
+        if (before != 0xffffu) ++gaps[g * n + (p - before - 1)];
+        last = (last & ~(std::uint64_t{0xffff} << shift)) | (static_cast<std::uint64_t>(p) << shift);
       }
     }
     if (rank_group != nullptr) coupon_r += coupon_collector_of(d, K, rank_group, all_ranks_);
@@ -307,6 +310,9 @@ SHUFL_AUDIT_BLOCK_CLONES void battery::add_block(const std::uint32_t* decks, std
       std::fill(serial_cells_.begin(), serial_cells_.end(), 0u);
     }
     if (permutations) {
+      if (lags > 0) {
+        for (std::size_t i = 0; i < n * n; ++i) pair_counts[i] += i % (n + 1) == 0 ? 0 : successor_cells[i];
+      }
       for (std::size_t i = 0; i < successor_table.size(); ++i) successor_counts[i] += successor_cells[i];
       std::fill(successor_cells_.begin(), successor_cells_.end(), 0u);
     }
