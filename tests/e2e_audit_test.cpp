@@ -62,6 +62,11 @@ TEST(E2eAudit, FairStreamPasses) {
                            "coupon-collector-ranks", "gap", "serial-successions", "serial-position", "duplicates"}) {
     EXPECT_NE(r.out.find(std::string("\n") + name + " "), std::string::npos) << name;
   }
+  // The rule coverage table, as on the page: Virginia (3) answered by position-pairs among others.
+  EXPECT_NE(r.out.find("\nrule coverage (each clause"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\n  Virginia 11VAC20-20-510 (3)        pass     position-pairs, successions"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("\n  UK Gambling Commission RTS 7C      not testable from decks\n"), std::string::npos) << r.out;
 }
 
 TEST(E2eAudit, JsonReportFields) {

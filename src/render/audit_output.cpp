@@ -115,8 +115,16 @@ std::string audit_text_report(const audit::audit_report& r, const audit_input& i
       out += '\n';
     }
   }
-  out += fmt::format("statistic: scaled X2 for position tables, z of the total for totals (p from the exact law), "
-                     "repeats for duplicates; Holm over {} test{}\n",
+  // Rule coverage, as the JSON's rule_coverage and the page's table.
+  out += "rule coverage (each clause, the tests that answer it, their result; a map, not legal advice):\n";
+  for (const auto& row : audit::rule_coverage(r.tests)) {
+    std::string tests;
+    for (const auto& t : row.tests) tests += (tests.empty() ? "" : ", ") + t;
+    out += row.tests.empty() ? fmt::format("  {:<34} {}\n", row.rule, row.status)
+                             : fmt::format("  {:<34} {:<8} {}\n", row.rule, row.status, tests);
+  }
+  out += fmt::format("statistic: scaled X2 for position tables, Wald W for position-pairs and gap, z of the total for "
+                     "totals (p from the exact law), repeats for duplicates; Holm over {} test{}\n",
                      r.decision.family, r.decision.family == 1 ? "" : "s");
   out += glossary_pointer;
   out += fmt::format("result: {}: {}\n", r.decision.pass ? "pass" : "fail", r.decision.summary);
