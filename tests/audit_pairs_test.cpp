@@ -12,6 +12,7 @@
 
 #include "shufl/audit.hpp"
 #include "shufl/audit/pairs.hpp"
+#include "shufl/audit/plan.hpp"
 #include "support/audit_packs.hpp"
 #include "support/test_rng.hpp"
 
@@ -323,6 +324,37 @@ TEST(AuditGap, SpreadSuitsFail) {
     if (t.name == "gap") {
       EXPECT_LT(t.p, 1e-10);
     }
+  }
+}
+
+}  // namespace
+}  // namespace shufl::audit
+
+namespace shufl::audit {
+namespace {
+
+TEST(AuditDetectable, TheEffectIsThePlanInverted) {
+  // At the effect the audit reports for 20,000 decks, the plan asks for 20,000 decks (20,001 for
+  // the serial tests' pairs): every model's non-centrality grows as the square of the effect.
+  const battery_shape shape = make_shape(shufl::test::standard_pack());
+  const auto found = detectable_effects(shape, 20000, 0.01);
+  ASSERT_EQ(found.size(), 13u);  // the planned tests of a standard pack
+  for (const auto& e : found) {
+    plan_options o;
+    o.effects[e.name] = e.effect;
+    for (const auto& p : plan_audit(shape, o).tests) {
+      if (p.name != e.name) continue;
+      const std::uint64_t want = e.name.starts_with("serial-") ? 20001 : 20000;
+      EXPECT_LE(p.decks, want + 1) << e.name;
+      EXPECT_GE(p.decks, want - 1) << e.name;
+      EXPECT_EQ(p.model, e.model);
+    }
+  }
+  // Fewer decks, larger effects, by the square root: a quarter of the decks, twice the effect.
+  const auto quarter = detectable_effects(shape, 5000, 0.01);
+  for (std::size_t i = 0; i < found.size(); ++i) {
+    const double ratio = found[i].name.starts_with("serial-") ? std::sqrt(19999.0 / 4999.0) : 2.0;
+    EXPECT_NEAR(quarter[i].effect / found[i].effect, ratio, 1e-9) << found[i].name;
   }
 }
 

@@ -455,6 +455,14 @@ struct audit_report {
   std::string pack_description;               ///< e.g. "standard 52-card deck".
   std::size_t cards = 0;                      ///< N.
   std::size_t positions = 0;                  ///< K (N unless --dealt).
+  /// Per planned test, the effect it detects with power about 0.9 at these decks (audit/plan.hpp's
+  /// detectable_effects: the name, δ, the model in words).
+  struct detectable {
+    std::string name;
+    double effect = 0;
+    std::string model;
+  };
+  std::vector<detectable> detectable;
 };
 
 struct audit_options {

@@ -231,4 +231,37 @@ audit_plan plan_audit(const battery_shape& s, const plan_options& o) {
   return plan;
 }
 
+std::vector<detectable_effect> detectable_effects(const battery_shape& shape, std::uint64_t decks, double alpha,
+                                                  double power) {
+  plan_options o;
+  o.alpha = alpha;
+  o.power = power;
+  std::vector<detectable_effect> out;
+  audit_plan base;
+  try {
+    base = plan_audit(shape, o);
+  } catch (const error&) {
+    return out;  // a shape the plan cannot model
+  }
+  for (const auto& p : base.tests) {
+    if (!p.planned || !(p.per_deck > 0)) continue;
+    const std::uint64_t units = p.name.starts_with("serial-") ? (decks > 0 ? decks - 1 : 0) : decks;
+    if (units == 0) continue;
+    detectable_effect e;
+    e.name = p.name;
+    e.effect = p.effect * std::sqrt(p.noncentrality / (static_cast<double>(units) * p.per_deck));
+    plan_options at = o;
+    at.effects[p.name] = e.effect;
+    try {
+      for (const auto& q : plan_audit(shape, at).tests) {
+        if (q.name == p.name) e.model = q.model;
+      }
+    } catch (const error&) {
+      e.model.clear();  // beyond the model's range
+    }
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
 }  // namespace shufl::audit

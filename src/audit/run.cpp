@@ -16,6 +16,7 @@
 
 #include "fill_block.hpp"
 #include "shufl/audit.hpp"
+#include "shufl/audit/plan.hpp"
 #include "shufl/audit/tally.hpp"
 #include "shufl/bias.hpp"
 #include "shufl/detail/bias_loops.hpp"
@@ -34,6 +35,9 @@ audit_report finish(const battery& b, const audit_pack& pack, double alpha, unsi
   r.pack_description = pack.cards.description;
   r.cards = b.shape().cards;
   r.positions = b.shape().positions;
+  for (const auto& e : detectable_effects(b.shape(), b.decks(), alpha)) {
+    r.detectable.push_back({e.name, e.effect, e.model});
+  }
   return r;
 }
 

@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "fill_block.hpp"
+#include "shufl/audit/plan.hpp"
 #include "shufl/bias.hpp"
 #include "shufl/detail/bias_loops.hpp"
 #include "shufl/error.hpp"
@@ -30,6 +31,9 @@ audit_report report_of(const audit_tally& t, double alpha, unsigned threads) {
   r.pack_description = t.pack.cards.description;
   r.cards = t.sums.shape().cards;
   r.positions = t.sums.shape().positions;
+  for (const auto& e : detectable_effects(t.sums.shape(), t.sums.decks(), alpha)) {
+    r.detectable.push_back({e.name, e.effect, e.model});
+  }
   r.skipped = t.skipped;
   r.skip_reasons = t.skip_reasons;
   return r;

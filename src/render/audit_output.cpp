@@ -123,6 +123,15 @@ std::string audit_text_report(const audit::audit_report& r, const audit_input& i
     out += row.tests.empty() ? fmt::format("  {:<34} {}\n", row.rule, row.status)
                              : fmt::format("  {:<34} {:<8} {}\n", row.rule, row.status, tests);
   }
+  // What the audit could have detected: the plan inverted (audit/plan.hpp).
+  if (!r.detectable.empty()) {
+    out += fmt::format("detectable with power about 0.9 (asymptotic) at {}, for the plan's effect models (another "
+                       "structure of the same size may need more decks):\n",
+                       count_noun(r.decks, "deck", "decks"));
+    for (const auto& e : r.detectable) {
+      out += fmt::format("  {:<22} {:>10.4g}  {}\n", e.name, e.effect, e.model.empty() ? "beyond the effect model's range" : e.model);
+    }
+  }
   out += fmt::format("statistic: scaled X2 for position tables, Wald W for position-pairs and gap, z of the total for "
                      "totals (p from the exact law), repeats for duplicates; Holm over {} test{}\n",
                      r.decision.family, r.decision.family == 1 ? "" : "s");
@@ -214,6 +223,11 @@ nlohmann::ordered_json audit_json_report(const audit::audit_report& r, const aud
     coverage.push_back({{"rule", row.rule}, {"asks", row.asks}, {"tests", row.tests}, {"status", row.status}});
   }
   j["rule_coverage"] = std::move(coverage);
+  auto detectable = nlohmann::ordered_json::array();
+  for (const auto& e : r.detectable) {
+    detectable.push_back({{"name", e.name}, {"effect", e.effect}, {"model", e.model}, {"power", 0.9}});
+  }
+  j["detectable"] = std::move(detectable);
   j["result"] = r.decision.pass ? "pass" : "fail";
   j["summary"] = r.decision.summary;
   return j;

@@ -240,6 +240,24 @@ std::string coverage_section(const audit::audit_report& r) {
   return out + "</table>\n";
 }
 
+// What the audit could detect: per planned test, the effect found with power about 0.9 at these
+// decks (the plan inverted, audit/plan.hpp).
+std::string detectable_section(const audit::audit_report& r) {
+  if (r.detectable.empty()) return {};
+  std::string out = fmt::format(
+      "<h3>What this audit could detect</h3>\n<p class=\"muted\">With power about 0.9 (asymptotic) at {} decks, "
+      "each test at the level Holm never tests below, for the plan's effect models (<code>shufl audit --plan</code>): "
+      "an effect of another structure but the same size may need more decks.</p>\n"
+      "<table class=\"coverage detectable\">\n<tr><th>test</th><th>effect</th><th>effect model</th></tr>\n",
+      r.decks);
+  for (const auto& e : r.detectable) {
+    out += fmt::format("<tr data-test=\"{}\"><td>{}</td><td>{:.4g}</td><td>{}</td></tr>\n", xml_escape(e.name),
+                       xml_escape(e.name), e.effect,
+                       e.model.empty() ? std::string("beyond the effect model's range") : xml_escape(e.model));
+  }
+  return out + "</table>\n";
+}
+
 std::string render_section(const audit_page_section& s, std::size_t k) {
   const audit::audit_report& r = s.report;
   std::string out = fmt::format("<section class=\"audit\" data-audit=\"{}\">\n", k);
@@ -324,6 +342,7 @@ std::string render_section(const audit_page_section& s, std::size_t k) {
   pictures += totals_section(r);
   if (const auto* t = find_test(r, "poker-hands")) pictures += poker_section(*t);
   out += coverage_section(r);
+  out += detectable_section(r);
   if (!pictures.empty()) out += "<h3 class=\"pictures\">Pictures</h3>\n" + pictures;
   out += "</section>\n";
   return out;
