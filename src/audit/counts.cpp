@@ -337,6 +337,11 @@ audit_counts parse_audit_counts(std::string_view text, std::string_view name) {
   }
   out.lags = static_cast<std::size_t>(c.uint(c.member(root, "", "lags"), "lags", 64));
   if (out.lags == 0) c.fail("lags", "must be at least 1");
+  // Its pair tables (lags · N² counts, 2 bytes each at least) must fit in a counts file: no table
+  // is allocated that the file could not fill.
+  if (2 * out.lags * p.size() * p.size() > audit_counts_max_bytes) {
+    c.fail("lags", fmt::format("{} lags of {} cards make pair tables larger than a counts file may hold", out.lags, p.size()));
+  }
   battery_shape shape;
   try {
     shape = make_shape(p, out.positions);
