@@ -93,16 +93,16 @@ prints them (poker codes As Td 9c, unicode, glyphs, names, jokers RJ/BJ, tarot t
 Ad ... Kd, Ac ... Kc), which is also the original order of successions and guessing. Without
 --pack/--cards-file the pack is inferred from the first deck (one line on stderr says how).
 
-The battery: card-position, suit-position, rank-position (position tables: Pearson X2 x (N-1)/N,
-df (rows-1)(columns-1)); successions, adjacent-pairs, descents, rising-sequences, runs-up-down,
-fixed-points (totals over decks against exact laws, two-sided); guessing and guessing-shelf
-(correct guesses with feedback, strategies original successor and shelf, upper tail);
-serial-successions (each card's successor repeated in the next deck) and serial-position (each
-position's card repeated), against the decks' own margins (dependence only; Bonferroni over cards
-or positions, upper tail); duplicates (identical decks, Poisson); with --game poker or
-blackjack, poker-hands or blackjack-hands (the classes of the hands --deal deals, per seat against
-the exact law, Bonferroni over the seats).
-Each test is pass, fail, not-valid (too few decks for its
+The battery: card-position, suit-position, rank-position (position tables: Pearson X2 x (N-1)/N);
+successions, adjacent-pairs, descents, rising-sequences, runs-up-down, fixed-points (totals against
+exact laws, two-sided); guessing, guessing-shelf (correct guesses with feedback, upper tail);
+permutation-3, permutation-4 (Knuth); position-pairs (cards 1..--lags apart, Wald); coupon-collector-
+suits and -ranks (cards until every suit/rank shows, exact law); gap (gaps within a suit, Wald);
+serial-successions and serial-position (a card's successor or place repeated in the next deck,
+against the decks' own margins: dependence only); duplicates (identical decks, Poisson); with
+--game poker or blackjack, poker-hands or blackjack-hands (the hands --deal deals, per seat).
+Every report states what each planned test could detect at its decks (power about 0.9) and which
+rule clauses the tests answer. Each test is pass, fail, not-valid (too few decks for its
 approximation) or not-applicable (e.g. a shoe for successions, --dealt for whole-deck tests).
 Decision: Holm over the valid tests at --alpha (family-wise). The result says "no evidence of
 non-randomness", never that decks are fair. Exit status: 0 success, 1 error; with --check, 3
