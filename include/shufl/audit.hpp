@@ -81,6 +81,8 @@ struct battery_shape {
   std::uint64_t shoe_decks = 1;
   /// --lags L: position-pairs looks at the cards k = 1..L positions apart.
   std::size_t lags = 2;
+  /// --batch-size K: the batches test's samples of K consecutive decks (0: no batches test).
+  std::uint64_t batch_size = 0;
   [[nodiscard]] std::size_t faces() const noexcept { return copies.size(); }
   /// Every card of the pack is distinct (no shoe, no repeated custom card).
   [[nodiscard]] bool distinct() const noexcept { return faces() == cards; }
@@ -299,6 +301,22 @@ class duplicate_finder {
   std::vector<std::uint64_t, detail::huge_page_allocator<std::uint64_t>> fingerprints_;
 };
 
+/// The batches test's sums (audit/batches.hpp): per sample j of batch_size consecutive decks
+/// (decks j·K .. j·K + K − 1 by their index in the input) and per per-deck statistic t,
+/// sums[j · batch_statistics + t]; filled[j] the decks of sample j added so far. Indexed by the
+/// decks' place in the input, so blocks merge in any order (but shards of a file do not know
+/// their place: no counts file).
+struct batch_sums {
+  std::uint64_t size = 0;
+  std::vector<std::uint64_t> sums;
+  std::vector<std::uint64_t> filled;
+};
+
+/// Why --batch-size cannot go with --save-counts or --merge (audit/batches.hpp).
+inline constexpr const char* batches_counts_refusal =
+    "--batch-size cannot go with --save-counts or --merge: its samples are decks by their place in the whole "
+    "input, which a shard does not know (audit the whole file with --batch-size instead)";
+
 // ---- The battery ----
 
 /// The tests of the battery, in report order.
@@ -306,7 +324,7 @@ inline constexpr std::string_view battery_test_names[] = {
     "card-position", "suit-position",  "rank-position",     "successions",     "adjacent-pairs",
     "descents",      "rising-sequences", "runs-up-down",    "fixed-points",    "guessing",
     "guessing-shelf", "permutation-3", "permutation-4", "position-pairs", "coupon-collector-suits",
-    "coupon-collector-ranks", "gap", "serial-successions", "serial-position", "duplicates",
+    "coupon-collector-ranks", "gap", "batches", "serial-successions", "serial-position", "duplicates",
     "poker-hands", "blackjack-hands"};
 
 /// A test's outcome. JSON/text words: "pass", "fail", "not-valid", "not-applicable".
@@ -392,6 +410,8 @@ class battery {
   duplicate_finder duplicates;
   /// --game: hands by seat and class, seat-major (hands × game_class_count entries).
   std::vector<std::uint64_t> game_hands;
+  /// --batch-size: the batches test's per-sample sums (empty unless shape.batch_size > 0).
+  batch_sums batches;
 
  private:
   battery_shape shape_;
@@ -476,6 +496,9 @@ struct audit_options {
   game_deal game;
   /// --lags: position-pairs tests lags 1..lags (1 to 64; the test needs more than 2·lags cards).
   std::size_t lags = 2;
+  /// --batch-size K: the batches test on samples of K consecutive decks (0: none; else 10 to
+  /// 10^7).
+  std::uint64_t batch_size = 0;
 };
 
 /// Decks per block handed to a worker thread.

@@ -10,6 +10,7 @@
 #include <numeric>
 
 #include "shufl/audit.hpp"
+#include "shufl/audit/batches.hpp"
 #include "shufl/audit/laws.hpp"
 #include "shufl/audit/pairs.hpp"
 #include "shufl/audit/serial.hpp"
@@ -163,6 +164,7 @@ battery::battery(const battery_shape& shape) : shape_(shape) {
     rank_group_ = std::move(ranks.group_of);
     all_ranks_ = ranks.full;
   }
+  batches.size = shape.batch_size;
   if (permutation_tests(shape)) {
     successor_repeats.assign(F, 0);
     successor_table.assign(F * F, 0);
@@ -334,6 +336,7 @@ SHUFL_AUDIT_BLOCK_CLONES void battery::add_block(const std::uint32_t* decks, std
   }
   if (suit_group != nullptr) coupon_suits.add_sum(coupon_s, count);
   if (rank_group != nullptr) coupon_ranks.add_sum(coupon_r, count);
+  if (batches.size > 0) add_batch_decks(batches, shape_, decks, count, first_index);
   decks_ += count;
 }
 
@@ -350,6 +353,7 @@ void battery::merge(const battery& other) {
     a->merge(*b);
   }
   serial_position.merge(other.serial_position);
+  merge_batches(batches, other.batches);
   for (std::size_t i = 0; i < permutation3.size(); ++i) permutation3[i] += other.permutation3[i];
   for (std::size_t i = 0; i < permutation4.size(); ++i) permutation4[i] += other.permutation4[i];
   for (auto [a, b] : {std::pair{&position_repeats, &other.position_repeats},
@@ -597,6 +601,7 @@ std::vector<test_report> battery::evaluate(unsigned threads) const {
   } else {
     out.push_back(gap_test(gap_counts, g, N, decks_));
   }
+  if (s.batch_size > 0) out.push_back(batches_test(s, batches));
 
   // The serial tests test dependence only (audit/serial.hpp): each category's repeats from one
   // deck to the next against their exact permutation moments given the decks' own counts, so

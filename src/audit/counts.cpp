@@ -175,6 +175,9 @@ std::string audit_part::describe() const {
 }
 
 audit_counts counts_of(const audit_tally& tally, audit_part part) {
+  if (tally.sums.shape().batch_size > 0) {
+    throw error(batches_counts_refusal);
+  }
   audit_counts c;
   c.shufl_version = SHUFL_VERSION;
   c.pack_name = tally.pack.name;

@@ -124,8 +124,10 @@ audit_plan plan_audit(const battery_shape& s, const plan_options& o) {
                           : fmt::format("exact laws are computed up to {} cards", max_law_cards);
     }
     // A game's hands test only with its --game.
-    in_battery[k] = (t != "poker-hands" && t != "blackjack-hands") ||
-                    (s.game.game != game_kind::none && t == game_test_name(s.game.game));
+    // batches only with --batch-size.
+    in_battery[k] = (t != "poker-hands" && t != "blackjack-hands" && t != "batches") ||
+                    (s.game.game != game_kind::none && t == game_test_name(s.game.game)) ||
+                    (t == "batches" && s.batch_size > 0);
     if (knuth && why.empty() && N < (t == "permutation-3" ? 3u : 4u)) why = "needs more cards";
     if (t == "position-pairs" && !position_pairs_apply(s)) {
       why = !permutations ? "needs whole decks of distinct cards" : fmt::format("needs more than 2 x {} (--lags) cards", s.lags);

@@ -16,6 +16,7 @@
 
 #include "fill_block.hpp"
 #include "shufl/audit.hpp"
+#include "shufl/audit/batches.hpp"
 #include "shufl/audit/plan.hpp"
 #include "shufl/audit/tally.hpp"
 #include "shufl/bias.hpp"
@@ -45,6 +46,7 @@ void check_options(const audit_options& o) {
   if (!(o.alpha > 0 && o.alpha < 1)) throw error(fmt::format("--alpha must be in (0, 1), not {}", o.alpha));
   if (o.threads < 1) throw error("--threads must be at least 1");
   if (o.lags < 1 || o.lags > 64) throw error(fmt::format("--lags must be 1 to 64, not {}", o.lags));
+  check_batch_size(o.batch_size);
 }
 
 // A block of decks on its way from the reader to a worker.
@@ -124,6 +126,7 @@ audit_report audit_decks(deck_reader& reader, const audit_options& options) {
   battery_shape shape = make_shape(pack, faces.size());
   set_game(shape, pack, options.game);
   shape.lags = options.lags;
+  shape.batch_size = options.batch_size;
   if (options.on_pack) options.on_pack();
   const std::size_t K = shape.positions;
   const std::size_t ids = audit_block_decks * K;

@@ -166,6 +166,7 @@ audit_tally tally_source(const text_source& text, const std::string& name, std::
     battery_shape shape = make_shape(pack, ro.dealt);
     set_game(shape, pack, options.game);
     shape.lags = options.lags;
+  shape.batch_size = options.batch_size;
     audit_tally t(std::move(pack), shape);
     t.skipped = reader.skipped();
     t.skip_reasons = reader.skip_reasons();
@@ -174,6 +175,7 @@ audit_tally tally_source(const text_source& text, const std::string& name, std::
   battery_shape shape = make_shape(reader.pack(), faces.size());
   set_game(shape, reader.pack(), options.game);
   shape.lags = options.lags;
+  shape.batch_size = options.batch_size;
   if (on_inferred && !reader.inference_note().empty()) on_inferred(reader.inference_note());
   audit_tally total(reader.pack(), shape);
   total.sums.add_block(faces.data(), 1, nullptr, 0);
@@ -321,6 +323,7 @@ audit_tally tally_algorithm(const algorithm_spec& algorithm, const audit_pack& p
   battery_shape shape = make_shape(pack);
   set_game(shape, pack, options.game);
   shape.lags = options.lags;
+  shape.batch_size = options.batch_size;
   const seed_key algorithm_key = derive_key(key, "bias/" + algorithm.label(), 0);
   chunk_end = std::min(chunk_end, bias_chunk_count(trials));
   chunk_begin = std::min(chunk_begin, chunk_end);

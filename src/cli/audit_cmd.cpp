@@ -59,7 +59,7 @@ struct audit_cli_options {
   std::string seed;
   std::string rng = "xoshiro256pp";
   std::string game;
-  std::string deal, lags = "2";
+  std::string deal, lags = "2", batch_size = "0";
   // --seed-search (src/cli/audit_seed_search.cpp)
   std::string seed_search;
   std::string seeds;
@@ -228,6 +228,7 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
   }
   options.game = parse_game(o.game, o.deal, sub.count("--game") > 0, sub.count("--deal") > 0);
   options.lags = static_cast<std::size_t>(parse_uint("--lags", o.lags));
+  if ((options.batch_size = parse_uint("--batch-size", o.batch_size)) > 0 && (!o.save_counts.empty() || !o.merge.empty())) throw error(audit::batches_counts_refusal);
   const bool generated = sub.count("--algo") > 0;
   if (!generated) {
     for (const char* name : {"--trials", "--seed", "--rng"}) {
@@ -236,7 +237,7 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
   }
   audit::reader_options ro = reader_options_of(o, sub);
   if (o.follow) {
-    for (const char* name : {"--algo", "--seed-search", "--threads", "--check", "--report", "--plan"}) {
+    for (const char* name : {"--algo", "--seed-search", "--threads", "--check", "--report", "--plan", "--batch-size"}) {
       if (sub.count(name) > 0) throw error(fmt::format("{} does not apply to --follow", name));
     }
     follow_cli_options fo;
@@ -596,6 +597,7 @@ subcommand audit_subcommand() {
                            "default poker 1x5, blackjack 2x2 (player cards 1 and 3, dealer 2 and 4)")
                 ->type_name("HxC");
             sub.add_option("--lags", o->lags, "position-pairs: the cards 1..L positions apart (1 to 64)")->capture_default_str()->type_name("L");
+            sub.add_option("--batch-size", o->batch_size, "batches: test every sample of K consecutive decks, then the samples' p-values by Kolmogorov-Smirnov (10 to 10^7; 0: off)")->capture_default_str()->type_name("K");
             sub.add_option("--algo", o->algo, "Audit decks of these algorithms (see 'shufl bias --list') instead of a file")->type_name("LIST");
             sub.add_option("--trials", o->trials, "With --algo: decks per algorithm")->capture_default_str()->type_name("T");
             sub.add_option("--seed", o->seed, "With --algo: any string; the same seed gives the same decks")->type_name("SEED")->expected(0, 1);

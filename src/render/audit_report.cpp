@@ -86,6 +86,7 @@ constexpr std::pair<const char*, const char*> kGlossary[] = {
     {"coupon-collector-suits", "suits that cluster or alternate: the cards dealt until every suit has appeared"},
     {"coupon-collector-ranks", "ranks that cluster or spread: the cards dealt until every rank has appeared"},
     {"gap", "suits dealt too evenly spread or too clustered: the gaps between consecutive cards of a suit"},
+    {"batches", "a bias that comes and goes: every sample of --batch-size decks tested on its own, the p-values by Kolmogorov-Smirnov"},
     {"serial-successions", "a machine that partly repeats its last order (dependence only: tested against the decks' own margins)"},
     {"serial-position", "serial correlation: a card that tends to keep its place from deck to deck (dependence only)"},
     {"duplicates", "repeated decks: weak seeding, replayed random streams"},
