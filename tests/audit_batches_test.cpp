@@ -11,6 +11,7 @@
 #include "shufl/audit/batches.hpp"
 #include "shufl/error.hpp"
 #include "support/audit_packs.hpp"
+#include "support/run.hpp"
 #include "support/test_rng.hpp"
 
 namespace shufl::audit {
@@ -143,6 +144,23 @@ TEST(AuditBatches, MergeInAnyOrderAndPartialSample) {
 TEST(AuditBatches, NotApplicableWithoutBatchSize) {
   const test_report r = batches_test(standard_shape(0), batch_sums{});
   EXPECT_EQ(r.result, test_outcome::not_applicable);
+}
+
+TEST(E2eAuditBatches, RowAndRefusals) {
+  const test::run_result ok =
+      test::run_shufl({"audit", "--algo", "fisher-yates", "--trials", "2000", "--seed", "b", "--batch-size", "100"});
+  EXPECT_EQ(ok.status, 0) << ok.err;
+  EXPECT_NE(ok.out.find("\nbatches "), std::string::npos) << ok.out;
+  const test::run_result none = test::run_shufl({"audit", "--algo", "fisher-yates", "--trials", "200", "--seed", "b"});
+  EXPECT_EQ(none.out.find("\nbatches "), std::string::npos);
+  const test::run_result small = test::run_shufl({"audit", "--algo", "fisher-yates", "--batch-size", "5"});
+  EXPECT_EQ(small.status, 1);
+  EXPECT_NE(small.err.find("--batch-size must be 10 to 10000000 decks, not 5"), std::string::npos) << small.err;
+  const test::run_result save = test::run_shufl(
+      {"audit", "--algo", "fisher-yates", "--trials", "200", "--batch-size", "10", "--save-counts", "never-written.json"});
+  EXPECT_EQ(save.status, 1);
+  EXPECT_NE(save.err.find("--batch-size cannot go with --save-counts or --merge"), std::string::npos) << save.err;
+  EXPECT_EQ(save.out, "");
 }
 
 }  // namespace
