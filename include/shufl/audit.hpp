@@ -465,8 +465,20 @@ struct audit_decision {
 audit_decision decide(std::vector<test_report>& tests, std::uint64_t decks, double alpha);
 
 /// A whole audit.
+/// A named tier (--tier, audit/tier.hpp): the battery, α, batch size, lags and decks it fixes.
+struct audit_tier {
+  std::string name;             ///< "small", "standard" or "big".
+  std::uint64_t decks = 0;      ///< Decks it tests: a file with fewer is an error, with more the first these.
+  double alpha = 0.01;
+  std::uint64_t batch_size = 0;
+  std::size_t lags = 2;
+};
+
 struct audit_report {
   std::vector<test_report> tests;
+  /// --tier: the tier, and whether the input had more decks than it uses (the rest not read on).
+  std::optional<audit_tier> tier;
+  bool tier_cut = false;
   audit_decision decision;
   std::uint64_t decks = 0;
   std::uint64_t skipped = 0;                  ///< Invalid decks skipped (--skip-bad).
@@ -499,6 +511,9 @@ struct audit_options {
   /// --batch-size K: the batches test on samples of K consecutive decks (0: none; else 10 to
   /// 10^7).
   std::uint64_t batch_size = 0;
+  /// --tier (apply_tier): audit_decks uses exactly tier->decks decks (fewer: shufl::error), and
+  /// audit_algorithm generates that many.
+  std::optional<audit_tier> tier;
 };
 
 /// Decks per block handed to a worker thread.

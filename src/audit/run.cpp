@@ -18,6 +18,7 @@
 #include "shufl/audit.hpp"
 #include "shufl/audit/batches.hpp"
 #include "shufl/audit/plan.hpp"
+#include "shufl/audit/tier.hpp"
 #include "shufl/audit/tally.hpp"
 #include "shufl/bias.hpp"
 #include "shufl/detail/bias_loops.hpp"
@@ -130,6 +131,26 @@ audit_report audit_decks(deck_reader& reader, const audit_options& options) {
   if (options.on_pack) options.on_pack();
   const std::size_t K = shape.positions;
   const std::size_t ids = audit_block_decks * K;
+  // --tier: the first tier->decks decks only (`cut`: the input had more).
+  const std::uint64_t limit = options.tier ? options.tier->decks : 0;
+  bool cut = false;
+  const auto capacity = [limit](std::uint64_t index) {
+    return limit == 0 ? audit_block_decks : static_cast<std::size_t>(std::min<std::uint64_t>(audit_block_decks, limit - index));
+  };
+  const auto stop = [limit, &cut](std::uint64_t index, bool& more) {
+    if (limit != 0 && index >= limit) {
+      cut = more;
+      more = false;
+    }
+  };
+  const auto tiered = [&](audit_report r) {
+    if (options.tier && r.decks < options.tier->decks) throw error(tier_too_few(*options.tier, r.decks));
+    r.tier = options.tier;
+    r.tier_cut = cut;
+    r.skipped = reader.skipped();
+    r.skip_reasons = reader.skip_reasons();
+    return r;
+  };
 
   if (options.threads == 1) {
     battery b(shape);
@@ -137,16 +158,14 @@ audit_report audit_decks(deck_reader& reader, const audit_options& options) {
     bool has_previous = false, more = true;
     std::uint64_t index = 0;
     while (more) {
-      const std::size_t count = fill_block(reader, faces, decks.data(), K, audit_block_decks, more);
+      const std::size_t count = fill_block(reader, faces, decks.data(), K, capacity(index), more);
       b.add_block(decks.data(), count, has_previous ? previous.data() : nullptr, index);
       std::memcpy(previous.data(), decks.data() + (count - 1) * K, K * sizeof(std::uint32_t));
       has_previous = true;
       index += count;
+      stop(index, more);
     }
-    audit_report r = finish(b, pack, options.alpha, options.threads);
-    r.skipped = reader.skipped();
-    r.skip_reasons = reader.skip_reasons();
-    return r;
+    return tiered(finish(b, pack, options.alpha, options.threads));
   }
 
   const unsigned workers = options.threads;
@@ -178,7 +197,7 @@ audit_report audit_decks(deck_reader& reader, const audit_options& options) {
     while (more) {
       auto b = queue.take_free();
       if (!b) break;  // a worker failed
-      const std::size_t count = fill_block(reader, faces, b->decks.data(), K, audit_block_decks, more);
+      const std::size_t count = fill_block(reader, faces, b->decks.data(), K, capacity(index), more);
       b->count = count;
       b->has_previous = !previous.empty();
       if (b->has_previous) b->previous = previous;
@@ -186,6 +205,7 @@ audit_report audit_decks(deck_reader& reader, const audit_options& options) {
       previous.assign(b->decks.begin() + static_cast<std::ptrdiff_t>((count - 1) * K),
                       b->decks.begin() + static_cast<std::ptrdiff_t>(count * K));
       index += count;
+      stop(index, more);
       queue.push(std::move(b));
     }
     queue.close(false);
@@ -200,17 +220,17 @@ audit_report audit_decks(deck_reader& reader, const audit_options& options) {
   }
   battery total(shape);
   for (const auto& b : batteries) total.merge(b);
-  audit_report r = finish(total, pack, options.alpha, options.threads);
-  r.skipped = reader.skipped();
-  r.skip_reasons = reader.skip_reasons();
-  return r;
+  return tiered(finish(total, pack, options.alpha, options.threads));
 }
 
 audit_report audit_algorithm(const algorithm_spec& algorithm, const audit_pack& pack, std::uint64_t trials,
                              engine_kind engine, const seed_key& key, const audit_options& options) {
   check_options(options);
-  const audit_tally t = tally_algorithm(algorithm, pack, trials, engine, key, options, 0, bias_chunk_count(trials));
-  return report_of(t, options.alpha, options.threads);
+  const std::uint64_t T = options.tier ? options.tier->decks : trials;
+  const audit_tally t = tally_algorithm(algorithm, pack, T, engine, key, options, 0, bias_chunk_count(T));
+  audit_report r = report_of(t, options.alpha, options.threads);
+  r.tier = options.tier;
+  return r;
 }
 
 }  // namespace shufl::audit

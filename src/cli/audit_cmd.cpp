@@ -29,6 +29,7 @@
 #include "shufl/audit/deck_file.hpp"
 #include "shufl/audit/deck_reader.hpp"
 #include "shufl/audit/tally.hpp"
+#include "shufl/audit/tier.hpp"
 #include "shufl/bias.hpp"
 #include "shufl/error.hpp"
 #include "shufl/json_text.hpp"
@@ -59,7 +60,7 @@ struct audit_cli_options {
   std::string seed;
   std::string rng = "xoshiro256pp";
   std::string game;
-  std::string deal, lags = "2", batch_size = "0";
+  std::string deal, lags = "2", batch_size = "0", tier;
   // --seed-search (src/cli/audit_seed_search.cpp)
   std::string seed_search;
   std::string seeds;
@@ -229,6 +230,7 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
   options.game = parse_game(o.game, o.deal, sub.count("--game") > 0, sub.count("--deal") > 0);
   options.lags = static_cast<std::size_t>(parse_uint("--lags", o.lags));
   if ((options.batch_size = parse_uint("--batch-size", o.batch_size)) > 0 && (!o.save_counts.empty() || !o.merge.empty())) throw error(audit::batches_counts_refusal);
+  if (!o.tier.empty()) audit::apply_tier(options, o.tier, [&](const char* name) { return sub.count(name) > 0; });
   const bool generated = sub.count("--algo") > 0;
   if (!generated) {
     for (const char* name : {"--trials", "--seed", "--rng"}) {
@@ -532,8 +534,8 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
     emit(r, info, tally.pack, side_errors);
     return side_errors.finish(o.check && !r.decision.pass ? exit_audit_failed : exit_ok);
   }
-  if (file) {
-    // A regular file: read in parallel ranges of lines while another thread hashes it.
+  if (file && !options.tier) {
+    // A regular file: parallel ranges of lines, hashed meanwhile (not --tier: its first decks only).
     auto [tally, sha] = audit::tally_deck_file(*file, {0, file->size()}, input_display_name(path), ro, options, false,
                                                print_note);
     const audit::audit_report r = audit::report_of(tally, options.alpha, options.threads);
@@ -597,6 +599,7 @@ subcommand audit_subcommand() {
                            "default poker 1x5, blackjack 2x2 (player cards 1 and 3, dealer 2 and 4)")
                 ->type_name("HxC");
             sub.add_option("--lags", o->lags, "position-pairs: the cards 1..L positions apart (1 to 64)")->capture_default_str()->type_name("L");
+            sub.add_option("--tier", o->tier, "A named tier: small (10^4 decks), standard (10^6) or big (10^8); fixes tests, alpha, batch size, lags, decks (docs/audit.md)")->type_name("TIER");
             sub.add_option("--batch-size", o->batch_size, "batches: test every sample of K consecutive decks, then the samples' p-values by Kolmogorov-Smirnov (10 to 10^7; 0: off)")->capture_default_str()->type_name("K");
             sub.add_option("--algo", o->algo, "Audit decks of these algorithms (see 'shufl bias --list') instead of a file")->type_name("LIST");
             sub.add_option("--trials", o->trials, "With --algo: decks per algorithm")->capture_default_str()->type_name("T");

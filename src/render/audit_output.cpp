@@ -44,6 +44,13 @@ std::string audit_p_text(double p, double ln_p, bool bound) {
   return bound ? "<=" + v : v;
 }
 
+std::string tier_text(const audit::audit_report& r) {
+  if (!r.tier) return {};
+  const auto& t = *r.tier;
+  return fmt::format("{}: {} decks{}, alpha {:g}, batches of {}, lags {}", t.name, t.decks,
+                     r.tier_cut ? " (the first of a longer input; the rest not used)" : "", t.alpha, t.batch_size, t.lags);
+}
+
 std::string audit_statistic_text(double x) {
   if (x != 0 && (std::fabs(x) >= 1e7 || std::fabs(x) < 1e-3)) return fmt::format("{:.3e}", x);
   return fmt::format("{:.2f}", x);
@@ -73,6 +80,7 @@ std::string audit_text_report(const audit::audit_report& r, const audit_input& i
                        in.sha256, count_noun(in.bytes, "byte", "bytes"));
   }
   for (const auto& [key, value] : in.meta) out += fmt::format("{}: {}\n", key, escape_controls(value));
+  if (r.tier) out += "tier: " + tier_text(r) + "\n";
   if (r.skipped > 0) {
     out += fmt::format("skipped {} invalid deck{}", r.skipped, r.skipped == 1 ? "" : "s");
     out += r.skip_reasons.empty() ? "\n" : fmt::format(" (first: {})\n", r.skip_reasons.front());
@@ -181,6 +189,10 @@ nlohmann::ordered_json audit_json_report(const audit::audit_report& r, const aud
   j["meta"] = std::move(meta);
   j["decks"] = r.decks;
   j["skipped"] = r.skipped;
+  if (r.tier) {
+    j["tier"] = {{"name", r.tier->name}, {"decks", r.tier->decks}, {"alpha", r.tier->alpha},
+                 {"batch_size", r.tier->batch_size}, {"lags", r.tier->lags}, {"input_had_more", r.tier_cut}};
+  }
   j["skip_reasons"] = json_texts<nlohmann::ordered_json>(r.skip_reasons);
   j["alpha"] = r.decision.alpha;
   j["correction"] = "holm";

@@ -57,5 +57,7 @@ nlohmann::ordered_json audit_json_report(const audit::audit_report& r, const aud
 /// a statistic.
 std::string audit_p_text(double p, double ln_p, bool bound);
 std::string audit_statistic_text(double x);
+/// --tier's line: "small: 10000 decks (the first of a longer input), alpha 0.01, batches of 500, lags 2".
+std::string tier_text(const audit::audit_report& r);
 
 }  // namespace shufl::render

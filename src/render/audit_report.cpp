@@ -290,6 +290,7 @@ std::string render_section(const audit_page_section& s, std::size_t k) {
   out += fact("pack", xml_escape(r.pack_description) +
                           (r.positions < r.cards ? xml_escape(fmt::format(", first {} cards of each deck", r.positions)) : ""));
   out += fact("decks", fmt::format("{}", r.decks));
+  if (r.tier) out += fact("tier", xml_escape(tier_text(r)));
   if (r.skipped > 0) {
     out += fact("skipped", xml_escape(fmt::format("{} invalid deck{}{}", r.skipped, r.skipped == 1 ? "" : "s",
                                                   r.skip_reasons.empty() ? "" : " (first: " + r.skip_reasons.front() + ")")));
