@@ -153,6 +153,8 @@ std::pair<audit_tally, std::string> tally_deck_file(const deck_file& file, byte_
                                                     const reader_options& reader, const audit_options& options,
                                                     bool allow_empty,
                                                     const std::function<void(const std::string&)>& on_inferred) {
+  // Ranges read in parallel do not know their decks' places: batches need audit_decks.
+  if (options.batch_size > 0) throw error("audit: --batch-size needs the decks in input order (audit_decks), not ranges");
   std::string sha;
   std::optional<audit_tally> tally;
   std::exception_ptr hash_error, tally_error;

@@ -534,8 +534,8 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
     emit(r, info, tally.pack, side_errors);
     return side_errors.finish(o.check && !r.decision.pass ? exit_audit_failed : exit_ok);
   }
-  if (file && !options.tier) {
-    // A regular file: parallel ranges of lines, hashed meanwhile (not --tier: its first decks only).
+  if (file && options.batch_size == 0) {
+    // A regular file: parallel ranges of lines, hashed meanwhile (not batches: samples need decks in order).
     auto [tally, sha] = audit::tally_deck_file(*file, {0, file->size()}, input_display_name(path), ro, options, false,
                                                print_note);
     const audit::audit_report r = audit::report_of(tally, options.alpha, options.threads);
