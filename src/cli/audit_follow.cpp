@@ -165,18 +165,7 @@ class follow_output final : public audit::follow_events {
     const std::string reason = f.end == audit::follow_end::end_of_input ? "end of input"
                                : f.end == audit::follow_end::alarm      ? "alarm"
                                                                         : signal_name(f.stop_signal);
-    if (json_) {
-      nlohmann::ordered_json j = follow_status_json(f.status, "final");
-      j["reason"] = reason;
-      j["report"] = f.report ? o_.json_report(*f.report, *f.pack, o_.input, f.sha256, f.bytes)
-                             : nlohmann::ordered_json(nullptr);
-      emit(j.dump() + "\n");
-    } else {
-      std::string out = follow_final_text(f.status, reason);
-      out += f.report ? "\n" + o_.text_report(*f.report, input_display_name(o_.input), f.sha256, f.bytes)
-                      : "no decks in this run: no battery report\n";
-      emit(out);
-    }
+    emit(follow_final_output(f, reason, o_.input, json_));
   }
   [[nodiscard]] bool side_failed() const {
     return (state_file_ && state_file_->failed()) || (metrics_file_ && metrics_file_->failed());

@@ -6,10 +6,7 @@
 // and ends (end of input, SIGINT, SIGTERM, SIGHUP) with a final status and the battery's report.
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
-#include <functional>
 #include <optional>
 #include <string>
 
@@ -33,14 +30,6 @@ struct follow_cli_options {
   bool reset_alarm = false;             ///< --reset-alarm
   std::string state;                    ///< --state FILE (empty: none)
   std::string metrics;                  ///< --metrics FILE (empty: none)
-  /// The battery's report as `shufl audit` writes it, for the decks of this run: text, and the
-  /// JSON document. `name` is the input as given, `sha256`/`bytes` describe the bytes read.
-  std::function<std::string(const audit::audit_report&, const std::string& name, const std::string& sha256,
-                            std::uint64_t bytes)>
-      text_report;
-  std::function<nlohmann::ordered_json(const audit::audit_report&, const audit::audit_pack&, const std::string& name,
-                                       const std::string& sha256, std::uint64_t bytes)>
-      json_report;
 };
 
 /// Runs the monitor; returns the exit status (0; 3 when the detector alarmed; 6 when the final

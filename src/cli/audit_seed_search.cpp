@@ -56,16 +56,6 @@ std::vector<std::vector<std::uint32_t>> read_deals(const seed_search_cli_options
   return deals;
 }
 
-std::pair<std::uint64_t, std::uint64_t> parse_shard_option(const std::string& text) {
-  const auto slash = text.find('/');
-  if (slash == std::string::npos)
-    throw error(fmt::format("--shard: expected I/N (shard I of N, 0 <= I < N), got '{}'", text));
-  const auto i = parse_uint("--shard", text.substr(0, slash));
-  const auto n = parse_uint("--shard", text.substr(slash + 1));
-  if (n == 0 || i >= n) throw error(fmt::format("--shard {}: shards are numbered 0 to N-1 (0 <= I < N)", text));
-  return {i, n};
-}
-
 }  // namespace
 
 seed_search_report make_seed_search_report(const seed_search_cli_options& o) {
@@ -75,7 +65,7 @@ seed_search_report make_seed_search_report(const seed_search_cli_options& o) {
   const reseed_mode reseed =
       parse_choice("--reseed", o.reseed, {"per-deal", "once"}) == 0 ? reseed_mode::per_deal : reseed_mode::once;
   std::optional<std::pair<std::uint64_t, std::uint64_t>> shard;
-  if (!o.shard.empty()) shard = parse_shard_option(o.shard);
+  if (!o.shard.empty()) shard = parse_shard(o.shard);
   audit::audit_pack audit_pack;
   const auto deals = read_deals(o, audit_pack);
   const deck& pack = audit_pack.cards;
@@ -132,13 +122,7 @@ seed_search_report make_seed_search_report(const seed_search_cli_options& o) {
 int run_seed_search(const seed_search_cli_options& options) {
   parse_choice("--format", options.format, {"text", "json"});
   const auto report = make_seed_search_report(options);
-  if (options.format == "json") {
-    nlohmann::ordered_json doc;
-    doc["seed_search"] = report.json;
-    write_stdout(doc.dump(2) + "\n");
-  } else {
-    write_stdout(report.text);
-  }
+  write_stdout(render::seed_search_stdout(report, options.format == "json"));
   return report.status;
 }
 

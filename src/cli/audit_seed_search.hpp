@@ -2,7 +2,6 @@
 // command calls to run the search and print its report (text or JSON).
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <string>
 
 #include "render/seed_search_output.hpp"

@@ -147,4 +147,14 @@ void finish_stdout() {
   }
 }
 
+std::pair<std::uint64_t, std::uint64_t> parse_shard(const std::string& text, std::uint64_t max_shards) {
+  const auto slash = text.find('/');
+  if (slash == std::string::npos) throw error(fmt::format("--shard: expected I/N (shard I of N, 0 <= I < N), got '{}'", text));
+  const auto i = parse_uint("--shard", text.substr(0, slash));
+  const auto n = parse_uint("--shard", text.substr(slash + 1));
+  if (n == 0 || i >= n) throw error(fmt::format("--shard {}: shards are numbered 0 to N-1 (0 <= I < N)", text));
+  if (max_shards != 0 && n > max_shards) throw error(fmt::format("--shard {}: at most 2^32 shards", text));
+  return {i, n};
+}
+
 }  // namespace shufl::cli

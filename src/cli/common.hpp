@@ -9,6 +9,7 @@
 #include <functional>
 #include <initializer_list>
 #include <string>
+#include <utility>
 #include <string_view>
 
 namespace shufl::render {}  // src/render/: reports, pictures and pages, below the command line
@@ -35,6 +36,10 @@ std::uint64_t parse_uint(std::string_view option, std::string_view text);
 /// "1e9 trials"). Computed in integers, never through a double: `1.5e0` and `1e-3` are refused
 /// as not whole, values above 2^64 - 1 as too large. Throws shufl::error naming `option`.
 std::uint64_t parse_count(std::string_view option, std::string_view text);
+
+/// --shard I/N: (I, N) with 0 <= I < N (and N <= max_shards, when not 0: "at most 2^32 shards"
+/// names the limit of audit's). Throws shufl::error naming the text.
+std::pair<std::uint64_t, std::uint64_t> parse_shard(const std::string& text, std::uint64_t max_shards = 0);
 
 /// Parses a decimal floating-point number in the C locale (whole string); throws shufl::error.
 double parse_double(std::string_view option, std::string_view text);

@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "render/audit_output.hpp"
 #include "render/text_escape.hpp"
+#include "shufl/text_input.hpp"
 #include "shufl/json_text.hpp"
 #include "shufl/permutation.hpp"
 
@@ -148,6 +150,25 @@ std::string follow_note_text(audit::follow_note kind, const std::string& text, s
                          quote(input));
   }
   return {};
+}
+
+std::string follow_final_output(const audit::follow_final& f, const std::string& reason, const std::string& input,
+                                bool json) {
+  audit_input in;
+  in.sha256 = f.sha256;
+  in.bytes = f.bytes;
+  if (json) {
+    in.name = input;
+    nlohmann::ordered_json j = follow_status_json(f.status, "final");
+    j["reason"] = reason;
+    j["report"] = f.report ? audit_json_report(*f.report, in, *f.pack) : nlohmann::ordered_json(nullptr);
+    return j.dump() + "\n";
+  }
+  in.name = input_display_name(input);
+  std::string out = follow_final_text(f.status, reason);
+  if (!f.report) return out.append("no decks in this run: no battery report\n");
+  out += '\n';
+  return out.append(audit_text_report(*f.report, in));
 }
 
 }  // namespace shufl::render

@@ -318,4 +318,11 @@ std::string seed_search_estimate(std::uint64_t seeds, unsigned threads, double r
                      count_text(seeds), threads, threads == 1 ? "" : "s", d, rate);
 }
 
+std::string seed_search_stdout(const seed_search_report& report, bool json) {
+  if (!json) return report.text;
+  nlohmann::ordered_json doc;
+  doc["seed_search"] = report.json;
+  return doc.dump(2) + "\n";
+}
+
 }  // namespace shufl::render

@@ -41,6 +41,10 @@ struct seed_search_report {
 seed_search_report seed_search_output(const seed_search_input& in, const audit::seed_search_result& result,
                                       const audit::seed_chance& chance, const audit::seed_prediction& prediction);
 
+/// What `shufl audit --seed-search` writes to stdout: the report's text, or with `json` the
+/// document {"seed_search": report.json} indented by 2, with a newline.
+std::string seed_search_stdout(const seed_search_report& report, bool json);
+
 /// The line a long search starts with on stderr: "shufl: searching N seeds on T threads, about
 /// D (R seeds/s per thread measured on this search's first seeds)".
 std::string seed_search_estimate(std::uint64_t seeds, unsigned threads, double rate_per_thread);

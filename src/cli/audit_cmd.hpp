@@ -1,0 +1,73 @@
+// Private to src/cli/: the options of `shufl audit` as parsed (audit_cmd.cpp declares them), and
+// the battery run (audit_battery.cpp: a deck file, standard input, --algo, --save-counts, --shard,
+// --merge) that audit_cmd.cpp dispatches to.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+#include <vector>
+
+#include "shufl/audit.hpp"
+#include "shufl/audit/deck_reader.hpp"
+
+namespace shufl::cli {
+
+struct audit_cli_options {
+  std::string file;
+  std::string pack;
+  std::string decks = "1";
+  std::string jokers = "0";
+  std::string cards_file;
+  std::string dealt;
+  bool skip_bad = false;
+  std::string alpha = "0.01";
+  bool check = false;
+  std::string format = "text";
+  std::string threads;
+  std::string algo;
+  std::string trials = "100000";
+  std::string seed;
+  std::string rng = "xoshiro256pp";
+  std::string game;
+  std::string deal;
+  // --seed-search (src/cli/audit_seed_search.cpp)
+  std::string seed_search;
+  std::string seeds;
+  std::string reseed = "per-deal";
+  bool all = false;
+  double max_chance = 1e-3;  // --max-chance
+  std::string deck_order;    // --deck-order
+  std::string loop = "down"; // --loop
+  std::string reduce;        // --reduce
+  std::string shard;
+  bool progress = false;
+  // --follow (src/cli/audit_follow.cpp)
+  bool follow = false;
+  std::string every, interval, on_alarm, state, metrics, arl;
+  bool keep_going = false, reset_alarm = false;
+  // --report and --plan (src/render/audit_report.cpp, src/cli/audit_plan.cpp)
+  std::string report;
+  std::vector<std::string> meta;  // --meta KEY=VALUE (provenance on the reports)
+  bool plan = false;
+  std::string effect;
+  std::string power = "0.9";
+  // --save-counts, --merge, --shard (audit_battery.cpp, src/audit/parts.cpp, src/audit/counts.cpp)
+  std::string save_counts;
+  std::vector<std::string> merge;
+  bool allow_partial = false;
+};
+
+/// --pack, --decks, --jokers, --cards-file, --dealt and --skip-bad, checked.
+audit::reader_options reader_options_of(const audit_cli_options& o, const CLI::App& sub);
+
+/// --game poker|blackjack and --deal HxC (defaults 1x5 and 2x2), checked.
+audit::game_deal parse_game(const std::string& game, const std::string& deal, bool has_game, bool has_deal);
+
+/// The battery on a deck file, standard input, --algo decks or --merge'd counts (with --report,
+/// --save-counts, --shard): refuses the seed-search options, writes the reports and side files,
+/// and returns the exit status. `options` and `reader` as run_audit checked them.
+int run_audit_battery(const audit_cli_options& o, const CLI::App& sub, audit::audit_options options,
+                      const audit::reader_options& reader, bool generated);
+
+}  // namespace shufl::cli
