@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "audit_cmd.hpp"
+#include "choices.hpp"
 #include "common.hpp"
 #include "page_provenance.hpp"
 #include "render/audit_outputs.hpp"
@@ -18,7 +19,6 @@
 #include "shufl/audit.hpp"
 #include "shufl/audit/counts.hpp"
 #include "shufl/audit/deck_file.hpp"
-#include "shufl/audit/deck_reader.hpp"
 #include "shufl/audit/parts.hpp"
 #include "shufl/bias.hpp"
 #include "shufl/error.hpp"
@@ -63,7 +63,7 @@ audit::game_deal parse_game(const std::string& game, const std::string& deal, bo
     if (has_deal) throw error("--deal applies to --game");
     return g;
   }
-  parse_choice("--game", game, {"poker", "blackjack"});
+  parse_choice("--game", game, choices::game);
   g.game = game == "poker" ? audit::game_kind::poker : audit::game_kind::blackjack;
   g.hands = g.game == audit::game_kind::poker ? 1 : 2;
   g.cards = g.game == audit::game_kind::poker ? 5 : 2;

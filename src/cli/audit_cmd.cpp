@@ -9,10 +9,9 @@
 #include "audit_follow.hpp"
 #include "audit_plan.hpp"
 #include "audit_seed_search.hpp"
+#include "choices.hpp"
 #include "common.hpp"
 #include "side_file.hpp"
-#include "shufl/audit.hpp"
-#include "shufl/audit/deck_reader.hpp"
 #include "shufl/cpus.hpp"
 #include "shufl/error.hpp"
 
@@ -94,7 +93,7 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
   audit::audit_options options;
   options.alpha = parse_double("--alpha", o.alpha);
   if (!(options.alpha > 0 && options.alpha < 1)) throw error(fmt::format("--alpha must be between 0 and 1, not {}", o.alpha));
-  parse_choice("--format", o.format, {"text", "json"});
+  parse_choice("--format", o.format, choices::text_json);
   if (o.threads.empty()) {
     options.threads = default_threads();
   } else {

@@ -19,6 +19,7 @@
 #include <optional>
 #include <string>
 
+#include "choices.hpp"
 #include "common.hpp"
 #include "render/follow_output.hpp"
 #include "render/text_escape.hpp"
@@ -204,7 +205,7 @@ int run_follow(const follow_cli_options& o) {
   audit::follow_settings s;
   s.alpha = o.alpha ? parse_double("--alpha", *o.alpha) : 0.001;
   if (!(s.alpha > 0 && s.alpha < 1)) throw error(fmt::format("--alpha must be between 0 and 1, not {}", *o.alpha));
-  parse_choice("--format", o.format, {"text", "json"});
+  parse_choice("--format", o.format, choices::text_json);
   if (o.every) {
     s.every = parse_uint("--every", *o.every);
     if (s.every < 1) throw error("--every must be at least 1");

@@ -3,58 +3,25 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <cstdio>
 #include <optional>
-#include <thread>
 
 #include <unistd.h>
 
+#include "choices.hpp"
 #include "common.hpp"
 #include "progress.hpp"
 #include "render/seed_search_output.hpp"
 #include "shufl/cpus.hpp"
-#include "shufl/audit/deck_reader.hpp"
+#include "shufl/audit/seed_deals.hpp"
 #include "shufl/audit/seed_search.hpp"
-#include "shufl/deck.hpp"
 #include "shufl/error.hpp"
-#include "shufl/text_input.hpp"
 
 namespace shufl::cli {
 
 namespace {
 
 using audit::reseed_mode;
-
-// The logged deals, by the audit deck reader (any notation shufl deck prints; --dealt K for the
-// first K cards of each deal). The cards must all differ (no shoe, no pairs): a face id is then
-// the card's canonical index.
-std::vector<std::vector<std::uint32_t>> read_deals(const seed_search_cli_options& o, audit::audit_pack& pack) {
-  auto in = text_reader::open(o.input);
-  audit::reader_options options = o.reader;
-  // Partial deals do not show their pack: the seed-search families shuffle a standard 52-card
-  // deck unless the pack is declared.
-  if (options.dealt && !options.pack && options.custom_labels.empty() && options.decks == 1 && options.jokers == 0)
-    options.pack = pack_kind::standard;
-  audit::deck_reader reader(in, options);
-  std::vector<std::vector<std::uint32_t>> deals;
-  std::vector<std::uint32_t> faces;
-  try {
-    while (reader.next(faces)) deals.push_back(faces);
-  } catch (const error& e) {
-    const std::string what = e.what();
-    if (!o.reader.dealt &&
-        (what.find("cards, the pack has") != std::string::npos || what.find("cannot infer the pack") != std::string::npos))
-      throw error(what + " (for deals logged only in part, give --dealt K: the first K cards of each deal)");
-    throw;
-  }
-  if (deals.empty()) throw error(fmt::format("{}: no deals (one deal per line, top card first)", in.name()));
-  pack = reader.pack();
-  if (pack.faces() != pack.size())
-    throw error(fmt::format("--seed-search: the pack ({}) repeats cards; a seed search needs a pack of distinct cards",
-                            pack.cards.description));
-  return deals;
-}
 
 }  // namespace
 
@@ -63,11 +30,11 @@ seed_search_report make_seed_search_report(const seed_search_cli_options& o) {
   if (o.seeds.empty()) throw error("--seed-search needs --seeds RANGE (A..B or time:START..END)");
   const auto full = audit::parse_seed_range(o.seeds, family);
   const reseed_mode reseed =
-      parse_choice("--reseed", o.reseed, {"per-deal", "once"}) == 0 ? reseed_mode::per_deal : reseed_mode::once;
+      parse_choice("--reseed", o.reseed, choices::reseed) == 0 ? reseed_mode::per_deal : reseed_mode::once;
   std::optional<std::pair<std::uint64_t, std::uint64_t>> shard;
   if (!o.shard.empty()) shard = parse_shard(o.shard);
   audit::audit_pack audit_pack;
-  const auto deals = read_deals(o, audit_pack);
+  const auto deals = audit::read_seed_deals(o.input, o.reader, audit_pack);
   const deck& pack = audit_pack.cards;
 
   audit::seed_search_options options;
@@ -76,9 +43,9 @@ seed_search_report make_seed_search_report(const seed_search_cli_options& o) {
   options.deals = deals;
   options.reseed = reseed;
   options.all = o.all;
-  options.variant.loop = static_cast<audit::shuffle_loop>(parse_choice("--loop", o.loop, {"down", "up", "naive"}));
+  options.variant.loop = static_cast<audit::shuffle_loop>(parse_choice("--loop", o.loop, choices::loop));
   if (!o.reduce.empty()) {
-    const auto r = parse_choice("--reduce", o.reduce, {"native", "mod", "div"});
+    const auto r = parse_choice("--reduce", o.reduce, choices::reduce);
     if (r == 1 && family.family != audit::seed_family::c_rand)
       throw error(fmt::format("--reduce mod: {} draws with its own rule; mod applies to c-rand (its default)", family.name));
     options.variant.reduce = r == 2 ? audit::draw_reduction::div : audit::draw_reduction::native;
@@ -120,7 +87,7 @@ seed_search_report make_seed_search_report(const seed_search_cli_options& o) {
 }
 
 int run_seed_search(const seed_search_cli_options& options) {
-  parse_choice("--format", options.format, {"text", "json"});
+  parse_choice("--format", options.format, choices::text_json);
   const auto report = make_seed_search_report(options);
   write_stdout(render::seed_search_stdout(report, options.format == "json"));
   return report.status;

@@ -5,29 +5,20 @@
 
 #include <algorithm>
 #include <atomic>
-#include <filesystem>
-#include <chrono>
-#include <cmath>
 #include <cstdio>
-#include <fstream>
-#include <iterator>
 #include <memory>
 #include <optional>
-#include <numeric>
-#include <sstream>
 #include <csignal>
-#include <thread>
 
+#include "choices.hpp"
 #include "common.hpp"
 #include "page_provenance.hpp"
 #include "render/bias_report.hpp"
-#include "render/html_pages.hpp"
 #include "progress.hpp"
 #include "side_file.hpp"
 #include "render/text_escape.hpp"
 #include "shufl/cpus.hpp"
 #include "shufl/bias.hpp"
-#include "shufl/deck.hpp"
 #include "shufl/error.hpp"
 
 namespace shufl::cli {
@@ -192,9 +183,9 @@ subcommand bias_subcommand() {
               b.engine = parse_engine(o->rng);
               b.exact = o->exact;
               b.secondary = !o->no_secondary;
-              parse_choice("--format", o->format, {"text", "json", "csv"});
+              parse_choice("--format", o->format, choices::bias_format);
               constexpr bias_test tests[] = {bias_test::automatic, bias_test::table, bias_test::position};
-              b.test = tests[parse_choice("--test", o->test, {"auto", "table", "position"})];
+              b.test = tests[parse_choice("--test", o->test, choices::bias_test)];
               if (!o->monte_carlo.empty()) {
                 b.monte_carlo = parse_count("--monte-carlo", o->monte_carlo);
                 if (b.monte_carlo < 1 || b.monte_carlo > 1'000'000) throw error("--monte-carlo must be between 1 and 1000000");

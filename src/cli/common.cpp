@@ -121,13 +121,15 @@ const std::string& check_seed(const std::string& seed) {
 
 std::size_t parse_choice(std::string_view option, std::string_view value,
                          std::initializer_list<std::string_view> choices) {
-  std::size_t i = 0;
+  return parse_choice(option, value, std::span<const std::string_view>(choices.begin(), choices.size()));
+}
+
+std::size_t parse_choice(std::string_view option, std::string_view value, std::span<const std::string_view> choices) {
   std::string expected;
-  for (const auto choice : choices) {
-    if (choice == value) return i;
+  for (std::size_t i = 0; i < choices.size(); ++i) {
+    if (choices[i] == value) return i;
     if (i > 0) expected += i + 1 == choices.size() ? " or " : ", ";
-    expected += choice;
-    ++i;
+    expected += choices[i];
   }
   throw error(fmt::format("invalid value '{}' for {}: expected {}", value, option, expected));
 }

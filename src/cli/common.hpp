@@ -8,6 +8,7 @@
 #include <exception>
 #include <functional>
 #include <initializer_list>
+#include <span>
 #include <string>
 #include <utility>
 #include <string_view>
@@ -53,6 +54,7 @@ const std::string& check_seed(const std::string& seed);
 /// "invalid value 'X' for OPTION: expected a, b or c".
 std::size_t parse_choice(std::string_view option, std::string_view value,
                          std::initializer_list<std::string_view> choices);
+std::size_t parse_choice(std::string_view option, std::string_view value, std::span<const std::string_view> choices);
 
 /// The licence line of `shufl --version` and `shufl lines --version` (LICENSE at the top of the
 /// source tree; SPDX identifier MIT).
