@@ -12,7 +12,6 @@
 #include "audit_cmd.hpp"
 #include "choices.hpp"
 #include "common.hpp"
-#include "page_provenance.hpp"
 #include "render/audit_outputs.hpp"
 #include "render/text_escape.hpp"
 #include "side_file.hpp"
@@ -85,7 +84,8 @@ int run_audit_battery(const audit_cli_options& o, const CLI::App& sub, audit::au
                       const audit::reader_options& ro, bool generated) {
   std::optional<side_file> report_file;
   if (!o.report.empty()) report_file.emplace("--report", o.report, side_format::html);
-  for (const char* name : {"--seeds", "--reseed", "--all", "--progress", "--max-chance", "--deck-order", "--loop", "--reduce"}) {
+  for (const char* name : {"--seeds", "--reseed", "--all", "--progress", "--max-chance", "--deck-order", "--loop", "--reduce",
+                           "--carry-over", "--try-variants"}) {
     if (sub.count(name) > 0) throw error(fmt::format("{} applies to --seed-search", name));
   }
   // One audit's report: stdout (text or JSON) and, with --report, the page; `info.name` as given.
@@ -93,10 +93,9 @@ int run_audit_battery(const audit_cli_options& o, const CLI::App& sub, audit::au
   const auto emit = [&](const audit::audit_report& r, render::audit_input info, const audit::audit_pack& pack,
                         side_file_errors& side_errors) {
     info.meta = meta;
-    const auto made = report_file ? std::optional<render::page_provenance>(page_provenance_now()) : std::nullopt;
-    const auto outputs = render::audit_outputs_of(r, info, pack, o.format == "json", made ? &*made : nullptr);
+    const auto outputs = render::audit_outputs_of(r, info, pack, o.format == "json", report_file.has_value());
     write_stdout(outputs.out);
-    if (report_file) side_errors.commit(*report_file, outputs.page);
+    if (report_file) side_errors.commit(*report_file, audit_report_page_now(outputs.page, o.signing));
   };
   // --save-counts, --shard, --merge: counts files (docs/scale.md).
   const bool sharded = !o.shard.empty();
@@ -183,12 +182,10 @@ int run_audit_battery(const audit_cli_options& o, const CLI::App& sub, audit::au
       runs.emplace_back(audit::audit_algorithm(a, pack, trials, engine, key, options), std::move(in));
       all_pass = all_pass && runs.back().first.decision.pass;
     }
-    const auto made = report_file ? std::optional<render::page_provenance>(page_provenance_now()) : std::nullopt;
-    const auto outputs =
-        render::audit_algorithms_outputs(runs, pack, options.alpha, o.format == "json", made ? &*made : nullptr);
+    const auto outputs = render::audit_algorithms_outputs(runs, pack, options.alpha, o.format == "json", report_file.has_value());
     write_stdout(outputs.out);
     side_file_errors errors;
-    if (report_file) errors.commit(*report_file, outputs.page);
+    if (report_file) errors.commit(*report_file, audit_report_page_now(outputs.page, o.signing));
     return errors.finish(status(all_pass));
   }
 

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "audit_follow.hpp"
+#include "audit_sign.hpp"
 #include "shufl/audit.hpp"
 #include "shufl/audit/deck_reader.hpp"
 
@@ -40,15 +42,18 @@ struct audit_cli_options {
   std::string deck_order;    // --deck-order
   std::string loop = "down"; // --loop
   std::string reduce;        // --reduce
+  bool carry_over = false, try_variants = false;  // --carry-over, --try-variants
   std::string shard;
   bool progress = false;
   // --follow (src/cli/audit_follow.cpp)
   bool follow = false;
   std::string every, interval, on_alarm, state, metrics, arl;
+  follow_service_options service;
   bool keep_going = false, reset_alarm = false;
   // --report and --plan (src/render/audit_report.cpp, src/cli/audit_plan.cpp)
   std::string report;
   std::vector<std::string> meta;  // --meta KEY=VALUE (provenance on the reports)
+  audit_sign_options signing;     // --keygen, --sign, --verify, --key (src/cli/audit_sign.cpp)
   bool plan = false;
   std::string effect;
   std::string power = "0.9";

@@ -32,7 +32,7 @@ seed_search_report make_seed_search_report(const seed_search_cli_options& o) {
   const reseed_mode reseed =
       parse_choice("--reseed", o.reseed, choices::reseed) == 0 ? reseed_mode::per_deal : reseed_mode::once;
   std::optional<std::pair<std::uint64_t, std::uint64_t>> shard;
-  if (!o.shard.empty()) shard = parse_shard(o.shard);
+  if (!o.shard.empty()) shard = audit::parse_shard(o.shard);
   audit::audit_pack audit_pack;
   const auto deals = audit::read_seed_deals(o.input, o.reader, audit_pack);
   const deck& pack = audit_pack.cards;
@@ -43,16 +43,17 @@ seed_search_report make_seed_search_report(const seed_search_cli_options& o) {
   options.deals = deals;
   options.reseed = reseed;
   options.all = o.all;
-  options.variant.loop = static_cast<audit::shuffle_loop>(parse_choice("--loop", o.loop, choices::loop));
-  if (!o.reduce.empty()) {
-    const auto r = parse_choice("--reduce", o.reduce, choices::reduce);
-    if (r == 1 && family.family != audit::seed_family::c_rand)
-      throw error(fmt::format("--reduce mod: {} draws with its own rule; mod applies to c-rand (its default)", family.name));
-    options.variant.reduce = r == 2 ? audit::draw_reduction::div : audit::draw_reduction::native;
+  options.variant = audit::parse_family_variant(family, o.loop, o.reduce, o.carry_over, o.try_variants, options);
+  if (o.deck_order.starts_with("suit-major") || o.deck_order.starts_with("rank-major")) {
+    options.deck_order = audit::parse_deck_order(o.deck_order, options.n);
+  } else if (!o.deck_order.empty()) {
+    auto in = text_reader::open(o.deck_order, std::uint64_t{1} << 20);
+    options.deck_order = audit::read_deck_order(in, pack);
   }
-  audit::check_variant(family.family, options.variant);
-  if (!o.deck_order.empty()) options.deck_order = audit::parse_deck_order(o.deck_order, options.n);
+  std::vector<audit::search_variant> variants;
+  if (o.try_variants) variants = audit::family_variants(options, o.deck_order);
   options.threads = o.threads != 0 ? o.threads : default_threads();
+  std::string deck_order_name = o.deck_order;
   std::optional<audit::seed_range> range = full;
   if (shard) range = audit::shard_of(full, shard->first, shard->second);
 
@@ -64,23 +65,35 @@ seed_search_report make_seed_search_report(const seed_search_cli_options& o) {
     const std::string label = std::string(family.name) + " seeds";
     std::optional<progress_bar> bar;
     bias_progress callback;
-    if (o.progress || isatty(STDERR_FILENO) == 1) {
+    if (variants.empty() && (o.progress || isatty(STDERR_FILENO) == 1)) {
       bar.emplace(std::vector<std::string>{label}, o.progress);
       callback = bar->callback();
       options.progress = [&callback, &label](std::uint64_t done, std::uint64_t total) { callback(done, total, label); };
     }
-    // A long search says first how long it will take (measured on its first seeds).
+    // A long search says first how long it will take (measured on its first seeds); --try-variants
+    // always states its cost, measured on its second variant (the first has the fast filters).
     const std::uint64_t total = range->count() * result.searches;
-    if (range->count() == 0 || total / result.searches != range->count() || total >= (std::uint64_t{1} << 30)) {
-      const double rate = audit::measure_seed_rate(options);
-      if (rate > 0) std::fputs(render::seed_search_estimate(total, options.threads, rate).c_str(), stderr);
+    if (!variants.empty()) {
+      const double rate = audit::measure_seed_rate(options, std::uint64_t{1} << 17, &variants[variants.size() > 1 ? 1 : 0]);
+      std::fputs(render::seed_search_variants_cost(family, variants, total, options.threads, rate).c_str(), stderr);
+      const auto found = audit::search_variants(options, variants);  // options: the variant that matched
+      result = found.result;
+      deck_order_name = variants[found.variant < variants.size() ? found.variant : 0].deck_order_name;
+    } else {
+      if (range->count() == 0 || total / result.searches != range->count() || total >= (std::uint64_t{1} << 30)) {
+        const double rate = audit::measure_seed_rate(options);
+        if (rate > 0) std::fputs(render::seed_search_estimate(total, options.threads, rate).c_str(), stderr);
+      }
+      result = audit::search_seeds(options);
     }
-    result = audit::search_seeds(options);
     if (bar) bar->stop();
   }
 
-  render::seed_search_input in{&family, o.seeds, full, range, shard, reseed, deals, pack, o.deck_order, options.variant};
-  const auto chance = audit::assess_chance(options, result, audit::distinct_states(family.family, full), o.max_chance);
+  const std::size_t tried = std::max<std::size_t>(1, variants.size());
+  render::seed_search_input in{&family, o.seeds, full, range, shard, reseed, deals,
+                               pack, deck_order_name, options.variant, tried};
+  const auto chance =
+      audit::assess_chance(options, result, audit::distinct_states(family.family, full), o.max_chance, tried);
   audit::seed_prediction prediction;
   if (chance.verdict == audit::seed_verdict::predictable) prediction = audit::predict_deals(options, result);
   return render::seed_search_output(in, result, chance, prediction);

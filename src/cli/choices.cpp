@@ -19,7 +19,7 @@ std::string values_text(std::string_view command, std::string_view option) {
       {"bias", "--test", bias_test},            {"bias deck audit", "--rng", engine_names()},
       {"deck audit", "--pack", pack_names()},   {"deck", "--style", card_style_names()},
       {"audit", "--game", game},                {"audit", "--seed-search", families}, {"audit", "--reseed", reseed},
-      {"audit", "--loop", loop},                {"audit", "--reduce", reduce},        {"audit", "--deck-order", deck_order}};
+      {"audit", "--loop", audit::shuffle_loop_names}, {"audit", "--reduce", audit::draw_reduction_names},        {"audit", "--deck-order", deck_order}};
   const auto has = [](std::string_view commands, std::string_view c) {  // a word of the list
     for (std::size_t at = commands.find(c); !c.empty() && at != std::string_view::npos; at = commands.find(c, at + 1)) {
       const std::size_t end = at + c.size();

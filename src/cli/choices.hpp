@@ -1,5 +1,5 @@
 // The closed lists of values options take: parse_choice's tables (here) and the library's own
-// (seed-search families, engines, packs, card styles). `shufl --complete-values SUB OPTION`
+// (seed-search families, loops and reductions, engines, packs, card styles). `shufl --complete-values SUB OPTION`
 // prints them for the shell completions (completions/), so a value added to a table is completed
 // without editing those files.
 #pragma once
@@ -17,8 +17,6 @@ inline constexpr std::string_view trace_format[] = {"text", "json", "html"};
 inline constexpr std::string_view bias_test[] = {"auto", "table", "position"};
 inline constexpr std::string_view game[] = {"poker", "blackjack"};
 inline constexpr std::string_view reseed[] = {"per-deal", "once"};
-inline constexpr std::string_view loop[] = {"down", "up", "naive"};
-inline constexpr std::string_view reduce[] = {"native", "mod", "div"};
 inline constexpr std::string_view deck_order[] = {"suit-major", "rank-major"};
 
 /// The values `option` of subcommand `command` takes ("audit", "--game"), one per line; empty

@@ -24,6 +24,6 @@ std::string page_command_line() {
   return render::shell_command_line(raw);
 }
 
-render::page_provenance page_provenance_now() { return {page_date_utc(), page_command_line()}; }
+render::page_provenance page_provenance_now() { return {page_date_utc(), page_command_line(), {}}; }
 
 }  // namespace shufl::cli

@@ -14,7 +14,7 @@
 namespace shufl::render {
 
 audit_outputs audit_outputs_of(const audit::audit_report& r, audit_input info, const audit::audit_pack& pack, bool json,
-                               const page_provenance* made) {
+                               bool page) {
   const nlohmann::ordered_json doc = audit_json_report(r, info, pack);
   const std::string given = info.merged.empty() ? info.name : fmt::format("{}", fmt::join(info.merged, ", "));
   audit_outputs outputs;
@@ -24,24 +24,22 @@ audit_outputs audit_outputs_of(const audit::audit_report& r, audit_input info, c
     if (!info.generated && info.merged.empty()) info.name = input_display_name(info.name);
     outputs.out = audit_text_report(r, info);
   }
-  if (made != nullptr) {
-    outputs.page = audit_report_page({{r, info.generated, given, info.sha256, info.bytes, info.algorithm, info.seed,
-                                       info.engine, info.trials, doc}},
-                                     *made);
+  if (page) {
+    outputs.page = {{r, info.generated, given, info.sha256, info.bytes, info.algorithm, info.seed, info.engine,
+                     info.trials, doc}};
   }
   return outputs;
 }
 
 audit_outputs audit_algorithms_outputs(const std::vector<std::pair<audit::audit_report, audit_input>>& runs,
-                                       const audit::audit_pack& pack, double alpha, bool json,
-                                       const page_provenance* made) {
+                                       const audit::audit_pack& pack, double alpha, bool json, bool with_page) {
   std::vector<nlohmann::ordered_json> reports;
   std::vector<audit_page_section> page;
   std::string text;
   std::vector<std::string> failed;  // the labels of the algorithms whose audit failed
   for (const auto& [r, in] : runs) {
     if (!r.decision.pass) failed.push_back(in.algorithm);
-    if (made != nullptr) {
+    if (with_page) {
       page.push_back({r, true, {}, {}, 0, in.algorithm, in.seed, in.engine, in.trials, audit_json_report(r, in, pack)});
     }
     if (json) {
@@ -68,7 +66,7 @@ audit_outputs audit_algorithms_outputs(const std::vector<std::pair<audit::audit_
     if (runs.size() > 1) text += audit_overall_text(runs.size(), failed, alpha);
     outputs.out = std::move(text);
   }
-  if (made != nullptr) outputs.page = audit_report_page(page, *made);
+  outputs.page = std::move(page);
   return outputs;
 }
 

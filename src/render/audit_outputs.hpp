@@ -9,25 +9,25 @@
 #include <vector>
 
 #include "audit_output.hpp"
-#include "html_pages.hpp"
+#include "audit_report.hpp"
 #include "shufl/audit.hpp"
 #include "shufl/audit/counts.hpp"
 #include "shufl/audit/deck_reader.hpp"
 
 namespace shufl::render {
 
-/// Standard output and, when asked for, the --report page.
+/// Standard output and, when asked for, the --report page's sections (audit_report_page).
 struct audit_outputs {
   std::string out;
-  std::string page;  ///< Empty when no page was asked for.
+  std::vector<audit_page_section> page;  ///< Empty when no page was asked for.
 };
 
 /// One audit (a file, standard input, a merge, or one --algo part): `out` is the JSON document
 /// (audit_json_report, indented by 2, newline) when `json`, else the text report with a file
-/// named as input_display_name shows it; `page`, when `made` is not null, the --report page of
-/// that audit (audit_report_page, the input named as given, the document embedded).
+/// named as input_display_name shows it; `page`, when `page` is true, the --report page's section
+/// of that audit (the input named as given, the document embedded).
 audit_outputs audit_outputs_of(const audit::audit_report& r, audit_input info, const audit::audit_pack& pack, bool json,
-                               const page_provenance* made);
+                               bool page);
 
 /// The audits of several --algo algorithms (each report with its input, in --algo order):
 /// `out` is the one JSON document of a single algorithm, or {shufl_version, command, alpha,
@@ -35,8 +35,7 @@ audit_outputs audit_outputs_of(const audit::audit_report& r, audit_input info, c
 /// and audit_overall_text's closing lines when there are several. `page` as audit_outputs_of,
 /// a section per algorithm.
 audit_outputs audit_algorithms_outputs(const std::vector<std::pair<audit::audit_report, audit_input>>& runs,
-                                       const audit::audit_pack& pack, double alpha, bool json,
-                                       const page_provenance* made);
+                                       const audit::audit_pack& pack, double alpha, bool json, bool page);
 
 /// The line on stderr after `--shard I/N` (`shard`) `--save-counts FILE` saved its part `part` (`decks`
 /// decks): "shufl audit: shard I/N: bytes B..E of S, D decks, saved to 'FILE'" for a deck file,
