@@ -6,15 +6,19 @@ Reads a file of 52-card decks in poker codes as `shufl deck --count` writes them
 decks), checks every deck is a permutation of the standard pack, and adds up what the battery
 tests: the card-, suit- and rank-position tables, successions, adjacent pairs, descents, rising
 sequences, runs up and down, fixed points, correct guesses with feedback (both strategies:
-original successor and shelf), Knuth's permutation test (triples, quadruples), the successor table,
+original successor and shelf), Knuth's permutation test (triples, quadruples), the pair tables of
+position-pairs (lags 1 and 2), the coupon collector's totals (suits, ranks), the gaps within each
+suit, the successor table,
 serial successions and the serial position table and repeats (consecutive
 decks), and the duplicates among the first 2^20 decks; and the file's SHA-256, which shufl's
-report states. Prints the decks and the totals (one line of JSON); the tests' statistics from
-these sums take microseconds and are left out.
+report states. Prints the decks and the totals (one line of JSON), with the Wald statistics of
+position-pairs and gap (the largest over the lags, the suits) from the closed forms of
+docs/audit-laws.md; the other tests' statistics from these sums take microseconds and are left out.
     audit_numpy.py FILE [BATCH]
 """
 import hashlib
 import json
+from math import comb
 import sys
 
 import numpy as np
@@ -41,6 +45,9 @@ class numpy_battery:
         self.pos_rep = np.zeros(N, np.int64)
         self.perm3 = np.zeros(6, np.int64)
         self.perm4 = np.zeros(24, np.int64)
+        self.pairs = np.zeros((LAGS, N * N), np.int64)
+        self.gap = np.zeros((4, N), np.int64)
+        self.coupon = {"coupon_suits": 0, "coupon_ranks": 0}
         self.totals = dict.fromkeys(["successions", "adjacent_pairs", "descents", "rising_sequences", "runs_up_down",
                                      "fixed_points", "guessing", "guessing_shelf", "serial_successions"], 0)
         self.fingerprints = []
@@ -68,6 +75,16 @@ class numpy_battery:
         w, x, y, z = t4[..., 0], t4[..., 1], t4[..., 2], t4[..., 3]
         code = (((w > x).astype(np.int64) + (w > y) + (w > z)) * 6 + ((x > y).astype(np.int64) + (x > z)) * 2 + (y > z))
         self.perm4 += np.bincount(code.ravel(), minlength=24)
+        # position-pairs (card at i, card at i + k), the coupon collector (cards dealt until
+        # every suit, every rank has shown: the latest first appearance), gaps within each suit.
+        for k in range(1, LAGS + 1):
+            self.pairs[k - 1] += np.bincount((d[:, :-k] * N + d[:, k:]).ravel(), minlength=N * N)
+        for key, group, count in (("coupon_suits", suit, 4), ("coupon_ranks", rank, 13)):
+            first = np.stack([np.argmax(group == g, axis=1) for g in range(count)], axis=1)
+            self.coupon[key] += int(first.max(axis=1).sum() + b)
+        for g in range(4):
+            where_suit = np.nonzero(suit == g)[1].reshape(b, 13)
+            self.gap[g] += np.bincount((np.diff(where_suit, axis=1) - 1).ravel(), minlength=N)
         self.totals["successions"] += int((c == a + 1).sum())
         self.totals["adjacent_pairs"] += int((np.abs(c - a) == 1).sum())
         rise = c > a
@@ -128,10 +145,63 @@ class numpy_battery:
         fp = np.concatenate(self.fingerprints) if self.fingerprints else np.empty(0, np.dtype((np.void, N)))
         repeats = int(fp.size - np.unique(fp).size)
         x2 = {k: float(((c - c.sum() / c.size) ** 2).sum() / (c.sum() / c.size)) for k, c in (("permutation_3", self.perm3), ("permutation_4", self.perm4))}
-        return ({"decks": self.decks, "repeats": repeats, "card_position_sum": int(self.card_pos.sum()),
+        wald = {"position_pairs": max(pairs_wald(self.pairs[k - 1], k, self.decks) for k in range(1, LAGS + 1)),
+                "gap": max(gap_wald(self.gap[g], 13, self.decks) for g in range(4))}
+        return ({**self.coupon, **wald, "decks": self.decks, "repeats": repeats, "card_position_sum": int(self.card_pos.sum()),
                 "serial_pairs": int(self.serial_pos.sum()) // N, "serial_position_repeats": int(self.pos_rep.sum()),
                 "successor_table_sum": int(self.successor.sum()), **x2, **self.totals})
 
+
+
+LAGS = 2
+
+
+def pairs_wald(table, k, T):
+    """position-pairs' Wald statistic (docs/audit-laws.md) from the closed form, in numpy."""
+    n = N
+    x = table.reshape(n, n).astype(float)
+    mu = (n - k) / (n * (n - 1))
+    y = x - T * mu
+    np.fill_diagonal(y, 0)
+    r, c = y.sum(axis=1), y.sum(axis=0)
+    p, s = k * (n - k) / (n * (n - 1)), -k * k / (n * (n - 1))
+    q = (p * (r @ r) - 2 * s * (r @ c) + p * (c @ c)) / ((p * p - s * s) * T)
+    u, v = ((n - 1) * r + c) / (n * (n - 2)), ((n - 1) * c + r) / (n * (n - 2))
+    w = y - u[:, None] - v[None, :]
+    np.fill_diagonal(w, 0)
+    f3 = max(n - 2 * k, 0) / (n * (n - 1) * (n - 2))
+    f4 = ((n - k) ** 2 - (n - k) - 2 * max(n - 2 * k, 0)) / (n * (n - 1) * (n - 2) * (n - 3))
+
+    def cov(a, b, c_, d):
+        e = mu if (a, b) == (c_, d) else f4 if len({a, b, c_, d}) == 4 else f3 if (b == c_ and a != d) or (a == d and b != c_) else 0
+        return e - mu * mu
+
+    def rayleigh(vec):
+        return sum(x1 * x2 * cov(a, b, c_, d) for (a, b, x1) in vec for (c_, d, x2) in vec) / sum(x1 * x1 for *_, x1 in vec)
+
+    l_sym = rayleigh([(0, 1, 1), (1, 0, 1), (2, 3, 1), (3, 2, 1), (0, 2, -1), (2, 0, -1), (1, 3, -1), (3, 1, -1)])
+    l_anti = rayleigh([(0, 1, 1), (1, 0, -1), (1, 2, 1), (2, 1, -1), (2, 0, 1), (0, 2, -1)])
+    sym, anti = (w + w.T) / 2, (w - w.T) / 2
+    return float(q + (sym * sym).sum() / (T * l_sym) + (anti * anti).sum() / (T * l_anti))
+
+
+def gap_wald(lengths, s, T):
+    """gap's Wald statistic for one suit (docs/audit-laws.md), binned as shufl bins."""
+    n, m = N, s - 1
+    P = np.array([comb(n - j - 1, s - 1) / comb(n, s) for j in range(n)])
+    tail = P[::-1].cumsum()[::-1]
+    B = 1
+    while B + 1 <= n - s and T * m * P[B] >= 5 and T * m * tail[B + 1] >= 5:
+        B += 1
+    bins = np.minimum(np.arange(n), B)
+    pb = np.bincount(bins, weights=P, minlength=B + 1)
+    p2 = np.zeros((B + 1, B + 1))
+    for i in range(n - s + 1):
+        for j in range(n - s + 1 - i):
+            p2[bins[i], bins[j]] += comb(n - i - j - 2, s - 2) / comb(n, s)
+    cov = T * (m * np.diag(pb) + m * (m - 1) * p2 - m * m * np.outer(pb, pb))
+    y = np.bincount(bins, weights=lengths, minlength=B + 1) - T * m * pb
+    return float(y[:B] @ np.linalg.solve(cov[:B, :B], y[:B]))
 
 
 def main():

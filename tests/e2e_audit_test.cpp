@@ -58,10 +58,15 @@ TEST(E2eAudit, FairStreamPasses) {
   EXPECT_NE(r.err.find("inferred"), std::string::npos) << r.err;  // the reader's inference note
   for (const char* name : {"card-position", "suit-position", "rank-position", "successions", "adjacent-pairs",
                            "descents", "rising-sequences", "runs-up-down", "fixed-points", "guessing",
-                           "guessing-shelf", "permutation-3", "permutation-4", "serial-successions", "serial-position",
-                           "duplicates"}) {
+                           "guessing-shelf", "permutation-3", "permutation-4", "position-pairs", "coupon-collector-suits",
+                           "coupon-collector-ranks", "gap", "serial-successions", "serial-position", "duplicates"}) {
     EXPECT_NE(r.out.find(std::string("\n") + name + " "), std::string::npos) << name;
   }
+  // The rule coverage table, as on the page: Virginia (3) answered by position-pairs among others.
+  EXPECT_NE(r.out.find("\nrule coverage (each clause"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\n  Virginia 11VAC20-20-510 (3)        pass     position-pairs, successions"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("\n  UK Gambling Commission RTS 7C      not testable from decks\n"), std::string::npos) << r.out;
 }
 
 TEST(E2eAudit, JsonReportFields) {
@@ -77,7 +82,7 @@ TEST(E2eAudit, JsonReportFields) {
   // sha256sum as the oracle.
   const run_result sum = run_shell("sha256sum '" + file + "' | cut -c1-64");
   EXPECT_EQ(j["input"]["sha256"].get<std::string>() + "\n", sum.out);
-  ASSERT_EQ(j["tests"].size(), 16u);
+  ASSERT_EQ(j["tests"].size(), 20u);
   for (const auto& t : j["tests"]) {
     for (const char* field : {"name", "observed", "expected", "statistic", "df", "p", "ln_p", "holm_p", "result"}) {
       EXPECT_TRUE(t.contains(field)) << t["name"] << " lacks " << field;
@@ -350,8 +355,8 @@ TEST(E2eAudit, ShelfStrategyOutguessesOriginalSuccessorOnAShelfShuffler) {
 
 TEST(E2eAudit, GamePokerClassifiesTheFirstFiveCards) {
   const nlohmann::json fair = audit_json({"--algo", "fisher-yates", "--trials", "20000", "--seed", "2", "--game", "poker"});
-  ASSERT_EQ(fair["tests"].size(), 17u);
-  const auto& poker = fair["tests"][16];
+  ASSERT_EQ(fair["tests"].size(), 21u);
+  const auto& poker = fair["tests"][20];
   EXPECT_EQ(poker["name"], "poker-hands");
   EXPECT_EQ(poker["result"], "pass");
   // 20000 hands: straight flushes (0.31 expected) and fours (4.80) pool to 5.11; the other seven

@@ -27,16 +27,16 @@ prints them (poker codes As Td 9c, unicode, glyphs, names, jokers RJ/BJ, tarot t
 Ad ... Kd, Ac ... Kc), which is also the original order of successions and guessing. Without
 --pack/--cards-file the pack is inferred from the first deck (one line on stderr says how).
 
-The battery: card-position, suit-position, rank-position (position tables: Pearson X2 x (N-1)/N,
-df (rows-1)(columns-1)); successions, adjacent-pairs, descents, rising-sequences, runs-up-down,
-fixed-points (totals over decks against exact laws, two-sided); guessing and guessing-shelf
-(correct guesses with feedback, strategies original successor and shelf, upper tail);
-serial-successions (each card's successor repeated in the next deck) and serial-position (each
-position's card repeated), against the decks' own margins (dependence only; Bonferroni over cards
-or positions, upper tail); duplicates (identical decks, Poisson); with --game poker or
-blackjack, poker-hands or blackjack-hands (the classes of the hands --deal deals, per seat against
-the exact law, Bonferroni over the seats).
-Each test is pass, fail, not-valid (too few decks for its
+The battery: card-position, suit-position, rank-position (position tables: Pearson X2 x (N-1)/N);
+successions, adjacent-pairs, descents, rising-sequences, runs-up-down, fixed-points (totals against
+exact laws, two-sided); guessing, guessing-shelf (correct guesses with feedback, upper tail);
+permutation-3, permutation-4 (Knuth); position-pairs (cards 1..--lags apart, Wald); coupon-collector-
+suits and -ranks (cards until every suit/rank shows, exact law); gap (gaps within a suit, Wald);
+serial-successions and serial-position (a card's successor or place repeated in the next deck,
+against the decks' own margins: dependence only); duplicates (identical decks, Poisson); with
+--game poker or blackjack, poker-hands or blackjack-hands (the hands --deal deals, per seat).
+Every report states what each planned test could detect at its decks (power about 0.9) and which
+rule clauses the tests answer. Each test is pass, fail, not-valid (too few decks for its
 approximation) or not-applicable (e.g. a shoe for successions, --dealt for whole-deck tests).
 Decision: Holm over the valid tests at --alpha (family-wise). The result says "no evidence of
 non-randomness", never that decks are fair. Exit status: 0 success, 1 error; with --check, 3
@@ -101,6 +101,7 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
     options.threads = static_cast<unsigned>(t);
   }
   options.game = parse_game(o.game, o.deal, sub.count("--game") > 0, sub.count("--deal") > 0);
+  options.lags = static_cast<std::size_t>(parse_uint("--lags", o.lags));
   const bool generated = sub.count("--algo") > 0;
   if (!generated) {
     for (const char* name : {"--trials", "--seed", "--rng"}) {
@@ -207,6 +208,7 @@ subcommand audit_subcommand() {
                            "With --game: H hands of C cards dealt round the table (card k to hand k mod H); "
                            "default poker 1x5, blackjack 2x2 (player cards 1 and 3, dealer 2 and 4)")
                 ->type_name("HxC");
+            sub.add_option("--lags", o->lags, "position-pairs: the cards 1..L positions apart (1 to 64)")->capture_default_str()->type_name("L");
             sub.add_option("--algo", o->algo, "Audit decks of these algorithms (see 'shufl bias --list') instead of a file")->type_name("LIST");
             sub.add_option("--trials", o->trials, "With --algo: decks per algorithm")->capture_default_str()->type_name("T");
             sub.add_option("--seed", o->seed, "With --algo: any string; the same seed gives the same decks")->type_name("SEED")->expected(0, 1);

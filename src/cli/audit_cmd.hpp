@@ -32,7 +32,7 @@ struct audit_cli_options {
   std::string seed;
   std::string rng = "xoshiro256pp";
   std::string game;
-  std::string deal;
+  std::string deal, lags = "2";
   // --seed-search (src/cli/audit_seed_search.cpp)
   std::string seed_search;
   std::string seeds;
