@@ -28,7 +28,7 @@ using namespace seeds;
 // rand(), std::mt19937 with std::shuffle, ...). These are descriptions: each family is
 // re-implemented bit-exactly below from its published algorithm, so the search gives the same
 // answer on every platform; shufl never calls rand(), <random> or std::shuffle, here or to shuffle.
-constexpr std::array<seed_family_info, 7> families{{
+constexpr std::array<seed_family_info, 8> families{{
     {seed_family::python_random, "python-random",
      "CPython random.seed(s) (MT19937 init_by_array over the 32-bit words of |s|) then random.shuffle(list) "
      "(for i = n-1 down to 1: j = _randbelow(i+1), getrandbits(bit_length(i+1)) with rejection; swap) "
@@ -61,6 +61,12 @@ constexpr std::array<seed_family_info, 7> families{{
      "for (i = n-1; i > 0; i--) { j = rand() % (i+1); swap(a[i], a[j]); } [Microsoft C runtime, published LCG; "
      "no Windows runtime here to test against]",
      two_32 - 1, time_unit::unix_seconds},
+    {seed_family::node_math_random, "node-math-random",
+     "V8 Math.random (xorshift128+, a cache of 64 values served from its end, ToDouble (state0 >> 11) / 2^53 or "
+     "((state0 >> 12) | exponent) - 1; never seeded by the program: its 128-bit state is recovered from the cards) "
+     "then for (i = n-1; i > 0; i--) { j = Math.floor(Math.random() * (i+1)); swap(a[i], a[j]); } "
+     "[V8 src/base/utils/random-number-generator.h, src/numbers/math-random.cc]",
+     0, time_unit::unix_seconds},
 }};
 
 }  // namespace
@@ -102,6 +108,7 @@ bool scalar_filter(seed_family family, const log_view& log, std::uint64_t seed, 
       msvc_rand g(static_cast<std::uint32_t>(seed));
       return top_down_survives(log, a, [&](std::uint32_t b) { return g.below(b); });
     }
+    case seed_family::node_math_random: return false;  // no seeds: recover_node_state
   }
   return true;
 }
@@ -147,6 +154,7 @@ void variant_shuffle(std::span<std::uint32_t> a, Gen& g, const family_variant& v
     case shuffle_loop::naive:
       for (std::uint32_t i = 0; i < n; ++i) std::swap(a[i], a[variant_draw(g, n, v.reduce)]);
       break;
+    case shuffle_loop::pop: break;  // node-math-random only (check_variant)
   }
 }
 
@@ -170,6 +178,15 @@ void check_variant(seed_family family, const family_variant& v) {
   const bool loops = family == seed_family::python_random || family == seed_family::c_rand ||
                      family == seed_family::java_random || family == seed_family::glibc_rand_r ||
                      family == seed_family::msvc_rand;
+  if (family == seed_family::node_math_random) {
+    if (v.loop == shuffle_loop::naive)
+      throw error("--loop naive: node-math-random needs a loop that leaves each card final when drawn (down, up, pop)");
+    if (v.reduce != draw_reduction::native)
+      throw error("--reduce: node-math-random draws with Math.floor(Math.random() * k) only");
+    return;
+  }
+  if (v.loop == shuffle_loop::pop)
+    throw error(fmt::format("--loop pop applies to node-math-random, not to {}", family_info(family).name));
   if (v.loop != shuffle_loop::down && !loops)
     throw error(fmt::format("--loop: {} has its own shuffle loop; --loop applies to python-random, c-rand, java-random, "
                             "glibc-rand-r and msvc-rand",
@@ -213,6 +230,8 @@ bool variant_filter(seed_family family, const family_variant& v, const log_view&
 
 std::vector<std::vector<std::uint32_t>> family_deals(seed_family family, std::uint64_t seed, std::size_t n,
                                                      std::size_t deals, const family_variant& variant) {
+  if (family == seed_family::node_math_random)
+    throw error("node-math-random has no seed: its deals come from a recovered state (node_deals)");
   std::vector<std::vector<std::uint32_t>> out(deals, std::vector<std::uint32_t>(n));
   auto each = [&](auto&& shuffle_one) {
     for (auto& a : out) {
@@ -271,6 +290,7 @@ std::vector<std::vector<std::uint32_t>> family_deals(seed_family family, std::ui
       each([&](std::span<std::uint32_t> a) { top_down_shuffle(a, g); });
       break;
     }
+    case seed_family::node_math_random: break;  // refused above
   }
   return out;
 }

@@ -70,10 +70,15 @@ std::pair<std::uint64_t, std::uint64_t> parse_shard_option(const std::string& te
 
 seed_search_report make_seed_search_report(const seed_search_cli_options& o) {
   const auto& family = audit::parse_seed_family(o.family);
-  if (o.seeds.empty()) throw error("--seed-search needs --seeds RANGE (A..B or time:START..END)");
-  const auto full = audit::parse_seed_range(o.seeds, family);
+  // node-math-random has no seeds: its state is recovered from the cards, and never reseeded.
+  const bool node = family.family == audit::seed_family::node_math_random;
+  if (node && !o.seeds.empty())
+    throw error("--seeds: node-math-random has no seed range (its 128-bit state is recovered from the cards): drop --seeds");
+  if (node && !o.shard.empty()) throw error("--shard: node-math-random has no seed range to split");
+  if (!node && o.seeds.empty()) throw error("--seed-search needs --seeds RANGE (A..B or time:START..END)");
+  const auto full = node ? audit::seed_range{} : audit::parse_seed_range(o.seeds, family);
   const reseed_mode reseed =
-      parse_choice("--reseed", o.reseed, {"per-deal", "once"}) == 0 ? reseed_mode::per_deal : reseed_mode::once;
+      parse_choice("--reseed", o.reseed, {"per-deal", "once"}) == 0 && !node ? reseed_mode::per_deal : reseed_mode::once;
   std::optional<std::pair<std::uint64_t, std::uint64_t>> shard;
   if (!o.shard.empty()) shard = parse_shard_option(o.shard);
   audit::audit_pack audit_pack;
@@ -86,7 +91,7 @@ seed_search_report make_seed_search_report(const seed_search_cli_options& o) {
   options.deals = deals;
   options.reseed = reseed;
   options.all = o.all;
-  options.variant.loop = static_cast<audit::shuffle_loop>(parse_choice("--loop", o.loop, {"down", "up", "naive"}));
+  options.variant.loop = static_cast<audit::shuffle_loop>(parse_choice("--loop", o.loop, {"down", "up", "naive", "pop"}));
   if (!o.reduce.empty()) {
     const auto r = parse_choice("--reduce", o.reduce, {"native", "mod", "div"});
     if (r == 1 && family.family != audit::seed_family::c_rand)
@@ -101,7 +106,10 @@ seed_search_report make_seed_search_report(const seed_search_cli_options& o) {
 
   audit::seed_search_result result;
   result.searches = reseed == reseed_mode::once ? 1 : deals.size();
-  if (range) {
+  if (node) {
+    options.range = full;
+    result = audit::search_seeds(options);
+  } else if (range) {
     options.range = *range;
     // The bar of bias (on a terminal after 0.5 s, or forced by --progress); its rate counts seeds.
     const std::string label = std::string(family.name) + " seeds";

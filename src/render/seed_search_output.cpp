@@ -1,5 +1,6 @@
 // The seed search's reports (see seed_search_output.hpp).
 #include "render/seed_search_output.hpp"
+#include "render/seed_search_parts.hpp"
 
 #include <fmt/format.h>
 
@@ -33,6 +34,20 @@ std::string count_text(std::uint64_t count) {
   return out;
 }
 
+}  // namespace
+
+std::string_view seed_loop_name(audit::shuffle_loop loop) noexcept {
+  switch (loop) {
+    case audit::shuffle_loop::down: return "down";
+    case audit::shuffle_loop::up: return "up";
+    case audit::shuffle_loop::naive: return "naive";
+    case audit::shuffle_loop::pop: return "pop";
+  }
+  return "";
+}
+
+namespace {
+
 std::string_view unit_name(audit::time_unit unit) {
   switch (unit) {
     case audit::time_unit::unix_seconds: return "Unix seconds";
@@ -41,6 +56,8 @@ std::string_view unit_name(audit::time_unit unit) {
   }
   return "";
 }
+
+}  // namespace
 
 std::string cards_text(const deck& pack, std::span<const std::uint32_t> cards) {
   std::string out;
@@ -83,10 +100,10 @@ std::string_view verdict_name(audit::seed_verdict v) {
   return "";
 }
 
-}  // namespace
 
 seed_search_report seed_search_output(const seed_search_input& in, const audit::seed_search_result& result,
                                       const audit::seed_chance& chance, const audit::seed_prediction& prediction) {
+  if (in.family->family == audit::seed_family::node_math_random) return node_state_output(in, result, chance, prediction);
   const auto& family = *in.family;
   const auto& full = in.full;
   const auto& range = in.range;
@@ -173,9 +190,7 @@ seed_search_report seed_search_output(const seed_search_input& in, const audit::
                    deals.size() == 1 ? "1 logged deal" : fmt::format("{} logged deals", deals.size()));
   t += fmt::format("Family: {}\n", family.definition);
   if (!in.deck_order.empty()) t += fmt::format("Deck order: the list starts {}\n", in.deck_order);
-  const std::string_view loop_name = in.variant.loop == audit::shuffle_loop::up      ? "up"
-                                     : in.variant.loop == audit::shuffle_loop::naive ? "naive"
-                                                                                     : "down";
+  const std::string_view loop_name = seed_loop_name(in.variant.loop);
   const std::string_view reduce_name = in.variant.reduce == audit::draw_reduction::div ? "div" : "native";
   if (!in.variant.standard())
     t += fmt::format("Variant: --loop {} --reduce {} (in place of the family's loop and draw)\n", loop_name, reduce_name);

@@ -41,6 +41,9 @@ struct seed_search_report {
 seed_search_report seed_search_output(const seed_search_input& in, const audit::seed_search_result& result,
                                       const audit::seed_chance& chance, const audit::seed_prediction& prediction);
 
+/// The name of a loop as --loop takes it.
+std::string_view seed_loop_name(audit::shuffle_loop loop) noexcept;
+
 /// The line a long search starts with on stderr: "shufl: searching N seeds on T threads, about
 /// D (R seeds/s per thread measured on this search's first seeds)".
 std::string seed_search_estimate(std::uint64_t seeds, unsigned threads, double rate_per_thread);
