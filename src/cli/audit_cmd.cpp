@@ -59,17 +59,9 @@ struct audit_cli_options {
   std::string rng = "xoshiro256pp";
   std::string game;
   std::string deal;
-  // --seed-search (src/cli/audit_seed_search.cpp)
-  std::string seed_search;
-  std::string seeds;
-  std::string reseed = "per-deal";
-  bool all = false;
-  double max_chance = 1e-3;  // --max-chance
-  std::string deck_order;    // --deck-order
-  std::string loop = "down"; // --loop
-  std::string reduce;        // --reduce
+  // --seed-search (src/cli/audit_seed_search.cpp): FAMILY, --seeds, --reseed, --all, --max-chance, ...
+  seed_search_cli_options search;
   std::string shard;
-  bool progress = false;
   // --follow (src/cli/audit_follow.cpp)
   bool follow = false;
   std::string every, interval, on_alarm, state, metrics, arl;
@@ -287,52 +279,45 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
     }
     return run_audit_plan({audit::make_audit_pack(ro), options.game, options.alpha, o.power, o.effect, o.format});
   }
-  if (!o.report.empty() && sub.count("--seed-search") > 0) throw error("--report applies to the test battery, not to --seed-search");
   std::optional<side_file> report_file;
   if (!o.report.empty()) report_file.emplace("--report", o.report, side_format::html);
   std::vector<audit_page_section> page;
+  std::optional<seed_search_report> search;  // --seed-search with --report: both run, every output shows both
   if (sub.count("--seed-search") > 0) {
     if (generated) throw error("--seed-search reads logged deals: drop --algo");
-    for (const char* name : {"--check", "--alpha", "--skip-bad", "--game", "--deal", "--save-counts", "--merge",
-                             "--allow-partial"}) {
+    for (const char* name : {"--skip-bad", "--save-counts", "--merge", "--allow-partial"}) {
       if (sub.count(name) > 0) throw error(fmt::format("{} applies to the test battery, not to --seed-search", name));
     }
-    seed_search_cli_options so;
-    so.family = o.seed_search;
-    so.seeds = o.seeds;
-    so.reseed = o.reseed;
-    so.all = o.all;
-    so.max_chance = o.max_chance;
-    so.deck_order = o.deck_order;
-    so.loop = o.loop;
-    so.reduce = o.reduce;
+    for (const char* name : {"--check", "--alpha", "--game", "--deal"}) {
+      if (sub.count(name) > 0 && o.report.empty())
+        throw error(fmt::format("{} applies to the test battery, not to --seed-search (with --report both run)", name));
+    }
+    seed_search_cli_options so = o.search;
     so.threads = options.threads;
     so.shard = o.shard;
     so.format = o.format;
-    so.progress = o.progress;
     so.reader = ro;
-    so.input = o.file;
-    if (so.input.empty()) {
-      if (isatty(STDIN_FILENO)) throw error("no input: give FILE or '-' for standard input");
-      so.input = "-";
-    }
-    return run_seed_search(so);
+    so.input = o.file.empty() && isatty(STDIN_FILENO) == 0 ? "-" : o.file;
+    if (so.input.empty()) throw error("no input: give FILE or '-' for standard input");
+    if (o.report.empty()) return run_seed_search(so);
+    search = make_seed_search_report(so, true);
   }
   for (const char* name : {"--seeds", "--reseed", "--all", "--progress", "--max-chance", "--deck-order", "--loop", "--reduce"}) {
-    if (sub.count(name) > 0) throw error(fmt::format("{} applies to --seed-search", name));
+    if (sub.count(name) > 0 && !search) throw error(fmt::format("{} applies to --seed-search", name));
   }
   // One audit's report: stdout (text or JSON) and, with --report, the page; `info.name` as given.
   const auto meta = parse_audit_meta(o.meta);
   const auto emit = [&](const audit::audit_report& r, audit_input info, const audit::audit_pack& pack,
                         side_file_errors& side_errors) {
     info.meta = meta;
-    const nlohmann::ordered_json doc = audit_json_report(r, info, pack);
+    nlohmann::ordered_json doc = audit_json_report(r, info, pack);
+    if (search) doc["seed_search"] = search->json;
     const std::string given = info.merged.empty() ? info.name : fmt::format("{}", fmt::join(info.merged, ", "));
     if (o.format == "json") {
       write_stdout(doc.dump(2) + "\n");
     } else {
       if (!info.generated && info.merged.empty()) info.name = input_display_name(info.name);
-      write_stdout(audit_text_report(r, info));
+      write_stdout(audit_text_report(r, info) + (search ? "\n" + search->text : std::string()));
     }
     if (report_file) {
       side_errors.commit(*report_file, audit_report_page({{r, info.generated, given, info.sha256, info.bytes, info.algorithm,
@@ -522,7 +507,7 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
     side_file_errors side_errors;
     side_errors.commit(*counts_file, counts);
     emit(r, info, tally.pack, side_errors);
-    return side_errors.finish(o.check && !r.decision.pass ? exit_audit_failed : exit_ok);
+    return side_errors.finish(worse_status(o.check && !r.decision.pass ? exit_audit_failed : exit_ok, search));
   }
   if (file) {
     // A regular file: read in parallel ranges of lines while another thread hashes it.
@@ -535,7 +520,7 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
     info.bytes = file->size();
     side_file_errors side_errors;
     emit(r, info, tally.pack, side_errors);
-    return side_errors.finish(o.check && !r.decision.pass ? exit_audit_failed : exit_ok);
+    return side_errors.finish(worse_status(o.check && !r.decision.pass ? exit_audit_failed : exit_ok, search));
   }
   text_reader in = text_reader::open(path);
   if (sodium_init() < 0) throw error("libsodium failed to initialise");
@@ -559,7 +544,7 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
   info.bytes = bytes;
   side_file_errors errors;
   emit(r, info, reader.pack(), errors);
-  return errors.finish(o.check && !r.decision.pass ? exit_audit_failed : exit_ok);
+  return errors.finish(worse_status(o.check && !r.decision.pass ? exit_audit_failed : exit_ok, search));
 }
 
 }  // namespace
@@ -592,37 +577,38 @@ subcommand audit_subcommand() {
             sub.add_option("--trials", o->trials, "With --algo: decks per algorithm")->capture_default_str()->type_name("T");
             sub.add_option("--seed", o->seed, "With --algo: any string; the same seed gives the same decks")->type_name("SEED")->expected(0, 1);
             sub.add_option("--rng", o->rng, "With --algo: engine xoshiro256pp, chacha20, mt19937, minstd")->capture_default_str()->type_name("NAME");
-            sub.add_option("--seed-search", o->seed_search,
+            sub.add_option("--seed-search", o->search.family,
                            "Find the seed of a weak generator that reproduces the logged deals: python-random, "
-                           "c-rand, cpp-mt19937, java-random, asf-poker, glibc-rand-r, msvc-rand (exit 3 when found and E <= "
-                           "--max-chance; 4 when the "
-                           "matches are consistent with chance)")
+                           "c-rand, cpp-mt19937, java-random, asf-poker, glibc-rand-r, msvc-rand, node-math-random (no --seeds: "
+                           "its state is recovered from the cards); exit 3 when found and E <= --max-chance, 4 when the "
+                           "matches are consistent with chance; with --report the battery runs too")
                 ->type_name("FAMILY");
-            sub.add_option("--seeds", o->seeds,
+            sub.add_option("--seeds", o->search.seeds,
                            "With --seed-search: seeds to try, A..B (2^K, 2^K-1 allowed) or "
                            "time:YYYY-MM-DDTHH:MM:SSZ..YYYY-MM-DDTHH:MM:SSZ")
                 ->type_name("RANGE");
-            sub.add_option("--reseed", o->reseed,
+            sub.add_option("--reseed", o->search.reseed,
                            "With --seed-search: per-deal (each deal seeded anew) or once (one seed, the generator "
                            "running on across deals)")
                 ->capture_default_str()
                 ->type_name("MODE");
-            sub.add_flag("--all", o->all, "With --seed-search: every matching seed, not only the first");
-            sub.add_option("--max-chance", o->max_chance,
+            sub.add_flag("--all", o->search.all, "With --seed-search: every matching seed, not only the first");
+            sub.add_option("--max-chance", o->search.max_chance,
                            "With --seed-search: a match is \"predictable\" (exit 3) only when the expected number of "
                            "chance matches E is at most this (else exit 4)")
                 ->capture_default_str()
                 ->type_name("E");
-            sub.add_option("--deck-order", o->deck_order,
+            sub.add_option("--deck-order", o->search.deck_order,
                            "With --seed-search: the list's starting order, suit-major|rank-major[:SUITS[:RANKS]] "
                            "(default suit-major:shdc:A23456789TJQK; e.g. rank-major:cdhs)")
                 ->type_name("ORDER");
-            sub.add_option("--loop", o->loop,
+            sub.add_option("--loop", o->search.loop,
                            "With --seed-search: down (i = n-1..1: swap a[i], a[draw(i+1)]), up (i = 0..n-2: swap "
-                           "a[i], a[i+draw(n-i)]) or naive (i = 0..n-1: swap a[i], a[draw(n)])")
+                           "a[i], a[i+draw(n-i)]), naive (i = 0..n-1: swap a[i], a[draw(n)]) or pop (node-math-random: down, "
+                           "then dealt with pop() from the end)")
                 ->capture_default_str()
                 ->type_name("LOOP");
-            sub.add_option("--reduce", o->reduce,
+            sub.add_option("--reduce", o->search.reduce,
                            "With --seed-search c-rand: mod (rand() % k, the default) or div (rand() / (RAND_MAX/k + 1))")
                 ->type_name("RULE");
             sub.add_option("--shard", o->shard,
@@ -642,7 +628,7 @@ subcommand audit_subcommand() {
                            "when shards are missing")
                 ->type_name("FILE");
             sub.add_flag("--allow-partial", o->allow_partial, "With --merge: report on the shards present without exit status 5");
-            sub.add_flag("--progress", o->progress,
+            sub.add_flag("--progress", o->search.progress,
                          "With --seed-search: show the progress bar even when stderr is not a terminal");
             sub.add_flag("--follow", o->follow,
                          "Monitor decks as they arrive (a pipe, or a file followed like tail -f): an "

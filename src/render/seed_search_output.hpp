@@ -41,6 +41,12 @@ struct seed_search_report {
 seed_search_report seed_search_output(const seed_search_input& in, const audit::seed_search_result& result,
                                       const audit::seed_chance& chance, const audit::seed_prediction& prediction);
 
+/// The audit page's seed search (audit --report with --seed-search), from the JSON object
+/// "seed_search": its result line (class overall pass/fail/inconclusive, id seed-search-K) and its
+/// section (family, what was searched, cards logged, E, verdict, what was found and predicted).
+std::string seed_search_page_result(const nlohmann::ordered_json& seed_search, std::size_t k);
+std::string seed_search_page_section(const nlohmann::ordered_json& seed_search, std::size_t k);
+
 /// The name of a loop as --loop takes it.
 std::string_view seed_loop_name(audit::shuffle_loop loop) noexcept;
 

@@ -93,7 +93,8 @@ inline constexpr std::uint64_t max_search_seeds = std::uint64_t{1} << 48;
 /// `family`: Unix seconds [t0, t1], Unix milliseconds [1000·t0, 1000·t1 + 999], or milliseconds
 /// since midnight (the window's clock times; a window of a day or more, or one that crosses
 /// midnight, is the whole day 0..86,399,999). Throws shufl::error naming `option` on bad syntax,
-/// A > B, a seed above max_seed or more than max_search_seeds seeds.
+/// A > B, a seed above max_seed or more than max_search_seeds seeds, or when `text` is empty;
+/// node-math-random takes no range (empty `text`: the range 0..0, the recovery; else an error).
 seed_range parse_seed_range(std::string_view text, const seed_family_info& family,
                             std::string_view option = "--seeds");
 
