@@ -62,8 +62,9 @@ constexpr std::array<seed_family_info, 8> families{{
      "no Windows runtime here to test against]",
      two_32 - 1, time_unit::unix_seconds},
     {seed_family::node_math_random, "node-math-random",
-     "V8 Math.random (xorshift128+, a cache of 64 values served from its end, ToDouble (state0 >> 11) / 2^53 or "
-     "((state0 >> 12) | exponent) - 1; never seeded by the program: its 128-bit state is recovered from the cards) "
+     "V8 Math.random (xorshift128+, a cache of 64 values served from its end, ToDouble ((state0 >> 12) | exponent) "
+     "- 1 as in Node 20, or (state0 >> 11) / 2^53; never seeded by the program: its 128-bit state is recovered from "
+     "the cards) "
      "then for (i = n-1; i > 0; i--) { j = Math.floor(Math.random() * (i+1)); swap(a[i], a[j]); } "
      "[V8 src/base/utils/random-number-generator.h, src/numbers/math-random.cc]",
      0, time_unit::unix_seconds},
@@ -182,7 +183,7 @@ void check_variant(seed_family family, const family_variant& v) {
     if (v.loop == shuffle_loop::naive)
       throw error("--loop naive: node-math-random needs a loop that leaves each card final when drawn (down, up, pop)");
     if (v.reduce != draw_reduction::native)
-      throw error("--reduce: node-math-random draws with Math.floor(Math.random() * k) only");
+      throw error("--reduce div: node-math-random draws with Math.floor(Math.random() * k) only");
     return;
   }
   if (v.loop == shuffle_loop::pop)

@@ -171,6 +171,9 @@ state_recovery recover_node_state(const seed_search_options& options);
 /// with `loop` (down, up or pop), each in dealing order (pop: the list's last index first).
 std::vector<std::vector<std::uint32_t>> node_deals(const xorshift_state& state, std::size_t n, std::size_t deals,
                                                    shuffle_loop loop);
+/// The Math.random() values `state` serves, from value `skip` (0: the first draw of the first
+/// deal; each deal of n cards takes n − 1) on, `count` of them.
+std::vector<double> node_values(const xorshift_state& state, std::size_t skip, std::size_t count);
 
 /// Runs the search. Throws shufl::error when the deals are empty, a deal is longer than n, has a
 /// card ≥ n or repeats a card, or the range exceeds the family's seeds.

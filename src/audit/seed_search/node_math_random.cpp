@@ -211,6 +211,14 @@ std::vector<std::vector<std::uint32_t>> node_deals(const xorshift_state& state, 
   return out;
 }
 
+std::vector<double> node_values(const xorshift_state& state, std::size_t skip, std::size_t count) {
+  node_math_random g(state);
+  for (std::size_t i = 0; i < skip; ++i) g.next();
+  std::vector<double> out(count);
+  for (auto& v : out) v = g.next();
+  return out;
+}
+
 state_recovery recover_node_state(const seed_search_options& o) {
   const auto start = std::chrono::steady_clock::now();
   const shuffle_loop loop = o.variant.loop;
@@ -255,7 +263,7 @@ state_recovery recover_node_state(const seed_search_options& o) {
     ++r.offsets_consistent;
     r.best_rank = std::max(r.best_rank, sys.rank());
     sys.solutions(max_free_bits, [&](std::uint64_t s0, std::uint64_t s1) {
-      for (const bool double53 : {true, false}) {
+      for (const bool double53 : {false, true}) {  // Node 20's rule first
         const xorshift_state candidate{s0, s1, offset, double53};
         if (reproduces(candidate, o.deals, o.n, loop)) {
           r.states.push_back(candidate);
