@@ -74,6 +74,13 @@ TEST(AuditReportSeedSearch, TheSrandDecksPassTheBatteryButThePageSaysPredictable
   const auto doc = nlohmann::json::parse(j.out);
   EXPECT_EQ(doc["result"], "pass");
   EXPECT_EQ(doc["seed_search"]["chance"]["verdict"], "predictable");
+  {  // ... valid against schema/audit-report.schema.json
+    std::ofstream(dir + "/doc.json") << j.out;
+    const auto v = run_shell("python3 -c 'import json, sys, jsonschema; jsonschema.Draft7Validator(json.load(open(sys.argv[1])))"
+                             ".validate(json.load(open(sys.argv[2]))); print(\"valid\")' '" +
+                             source_dir() + "/schema/audit-report.schema.json' '" + dir + "/doc.json'");
+    EXPECT_EQ(v.out, "valid\n") << v.err;
+  }
 
   // Nothing found: exit 0 and the page says what was ruled out.
   const auto none = run_shufl({"audit", decks, "--report", page, "--seed-search", "c-rand", "--reseed", "once",
@@ -89,7 +96,7 @@ TEST(AuditReportSeedSearch, TheSrandDecksPassTheBatteryButThePageSaysPredictable
   EXPECT_NE(read_file(page).find("<p class=\"overall inconclusive\" id=\"seed-search-0\">seed search: consistent with "
                                  "chance: c-rand"),
             std::string::npos);
-  for (const auto& f : {page, decks, dir + "/c_rand"}) std::remove(f.c_str());
+  for (const auto& f : {page, decks, dir + "/c_rand", dir + "/doc.json"}) std::remove(f.c_str());
   rmdir(dir.c_str());
 }
 

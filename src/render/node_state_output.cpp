@@ -2,6 +2,7 @@
 // linear system that gave it, E of a false recovery, the predictions.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstddef>
 
 #include "render/seed_search_parts.hpp"
@@ -153,7 +154,10 @@ seed_search_report node_state_output(const seed_search_input& in, const audit::s
   const std::span<const std::uint32_t> rest(prediction.rest_of_last_deal);
   j["predicted_rest_of_last_deal"] = cards_json(pack, rest);
   j["predicted_next_deal"] = cards_json(pack, prediction.next_deal);
-  if (prediction.seeds > 1)
+  const auto open = [](const std::vector<std::uint32_t>& c) {
+    return std::find(c.begin(), c.end(), audit::unknown_card) != c.end();
+  };
+  if (open(prediction.rest_of_last_deal) || open(prediction.next_deal))
     t += fmt::format("\n{} states made the deals: only the cards they all agree on are predicted (?? elsewhere).",
                      prediction.seeds);
   if (rest.empty())
