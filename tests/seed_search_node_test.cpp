@@ -115,6 +115,45 @@ TEST(SeedSearchNode, PartialDealsOfTheUpwardLoopAndOfPop) {
   }
 }
 
+// deck.sort(() => Math.random() - 0.5): one deck's comparisons (about 225, one bit each) give the
+// state; V8 sorts fewer than 64 elements by one run and binary insertion.
+TEST(SeedSearchNode, SortWithARandomComparatorFromOneDeck) {
+  if (!have_node()) GTEST_SKIP() << "no node on PATH (scripts/setup.sh installs nodejs)";
+  for (const int pre : {0, 300}) {
+    const auto made = node_deals(pre, 1, "sort", 52, 64);
+    const auto r =
+        run_shufl({"audit", "--seed-search", "node-math-random", "--loop", "sort", "--format", "json", "-"}, made.logged);
+    ASSERT_EQ(r.status, 3) << r.err;
+    const auto s = nlohmann::json::parse(r.out)["seed_search"];
+    // E = 128 · 2^128 / 52!: log10 by mpmath, -27.26759897756731.
+    EXPECT_NEAR(s["chance"]["expected_chance_matches"]["log10"].get<double>(), -27.26759897756731, 1e-9);
+    EXPECT_GE(s["recovery"]["draws_seen"].get<int>(), 150);
+    // A state at another offset that differs only in a comparison at a refill (a 1-bit draw) can
+    // survive and, sorting on, disagree on most of the next deal: the open cards are not bounded,
+    // but a card predicted is node's, and one state found makes node's next 64 values exactly.
+    expect_prediction(joined(s["predicted_next_deal"]), made.next, 52, "sort, pre " + std::to_string(pre));
+    bool exact = false;
+    for (const auto& st : s["states"]) {
+      audit::xorshift_state x;
+      x.state0 = std::stoull(st["state0"].get<std::string>(), nullptr, 16);
+      x.state1 = std::stoull(st["state1"].get<std::string>(), nullptr, 16);
+      x.offset = st["cache_offset"].get<unsigned>();
+      x.double53 = st["to_double"] == "(state0 >> 11) / 2^53";
+      std::size_t used = 0;  // the values the logged sort and node's next one took
+      audit::node_deals(x, 52, 2, audit::shuffle_loop::sort, &used);
+      const auto v = audit::node_values(x, used, made.raw.size());
+      bool all = true;
+      for (std::size_t i = 0; i < v.size(); ++i) all = all && v[i] == std::strtod(made.raw[i].c_str(), nullptr);
+      exact = exact || all;
+    }
+    EXPECT_TRUE(exact) << "sort, pre " << pre;
+  }
+  const auto fair = run_shufl({"deck", "--count", "2", "--seed", "fair"});
+  const auto f = run_shufl({"audit", "--seed-search", "node-math-random", "--loop", "sort", "-"}, fair.out);
+  EXPECT_EQ(f.status, 0) << f.err;
+  EXPECT_NE(f.out.find("Not found: no Math.random state makes these 2 deals with --loop sort"), std::string::npos) << f.out;
+}
+
 TEST(SeedSearchNode, FairDecksAreNotFoundAndTooFewCardsDecideNothing) {
   if (!have_node()) GTEST_SKIP() << "no node on PATH (scripts/setup.sh installs nodejs)";
   const auto fair = run_shufl({"deck", "--count", "2", "--seed", "fair"});
@@ -145,6 +184,11 @@ TEST(SeedSearchNode, Refusals) {
     EXPECT_EQ(r.out, "");
     EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
   }
+  const auto sorted = run_shufl({"audit", "--seed-search", "node-math-random", "--loop", "sort", "--dealt", "5", "-"},
+                                deck.substr(0, 14) + "\n");
+  EXPECT_EQ(sorted.status, 1);
+  EXPECT_NE(sorted.err.find("node-math-random --loop sort needs whole decks (deal 1 has 5 of 52 cards)"), std::string::npos)
+      << sorted.err;
   // --loop pop belongs to node-math-random only.
   const auto p = run_shufl({"audit", "--seed-search", "c-rand", "--seeds", "0..9", "--loop", "pop", "-"}, deck);
   EXPECT_EQ(p.status, 1);

@@ -155,7 +155,8 @@ void variant_shuffle(std::span<std::uint32_t> a, Gen& g, const family_variant& v
     case shuffle_loop::naive:
       for (std::uint32_t i = 0; i < n; ++i) std::swap(a[i], a[variant_draw(g, n, v.reduce)]);
       break;
-    case shuffle_loop::pop: break;  // node-math-random only (check_variant)
+    case shuffle_loop::pop:
+    case shuffle_loop::sort: break;  // node-math-random only (check_variant)
   }
 }
 
@@ -181,13 +182,14 @@ void check_variant(seed_family family, const family_variant& v) {
                      family == seed_family::msvc_rand;
   if (family == seed_family::node_math_random) {
     if (v.loop == shuffle_loop::naive)
-      throw error("--loop naive: node-math-random needs a loop that leaves each card final when drawn (down, up, pop)");
+      throw error("--loop naive: node-math-random needs a loop that leaves each card final when drawn (down, up, pop, sort)");
     if (v.reduce != draw_reduction::native)
       throw error("--reduce div: node-math-random draws with Math.floor(Math.random() * k) only");
     return;
   }
-  if (v.loop == shuffle_loop::pop)
-    throw error(fmt::format("--loop pop applies to node-math-random, not to {}", family_info(family).name));
+  if (v.loop == shuffle_loop::pop || v.loop == shuffle_loop::sort)
+    throw error(fmt::format("--loop {} applies to node-math-random, not to {}", v.loop == shuffle_loop::pop ? "pop" : "sort",
+                            family_info(family).name));
   if (v.loop != shuffle_loop::down && !loops)
     throw error(fmt::format("--loop: {} has its own shuffle loop; --loop applies to python-random, c-rand, java-random, "
                             "glibc-rand-r and msvc-rand",

@@ -604,8 +604,8 @@ subcommand audit_subcommand() {
                 ->type_name("ORDER");
             sub.add_option("--loop", o->search.loop,
                            "With --seed-search: down (i = n-1..1: swap a[i], a[draw(i+1)]), up (i = 0..n-2: swap "
-                           "a[i], a[i+draw(n-i)]), naive (i = 0..n-1: swap a[i], a[draw(n)]) or pop (node-math-random: down, "
-                           "then dealt with pop() from the end)")
+                           "a[i], a[i+draw(n-i)]), naive (i = 0..n-1: swap a[i], a[draw(n)]) pop (node-math-random: down, "
+                           "then dealt with pop() from the end) or sort (node-math-random: sort(() => Math.random() - 0.5))")
                 ->capture_default_str()
                 ->type_name("LOOP");
             sub.add_option("--reduce", o->search.reduce,

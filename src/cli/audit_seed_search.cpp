@@ -63,7 +63,7 @@ seed_search_report make_seed_search_report(const seed_search_cli_options& o, boo
   options.deals = deals;
   options.reseed = reseed;
   options.all = o.all;
-  options.variant.loop = static_cast<audit::shuffle_loop>(parse_choice("--loop", o.loop, {"down", "up", "naive", "pop"}));
+  options.variant.loop = static_cast<audit::shuffle_loop>(parse_choice("--loop", o.loop, {"down", "up", "naive", "pop", "sort"}));
   if (!o.reduce.empty()) {
     const auto r = parse_choice("--reduce", o.reduce, {"native", "mod", "div"});
     if (r == 1 && family.family != audit::seed_family::c_rand)

@@ -85,6 +85,8 @@ seed_search_report node_state_output(const seed_search_input& in, const audit::s
   if (!in.deck_order.empty()) t += fmt::format("Deck order: the list starts {}\n", in.deck_order);
   if (in.variant.loop == audit::shuffle_loop::up)
     t += "Variant: --loop up (for i = 0 to n-2: swap(a[i], a[i + Math.floor(Math.random() * (n-i))]))\n";
+  if (in.variant.loop == audit::shuffle_loop::sort)
+    t += "Variant: --loop sort (deck.sort(() => Math.random() - 0.5), as V8 sorts fewer than 64 elements)\n";
   if (in.variant.loop == audit::shuffle_loop::pop)
     t += "Variant: --loop pop (the downward loop, then the cards dealt with pop() from the end of the list)\n";
   t += "\n";

@@ -42,6 +42,7 @@ std::string_view seed_loop_name(audit::shuffle_loop loop) noexcept {
     case audit::shuffle_loop::up: return "up";
     case audit::shuffle_loop::naive: return "naive";
     case audit::shuffle_loop::pop: return "pop";
+    case audit::shuffle_loop::sort: return "sort";
   }
   return "";
 }

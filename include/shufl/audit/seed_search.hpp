@@ -57,7 +57,9 @@ enum class reseed_mode : std::uint8_t { per_deal, once };
 /// and cpp-mt19937, which have their own); up: for i = 0 to n−2, swap(a[i], a[i + draw(n−i)]);
 /// naive: for i = 0 to n−1, swap(a[i], a[draw(n)]); pop (node-math-random only): down, then the
 /// cards dealt with pop() from the end of the list (the last index first).
-enum class shuffle_loop : std::uint8_t { down, up, naive, pop };
+/// sort (node-math-random only): deck.sort(() => Math.random() - 0.5) as V8 sorts fewer than 64
+/// elements.
+enum class shuffle_loop : std::uint8_t { down, up, naive, pop, sort };
 /// How a raw output becomes draw(k): native, the generator's own bounded draw (c-rand: rand() % k);
 /// div: rand() / (RAND_MAX / k + 1) (c-rand only, RAND_MAX = 2^31 − 1).
 enum class draw_reduction : std::uint8_t { native, div };
@@ -168,9 +170,10 @@ struct seed_search_result {
 state_recovery recover_node_state(const seed_search_options& options);
 
 /// Deals made by Math.random from `state`: `deals` consecutive shuffles of a fresh canonical list
-/// with `loop` (down, up or pop), each in dealing order (pop: the list's last index first).
+/// with `loop` (down, up, pop or sort), each in dealing order (pop: the list's last index first).
+/// `values_used`, when given, receives the number of Math.random() values the deals took.
 std::vector<std::vector<std::uint32_t>> node_deals(const xorshift_state& state, std::size_t n, std::size_t deals,
-                                                   shuffle_loop loop);
+                                                   shuffle_loop loop, std::size_t* values_used = nullptr);
 /// The Math.random() values `state` serves, from value `skip` (0: the first draw of the first
 /// deal; each deal of n cards takes n − 1) on, `count` of them.
 std::vector<double> node_values(const xorshift_state& state, std::size_t skip, std::size_t count);

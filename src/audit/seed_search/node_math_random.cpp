@@ -118,6 +118,67 @@ bool observe(const std::vector<std::vector<std::uint32_t>>& deals, std::size_t n
   return true;
 }
 
+// deck.sort(() => Math.random() - 0.5) as V8 sorts fewer than 64 elements (one run, then binary
+// insertion; checked against Node 20's own sort with Math.random replaced): each comparison takes
+// one value u and its sign, u < 0.5, is state0's top bit. The final order tells every comparison's
+// outcome, given where the first run ends: one way of dealing per run length that replays to the
+// final order. `bits` holds the top bits in draw order (1: order >= 0).
+template <class Compare>
+void v8_small_sort(std::vector<std::uint32_t>& a, Compare&& less_than_zero) {
+  const std::size_t n = a.size();
+  if (n < 2) return;
+  std::size_t run = 2;
+  const bool descending = less_than_zero(a[1], a[0]);
+  for (std::size_t i = 2; i < n; ++i) {
+    const bool below = less_than_zero(a[i], a[i - 1]);
+    if (descending ? !below : below) break;
+    ++run;
+  }
+  if (descending) std::reverse(a.begin(), a.begin() + static_cast<std::ptrdiff_t>(run));
+  for (std::size_t start = run; start < n; ++start) {
+    std::size_t left = 0, right = start;
+    const std::uint32_t pivot = a[start];
+    while (left < right) {
+      const std::size_t mid = left + ((right - left) >> 1);
+      if (less_than_zero(pivot, a[mid])) right = mid;
+      else left = mid + 1;
+    }
+    std::move_backward(a.begin() + static_cast<std::ptrdiff_t>(left), a.begin() + static_cast<std::ptrdiff_t>(start),
+                       a.begin() + static_cast<std::ptrdiff_t>(start) + 1);
+    a[left] = pivot;
+  }
+}
+
+std::vector<std::vector<bool>> sort_replays(const std::vector<std::uint32_t>& deal, std::size_t n) {
+  std::vector<std::size_t> pos(n);
+  for (std::size_t i = 0; i < n; ++i) pos[deal[i]] = i;
+  std::vector<std::vector<bool>> out;
+  for (std::size_t run = 2; run <= n; ++run) {
+    // The first run is [0, run): its comparisons say "continue", the one at `run` "stop"; every
+    // later comparison's outcome is read from the final order.
+    std::vector<bool> bits;
+    std::size_t call = 0;
+    bool fits = true;
+    std::vector<std::uint32_t> a(n);
+    for (std::size_t i = 0; i < n; ++i) a[i] = static_cast<std::uint32_t>(i);
+    const bool descending = pos[1] < pos[0];
+    v8_small_sort(a, [&](std::uint32_t x, std::uint32_t y) {
+      bool below;
+      if (call == 0) below = descending;
+      else if (call < run - 1) below = descending;  // continue the run
+      else if (call == run - 1 && run < n) below = !descending;  // the run stops
+      else below = pos[x] < pos[y];
+      if (call >= 1 && call < run - 1 && (pos[x] < pos[y]) != descending) fits = false;
+      ++call;
+      bits.push_back(!below);
+      return below;
+    });
+    if (fits && a == deal) out.push_back(std::move(bits));
+    if (!fits) break;  // a longer first run cannot fit either
+  }
+  return out;
+}
+
 // The leading bits of every state0 whose u gives floor(u·k) = j, as (count, value in the top
 // `count` bits of 32). Widened by one unit of 2^-32 each side: ToDouble drops state0's low bits
 // and the product u·k is rounded, both of which move u·k by far less.
@@ -191,23 +252,27 @@ bool reproduces(const xorshift_state& s, const std::vector<std::vector<std::uint
 
 constexpr int max_free_bits = 12;           // enumerate at most 2^12 solutions of a short rank
 constexpr std::size_t max_equation_draws = 4096;  // draws past this only confirm
+constexpr std::size_t max_replays = 256;          // sort: ways of dealing tried
 
 }  // namespace
 
 std::vector<std::vector<std::uint32_t>> node_deals(const xorshift_state& state, std::size_t n, std::size_t deals,
-                                                   shuffle_loop loop) {
+                                                   shuffle_loop loop, std::size_t* values_used) {
   node_math_random g(state);
   std::vector<std::vector<std::uint32_t>> out(deals, std::vector<std::uint32_t>(n));
   const auto size = static_cast<std::uint32_t>(n);
   for (auto& a : out) {
     for (std::uint32_t i = 0; i < size; ++i) a[i] = i;
-    if (loop == shuffle_loop::up) {
+    if (loop == shuffle_loop::sort) {
+      v8_small_sort(a, [&](std::uint32_t, std::uint32_t) { return g.next() - 0.5 < 0; });
+    } else if (loop == shuffle_loop::up) {
       for (std::uint32_t i = 0; i + 1 < size; ++i) std::swap(a[i], a[i + g.below(size - i)]);
     } else {
       for (std::uint32_t i = size; i-- > 1;) std::swap(a[i], a[g.below(i + 1)]);
       if (loop == shuffle_loop::pop) std::reverse(a.begin(), a.end());
     }
   }
+  if (values_used) *values_used = g.served();
   return out;
 }
 
@@ -223,7 +288,7 @@ state_recovery recover_node_state(const seed_search_options& o) {
   const auto start = std::chrono::steady_clock::now();
   const shuffle_loop loop = o.variant.loop;
   if (loop == shuffle_loop::naive)
-    throw error("--loop naive: node-math-random needs a loop that leaves each card final when drawn (down, up, pop)");
+    throw error("--loop naive: node-math-random needs a loop that leaves each card final when drawn (down, up, pop, sort)");
   if (loop == shuffle_loop::down)
     for (std::size_t d = 0; d < o.deals.size(); ++d)
       if (o.deals[d].size() + 1 < o.n)
@@ -232,27 +297,65 @@ state_recovery recover_node_state(const seed_search_options& o) {
             "the first cards of the list last; code that deals with pop() is --loop pop, the upward loop --loop up",
             d + 1, o.deals[d].size(), o.n));
   state_recovery r;
-  std::vector<observation> seen;
-  if (!observe(o.deals, o.n, loop, seen)) {
-    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    return r;  // no shuffle of this loop deals these cards
+  // The equations: (draw, known leading bits) per way the cards can have been dealt (one, but for
+  // sort: one per combination of each deal's replays, at most max_replays).
+  using equations = std::vector<std::pair<std::size_t, std::pair<int, std::uint32_t>>>;
+  std::vector<equations> ways;
+  if (loop == shuffle_loop::sort) {
+    if (o.n >= 64) throw error("--loop sort: node-math-random models V8's sort of fewer than 64 cards (one run)");
+    std::vector<std::vector<std::vector<bool>>> replays;
+    for (std::size_t d = 0; d < o.deals.size(); ++d) {
+      if (o.deals[d].size() + 1 < o.n)
+        throw error(fmt::format("node-math-random --loop sort needs whole decks (deal {} has {} of {} cards)", d + 1,
+                                o.deals[d].size(), o.n));
+      auto deal = o.deals[d];
+      if (deal.size() + 1 == o.n) {
+        std::vector<bool> seen(o.n);
+        for (const auto c : deal) seen[c] = true;
+        deal.push_back(static_cast<std::uint32_t>(std::find(seen.begin(), seen.end(), false) - seen.begin()));
+      }
+      replays.push_back(sort_replays(deal, o.n));
+      if (replays.back().empty()) return r;  // V8's sort cannot end in this order
+    }
+    std::vector<std::size_t> pick(replays.size(), 0);
+    for (std::size_t way = 0; way < max_replays; ++way) {
+      equations e;
+      std::size_t draw = 0;
+      for (std::size_t d = 0; d < replays.size(); ++d)
+        for (const bool b : replays[d][pick[d]]) e.push_back({draw++, {1, b ? 0x80000000u : 0u}});
+      ways.push_back(std::move(e));
+      std::size_t d = 0;
+      while (d < pick.size() && ++pick[d] == replays[d].size()) pick[d++] = 0;
+      if (d == pick.size()) break;
+    }
+    r.draws_seen = ways.front().size();
+  } else {
+    std::vector<observation> seen;
+    if (!observe(o.deals, o.n, loop, seen)) {
+      r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      return r;  // no shuffle of this loop deals these cards
+    }
+    r.draws_seen = seen.size();
+    ways.emplace_back();
+    for (const auto& s : seen) {
+      const auto bits = known_bits(s.k, s.j);
+      if (bits.first > 0) ways.back().push_back({s.draw, bits});
+    }
   }
-  r.draws_seen = seen.size();
-  std::vector<std::pair<observation, std::pair<int, std::uint32_t>>> used;
-  for (const auto& s : seen) {
-    if (s.draw >= max_equation_draws) break;
-    const auto bits = known_bits(s.k, s.j);
-    if (bits.first == 0) continue;
-    used.push_back({s, bits});
-    r.equations += static_cast<std::size_t>(bits.first);
-  }
-  const std::size_t last_draw = used.empty() ? 0 : used.back().first.draw;
+  for (const auto& used0 : ways) {
+  equations used;
+  for (const auto& e : used0)
+    if (e.first < max_equation_draws) used.push_back(e);
+  std::size_t equation_count = 0;
+  for (const auto& e : used) equation_count += static_cast<std::size_t>(e.second.first);
+  r.equations = std::max(r.equations, equation_count);
+  const std::size_t last_draw = used.empty() ? 0 : used.back().first;
   const auto outputs = symbolic_outputs(64 * ((63 + last_draw) / 64 + 1));
   for (unsigned offset = 0; offset < 64; ++offset) {
     system sys;
     bool consistent = true;
-    for (const auto& [s, bits] : used) {
-      const std::size_t q = offset + s.draw;
+    for (const auto& [draw, bits] : used) {
+      const std::size_t q = offset + draw;
       const std::size_t step = 64 * (q / 64) + 64 - q % 64;
       const word& w = outputs[step];
       for (int b = 0; b < bits.first && consistent; ++b)
@@ -265,12 +368,16 @@ state_recovery recover_node_state(const seed_search_options& o) {
     sys.solutions(max_free_bits, [&](std::uint64_t s0, std::uint64_t s1) {
       for (const bool double53 : {false, true}) {  // Node 20's rule first
         const xorshift_state candidate{s0, s1, offset, double53};
-        if (reproduces(candidate, o.deals, o.n, loop)) {
+        if (reproduces(candidate, o.deals, o.n, loop) &&
+            std::none_of(r.states.begin(), r.states.end(), [&](const xorshift_state& f) {
+              return f.state0 == s0 && f.state1 == s1 && f.offset == offset && f.double53 == double53;
+            })) {
           r.states.push_back(candidate);
           if (r.states.size() >= std::max<std::size_t>(1, o.max_matches)) return;
         }
       }
     });
+  }
   }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;

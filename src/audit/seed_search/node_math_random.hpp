@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 
 #include "shufl/audit/seed_search.hpp"
@@ -41,8 +42,11 @@ class node_math_random {
   }
   double next() noexcept {
     if (index_ == 0) refill();
+    ++served_;
     return cache_[--index_];
   }
+  /// Values served since construction.
+  [[nodiscard]] std::size_t served() const noexcept { return served_; }
   /// Math.floor(Math.random() * k)
   std::uint32_t below(std::uint32_t k) noexcept { return static_cast<std::uint32_t>(next() * static_cast<double>(k)); }
 
@@ -58,6 +62,7 @@ class node_math_random {
   bool double53_;
   std::array<double, 64> cache_{};
   unsigned index_ = 0;
+  std::size_t served_ = 0;
 };
 
 }  // namespace shufl::audit::seeds

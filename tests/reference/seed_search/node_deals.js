@@ -3,7 +3,8 @@
 // (As 2s .. Ks, hearts, diamonds, clubs) shuffled with Math.floor(Math.random() * k) by LOOP:
 //   down: for (i = n-1; i > 0; i--) swap(a[i], a[floor(random * (i+1))]), dealt from index 0;
 //   up:   for (i = 0; i < n-1; i++) swap(a[i], a[i + floor(random * (n-i))]), dealt from index 0;
-//   pop:  down, then dealt with a.pop() (the last index first).
+//   pop:  down, then dealt with a.pop() (the last index first);
+//   sort: a.sort(() => Math.random() - 0.5), dealt from index 0.
 // Prints the first K cards of each of the DEALS deals, then deal DEALS + 1 whole, then RAW more
 // Math.random() values (String(x): the shortest text that reads back as the same double).
 // Usage: node node_deals.js PRE DEALS LOOP K RAW
@@ -13,7 +14,9 @@ const codes = [];
 for (const s of "shdc") for (const r of "A23456789TJQK") codes.push(r + s);
 for (let d = 0; d <= deals; d++) {
   const a = codes.slice();
-  if (loop === "up") {
+  if (loop === "sort") {
+    a.sort(() => Math.random() - 0.5);
+  } else if (loop === "up") {
     for (let i = 0; i < a.length - 1; i++) {
       const j = i + Math.floor(Math.random() * (a.length - i));
       [a[i], a[j]] = [a[j], a[i]];
