@@ -64,8 +64,8 @@ std::string seed_search_page_section(const nlohmann::ordered_json& j, std::size_
   for (const auto& c : j["cards_logged"]) cards += c.get<std::size_t>();
   out += row("logged", xml_escape(fmt::format("{} deal{}, {} cards", j.value("deals", 0), j.value("deals", 0) == 1 ? "" : "s", cards)));
   const auto& c = j["chance"];
-  out += row("E", xml_escape(fmt::format("{} matches expected by chance (a fair shuffle matches that often); predictable "
-                                         "needs E <= {:g}",
+  out += row("E", xml_escape(fmt::format("{} matches expected by chance (from decks this family did not make); "
+                                         "predictable needs E <= {:g}",
                                          e_text(c["expected_chance_matches"]), c.value("max_chance", 0.0))));
   out += row("verdict", xml_escape(text_of(c["verdict"])));
   if (j.contains("states") && !j["states"].empty()) {
