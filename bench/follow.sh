@@ -3,7 +3,8 @@
 # (made once with `shufl deck --count`) fed by cat into the monitor pinned to one CPU (taskset),
 # measured in the monitor's processor time (user + system, so other load on the machine counts
 # less than in wall time). For comparison, the batch `shufl audit --threads 1` on the same pipe
-# (reading, parsing and the battery without the e-process). Median of RUNS runs.
+# (reading, parsing and the battery without the e-process). Median of RUNS runs. Then a quiet
+# monitor: one following a file that does not grow, over 3 s (its CPU time and its wake-ups).
 # Usage: bench/follow.sh [SHUFL] [DECKS=200000] [RUNS=3]
 set -euo pipefail
 SHUFL=${1:-build/shufl}
@@ -37,3 +38,15 @@ cpu_of() {
 follow=$(cpu_of "audit --follow" "$SHUFL" audit --follow - --every 100000)
 batch=$(cpu_of "audit --threads 1 (batch battery)" "$SHUFL" audit - --threads 1)
 echo "ratio: the monitor takes $(python3 -c "print(f'{$follow / $batch:.2f}')") times the batch audit's CPU time"
+# A quiet monitor: following a file that does not grow, after its decks are read.
+head -n 100 "$FILE" > "$DIR/quiet.txt"
+"$SHUFL" audit --follow "$DIR/quiet.txt" --every 100 > /dev/null 2>&1 &
+pid=$!
+sleep 1
+ticks() { awk '{print $14 + $15}' "/proc/$pid/stat"; }
+wakes() { awk '/^voluntary_ctxt_switches/ {print $2}' "/proc/$pid/status"; }
+t0=$(ticks); w0=$(wakes)
+sleep 3
+t1=$(ticks); w1=$(wakes)
+kill -TERM "$pid"; wait "$pid" || true
+echo "quiet monitor over 3 s: $((t1 - t0)) clock ticks of CPU ($(getconf CLK_TCK)/s), $((w1 - w0)) wake-ups"

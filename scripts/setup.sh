@@ -8,10 +8,11 @@ packages=(
   cmake g++ make pkg-config
   libcli11-dev libfmt-dev libboost-dev libsodium-dev libssl-dev nlohmann-json3-dev libutf8proc-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  python3 python3-numpy python3-cryptography nodejs jq hyperfine time bc coreutils util-linux
+  python3 python3-numpy python3-cryptography nodejs jq hyperfine time bc coreutils util-linux openssl
   librsvg2-bin poppler-utils prometheus-node-exporter chromium chromium-driver python3-selenium python3-jsonschema python3-mpmath python3-scipy parallel
   bash-completion zsh fish dpkg-dev groff-base man-db
   clang libclang-rt-14-dev ccache
+  php-cli
 )
 missing=()
 for p in "${packages[@]}"; do

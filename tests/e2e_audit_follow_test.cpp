@@ -20,6 +20,7 @@
 #include <fstream>
 #include <map>
 #include <numeric>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -60,6 +61,13 @@ std::string three_riffles(std::size_t count, std::uint64_t seed) {
     text += deck_line(d);
   }
   return text;
+}
+
+// A status line without its leading time ("2026-12-03T12:40:00.125Z "), which must be there.
+std::string untimed(const std::string& line) {
+  const std::regex time(R"(^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z )");
+  EXPECT_TRUE(std::regex_search(line, time)) << line;
+  return line.size() > 25 ? line.substr(25) : line;
 }
 
 std::vector<nlohmann::json> json_lines(const std::string& out) {
@@ -119,10 +127,10 @@ TEST(AuditFollow, FairStreamPassesWithStatusesAndFinalReport) {
   ASSERT_EQ(t.status, 0) << t.err;
   const auto l = lines(t.out);
   ASSERT_GE(l.size(), 4u);
-  EXPECT_EQ(l[0].rfind("decks 1000  log10 e: position ", 0), 0u) << l[0];
+  EXPECT_EQ(untimed(l[0]).rfind("decks 1000  log10 e: position ", 0), 0u) << l[0];
   EXPECT_NE(l[0].find("detector log10 M "), std::string::npos) << l[0];
   EXPECT_NE(l[0].find("(alarm at 9.00: ARL >= 10^9 decks)"), std::string::npos) << l[0];
-  EXPECT_EQ(l[2].rfind("final (end of input): decks 2000 ", 0), 0u) << t.out;
+  EXPECT_EQ(untimed(l[2]).rfind("final (end of input): decks 2000 ", 0), 0u) << t.out;
   EXPECT_NE(t.out.find("audit of standard input: 2000 decks"), std::string::npos) << t.out;
   EXPECT_NE(t.out.find("result: pass"), std::string::npos);
 }
@@ -144,7 +152,7 @@ TEST(AuditFollow, PlantedFlawAlarmsNamesThePredictorAndExits3) {
 
   const auto t = run_shufl({"audit", "--follow", "-"}, three_riffles(200, 7));
   ASSERT_EQ(t.status, 3);
-  EXPECT_EQ(t.out.rfind(fmt::format("ALARM after {} decks: ", v[0]["decks"].get<int>()), 0), 0u) << t.out;
+  EXPECT_EQ(untimed(t.out).rfind(fmt::format("ALARM after {} decks: ", v[0]["decks"].get<int>()), 0), 0u) << t.out;
   EXPECT_NE(t.out.find(fmt::format("leader {}: {}", v[0]["detector_leader"].get<std::string>(),
                                    v[0]["detector_evidence"].get<std::string>())),
             std::string::npos)
@@ -452,13 +460,13 @@ TEST(AuditFollow, MetricsFileReadBackThroughNodeExporter) {
   EXPECT_NE(text.find("# TYPE shufl_audit_decks_total counter\n"), std::string::npos);
   EXPECT_NE(text.find("# HELP shufl_audit_log10_e "), std::string::npos);
   auto m = metric_values(text);
-  EXPECT_EQ(m["shufl_audit_decks_total"], 500);
-  EXPECT_EQ(m["shufl_audit_alarm"], 0);
-  EXPECT_NEAR(m["shufl_audit_detector_threshold_log10_m"], 9, 1e-12);
-  EXPECT_EQ(m["shufl_audit_detector_log10_m"], f["log10_m"].get<double>());
-  EXPECT_EQ(m["shufl_audit_alarms_total"], 0);
-  EXPECT_EQ(m["shufl_audit_log10_e{predictor=\"mixture\"}"], f["log10_e_mixture"].get<double>());
-  EXPECT_EQ(m["shufl_audit_log10_e{predictor=\"position\"}"], f["log10_e"]["position"].get<double>());
+  EXPECT_EQ(m["shufl_audit_decks_total{group=\"\"}"], 500);
+  EXPECT_EQ(m["shufl_audit_alarm{group=\"\"}"], 0);
+  EXPECT_NEAR(m["shufl_audit_detector_log10_threshold{group=\"\"}"], 9, 1e-12);
+  EXPECT_EQ(m["shufl_audit_detector_log10_statistic{group=\"\"}"], f["log10_m"].get<double>());
+  EXPECT_EQ(m["shufl_audit_alarms_total{group=\"\"}"], 0);
+  EXPECT_EQ(m["shufl_audit_log10_e{group=\"\",predictor=\"mixture\"}"], f["log10_e_mixture"].get<double>());
+  EXPECT_EQ(m["shufl_audit_log10_e{group=\"\",predictor=\"position\"}"], f["log10_e"]["position"].get<double>());
 
   const std::string exporter = "/usr/bin/prometheus-node-exporter";
   if (access(exporter.c_str(), X_OK) != 0) GTEST_SKIP() << exporter << " is not installed";
@@ -494,10 +502,10 @@ finally:
   ASSERT_NE(scraped.out.find("shufl_audit_decks_total"), std::string::npos) << scraped.out;
   EXPECT_NE(scraped.out.find("\nnode_textfile_scrape_error 0\n"), std::string::npos) << scraped.out;
   auto back = metric_values(scraped.out);
-  EXPECT_EQ(back["shufl_audit_decks_total"], 500);
-  EXPECT_EQ(back["shufl_audit_alarm"], 0);
-  EXPECT_NEAR(back["shufl_audit_log10_e{predictor=\"mixture\"}"], f["log10_e_mixture"].get<double>(), 1e-12);
-  EXPECT_NEAR(back["shufl_audit_log10_e{predictor=\"suit-rank\"}"], f["log10_e"]["suit-rank"].get<double>(), 1e-12);
+  EXPECT_EQ(back["shufl_audit_decks_total{group=\"\"}"], 500);
+  EXPECT_EQ(back["shufl_audit_alarm{group=\"\"}"], 0);
+  EXPECT_NEAR(back["shufl_audit_log10_e{group=\"\",predictor=\"mixture\"}"], f["log10_e_mixture"].get<double>(), 1e-12);
+  EXPECT_NEAR(back["shufl_audit_log10_e{group=\"\",predictor=\"suit-rank\"}"], f["log10_e"]["suit-rank"].get<double>(), 1e-12);
 }
 
 TEST(AuditFollow, OptionErrors) {

@@ -90,7 +90,7 @@ std::vector<std::string> weighted_run(const std::vector<double>& weights, std::u
   for (std::size_t i = 0; i < weights.size(); ++i) {
     if (!s.pass(weights[i])) s.offer(std::to_string(i) + "\n", weights[i], i);
   }
-  return input_order ? s.take_in_input_order() : s.take_in_key_order();
+  return shufl::test::as_strings(input_order ? s.take_in_input_order() : s.take_in_key_order());
 }
 
 std::map<std::string, std::uint64_t> weighted_counts(const std::vector<double>& weights,

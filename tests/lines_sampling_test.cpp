@@ -19,8 +19,11 @@
 #include "shufl/permutation.hpp"
 #include "shufl/stats.hpp"
 #include "support/run.hpp"
+#include "support/weighted_reference.hpp"
 
 namespace {
+
+using shufl::test::as_strings;
 
 using shufl::seed_key;
 
@@ -42,7 +45,7 @@ TEST(LinesReservoir, EveryGridPairGivesMinDistinctLines) {
       shufl::lines::record_reader reader(std::string_view(input), '\n');
       std::string_view r;
       while (reader.next(r)) sampler.offer(r);
-      const auto kept = sampler.take_shuffled();
+      const auto kept = as_strings(sampler.take_shuffled());
       const std::set<std::string> distinct(kept.begin(), kept.end());
       ASSERT_EQ(kept.size(), std::min(in, k)) << in << " " << k;
       ASSERT_EQ(distinct.size(), std::min(in, k)) << in << " " << k;
@@ -69,7 +72,7 @@ TEST(LinesReservoir, GnuVariantOnEveryGridPair) {
       ASSERT_GE(fd, 0);
       shufl::gnu_random_source source(fd, "'src'");
       shufl::lines::record_reader reader(std::string_view(input), '\n');
-      const auto kept = shufl::lines::gnu_reservoir_sample(reader, k, source);
+      const auto kept = as_strings(shufl::lines::gnu_reservoir_sample(reader, k, source));
       ::close(fd);
       const std::set<std::string> distinct(kept.begin(), kept.end());
       ASSERT_EQ(kept.size(), std::min(in, k)) << in << " " << k;
@@ -85,7 +88,7 @@ TEST(LinesReservoir, SameRecordsSameSampleAndSeedMatters) {
     shufl::lines::record_reader reader(std::string_view(input), '\n');
     std::string_view r;
     while (reader.next(r)) sampler.offer(r);
-    return sampler.take_shuffled();
+    return as_strings(sampler.take_shuffled());
   };
   EXPECT_EQ(sample("a"), sample("a"));
   EXPECT_NE(sample("a"), sample("b"));
@@ -167,7 +170,7 @@ TEST(LinesUniformity, TwentyFourOrdersOfFourLines) {
     shufl::lines::record_reader reader(std::string_view(input), '\n');
     std::string_view r;
     while (reader.next(r)) sampler.offer(r);
-    const auto kept = sampler.take_shuffled();
+    const auto kept = as_strings(sampler.take_shuffled());
     std::array<std::uint8_t, 4> order{};
     for (std::size_t i = 0; i < 4; ++i) order[i] = static_cast<std::uint8_t>(kept[i][0] - '0');
     ++sampled[shufl::rank_permutation(std::span<const std::uint8_t>(order))];
@@ -377,9 +380,9 @@ TEST(LinesReservoir, SkippingEqualsOfferingOneByOne) {
       });
       EXPECT_EQ(a.seen(), n);
       EXPECT_EQ(b.seen(), n);
-      const auto sa = a.take_shuffled();
-      EXPECT_EQ(sa, b.take_shuffled()) << n << " " << k;
-      EXPECT_EQ(sa, c.take_shuffled()) << n << " " << k;
+      const auto sa = as_strings(a.take_shuffled());
+      EXPECT_EQ(sa, as_strings(b.take_shuffled())) << n << " " << k;
+      EXPECT_EQ(sa, as_strings(c.take_shuffled())) << n << " " << k;
     }
   }
 }
@@ -396,8 +399,8 @@ TEST(LinesUniformity, OrderedPairsAndSubsets) {
     a.sample(ra);
     b.sample(rb);
     std::string p, q;
-    for (const auto& r : a.take_shuffled()) p += r;
-    for (const auto& r : b.take_in_input_order()) q += r;
+    for (const auto& r : as_strings(a.take_shuffled())) p += r;
+    for (const auto& r : as_strings(b.take_in_input_order())) q += r;
     ++pairs[p];
     ++subsets[q];
   }
@@ -422,8 +425,8 @@ TEST(LinesUniformity, InclusionByPositionWithLongSkips) {
     shufl::lines::record_reader ra(std::string_view(input), '\n'), rb(std::string_view(input), '\n');
     a.sample(ra);
     b.sample(rb);
-    auto shuffled = a.take_shuffled();
-    const auto ordered = b.take_in_input_order();
+    auto shuffled = as_strings(a.take_shuffled());
+    const auto ordered = as_strings(b.take_in_input_order());
     for (const auto& r : shuffled) ++bins[static_cast<std::size_t>(std::stoul(r)) / 150];
     std::vector<unsigned long> o;
     for (const auto& r : ordered) o.push_back(std::stoul(r));

@@ -105,7 +105,7 @@ TEST(Render, BiasJsonAndReportPage) {
     ASSERT_EQ(m.size(), 3u);
     for (const auto& row : m) EXPECT_EQ(row[0] + row[1] + row[2], 600u);
   }
-  const render::page_provenance made{"2001-02-03 04:05:06 UTC", "shufl bias <x>"};
+  const render::page_provenance made{"2001-02-03 04:05:06 UTC", "shufl bias <x>", {}};
   const std::string page = render::report_page(nlohmann::ordered_json::parse(render::json_report(report, 1)), made);
   EXPECT_EQ(page.rfind(render::page_head, 0), 0u);
   EXPECT_NE(page.find("written 2001-02-03 04:05:06 UTC"), std::string::npos);
@@ -119,7 +119,7 @@ TEST(Render, AuditRoundingsAndPage) {
   EXPECT_EQ(render::audit_p_text(1e-5, std::log(1e-5), false), "1.00e-05");
   EXPECT_EQ(render::audit_statistic_text(12.345), "12.35");
   EXPECT_EQ(render::audit_statistic_text(12345678), "1.235e+07");
-  const render::page_provenance made{"2001-02-03 04:05:06 UTC", "shufl audit <x>"};
+  const render::page_provenance made{"2001-02-03 04:05:06 UTC", "shufl audit <x>", {}};
   const std::string page = render::audit_report_page({}, made);
   EXPECT_EQ(page.rfind(render::page_head, 0), 0u);
   EXPECT_NE(page.find("2001-02-03 04:05:06 UTC"), std::string::npos);

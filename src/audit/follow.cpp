@@ -1,14 +1,13 @@
 // The live monitor's loop (include/shufl/audit/follow.hpp, docs/monitor.md).
 //
-// One thread: the deck reader pulls bytes through follow_source, which waits for more (poll on
-// a pipe, a 0.2 s sleep at the end of a regular file) and, while waiting, lets the loop make a
-// status that the interval made due. A stop request is noticed by the source (a signal makes
-// the blocking calls return EINTR, the waits are at most 0.2 s), which throws follow_stopped and
-// so abandons a partial last line. Every deck goes to the e-process and, a block of decks at a
-// time, to the battery's accumulators.
+// One thread: the deck reader pulls bytes through follow_source (follow_source.hpp), which
+// waits for more without spinning and, while waiting, lets the loop make a status or a metrics
+// record that the clock made due. A stop request is noticed by the source, which throws
+// follow_stopped and so abandons a partial last line. Every deck goes to the e-process and the
+// detector and, a block of decks at a time, to the battery's accumulators.
 #include "shufl/audit/follow.hpp"
 
-#include <poll.h>
+#include <fcntl.h>
 #include <sodium.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -17,68 +16,44 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <atomic>
+#include <charconv>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstring>
 #include <ctime>
+#include <deque>
 #include <vector>
 
 #include "shufl/error.hpp"
 #include "shufl/text_input.hpp"
+#include "follow_source.hpp"
 
 namespace shufl::audit {
 
 namespace {
 
 using clock_type = std::chrono::steady_clock;
+using detail::follow_source;
+using detail::follow_stopped;
+using detail::follow_switch;
 
-// Thrown by the source when a stop was requested: unwinds out of the deck reader.
-struct follow_stopped {};
+// Seconds since 1970-01-01 UTC, now.
+double unix_now() {
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
 
-constexpr int kWaitMs = 200;  // the longest wait between looks at the stop flag and the clock
-
-// Bytes of the followed input: a pipe or FIFO until its end, a regular file forever (its end is
-// only "no more yet"). `idle` runs at every wait.
-class follow_source {
- public:
-  follow_source(int fd, bool regular, std::string name, const std::function<int()>& stop, std::function<void()> idle)
-      : fd_(fd), regular_(regular), name_(std::move(name)), stop_(stop), idle_(std::move(idle)) {}
-
-  std::size_t read(char* buffer, std::size_t size) {
-    for (;;) {
-      if (stopped()) throw follow_stopped{};
-      if (!regular_) {
-        pollfd p{fd_, POLLIN, 0};
-        const int ready = ::poll(&p, 1, kWaitMs);
-        if (ready < 0 && errno != EINTR) fail(errno);
-        if (ready <= 0) {
-          idle_();
-          continue;
-        }
-      }
-      const ssize_t got = ::read(fd_, buffer, size);
-      if (got > 0) return static_cast<std::size_t>(got);
-      if (got < 0) {
-        if (errno == EINTR || errno == EAGAIN) continue;
-        fail(errno);
-      }
-      if (!regular_) return 0;  // the writer closed the pipe: the end
-      idle_();
-      const timespec pause{0, kWaitMs * 1000000L};
-      ::nanosleep(&pause, nullptr);  // EINTR: look at the flag at once
-    }
-  }
-
- private:
-  bool stopped() const { return stop_ && stop_() != 0; }
-  [[noreturn]] void fail(int e) const { throw error(fmt::format("cannot read {}: {}", name_, std::strerror(e))); }
-  int fd_;
-  bool regular_;
-  std::string name_;
-  const std::function<int()>& stop_;
-  std::function<void()> idle_;
-};
+// A deck's 64-bit SipHash-2-4 (libsodium): what the state remembers of its last decks.
+std::uint64_t deck_hash(const std::vector<std::uint32_t>& faces) {
+  static const unsigned char key[crypto_shorthash_KEYBYTES] = {'s', 'h', 'u', 'f', 'l', ' ', 'o', 'v',
+                                                               'e', 'r', 'l', 'a', 'p', ' ', 'k', 'y'};
+  unsigned char out[crypto_shorthash_BYTES];
+  crypto_shorthash(out, reinterpret_cast<const unsigned char*>(faces.data()), faces.size() * sizeof(std::uint32_t), key);
+  std::uint64_t h = 0;
+  for (int i = 0; i < 8; ++i) h = (h << 8) | out[i];
+  return h;
+}
 
 class follow_loop {
  public:
@@ -92,14 +67,17 @@ class follow_loop {
   follow_outcome run() {
     if (sodium_init() < 0) throw error("libsodium failed to initialise");
     follow_outcome out;
-    struct stat st {};
-    if (::fstat(s_.fd, &st) != 0) throw error(fmt::format("cannot read {}: {}", s_.name, std::strerror(errno)));
-    if (S_ISDIR(st.st_mode)) throw error(fmt::format("cannot read {}: {}", s_.name, std::strerror(EISDIR)));
-    regular_ = S_ISREG(st.st_mode);
-    input_id_ = regular_ ? fmt::format("{}:{}", static_cast<unsigned long long>(st.st_dev),
-                                       static_cast<unsigned long long>(st.st_ino))
-                         : std::string();
-    follow_source source(s_.fd, regular_, s_.name, s_.stop, [this] { idle(); });
+    follow_source::hooks hooks;
+    hooks.stop = s_.stop;
+    hooks.reopen = s_.reopen;
+    hooks.wake_fd = s_.wake_fd;
+    hooks.idle = [this] { idle(); };
+    hooks.wait_budget = [this] { return wait_budget(); };
+    hooks.switched = [this](follow_switch why) { switched(why); };
+    follow_source source(s_.fd, s_.path, s_.name, std::move(hooks));
+    source_ = &source;
+    regular_ = source.regular();
+    input_id_ = source.id();
     text_reader in(text_reader::byte_source([&source](char* b, std::size_t n) { return source.read(b, n); }), s_.name);
     crypto_hash_sha256_init(&sha_);
     in.observe_bytes([this](std::string_view b) {
@@ -112,6 +90,7 @@ class follow_loop {
     if (r.pack || !r.custom_labels.empty() || r.decks != 1 || r.jokers != 0) start_process(make_audit_pack(r));
 
     next_time_ = clock_type::now() + interval_duration();
+    next_metrics_ = clock_type::now() + metrics_duration();
     std::vector<std::uint32_t> faces;
     follow_end end = follow_end::end_of_input;
     int sig = 0;
@@ -128,35 +107,17 @@ class follow_loop {
           start_process(reader.pack());
         }
         if (!battery_) start_battery(reader.pack(), faces.size());
-        if (reader.line_number() <= resume_lines_) {
+        if (source.lines_before() == 0 && reader.line_number() <= resume_lines_) {
           // This file's decks up to the state's line are in the restored e-process already.
           if (!resume_told_) {
             ev_.note(follow_note::resuming, {}, resume_lines_);
             resume_told_ = true;
           }
-          if ((sig = stop_value()) != 0) {
-            end = follow_end::stopped;
-            break;
-          }
-          continue;
-        }
-        detector_->add_deck(faces);  // checks the deck first: throws before anything changes
-        e_->add_deck(faces);
-        add_to_battery(faces);
-        ++run_decks_;
-        if (detector_->alarmed() || restored_alarm_) {
-          restored_alarm_ = false;
-          alarm();
-          if (!s_.keep_going) {
-            end = follow_end::alarm;
-            break;
-          }
-          detector_->restart();
-        }
-        if (s_.every != 0 && e_->decks() % s_.every == 0) {
-          status();
-        } else if (s_.interval > 0 && clock_type::now() >= next_time_) {
-          status();
+        } else if (overlap(faces)) {
+          // held back: perhaps the state's last decks again (tail -F after a restart)
+        } else if (!take_pending() || !take(faces)) {
+          end = follow_end::alarm;
+          break;
         }
       }
       if ((sig = stop_value()) != 0) {
@@ -165,6 +126,8 @@ class follow_loop {
       }
       if (!more) break;
     }
+    // Decks held back that did not reach the state's last deck are new after all.
+    if (end != follow_end::alarm && !take_pending()) end = follow_end::alarm;
     out.end = end;
     out.stop_signal = sig;
     if (!e_) {
@@ -179,11 +142,150 @@ class follow_loop {
  private:
   int stop_value() const { return s_.stop ? s_.stop() : 0; }
 
+  // Adds one deck to everything; false when an alarm ends the run.
+  bool take(const std::vector<std::uint32_t>& faces) {
+    detector_->add_deck(faces);  // checks the deck first: throws before anything changes
+    e_->add_deck(faces);
+    add_to_battery(faces);
+    ++run_decks_;
+    last_deck_time_ = unix_now();
+    if (s_.overlap_decks > 0) {
+      recent_.push_back(deck_hash(faces));
+      if (recent_.size() > s_.overlap_decks) recent_.pop_front();
+    }
+    if (detector_->alarmed() || restored_alarm_) {
+      restored_alarm_ = false;
+      alarm();
+      if (!s_.keep_going) return false;
+      detector_->restart();
+    }
+    if (s_.every != 0 && e_->decks() % s_.every == 0) {
+      status();
+    } else if (s_.interval > 0 && clock_type::now() >= next_time_) {
+      status();
+    } else if (s_.metrics_interval > 0 && clock_type::now() >= next_metrics_) {
+      metrics();  // a busy stream between statuses: the metrics are still rewritten on time
+    }
+    return true;
+  }
+
+  // At the start of a run through a pipe with a restored state: the leading decks are held
+  // back while they match, in order, a stretch of the state's last decks; when the stretch
+  // reaches the last deck saved they are skipped (they are in the e-process already: `tail -F`
+  // after a restart repeats its last lines), else they are added after all (take_pending).
+  // Only those decks: a replay further back is still seen by the detector. True: held back.
+  bool overlap(const std::vector<std::uint32_t>& faces) {
+    if (!matching_) return false;
+    const std::uint64_t h = deck_hash(faces);
+    const std::size_t m = pending_.size(), k = recent_.size();
+    std::vector<std::size_t> next;
+    if (m == 0) {
+      for (std::size_t j = 0; j < k; ++j)
+        if (recent_[j] == h) next.push_back(j);
+    } else {
+      for (const std::size_t j : candidates_)
+        if (j + m < k && recent_[j + m] == h) next.push_back(j);
+    }
+    // A stretch reaching the state's last deck is skipped only when a fair shuffler could not
+    // have dealt it by chance: together at most 2^-64 likely (one deck of 52 cards, 10 of 5).
+    const std::size_t held = m + 1;
+    bool skip = false;
+    std::erase_if(next, [&](std::size_t j) {
+      if (j + held != k) return false;
+      skip = skip || static_cast<double>(held) * overlap_bits(faces.size()) >= 64;
+      return true;
+    });
+    if (skip) {
+      ev_.note(follow_note::overlap_skipped, {}, held);
+      pending_.clear();
+      candidates_.clear();
+      matching_ = false;
+      return true;
+    }
+    candidates_ = std::move(next);
+    if (candidates_.empty()) {
+      matching_ = false;
+      return false;  // this deck is new; the held ones are added first by take_pending
+    }
+    pending_.push_back(faces);
+    return true;
+  }
+
+  // −log2 of the largest null probability of one deck of `dealt` cards: Π copies! / n! for a
+  // whole deck, at most Π_t min(copies, n − t) / (n − t) for a deal of fewer cards.
+  double overlap_bits(std::size_t dealt) const {
+    const audit_pack& pack = reader_->pack();
+    const std::size_t n = pack.size();
+    double log_p = 0;
+    if (dealt == n) {
+      for (const std::uint32_t c : pack.copies) log_p += std::lgamma(static_cast<double>(c) + 1);
+      log_p -= std::lgamma(static_cast<double>(n) + 1);
+    } else {
+      const std::uint32_t most = *std::max_element(pack.copies.begin(), pack.copies.end());
+      for (std::size_t t = 0; t < dealt; ++t)
+        log_p += std::log(std::min<double>(most, static_cast<double>(n - t)) / static_cast<double>(n - t));
+    }
+    return -log_p / std::log(2.0);
+  }
+
+  bool take_pending() {
+    matching_ = false;
+    std::vector<std::vector<std::uint32_t>> held;
+    held.swap(pending_);
+    for (const auto& d : held)
+      if (!take(d)) return false;
+    return true;
+  }
+
+  // How long the source may wait now: until an interval status that decks made due, or the
+  // next metrics record; no limit when neither is due (a quiet monitor sleeps).
+  std::chrono::milliseconds wait_budget() const {
+    using std::chrono::duration_cast;
+    using std::chrono::milliseconds;
+    const auto now = clock_type::now();
+    std::int64_t ms = -1;
+    const auto until = [&](clock_type::time_point t) {
+      const std::int64_t d = std::max<std::int64_t>(0, duration_cast<milliseconds>(t - now).count() + 1);
+      ms = ms < 0 ? d : std::min(ms, d);
+    };
+    if (e_ && s_.interval > 0 && e_->decks() != last_status_decks_) until(next_time_);
+    if (e_ && s_.metrics_interval > 0) until(next_metrics_);
+    return milliseconds(ms);
+  }
+
+  std::chrono::nanoseconds metrics_duration() const {
+    return std::chrono::nanoseconds(static_cast<std::int64_t>((s_.metrics_interval > 0 ? s_.metrics_interval : 1e6) * 1e9));
+  }
+
+  void switched(follow_switch why) {
+    input_id_ = source_->id();
+    switch (why) {
+      case follow_switch::truncated: ev_.note(follow_note::truncated, {}, 0); break;
+      case follow_switch::renamed: ev_.note(follow_note::rotated, {}, 0); break;
+      case follow_switch::reopened: ev_.note(follow_note::reopened, {}, 0); break;
+      case follow_switch::same_file: ev_.note(follow_note::reopen_same, {}, 0); break;
+      case follow_switch::not_a_file: ev_.note(follow_note::reopen_not_a_file, {}, 0); break;
+    }
+  }
+
+  void metrics() {
+    next_metrics_ = clock_type::now() + metrics_duration();
+    if (!e_) return;
+    follow_metrics_record r;
+    r.pack = e_pack_name_;
+    r.groups.resize(1);
+    r.groups[0].status = current();
+    r.groups[0].last_deck_time = last_deck_time_;
+    r.now = r.groups[0].status.time;
+    ev_.metrics(r);
+  }
+
   std::chrono::nanoseconds interval_duration() const {
     return std::chrono::nanoseconds(static_cast<std::int64_t>((s_.interval > 0 ? s_.interval : 1e6) * 1e9));
   }
 
   void start_process(const audit_pack& pack) {
+    e_pack_name_ = pack.name;
     e_.emplace(pack);
     detector_.emplace(pack, s_.arl);
     if (!s_.keep_state) return;
@@ -212,6 +314,22 @@ class follow_loop {
           ev_.note(follow_note::other_input, {}, 0);
         }
       }
+      if (j.is_object() && j.contains("recent_decks")) {
+        const auto& recent = j["recent_decks"];
+        if (!recent.is_array() || recent.size() > (std::size_t{1} << 20))
+          throw error(fmt::format("--state '{}': state file: 'recent_decks' is malformed", state_name_));
+        for (const auto& h : recent) {
+          const std::string hex = h.is_string() ? h.get<std::string>() : std::string();
+          std::uint64_t v = 0;
+          const auto [end, ec] = std::from_chars(hex.data(), hex.data() + hex.size(), v, 16);
+          if (hex.size() != 16 || ec != std::errc() || end != hex.data() + hex.size())
+            throw error(fmt::format("--state '{}': state file: 'recent_decks' is malformed", state_name_));
+          recent_.push_back(v);
+        }
+        while (recent_.size() > s_.overlap_decks) recent_.pop_front();
+        j.erase("recent_decks");
+        text = j.dump();
+      }
       if (j.is_object() && j.contains("detector")) {
         detector_text = j["detector"].dump();
         if (!j.value("alarm", nlohmann::json(false)).is_boolean())
@@ -231,6 +349,7 @@ class follow_loop {
     } catch (const error& e) {
       throw error(fmt::format("--state '{}': {}", state_name_, e.what()));
     }
+    matching_ = !regular_ && !recent_.empty();
     if (had_alarm) {
       ev_.note(s_.reset_alarm ? follow_note::alarm_reset : follow_note::restored_alarm, {}, 0);
       if (s_.reset_alarm) {
@@ -268,6 +387,7 @@ class follow_loop {
   // the last one: an idle monitor stays quiet).
   void idle() {
     if (e_ && s_.interval > 0 && e_->decks() != last_status_decks_ && clock_type::now() >= next_time_) status();
+    if (e_ && s_.metrics_interval > 0 && clock_type::now() >= next_metrics_) metrics();
   }
 
   follow_status current() const {
@@ -280,6 +400,7 @@ class follow_loop {
     f.alpha = s_.alpha;
     f.threshold_log10 = threshold_log10_;
     f.alarm = alarmed_;
+    f.time = unix_now();
     return f;
   }
 
@@ -287,6 +408,7 @@ class follow_loop {
     const follow_status f = current();
     ev_.status(f);
     save(f);
+    metrics();
     last_status_decks_ = f.e.decks;
     next_time_ = clock_type::now() + interval_duration();
   }
@@ -295,8 +417,14 @@ class follow_loop {
     std::string state;
     if (s_.keep_state) {
       auto j = nlohmann::ordered_json::parse(e_->serialize());
-      const std::uint64_t lines = reader_ != nullptr ? std::max(reader_->line_number(), resume_lines_) : resume_lines_;
+      const std::uint64_t base = source_ != nullptr ? source_->lines_before() : 0;
+      const std::uint64_t read = reader_ != nullptr && reader_->line_number() > base ? reader_->line_number() - base : 0;
+      const std::uint64_t lines = base == 0 ? std::max(read, resume_lines_) : read;
       j["follow_input"] = {{"id", input_id_}, {"lines", regular_ ? lines : 0}};
+      // The last decks (hashes), so a pipe restarted with some of them again skips just those.
+      nlohmann::ordered_json recent = nlohmann::ordered_json::array();
+      for (const std::uint64_t h : recent_) recent.push_back(fmt::format("{:016x}", h));
+      j["recent_decks"] = std::move(recent);
       j["detector"] = nlohmann::ordered_json::parse(detector_->serialize());
       // An alarm the detector has not restarted after: a restart gives it again (or resets it).
       j["alarm"] = detector_->alarmed() || restored_alarm_;
@@ -311,6 +439,7 @@ class follow_loop {
     const follow_status f = current();
     ev_.alarm(f);
     save(f);
+    metrics();
     last_status_decks_ = f.e.decks;
   }
 
@@ -340,6 +469,7 @@ class follow_loop {
     fin.bytes = bytes_;
     ev_.final(fin);
     save(fin.status);
+    metrics();
     out.alarmed = alarmed_;
     out.battery_failed = fin.report && !fin.report->decision.pass;
   }
@@ -373,9 +503,46 @@ class follow_loop {
   std::uint64_t resume_lines_ = 0;
   bool resume_told_ = false;
   const deck_reader* reader_ = nullptr;
+  const follow_source* source_ = nullptr;
+  clock_type::time_point next_metrics_{};
+  double last_deck_time_ = 0;
+  std::string e_pack_name_;
+  // The last decks added (hashes, oldest first), and a pipe's leading decks held back while
+  // they match a stretch of them (start indices of the stretches still matching).
+  std::deque<std::uint64_t> recent_;
+  bool matching_ = false;
+  std::vector<std::vector<std::uint32_t>> pending_;
+  std::vector<std::size_t> candidates_;
 };
 
 }  // namespace
+
+namespace {
+std::atomic<int> g_wake_write{-1};  // the write end of the one follow_wake
+}  // namespace
+
+follow_wake::follow_wake() noexcept {
+  int fds[2];
+  if (::pipe2(fds, O_NONBLOCK | O_CLOEXEC) != 0) return;
+  read_fd_ = fds[0];
+  g_wake_write.store(fds[1]);
+}
+
+follow_wake::~follow_wake() {
+  if (read_fd_ < 0) return;
+  ::close(read_fd_);
+  const int w = g_wake_write.exchange(-1);
+  if (w >= 0) ::close(w);
+}
+
+void follow_wake::notify() noexcept {
+  const int w = g_wake_write.load();
+  if (w < 0) return;
+  const int saved = errno;
+  const char byte = 1;
+  [[maybe_unused]] const ssize_t n = ::write(w, &byte, 1);  // a full pipe: a wake is pending anyway
+  errno = saved;
+}
 
 follow_outcome follow(const follow_settings& settings, follow_events& events, const std::string& state_name) {
   follow_loop loop(settings, events, state_name);

@@ -59,9 +59,9 @@ e_process::e_process(const audit_pack& pack, std::size_t window) : pack_(pack), 
   for (std::size_t p = 0; p < predictor_count; ++p) {
     if (p == pred_successor || p == pred_repeat) {
       for (double c : cold_grid)
-        for (double h : hot_grid) preds_[p].comps.push_back({c, h, 0.0, 1.0});
+        for (double h : hot_grid) preds_[p].comps.push_back({c, h, 0.0, 1.0, std::log1p(-c), std::log1p(-h)});
     } else {
-      for (double w : kt_grid) preds_[p].comps.push_back({w, w, 0.0, 1.0});
+      for (double w : kt_grid) preds_[p].comps.push_back({w, w, 0.0, 1.0, 0.0, 0.0});
     }
   }
   // Suit and rank classes: the pack's suits 0..3 and ranks 0..ranks−1, plus one "none" class
@@ -95,6 +95,8 @@ e_process::e_process(const audit_pack& pack, std::size_t window) : pack_(pack), 
   seen_copy_.resize(faces_);
   suit_left_.resize(suits_);
   rank_left_.resize(ranks_);
+  dead_class_.resize(suits_ + ranks_);
+  unit_copies_ = std::all_of(pack.copies.begin(), pack.copies.end(), [](std::uint32_t c) { return c == 1; });
   rebuild_weights();
 }
 
@@ -149,6 +151,15 @@ void e_process::add_deck(std::span<const std::uint32_t> faces) {
   }
   std::copy(suit_faces_.begin(), suit_faces_.end(), suit_left_.begin());
   std::copy(rank_faces_.begin(), rank_faces_.end(), rank_left_.begin());
+  // Decks in the learners' counts (each adds one card at every position dealt), and the suit
+  // and rank classes with no card left (at first those the pack has none of).
+  std::uint64_t counted = 0;
+  for (std::size_t s = 0; s < suits_; ++s) counted += suit_count_[s];
+  std::size_t dead_suits = 0, dead_ranks = 0;
+  for (std::size_t s = 0; s < suits_; ++s)
+    if (suit_left_[s] == 0) dead_class_[dead_suits++] = static_cast<std::uint32_t>(s);
+  for (std::size_t r = 0; r < ranks_; ++r)
+    if (rank_left_[r] == 0) dead_class_[suits_ + dead_ranks++] = static_cast<std::uint32_t>(r);
   bool hot_successor = false, hot_repeat = false;
   misses_.fill(0);
   const bool have_prev = !prev_.empty();
@@ -168,7 +179,23 @@ void e_process::add_deck(std::span<const std::uint32_t> faces) {
     {
       const double* wrow = pos_weight_.data() + t * faces_;
       double z = 0;
-      for (std::size_t i = 0; i < live; ++i) z += wrow[live_[i]] * left_[live_[i]];
+      if (unit_copies_) {
+        // One copy of each face: z = Σ_{live f} (count[t][f] + 1/2), summed in integers over
+        // the shorter of the live faces and the dealt ones (Σ_f count[t][f] = counted decks):
+        // the same exact half-integer as the sum over the live faces, at half the work.
+        const std::uint32_t* crow = pos_count_.data() + t * faces_;
+        std::uint64_t live_count = 0;
+        if (t < live) {
+          std::uint64_t dead = 0;
+          for (std::size_t s = 0; s < t; ++s) dead += crow[faces[s]];
+          live_count = counted - dead;
+        } else {
+          for (std::size_t i = 0; i < live; ++i) live_count += crow[live_[i]];
+        }
+        z = static_cast<double>(live_count) + 0.5 * static_cast<double>(live);
+      } else {
+        for (std::size_t i = 0; i < live; ++i) z += wrow[live_[i]] * left_[live_[i]];
+      }
       ratio[pred_position] = wrow[c] * R / z;
       hot[pred_position] = false;
     }
@@ -244,11 +271,13 @@ void e_process::add_deck(std::span<const std::uint32_t> faces) {
     {
       const std::uint32_t* srow = suit_count_.data() + t * suits_;
       const std::uint32_t* rrow = rank_count_.data() + t * ranks_;
-      double zs = 0, zr = 0;
-      for (std::size_t s = 0; s < suits_; ++s)
-        if (suit_left_[s] > 0) zs += srow[s] + 0.5;
-      for (std::size_t r = 0; r < ranks_; ++r)
-        if (rank_left_[r] > 0) zr += rrow[r] + 0.5;
+      // Σ over the classes still possible of (count + 1/2), as counted decks minus the counts
+      // of the classes used up (few), in integers: the same exact half-integers.
+      std::uint64_t dead_s = 0, dead_r = 0;
+      for (std::size_t i = 0; i < dead_suits; ++i) dead_s += srow[dead_class_[i]];
+      for (std::size_t i = 0; i < dead_ranks; ++i) dead_r += rrow[dead_class_[suits_ + i]];
+      const double zs = static_cast<double>(counted - dead_s) + 0.5 * static_cast<double>(suits_ - dead_suits);
+      const double zr = static_cast<double>(counted - dead_r) + 0.5 * static_cast<double>(ranks_ - dead_ranks);
       const std::uint32_t s = suit_class_[c], r = rank_class_[c];
       ratio[pred_suit_rank] = 0.5 * (srow[s] + 0.5) / zs * R / suit_left_[s] +
                               0.5 * (rrow[r] + 0.5) / zr * R / rank_left_[r];
@@ -283,8 +312,8 @@ void e_process::add_deck(std::span<const std::uint32_t> faces) {
       live_[i] = last;
       live_pos_[last] = i;
     }
-    --suit_left_[suit_class_[c]];
-    --rank_left_[rank_class_[c]];
+    if (--suit_left_[suit_class_[c]] == 0) dead_class_[dead_suits++] = suit_class_[c];
+    if (--rank_left_[rank_class_[c]] == 0) dead_class_[suits_ + dead_ranks++] = rank_class_[c];
     ++seen_copy_[c];
   }
 
@@ -292,8 +321,8 @@ void e_process::add_deck(std::span<const std::uint32_t> faces) {
   for (std::size_t p : {pred_successor, pred_repeat}) {
     const std::uint64_t cold = misses_[2 * p], hot_misses = misses_[2 * p + 1];
     for (component& comp : preds_[p].comps)
-      comp.log_e += static_cast<double>(cold) * std::log1p(-comp.w_cold) +
-                    static_cast<double>(hot_misses) * std::log1p(-comp.w_hot);
+      comp.log_e += static_cast<double>(cold) * comp.log_keep_cold +
+                    static_cast<double>(hot_misses) * comp.log_keep_hot;
   }
   for (predictor_state& p : preds_) fold(p);
 
@@ -313,7 +342,9 @@ void e_process::add_deck(std::span<const std::uint32_t> faces) {
     prev_next_[offset_[c] + seen_copy_[c]++] = t + 1 < len ? faces[t + 1] : none;
   }
   ++decks_;
-  max_log_mixture_ = std::max(max_log_mixture_, mixture_log());
+  // The since-the-start maximum (the anytime p); a windowed learner's is never read (the
+  // detector uses its components), so it is not kept up (one exp per component per deck).
+  if (window_ == 0) max_log_mixture_ = std::max(max_log_mixture_, mixture_log());
 }
 
 void e_process::count_deck(std::span<const std::uint32_t> faces, int step) noexcept {

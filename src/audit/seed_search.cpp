@@ -29,13 +29,20 @@ lane_mask run_lanes(seed_family family, const kernel_args& args) noexcept {
     case seed_family::python_random: return python_random_lanes(args);
     case seed_family::c_rand: return c_rand_lanes(args);
     case seed_family::cpp_mt19937: return cpp_mt19937_lanes(args);
+    case seed_family::php_mt_rand: return php_mt_rand_lanes(args, false);
+    case seed_family::php_mt_rand_legacy: return php_mt_rand_lanes(args, true);
+    case seed_family::dotnet_random: return dotnet_random_lanes(args);
+    case seed_family::glibc_rand_r: return small_lcg_lanes(args, true);
+    case seed_family::msvc_rand: return small_lcg_lanes(args, false);
     default: return 0;
   }
 }
 
 bool vectorised(seed_family family) noexcept {
   return family == seed_family::python_random || family == seed_family::c_rand ||
-         family == seed_family::cpp_mt19937;
+         family == seed_family::cpp_mt19937 || family == seed_family::php_mt_rand ||
+         family == seed_family::php_mt_rand_legacy || family == seed_family::dotnet_random ||
+         family == seed_family::glibc_rand_r || family == seed_family::msvc_rand;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -58,6 +65,18 @@ void validate(const seed_search_options& o) {
   if (o.family != seed_family::node_math_random && (o.range.last < o.range.first || o.range.last > info.max_seed))
     throw error(fmt::format("seed search: seeds {}..{} outside {}'s 0..{}", o.range.first, o.range.last, info.name,
                             info.max_seed));
+  if (o.variant.loop == shuffle_loop::sample) {
+    if (o.variant.sample_size == 0 || o.variant.sample_size > o.n)
+      throw error(fmt::format("seed search: random.sample of {} cards from a deck of {}", o.variant.sample_size, o.n));
+    for (std::size_t d = 0; d < o.deals.size(); ++d)
+      if (o.deals[d].size() > o.variant.sample_size)
+        throw error(fmt::format("seed search: deal {} has {} cards, more than the {} random.sample deals (--loop "
+                                "sample:K)",
+                                d + 1, o.deals[d].size(), o.variant.sample_size));
+  }
+  if (o.variant.carry_over && o.reseed != reseed_mode::once)
+    throw error("--carry-over needs --reseed once: a list carried from deal to deal is shuffled by one generator "
+                "running on");
   for (std::size_t d = 0; d < o.deals.size(); ++d) {
     const auto& deal = o.deals[d];
     if (deal.empty() || deal.size() > o.n)
@@ -195,8 +214,12 @@ seed_search_result search_seeds(const seed_search_options& options) {
   return result;
 }
 
-double measure_seed_rate(const seed_search_options& o, std::uint64_t sample) {
+double measure_seed_rate(const seed_search_options& o, std::uint64_t sample, const search_variant* as) {
   seed_search_options probe = o;
+  if (as != nullptr) {
+    probe.variant = as->variant;
+    probe.deck_order = as->deck_order;
+  }
   probe.progress = nullptr;
   probe.threads = 1;
   probe.all = true;

@@ -81,6 +81,17 @@ std::uint64_t distinct_states(seed_family family, const seed_range& range) noexc
   std::uint64_t count = range.count();
   // glibc srand(0) is srand(1).
   if (family == seed_family::c_rand && range.first == 0 && range.last >= 1) --count;
+  // Go: seeds are taken mod 2^31 − 1 and 0 becomes 89482311, so at most 2^31 − 2 states; a range
+  // holding a seed ≡ 0 and one ≡ 89482311 counts them once.
+  if (family == seed_family::go_math_rand) {
+    constexpr std::uint64_t m = 2147483647u, zero = 89482311u;
+    if (range.count() == 0 || range.count() >= m) return m - 1;
+    const auto holds = [&](std::uint64_t residue) {  // some seed in the range is ≡ residue (mod m)
+      const std::uint64_t first = range.first + (residue + m - range.first % m) % m;
+      return first >= range.first && first <= range.last;
+    };
+    if (holds(0) && holds(zero)) --count;
+  }
   return count;
 }
 

@@ -65,6 +65,23 @@ std::optional<std::uint64_t> parse_seed_number(std::string_view t) {
   return v;
 }
 
+// A duration of uptime in milliseconds: digits with an optional unit ms (the default), s, m, h, d.
+std::optional<std::uint64_t> parse_uptime(std::string_view t) {
+  std::uint64_t scale = 1;
+  for (const auto& [suffix, factor] : {std::pair<std::string_view, std::uint64_t>{"ms", 1}, {"s", 1000},
+                                       {"m", 60'000}, {"h", 3'600'000}, {"d", 86'400'000}}) {
+    if (t.size() > suffix.size() && t.ends_with(suffix)) {
+      scale = factor;
+      t.remove_suffix(suffix.size());
+      break;
+    }
+  }
+  std::uint64_t v = 0;
+  const auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+  if (t.empty() || ec != std::errc() || p != t.data() + t.size() || v > (std::uint64_t{1} << 40)) return std::nullopt;
+  return v * scale;
+}
+
 }  // namespace
 
 seed_range parse_seed_range(std::string_view text, const seed_family_info& family, std::string_view option) {
@@ -81,6 +98,27 @@ seed_range parse_seed_range(std::string_view text, const seed_family_info& famil
   if (body.starts_with("time:")) {
     r.from_time = true;
     body.remove_prefix(5);
+  }
+  if (body.starts_with("uptime:")) {
+    if (family.unit != time_unit::milliseconds_since_boot)
+      throw error(fmt::format("invalid value '{}' for {}: uptime: ranges are for dotnet-random (Environment.TickCount); "
+                              "{} is seeded with {}",
+                              text, option, family.name,
+                              family.unit == time_unit::unix_milliseconds ? "Unix milliseconds" : "a clock time or integer"));
+    const auto dots = body.find("..");
+    const auto a = dots == std::string_view::npos ? std::nullopt : parse_uptime(body.substr(7, dots - 7));
+    const auto b = dots == std::string_view::npos ? std::nullopt : parse_uptime(body.substr(dots + 2));
+    if (!a || !b)
+      throw error(fmt::format("invalid value '{}' for {}: expected uptime:A..B, durations in ms (the default), s, m, h "
+                              "or d (e.g. uptime:0..7d)",
+                              text, option));
+    if (*b < *a) throw error(fmt::format("invalid value '{}' for {}: the window ends before it starts", text, option));
+    // TickCount is an int32 of milliseconds: from 2^31 ms (24.8 days) on it is negative and
+    // Random takes its absolute value, so such a window covers every seed.
+    r.from_time = true;
+    r.first = *b > family.max_seed ? 0 : *a;
+    r.last = std::min(*b, family.max_seed);
+    return r;
   }
   const auto dots = body.find("..");
   if (dots == std::string_view::npos)
@@ -105,6 +143,10 @@ seed_range parse_seed_range(std::string_view text, const seed_family_info& famil
         r.first = s0 * 1000;
         r.last = s1 * 1000 + 999;
         break;
+      case time_unit::milliseconds_since_boot:
+        throw error(fmt::format("invalid value '{}' for {}: {} is seeded with milliseconds since boot "
+                                "(Environment.TickCount), not a clock time: give uptime:A..B (e.g. uptime:0..7d)",
+                                text, option, family.name));
       case time_unit::milliseconds_since_midnight:
         if (s1 - s0 >= 86400 || s0 % 86400 > s1 % 86400) {
           r.first = 0;

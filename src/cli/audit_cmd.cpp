@@ -16,6 +16,7 @@
 #include "audit_plan.hpp"
 #include "audit_scale.hpp"
 #include "audit_seed_search.hpp"
+#include "audit_sign.hpp"
 #include "common.hpp"
 #include "page_provenance.hpp"
 #include "render/audit_report.hpp"
@@ -65,10 +66,12 @@ struct audit_cli_options {
   // --follow (src/cli/audit_follow.cpp)
   bool follow = false;
   std::string every, interval, on_alarm, state, metrics, arl;
+  follow_service_options service;
   bool keep_going = false, reset_alarm = false;
   // --report and --plan (src/render/audit_report.cpp, src/cli/audit_plan.cpp)
   std::string report;
   std::vector<std::string> meta;  // --meta KEY=VALUE (provenance on the reports)
+  audit_sign_options signing;     // --keygen, --sign, --verify, --key (src/cli/audit_sign.cpp)
   bool plan = false;
   std::string effect;
   std::string power = "0.9";
@@ -102,19 +105,16 @@ when a test fails; 5 when --merge lacks shards (unless --allow-partial); with --
 a seed reproduces the deals and E (chance matches expected) <= --max-chance, 4 when seeds match but
 E is larger (chance explains them).
 
---follow: monitors a live stream (docs/monitor.md). After every deck a change detector (a
-Shiryaev-Roberts e-detector over position, successor, repeat and suit-rank, with learners of
-the last 32 and 1024 decks, and replay: a deck repeated from the last 2^20) and the
-since-the-start e-process are updated; a status
-(decks, log10 e of each predictor, anytime-valid p, the detector's log10 M and its alarm level)
-comes every --every N decks or --interval S seconds, as text or JSON Lines (--format json). The
-alarm, when M reaches --arl A (default 1e9), names the leading predictor and runs --on-alarm; a
-fair shuffler raises it on average no sooner than after A decks, however long the run. It ends
-the run unless --keep-going (the detector then starts again from 0). A pipe or FIFO is read to
-its end; a regular file is followed like tail -f (stop with Ctrl-C). The end of the input,
-SIGINT, SIGTERM and SIGHUP print a final status and the battery's report (at --alpha, default
-0.001 here) on the decks of this run. Exit status with --follow: 0; 3 when the detector alarmed
-(and only then); 6 when the end-of-run battery failed without an alarm; 1 for an error.
+--follow: monitors a live stream (docs/monitor.md). After every deck a change detector (position,
+successor, repeat, suit-rank learning the last 32 and 1024 decks; replay of the last 2^20) and the
+since-the-start e-process are updated; a status (UTC time, decks, log10 e of each predictor, p, the
+detector's log10 M and alarm level) comes every --every N decks or --interval S seconds, as text or
+JSON Lines (--format json). The alarm, when M reaches --arl A (default 1e9), names the leading
+predictor and runs --on-alarm; a fair shuffler raises it on average no sooner than after A decks. It
+ends the run unless --keep-going (the detector then restarts from 0). A pipe is read to its end, a
+file followed like tail -F (rotations too; SIGHUP reopens it). The end of input, SIGINT and SIGTERM
+print a final status and the battery's report (--alpha, default 0.001) on this run's decks. Exit
+status: 0; 3: the detector alarmed (only then); 6: the final battery failed; 1: an error.
 --report FILE.html also writes a printable test report (A4; heatmaps, each total against its law).
 --plan prints the decks each test needs to detect an effect of size --effect with probability
 --power at --alpha (each test planned at alpha/m, m the tests in Holm's family); it reads no decks.
@@ -188,6 +188,7 @@ audit::game_deal parse_game(const std::string& game, const std::string& deal, bo
 }
 
 int run_audit(const audit_cli_options& o, const CLI::App& sub) {
+  if (const auto status = run_audit_sign(o.signing, o.file, !o.report.empty(), sub)) return *status;
   // A file option given an empty name would write nothing and say nothing.
   for (const auto& [name, value] : {std::pair<const char*, const std::string*>{"--report", &o.report},
                                     {"--state", &o.state}, {"--metrics", &o.metrics}, {"--save-counts", &o.save_counts}}) {
@@ -246,6 +247,7 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
     fo.reset_alarm = o.reset_alarm;
     fo.state = o.state;
     fo.metrics = o.metrics;
+    fo.service = o.service;
     fo.text_report = [](const audit::audit_report& r, const std::string& name, const std::string& sha256,
                         std::uint64_t bytes) {
       audit_input in;
@@ -265,7 +267,7 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
     return run_follow(fo);
   }
   for (const char* name : {"--every", "--interval", "--on-alarm", "--keep-going", "--state", "--metrics", "--arl",
-                           "--reset-alarm"}) {
+                           "--reset-alarm", "--on-alarm-timeout", "--metrics-label", "--metrics-interval"}) {
     if (sub.count(name) > 0) throw error(fmt::format("{} applies to --follow", name));
   }
   if (!o.plan) {
@@ -302,7 +304,8 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
     if (o.report.empty()) return run_seed_search(so);
     search = make_seed_search_report(so, true);
   }
-  for (const char* name : {"--seeds", "--reseed", "--all", "--progress", "--max-chance", "--deck-order", "--loop", "--reduce"}) {
+  for (const char* name : {"--seeds", "--reseed", "--all", "--progress", "--max-chance", "--deck-order", "--loop", "--reduce",
+                           "--carry-over", "--try-variants"}) {
     if (sub.count(name) > 0 && !search) throw error(fmt::format("{} applies to --seed-search", name));
   }
   // One audit's report: stdout (text or JSON) and, with --report, the page; `info.name` as given.
@@ -320,9 +323,9 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
       write_stdout(audit_text_report(r, info) + (search ? "\n" + search->text : std::string()));
     }
     if (report_file) {
-      side_errors.commit(*report_file, audit_report_page({{r, info.generated, given, info.sha256, info.bytes, info.algorithm,
+      side_errors.commit(*report_file, audit_report_page_now({{r, info.generated, given, info.sha256, info.bytes, info.algorithm,
                                                            info.seed, info.engine, info.trials, doc}},
-                                                          page_provenance_now()));
+                                                          o.signing));
     }
   };
   // --save-counts, --shard, --merge: counts files (docs/scale.md).
@@ -459,7 +462,7 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
       write_stdout(text);
     }
     side_file_errors errors;
-    if (report_file) errors.commit(*report_file, audit_report_page(page, page_provenance_now()));
+    if (report_file) errors.commit(*report_file, audit_report_page_now(page, o.signing));
     return errors.finish(o.check && !all_pass ? exit_audit_failed : exit_ok);
   }
 
@@ -578,14 +581,15 @@ subcommand audit_subcommand() {
             sub.add_option("--seed", o->seed, "With --algo: any string; the same seed gives the same decks")->type_name("SEED")->expected(0, 1);
             sub.add_option("--rng", o->rng, "With --algo: engine xoshiro256pp, chacha20, mt19937, minstd")->capture_default_str()->type_name("NAME");
             sub.add_option("--seed-search", o->search.family,
-                           "Find the seed of a weak generator that reproduces the logged deals: python-random, "
-                           "c-rand, cpp-mt19937, java-random, asf-poker, glibc-rand-r, msvc-rand, node-math-random (no --seeds: "
-                           "its state is recovered from the cards); exit 3 when found and E <= --max-chance, 4 when the "
-                           "matches are consistent with chance; with --report the battery runs too")
+                           "Find the seed of a weak generator that reproduces the logged deals: python-random, c-rand, "
+                           "cpp-mt19937, java-random, asf-poker, glibc-rand-r, msvc-rand, php-mt-rand, php-mt-rand-legacy, "
+                           "go-math-rand, dotnet-random, node-math-random (no --seeds: its state is recovered from the "
+                           "cards); exit 3 when found and E <= --max-chance, 4 when chance explains it; with --report "
+                           "the battery runs too")
                 ->type_name("FAMILY");
             sub.add_option("--seeds", o->search.seeds,
-                           "With --seed-search: seeds to try, A..B (2^K, 2^K-1 allowed) or "
-                           "time:YYYY-MM-DDTHH:MM:SSZ..YYYY-MM-DDTHH:MM:SSZ")
+                           "With --seed-search: seeds to try, A..B (2^K, 2^K-1 allowed), time:YYYY-MM-DDTHH:MM:SSZ.."
+                           "YYYY-MM-DDTHH:MM:SSZ or (dotnet-random) uptime:A..B, e.g. uptime:0..7d")
                 ->type_name("RANGE");
             sub.add_option("--reseed", o->search.reseed,
                            "With --seed-search: per-deal (each deal seeded anew) or once (one seed, the generator "
@@ -600,17 +604,15 @@ subcommand audit_subcommand() {
                 ->type_name("E");
             sub.add_option("--deck-order", o->search.deck_order,
                            "With --seed-search: the list's starting order, suit-major|rank-major[:SUITS[:RANKS]] "
-                           "(default suit-major:shdc:A23456789TJQK; e.g. rank-major:cdhs)")
+                           "(default suit-major:shdc:A23456789TJQK; e.g. rank-major:cdhs) or a FILE of the cards")
                 ->type_name("ORDER");
             sub.add_option("--loop", o->search.loop,
-                           "With --seed-search: down (i = n-1..1: swap a[i], a[draw(i+1)]), up (i = 0..n-2: swap "
-                           "a[i], a[i+draw(n-i)]), naive (i = 0..n-1: swap a[i], a[draw(n)]) pop (node-math-random: down, "
-                           "then dealt with pop() from the end) or sort (node-math-random: sort(() => Math.random() - 0.5))")
-                ->capture_default_str()
-                ->type_name("LOOP");
-            sub.add_option("--reduce", o->search.reduce,
-                           "With --seed-search c-rand: mod (rand() % k, the default) or div (rand() / (RAND_MAX/k + 1))")
+                           "With --seed-search: down, up, naive, inside-out, sample[:K], pop or sort (docs/seed-search.md)")
+                ->capture_default_str()->type_name("LOOP");
+            sub.add_option("--reduce", o->search.reduce, "With --seed-search: mod (rand() % k; go: r.Intn) or div (rand() / (RAND_MAX/k + 1))")
                 ->type_name("RULE");
+            sub.add_flag("--carry-over", o->search.carry_over, "With --seed-search --reseed once: one list reshuffled every deal");
+            sub.add_flag("--try-variants", o->search.try_variants, "With --seed-search: every loop, draw and deck order at once");
             sub.add_option("--shard", o->shard,
                            "With --save-counts: count only shard I of N (a deck file: the lines starting in bytes "
                            "floor(I*S/N) to floor((I+1)*S/N)-1 of its S bytes; --algo: chunks as bias --shard); with "
@@ -650,8 +652,10 @@ subcommand audit_subcommand() {
                 ->type_name("FILE");
             sub.add_option("--metrics", o->metrics, "With --follow: Prometheus text file (node_exporter textfile collector)")
                 ->type_name("FILE");
+            add_follow_service_options(sub, o->service);
             sub.add_option("--report", o->report, "Also write a printable test report (HTML, A4) to FILE.html")
                 ->type_name("FILE");
+            add_audit_sign_options(sub, o->signing);
             sub.add_flag("--plan", o->plan, "Print the decks each test needs to detect --effect with --power; reads no decks");
             sub.add_option("--effect", o->effect,
                            "With --plan: effect size D for every test, or TEST=D,... (defaults in docs/audit.md)")

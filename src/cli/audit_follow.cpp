@@ -4,10 +4,7 @@
 #include "audit_follow.hpp"
 
 #include <fcntl.h>
-#include <spawn.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -20,25 +17,32 @@
 #include <string>
 
 #include "common.hpp"
+#include "shufl/version.hpp"
 #include "render/follow_output.hpp"
 #include "render/text_escape.hpp"
+#include "shufl/audit/alarm_hook.hpp"
 #include "shufl/audit/follow.hpp"
 #include "shufl/error.hpp"
 #include "shufl/text_input.hpp"
 #include "side_file.hpp"
 
-extern char** environ;
-
 namespace shufl::cli {
 
 namespace {
 
-// SIGHUP, SIGINT, SIGTERM stop the monitor (the first one is reported); SIGPIPE keeps its
-// default (a closed stdout ends the process; side files' temporaries are removed on the way).
+// SIGINT and SIGTERM stop the monitor (the first one is reported); SIGHUP asks it to reopen a
+// followed file. Each wakes the loop's wait at once. SIGPIPE keeps its default (a closed stdout
+// ends the process; side files' temporaries are removed on the way).
 volatile std::sig_atomic_t g_follow_signal = 0;
+volatile std::sig_atomic_t g_follow_reopen = 0;
 
 extern "C" void on_follow_signal(int sig) {
-  if (g_follow_signal == 0) g_follow_signal = sig;
+  if (sig == SIGHUP) {
+    g_follow_reopen = 1;
+  } else if (g_follow_signal == 0) {
+    g_follow_signal = sig;
+  }
+  audit::follow_wake::notify();
 }
 
 // Installed before any side file exists, so side_file's own handler stays out for these three
@@ -56,55 +60,10 @@ void catch_follow_signals() {
   }
 }
 
-double parse_positive_seconds(const std::string& text) {
-  const double s = parse_double("--interval", text);
-  if (!(s > 0 && s <= 1e6)) throw error(fmt::format("--interval must be more than 0 and at most 1000000 seconds, not {}", text));
+double parse_positive_seconds(const char* option, const std::string& text) {
+  const double s = parse_double(option, text);
+  if (!(s > 0 && s <= 1e6)) throw error(fmt::format("{} must be more than 0 and at most 1000000 seconds, not {}", option, text));
   return s;
-}
-
-// "/bin/sh -c CMD" with `input` on its stdin and its stdout sent to our stderr (standard
-// output carries the status stream). Waits for it. Returns "" on success, else what went wrong.
-std::string run_alarm_command(const std::string& command, const std::string& input) {
-  const int fd = ::memfd_create("shufl-alarm", MFD_CLOEXEC);
-  if (fd < 0) return fmt::format("--on-alarm: cannot prepare its input: {}", std::strerror(errno));
-  std::string_view rest = input;
-  while (!rest.empty()) {
-    const ssize_t w = ::write(fd, rest.data(), rest.size());
-    if (w < 0 && errno == EINTR) continue;
-    if (w < 0) {
-      const int e = errno;
-      ::close(fd);
-      return fmt::format("--on-alarm: cannot prepare its input: {}", std::strerror(e));
-    }
-    rest.remove_prefix(static_cast<std::size_t>(w));
-  }
-  ::lseek(fd, 0, SEEK_SET);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, fd, STDIN_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, STDERR_FILENO, STDOUT_FILENO);
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  sigset_t defaults;
-  sigemptyset(&defaults);
-  sigaddset(&defaults, SIGPIPE);
-  posix_spawnattr_setsigdefault(&attr, &defaults);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF);
-  std::string sh = "/bin/sh", dash_c = "-c", cmd = command;
-  char* argv[] = {sh.data(), dash_c.data(), cmd.data(), nullptr};
-  pid_t pid = 0;
-  const int rc = ::posix_spawn(&pid, "/bin/sh", &actions, &attr, argv, environ);
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attr);
-  ::close(fd);
-  if (rc != 0) return fmt::format("--on-alarm: cannot run /bin/sh: {}", std::strerror(rc));
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) return fmt::format("--on-alarm: cannot wait for the command: {}", std::strerror(errno));
-  }
-  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return {};
-  if (WIFEXITED(status)) return fmt::format("--on-alarm command exited with status {}", WEXITSTATUS(status));
-  return fmt::format("--on-alarm command was killed by {}", signal_name(WTERMSIG(status)));
 }
 
 // A side file rewritten at every status: a fresh temporary renamed into place each time. A
@@ -136,7 +95,8 @@ class rewritten_file {
 // Shows and stores what the library's loop reports.
 class follow_output final : public audit::follow_events {
  public:
-  explicit follow_output(const follow_cli_options& o) : o_(o), json_(o.format == "json") {
+  follow_output(const follow_cli_options& o, follow_metrics_info info, double alarm_timeout)
+      : o_(o), json_(o.format == "json"), metrics_info_(std::move(info)), alarm_timeout_(alarm_timeout) {
     if (!o.state.empty()) state_file_.emplace("--state", o.state);
     if (!o.metrics.empty()) metrics_file_.emplace("--metrics", o.metrics);
   }
@@ -152,11 +112,14 @@ class follow_output final : public audit::follow_events {
     emit(json_ ? j.dump() + "\n" : follow_alarm_text(s));
     alarm_json_ = j.dump() + "\n";
   }
-  void save(const audit::follow_status& s, const std::string& state) override {
+  void save(const audit::follow_status&, const std::string& state) override {
     if (state_file_) state_file_->write(state);
-    if (metrics_file_) metrics_file_->write(follow_metrics_text(s));
+  }
+  void metrics(const audit::follow_metrics_record& r) override {
+    metrics_info_.pack = r.pack;
+    if (metrics_file_) metrics_file_->write(follow_metrics_text(metrics_info_, r.groups, r.now));
     if (!alarm_json_.empty() && !o_.on_alarm.empty()) {  // the alarm's side files first, then its command
-      const std::string failure = run_alarm_command(o_.on_alarm, alarm_json_);
+      const std::string failure = audit::run_alarm_command(o_.on_alarm, alarm_json_, alarm_timeout_);
       if (!failure.empty()) std::fprintf(stderr, "shufl: %s\n", escape_controls(failure).c_str());
     }
     alarm_json_.clear();
@@ -201,6 +164,8 @@ class follow_output final : public audit::follow_events {
   bool json_;
   std::optional<rewritten_file> state_file_, metrics_file_;
   std::string alarm_json_;
+  follow_metrics_info metrics_info_;
+  double alarm_timeout_ = 0;
 };
 
 int stopped_before_any_deck() {
@@ -211,6 +176,15 @@ int stopped_before_any_deck() {
 
 }  // namespace
 
+void add_follow_service_options(CLI::App& sub, follow_service_options& o) {
+  sub.add_option_function<std::string>("--on-alarm-timeout", [&o](const std::string& v) { o.on_alarm_timeout = v; },
+                                       "With --follow: stop the --on-alarm command after S seconds")->type_name("S");
+  sub.add_option("--metrics-label", o.metrics_labels, "With --follow: a label K=V on every metric (repeatable)")->type_name("K=V");
+  sub.add_option_function<std::string>("--metrics-interval", [&o](const std::string& v) { o.metrics_interval = v; },
+                                       "With --follow: rewrite --metrics at least every S seconds, idle too (default 60)")
+      ->type_name("S");
+}
+
 int run_follow(const follow_cli_options& o) {
   audit::follow_settings s;
   s.alpha = o.alpha ? parse_double("--alpha", *o.alpha) : 0.001;
@@ -220,7 +194,16 @@ int run_follow(const follow_cli_options& o) {
     s.every = parse_uint("--every", *o.every);
     if (s.every < 1) throw error("--every must be at least 1");
   }
-  if (o.interval) s.interval = parse_positive_seconds(*o.interval);
+  if (o.interval) s.interval = parse_positive_seconds("--interval", *o.interval);
+  const double alarm_timeout = o.service.on_alarm_timeout ? parse_positive_seconds("--on-alarm-timeout", *o.service.on_alarm_timeout) : 0;
+  if (o.service.on_alarm_timeout && o.on_alarm.empty()) throw error("--on-alarm-timeout applies to --on-alarm");
+  const double metrics_interval = o.service.metrics_interval ? parse_positive_seconds("--metrics-interval", *o.service.metrics_interval) : 60;
+  if ((o.service.metrics_interval || !o.service.metrics_labels.empty()) && o.metrics.empty())
+    throw error(fmt::format("{} applies to --metrics", o.service.metrics_interval ? "--metrics-interval" : "--metrics-label"));
+  follow_metrics_info info;
+  info.version = SHUFL_VERSION;
+  info.labels = render::parse_metrics_labels(o.service.metrics_labels);
+  s.metrics_interval = o.metrics.empty() ? 0 : metrics_interval;
   if (o.arl) {
     s.arl = parse_double("--arl", *o.arl);
     if (!(s.arl > 1 && s.arl <= 1e300)) throw error(fmt::format("--arl must be a number of decks above 1, not {}", *o.arl));
@@ -238,10 +221,14 @@ int run_follow(const follow_cli_options& o) {
   s.keep_going = o.keep_going;
   s.keep_state = !o.state.empty();
   s.stop = [] { return static_cast<int>(g_follow_signal); };
+  s.reopen = [] { const bool asked = g_follow_reopen != 0; g_follow_reopen = 0; return asked; };  // once per SIGHUP (or burst)
 
+  const audit::follow_wake wake;
+  s.wake_fd = wake.fd();
   catch_follow_signals();
-  follow_output out(o);
+  follow_output out(o, info, alarm_timeout);
   s.name = input_display_name(o.input);
+  if (o.input != "-") s.path = o.input;
   int fd = STDIN_FILENO;
   if (o.input != "-") {
     for (;;) {  // a FIFO's open waits for a writer; a stop signal ends the wait

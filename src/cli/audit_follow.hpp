@@ -3,20 +3,33 @@
 // the e-process of shufl/audit/monitor.hpp and to the batch battery's accumulators, prints a
 // status every --every N decks or --interval S seconds (text or JSON Lines), raises the alarm at
 // --arl (--on-alarm CMD, exit 3; --keep-going restarts the detector), keeps --state and --metrics side files,
-// and ends (end of input, SIGINT, SIGTERM, SIGHUP) with a final status and the battery's report.
+// and ends (end of input, SIGINT, SIGTERM) with a final status and the battery's report; SIGHUP
+// reopens a followed file.
 #pragma once
 
+#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "shufl/audit.hpp"
 #include "shufl/audit/deck_reader.hpp"
 
 namespace shufl::cli {
+
+/// The options of --follow as a service (docs/monitor.md, "Running it as a service").
+struct follow_service_options {
+  std::optional<std::string> on_alarm_timeout;  ///< --on-alarm-timeout S (none: wait for the command)
+  std::optional<std::string> metrics_interval;  ///< --metrics-interval S (default 60)
+  std::vector<std::string> metrics_labels;      ///< --metrics-label K=V, repeatable
+};
+
+/// Adds those options to the audit subcommand (texts checked by run_follow).
+void add_follow_service_options(CLI::App& sub, follow_service_options& o);
 
 /// What the audit command parsed for --follow (option texts are checked by run_follow).
 struct follow_cli_options {
@@ -33,6 +46,7 @@ struct follow_cli_options {
   bool reset_alarm = false;             ///< --reset-alarm
   std::string state;                    ///< --state FILE (empty: none)
   std::string metrics;                  ///< --metrics FILE (empty: none)
+  follow_service_options service;       ///< --on-alarm-timeout, --metrics-label, --metrics-interval
   /// The battery's report as `shufl audit` writes it, for the decks of this run: text, and the
   /// JSON document. `name` is the input as given, `sha256`/`bytes` describe the bytes read.
   std::function<std::string(const audit::audit_report&, const std::string& name, const std::string& sha256,

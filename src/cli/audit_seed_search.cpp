@@ -27,16 +27,6 @@ namespace {
 
 using audit::reseed_mode;
 
-std::pair<std::uint64_t, std::uint64_t> parse_shard_option(const std::string& text) {
-  const auto slash = text.find('/');
-  if (slash == std::string::npos)
-    throw error(fmt::format("--shard: expected I/N (shard I of N, 0 <= I < N), got '{}'", text));
-  const auto i = parse_uint("--shard", text.substr(0, slash));
-  const auto n = parse_uint("--shard", text.substr(slash + 1));
-  if (n == 0 || i >= n) throw error(fmt::format("--shard {}: shards are numbered 0 to N-1 (0 <= I < N)", text));
-  return {i, n};
-}
-
 }  // namespace
 
 seed_search_report make_seed_search_report(const seed_search_cli_options& o, bool with_battery) {
@@ -49,7 +39,7 @@ seed_search_report make_seed_search_report(const seed_search_cli_options& o, boo
   std::optional<std::pair<std::uint64_t, std::uint64_t>> shard;
   if (!o.shard.empty() && (node || with_battery))
     throw error(node ? "--shard: node-math-random has no seed range to split" : "--shard: a --report shows a whole search");
-  if (!o.shard.empty()) shard = parse_shard_option(o.shard);
+  if (!o.shard.empty()) shard = audit::parse_shard(o.shard);
   if (with_battery && (o.input == "-" || !std::filesystem::is_regular_file(o.input)))
     throw error("--seed-search with --report reads the input twice (the search, then the battery): give a regular file");
   auto input = text_reader::open(o.input);
@@ -63,47 +53,57 @@ seed_search_report make_seed_search_report(const seed_search_cli_options& o, boo
   options.deals = deals;
   options.reseed = reseed;
   options.all = o.all;
-  options.variant.loop = static_cast<audit::shuffle_loop>(parse_choice("--loop", o.loop, {"down", "up", "naive", "pop", "sort"}));
-  if (!o.reduce.empty()) {
-    const auto r = parse_choice("--reduce", o.reduce, {"native", "mod", "div"});
-    if (r == 1 && family.family != audit::seed_family::c_rand)
-      throw error(fmt::format("--reduce mod: {} draws with its own rule; mod applies to c-rand (its default)", family.name));
-    options.variant.reduce = r == 2 ? audit::draw_reduction::div : audit::draw_reduction::native;
+  options.variant = audit::parse_family_variant(family, o.loop, o.reduce, o.carry_over, o.try_variants, options);
+  if (o.deck_order.starts_with("suit-major") || o.deck_order.starts_with("rank-major")) {
+    options.deck_order = audit::parse_deck_order(o.deck_order, options.n);
+  } else if (!o.deck_order.empty()) {
+    auto in = text_reader::open(o.deck_order, std::uint64_t{1} << 20);
+    options.deck_order = audit::read_deck_order(in, pack);
   }
-  audit::check_variant(family.family, options.variant);
-  if (!o.deck_order.empty()) options.deck_order = audit::parse_deck_order(o.deck_order, options.n);
+  std::vector<audit::search_variant> variants;
+  if (o.try_variants) variants = audit::family_variants(options, o.deck_order);
   options.threads = o.threads != 0 ? o.threads : default_threads();
+  std::string deck_order_name = o.deck_order;
   std::optional<audit::seed_range> range = full;
   if (shard) range = audit::shard_of(full, shard->first, shard->second);
 
   audit::seed_search_result result;
   result.searches = reseed == reseed_mode::once ? 1 : deals.size();
-  if (node) {
-    options.range = full;
-    result = audit::search_seeds(options);
-  } else if (range) {
+  if (range) {
     options.range = *range;
     // The bar of bias (on a terminal after 0.5 s, or forced by --progress); its rate counts seeds.
     const std::string label = std::string(family.name) + " seeds";
     std::optional<progress_bar> bar;
     bias_progress callback;
-    if (o.progress || isatty(STDERR_FILENO) == 1) {
+    if (variants.empty() && (o.progress || isatty(STDERR_FILENO) == 1)) {
       bar.emplace(std::vector<std::string>{label}, o.progress);
       callback = bar->callback();
       options.progress = [&callback, &label](std::uint64_t done, std::uint64_t total) { callback(done, total, label); };
     }
-    // A long search says first how long it will take (measured on its first seeds).
+    // A long search says first how long it will take (measured on its first seeds); --try-variants
+    // always states its cost, measured on its second variant (the first has the fast filters).
     const std::uint64_t total = range->count() * result.searches;
-    if (range->count() == 0 || total / result.searches != range->count() || total >= (std::uint64_t{1} << 30)) {
-      const double rate = audit::measure_seed_rate(options);
-      if (rate > 0) std::fputs(render::seed_search_estimate(total, options.threads, rate).c_str(), stderr);
+    if (!variants.empty()) {
+      const double rate = audit::measure_seed_rate(options, std::uint64_t{1} << 17, &variants[variants.size() > 1 ? 1 : 0]);
+      std::fputs(render::seed_search_variants_cost(family, variants, total, options.threads, rate).c_str(), stderr);
+      const auto found = audit::search_variants(options, variants);  // options: the variant that matched
+      result = found.result;
+      deck_order_name = variants[found.variant < variants.size() ? found.variant : 0].deck_order_name;
+    } else {
+      if (range->count() == 0 || total / result.searches != range->count() || total >= (std::uint64_t{1} << 30)) {
+        const double rate = audit::measure_seed_rate(options);
+        if (rate > 0) std::fputs(render::seed_search_estimate(total, options.threads, rate).c_str(), stderr);
+      }
+      result = audit::search_seeds(options);
     }
-    result = audit::search_seeds(options);
     if (bar) bar->stop();
   }
 
-  render::seed_search_input in{&family, o.seeds, full, range, shard, reseed, deals, pack, o.deck_order, options.variant};
-  const auto chance = audit::assess_chance(options, result, audit::distinct_states(family.family, full), o.max_chance);
+  const std::size_t tried = std::max<std::size_t>(1, variants.size());
+  render::seed_search_input in{&family, o.seeds, full, range, shard, reseed, deals,
+                               pack, deck_order_name, options.variant, tried};
+  const auto chance =
+      audit::assess_chance(options, result, audit::distinct_states(family.family, full), o.max_chance, tried);
   audit::seed_prediction prediction;
   if (chance.verdict == audit::seed_verdict::predictable) prediction = audit::predict_deals(options, result);
   return render::seed_search_output(in, result, chance, prediction);

@@ -13,12 +13,13 @@ namespace shufl::cli {
 
 /// What the audit command parsed for a seed search.
 struct seed_search_cli_options {
-  std::string family;              ///< --seed-search FAMILY (python-random, c-rand, cpp-mt19937, java-random, asf-poker, glibc-rand-r, msvc-rand)
+  std::string family;              ///< --seed-search FAMILY (a name of audit::seed_families())
   std::string seeds;               ///< --seeds RANGE: A..B or time:START..END
   std::string reseed = "per-deal"; ///< --reseed per-deal|once
-  std::string deck_order;          ///< --deck-order suit-major|rank-major[:SUITS[:RANKS]] (empty: canonical)
-  std::string loop = "down";       ///< --loop down|up|naive
+  std::string deck_order;          ///< --deck-order suit-major|rank-major[:SUITS[:RANKS]]|FILE (empty: canonical)
+  std::string loop = "down";       ///< --loop down|up|naive|inside-out|sample[:K]
   std::string reduce;              ///< --reduce native|mod|div (empty: the family's own)
+  bool carry_over = false, try_variants = false;  ///< --carry-over (needs --reseed once), --try-variants
   bool all = false;                ///< --all: every matching seed, not only the first
   unsigned threads = 0;            ///< --threads (0: every core)
   std::string shard;               ///< --shard I/N (empty: the whole range)

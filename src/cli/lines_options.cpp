@@ -121,9 +121,10 @@ void check_modes(const options& o) {
     }
   }
   if (o.names_fields() && o.header == 0) {
-    throw usage_error(fmt::format("{} {}: field names are read from the first header line: they need --header 1 "
+    throw usage_error(fmt::format("{} {}: field names are read from the first header {}: they need --header 1 "
                                   "(or more)", o.weight_field_name ? "--weight-field" : "--key-fields",
-                                  quote(o.weight_field_name ? *o.weight_field_name : *o.key_field_names)));
+                                  quote(o.weight_field_name ? *o.weight_field_name : *o.key_field_names),
+                                  o.csv ? "record" : "line"));
   }
   const bool any = o.keep_order || o.prob || !o.key_fields.ranges.empty() || (o.field_delimiter && !o.csv) ||
                    o.weight_field || o.with_replacement || o.skip_bad_weights;

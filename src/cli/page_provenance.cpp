@@ -60,6 +60,6 @@ std::string page_command_line() {
   return command;
 }
 
-render::page_provenance page_provenance_now() { return {page_date_utc(), page_command_line()}; }
+render::page_provenance page_provenance_now() { return {page_date_utc(), page_command_line(), {}}; }
 
 }  // namespace shufl::cli

@@ -48,7 +48,7 @@ std::vector<std::string> header_names(const options& opts, std::string_view line
 // `quoted` (a header line read without --csv holds a double quote), the error says that quoted
 // CSV needs --csv.
 std::size_t number_of(std::string_view name, const std::vector<std::string>& names, const char* option,
-                      bool quoted, char fields_by) {
+                      bool quoted, char fields_by, bool csv) {
   for (std::size_t i = 0; i < names.size(); ++i) {
     if (names[i] == name) return i + 1;
   }
@@ -61,8 +61,8 @@ std::size_t number_of(std::string_view name, const std::vector<std::string>& nam
   if (shown < names.size()) list += fmt::format(", ... ({} fields)", names.size());
   // One field holding commas: the header is joined by commas, the fields split at another byte.
   const bool commas = fields_by != ',' && names.size() == 1 && names[0].find(',') != std::string::npos;
-  throw error(fmt::format("{} {}: no field of that name in header line 1 (its fields: {}){}{}{}", option, quote(name),
-                          list, quoted ? "; " : "", quoted ? quoted_csv_hint : "",
+  throw error(fmt::format("{} {}: no field of that name in header {} 1 (its fields: {}){}{}{}", option, quote(name),
+                          csv ? "record" : "line", list, quoted ? "; " : "", quoted ? quoted_csv_hint : "",
                           commas && !quoted ? "; header line 1 is joined by commas: add --field-delimiter , (or --csv)"
                                             : ""));
 }
@@ -73,7 +73,7 @@ void resolve_field_names(options& opts, std::string_view header_line) {
   if (!opts.names_fields()) return;
   const auto names = header_names(opts, header_line);
   const bool quoted = !opts.csv && header_line.find('"') != std::string_view::npos;
-  if (opts.weight_field_name) opts.weight_field = number_of(*opts.weight_field_name, names, "--weight-field", quoted, opts.fields_by());
+  if (opts.weight_field_name) opts.weight_field = number_of(*opts.weight_field_name, names, "--weight-field", quoted, opts.fields_by(), opts.csv);
   if (opts.key_field_names) {
     // Items are names or field numbers, separated by commas; in a name, `\,` is a comma and `\\` a
     // backslash (a header field "city, state"). The numbers make a cut -f list.
@@ -84,7 +84,7 @@ void resolve_field_names(options& opts, std::string_view header_line) {
     const auto finish = [&] {
       if (!list.empty()) list += ',';
       list += escaped || is_field_name_spec(item)
-                  ? std::to_string(number_of(item, names, "--key-fields", quoted, opts.fields_by()))
+                  ? std::to_string(number_of(item, names, "--key-fields", quoted, opts.fields_by(), opts.csv))
                   : item;
       item.clear();
       escaped = false;

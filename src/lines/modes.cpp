@@ -28,8 +28,9 @@ bool record_source::next(std::string_view& record) {
       break;
     case kind::operands:
       if (position_ >= n_) return false;
-      (scratch_ = operands_[static_cast<std::size_t>(position_)]) += delimiter_;
-      record = scratch_;
+      scratch_.assign(operands_[static_cast<std::size_t>(position_)]);
+      scratch_.append(std::string_view(&delimiter_, 1));
+      record = scratch_.view();
       break;
     case kind::csv: {
       record_line_ = csv_->record_line();
@@ -38,18 +39,20 @@ bool record_source::next(std::string_view& record) {
         return false;
       }
       if (!csv_->find_end(record.data(), record.data() + record.size())) {
-        // A quoted field holds a newline: the record goes on over the next lines.
-        scratch_.assign(record);
-        std::string_view line;
+        // A quoted field holds a newline: the record goes on over the next lines, which the
+        // reader appends straight to scratch_ (a huge record is held once, in one buffer that
+        // grows without copying: byte_buffer).
+        if (byte_buffer* carried = reader_->owner(record)) scratch_ = std::move(*carried);
+        else scratch_.assign(record);
         for (;;) {
-          if (!reader_->next(line)) {
+          const std::size_t from = scratch_.size();
+          if (!reader_->append_next(scratch_)) {
             csv_->finish();  // throws: a quoted field is open
             break;
           }
-          scratch_.append(line);
-          if (csv_->find_end(line.data(), line.data() + line.size())) break;
+          if (csv_->find_end(scratch_.data() + from, scratch_.data() + scratch_.size())) break;
         }
-        record = scratch_;
+        record = scratch_.view();
       }
       break;
     }
@@ -57,11 +60,39 @@ bool record_source::next(std::string_view& record) {
       if (position_ >= n_) return false;
       char text[24];
       const auto end = std::to_chars(text, text + sizeof text, lo_ + position_).ptr;
-      scratch_.assign(text, end);
-      scratch_ += delimiter_;
-      record = scratch_;
+      *end = delimiter_;
+      scratch_.assign(std::string_view(text, static_cast<std::size_t>(end - text) + 1));
+      record = scratch_.view();
       break;
     }
+  }
+  ++position_;
+  return true;
+}
+
+bool record_source::append_next(byte_buffer& out) {
+  if (kind_ == kind::reader) {
+    if (!reader_->append_next(out)) return false;
+  } else if (kind_ == kind::csv) {
+    record_line_ = csv_->record_line();
+    std::size_t from = out.size();
+    if (!reader_->append_next(out)) {
+      csv_->finish();
+      return false;
+    }
+    // Lines until one ends outside a quoted field (as next).
+    while (!csv_->find_end(out.data() + from, out.data() + out.size())) {
+      from = out.size();
+      if (!reader_->append_next(out)) {
+        csv_->finish();  // throws: a quoted field is open
+        break;
+      }
+    }
+  } else {
+    std::string_view record;
+    if (!next(record)) return false;  // counts the position
+    out.append(record);
+    return true;
   }
   ++position_;
   return true;
@@ -445,7 +476,7 @@ weighted_sampler::scaled weighted_sampler::truncated_key(double weight, scaled o
   return key;
 }
 
-void weighted_sampler::offer(std::string_view record, double weight, std::uint64_t position, std::string* owner) {
+void weighted_sampler::offer(std::string_view record, double weight, std::uint64_t position, byte_buffer* owner) {
   if (heap_.size() < k_) {
     entry e = key_for(weight, position);
     e.slot = slots_.size();
@@ -469,19 +500,19 @@ void weighted_sampler::offer(std::string_view record, double weight, std::uint64
   have_jump_ = have_scaled_jump_ = false;
 }
 
-std::vector<std::string> weighted_sampler::take_in_key_order() {
+std::vector<byte_buffer> weighted_sampler::take_in_key_order() {
   std::sort(heap_.begin(), heap_.end());
-  std::vector<std::string> out;
+  std::vector<byte_buffer> out;
   out.reserve(heap_.size());
   for (const entry& e : heap_) out.push_back(std::move(slots_[e.slot]));
   heap_.clear();
   return out;
 }
 
-std::vector<std::string> weighted_sampler::take_in_input_order() {
+std::vector<byte_buffer> weighted_sampler::take_in_input_order() {
   std::sort(heap_.begin(), heap_.end(),
             [](const entry& a, const entry& b) { return a.position < b.position; });
-  std::vector<std::string> out;
+  std::vector<byte_buffer> out;
   out.reserve(heap_.size());
   for (const entry& e : heap_) out.push_back(std::move(slots_[e.slot]));
   heap_.clear();

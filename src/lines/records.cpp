@@ -75,25 +75,67 @@ void advise_huge_pages(void* p, std::size_t size) noexcept {
   if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
 }
 
-byte_buffer::~byte_buffer() { std::free(data_); }
+namespace {
+
+constexpr std::size_t kMapFrom = std::size_t{1} << 20;  // byte_buffers from this size are mappings
+
+std::size_t page_round(std::size_t n) noexcept {
+  const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+  return (n + page - 1) / page * page;
+}
+
+}  // namespace
+
+void byte_buffer::release() noexcept {
+  if (mapped_) ::munmap(data_, capacity_);
+  else std::free(data_);
+  data_ = nullptr;
+  size_ = capacity_ = 0;
+  mapped_ = false;
+}
+
+byte_buffer::~byte_buffer() { release(); }
 
 byte_buffer::byte_buffer(byte_buffer&& other) noexcept
     : data_(std::exchange(other.data_, nullptr)),
       size_(std::exchange(other.size_, 0)),
-      capacity_(std::exchange(other.capacity_, 0)) {}
+      capacity_(std::exchange(other.capacity_, 0)),
+      mapped_(std::exchange(other.mapped_, false)) {}
 
 byte_buffer& byte_buffer::operator=(byte_buffer&& other) noexcept {
   if (this != &other) {
-    std::free(data_);
+    release();
     data_ = std::exchange(other.data_, nullptr);
     size_ = std::exchange(other.size_, 0);
     capacity_ = std::exchange(other.capacity_, 0);
+    mapped_ = std::exchange(other.mapped_, false);
   }
   return *this;
 }
 
 void byte_buffer::reserve(std::size_t capacity) {
   if (capacity <= capacity_) return;
+#if defined(__linux__)
+  if (capacity >= kMapFrom) {
+    // A mapping: mremap moves or extends its pages without copying them, and the new room is
+    // not resident until written. A malloc'd block (below 1 MiB) is copied once into it.
+    capacity = page_round(capacity);
+    void* p = mapped_ ? ::mremap(data_, capacity_, capacity, MREMAP_MAYMOVE)
+                      : ::mmap(nullptr, capacity, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) throw std::bad_alloc();
+    if (!mapped_) {
+      if (size_ != 0) std::memcpy(p, data_, size_);
+      std::free(data_);
+      mapped_ = true;
+    }
+    data_ = static_cast<char*>(p);
+    capacity_ = capacity;
+    // The whole mapping, never an aligned part: a mapping split into areas of different
+    // flags could no longer be moved by mremap (EFAULT).
+    if (capacity >= kHugeAdvise) ::madvise(data_, capacity_, MADV_HUGEPAGE);
+    return;
+  }
+#endif
   void* p = std::realloc(data_, capacity);
   if (!p) throw std::bad_alloc();
   data_ = static_cast<char*>(p);
@@ -104,10 +146,19 @@ void byte_buffer::reserve(std::size_t capacity) {
 void byte_buffer::append(std::string_view bytes) {
   if (bytes.empty()) return;  // memcpy from a null pointer is undefined even for 0 bytes (fuzz_records)
   if (bytes.size() > capacity_ - size_) {
-    reserve(std::max(size_ + bytes.size(), capacity_ + capacity_ / 2 + 4096));
+    reserve(std::max(size_ + bytes.size(), capacity_ + capacity_ / 2 + 64));
   }
   std::memcpy(data_ + size_, bytes.data(), bytes.size());
   size_ += bytes.size();
+}
+
+void byte_buffer::assign(std::string_view bytes) {
+  if (bytes.size() > capacity_ || (capacity_ >= (std::size_t{1} << 16) && bytes.size() < capacity_ / 4)) {
+    release();
+    reserve(bytes.size());
+  }
+  size_ = 0;
+  append(bytes);
 }
 
 std::uint64_t remaining_input_size(int fd) noexcept {
@@ -235,19 +286,37 @@ bool record_reader::next(std::string_view& record) {
         if (carry_.empty()) {
           record = std::string_view(pos_, static_cast<std::size_t>(stop - pos_));
         } else {
-          carry_.append(pos_, stop);
-          record = carry_;
+          carry_.append(std::string_view(pos_, static_cast<std::size_t>(stop - pos_)));
+          record = carry_.view();
         }
         pos_ = stop;
         return true;
       }
-      carry_.append(pos_, end_);
+      carry_.append(std::string_view(pos_, static_cast<std::size_t>(end_ - pos_)));
       pos_ = end_;
     }
     if (!fill()) {
       if (carry_.empty()) return false;
-      carry_.push_back(delimiter_);  // a last record without its delimiter gets one
-      record = carry_;
+      carry_.append(std::string_view(&delimiter_, 1));  // a last record without its delimiter gets one
+      record = carry_.view();
+      return true;
+    }
+  }
+}
+
+bool record_reader::append_next(byte_buffer& out) {
+  const std::size_t start = out.size();
+  for (;;) {
+    if (pos_ != end_) {
+      const void* hit = std::memchr(pos_, delimiter_, static_cast<std::size_t>(end_ - pos_));
+      const char* stop = hit ? static_cast<const char*>(hit) + 1 : end_;
+      out.append(std::string_view(pos_, static_cast<std::size_t>(stop - pos_)));
+      pos_ = stop;
+      if (hit) return true;
+    }
+    if (!fill()) {
+      if (out.size() == start) return false;
+      out.append(std::string_view(&delimiter_, 1));  // a last record without its delimiter gets one
       return true;
     }
   }

@@ -159,7 +159,7 @@ void run_chacha(const options& opts, prepared& pre, const progress_factory& prog
   if (opts.repeat) {
     if (in.n == 0) {
       sink.open();  // GNU creates the -o file before it reports the empty input
-      throw error("no lines to repeat");
+      throw error(opts.csv ? "no records to repeat" : "no lines to repeat");  // GNU's words without --csv
     }
     chacha20_engine engine(derive_key(key, "lines/repeat", 0), 0);
     write_repeated(sink, opts, in, [&engine](std::uint64_t s) { return uniform_below(engine, s); });
@@ -260,9 +260,10 @@ void run_all(const options& given, const progress_factory& progress) {
   if (opts.csv && opts.header == 0 && opts.head != 0 && !opts.echo && !opts.input_range) take_csv_bom(opts, pre);
   if (opts.names_fields()) {
     if (!first_header_line) {
-      throw error(fmt::format("{} {}: the input has no header line to read field names from",
+      throw error(fmt::format("{} {}: the input has no header {} to read field names from",
                               opts.weight_field_name ? "--weight-field" : "--key-fields",
-                              quote(opts.weight_field_name ? *opts.weight_field_name : *opts.key_field_names)));
+                              quote(opts.weight_field_name ? *opts.weight_field_name : *opts.key_field_names),
+                              opts.csv ? "record" : "line"));
     }
     resolve_field_names(opts, *first_header_line);
   }

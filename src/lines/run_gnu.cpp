@@ -67,7 +67,7 @@ void run_gnu(const options& opts, prepared& pre) {
       // shuf has no CSV: the same draws, so a file without quotes gives the same output).
       open_source();
       record_reader reader(input->get(), opts.csv ? '\n' : opts.delimiter, pre.pending);
-      std::vector<std::string> kept;
+      std::vector<byte_buffer> kept;
       if (opts.csv) {
         shufl::lines::csv_scanner csv(opts.fields_by(), pre.first_line);
         shufl::lines::record_source records(reader, csv);
@@ -93,7 +93,7 @@ void run_gnu(const options& opts, prepared& pre) {
   if (opts.repeat) {
     if (in.n == 0) {
       sink.open();  // GNU creates the -o file before it reports the empty input
-      throw error("no lines to repeat");
+      throw error(opts.csv ? "no records to repeat" : "no lines to repeat");  // GNU's words without --csv
     }
     write_repeated(sink, opts, in, draw);
   } else if (opts.input_range) {

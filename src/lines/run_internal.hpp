@@ -247,7 +247,7 @@ void write_repeated(output_sink& sink, const options& opts, const in_memory_inpu
   }
 }
 
-void write_strings(output_sink& sink, const std::vector<std::string>& records);
+void write_strings(output_sink& sink, const std::vector<byte_buffer>& records);
 
 // --csv: reads all of `fd` (after `pending`) and finds its CSV records (malformed CSV is an
 // error naming the line, before any output).

@@ -50,7 +50,7 @@ void check_range_fits(const options& opts, std::uint64_t n) {
   if (held > default_memory() / 8) throw error("memory exhausted");
 }
 
-void write_strings(output_sink& sink, const std::vector<std::string>& records) {
+void write_strings(output_sink& sink, const std::vector<byte_buffer>& records) {
   fd_writer& out = sink.open();
   for (const auto& r : records) out.write(r);
 }

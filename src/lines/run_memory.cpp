@@ -81,7 +81,8 @@ header_input read_header(int fd, std::uint64_t count, char delimiter, std::uint6
       p = stop;
     }
     if (header.size() > limit) {
-      throw error("--header " + std::to_string(count) + ": the header lines take more than half of --memory (" +
+      throw error("--header " + std::to_string(count) + (csv ? ": the header records" : ": the header lines") +
+                  " take more than half of --memory (" +
                   std::to_string(limit) + " bytes)");
     }
     if (p < end) {

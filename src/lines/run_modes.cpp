@@ -108,8 +108,9 @@ class weight_reader {
   // that quoted CSV needs --csv (so a file's quoted rows are never dropped silently).
   void warn() const {
     if (skipped_ == 0) return;
-    std::fprintf(stderr, "shufl: warning: skipped %llu line%s with a bad weight (first: %s)\n",
-                 static_cast<unsigned long long>(skipped_), skipped_ == 1 ? "" : "s", first_.c_str());
+    std::fprintf(stderr, "shufl: warning: skipped %llu %s%s with a bad weight (first: %s)\n",
+                 static_cast<unsigned long long>(skipped_), csv_ ? "record" : "line", skipped_ == 1 ? "" : "s",
+                 first_.c_str());
     if (quoted_ > 0) {
       std::fprintf(stderr,
                    "shufl: note: %llu of the skipped lines hold a double quote: if the input is quoted CSV, "
@@ -201,8 +202,8 @@ void run_modes(const options& opts, prepared& pre, output_sink& sink, const seed
   const auto hold = [&](std::string_view r, const char* what) {
     held += r.size() + 48;  // the record and its bookkeeping
     if (held > budget) {
-      throw error(fmt::format("{} holds every line in memory, and the input needs more than {} "
-                              "bytes (--memory SIZE raises the limit)", what, budget));
+      throw error(fmt::format("{} holds every {} in memory, and the input needs more than {} "
+                              "bytes (--memory SIZE raises the limit)", what, opts.csv ? "record" : "line", budget));
     }
   };
 
@@ -249,27 +250,32 @@ void run_modes(const options& opts, prepared& pre, output_sink& sink, const seed
   }
   if (opts.with_replacement) {
     // Every line (and weight) in memory; then COUNT independent draws.
-    std::string data;
+    // Records are read straight into one buffer that grows without copying: a huge record costs
+    // its size once.
+    byte_buffer data;
     std::vector<std::size_t> starts;
     std::vector<double> w;
-    while (source->next(record)) {
+    for (std::size_t start = data.size(); source->append_next(data); start = data.size()) {
+      record = data.view().substr(start);
       if (weights) {
         const double weight = (*weights)(record, source->position() - 1);
-        if (weight < 0) continue;
+        if (weight < 0) {
+          data.set_size(start);
+          continue;
+        }
         w.push_back(weight);
       }
       hold(record, "--with-replacement");
-      starts.push_back(data.size());
-      data.append(record);
+      starts.push_back(start);
     }
     input.reset();
     if (weights) weights->warn();
     if (starts.empty()) {
       sink.open();  // as -r: the -o file is created before the error
-      throw error("no lines to draw from");
+      throw error(opts.csv ? "no records to draw from" : "no lines to draw from");
     }
     starts.push_back(data.size());
-    const std::string_view all_data = data;
+    const std::string_view all_data = data.view();
     write_draws(starts.size() - 1, w, [&](std::uint64_t i) {
       sink.open().write(all_data.substr(starts[i], starts[i + 1] - starts[i]));
     });
@@ -282,7 +288,7 @@ void run_modes(const options& opts, prepared& pre, output_sink& sink, const seed
   const bool all = opts.head == UINT64_MAX;
   std::uint64_t position = 0;
   // `fast`: the weight when its field is a plain decimal (fast_field_weight), else −1.
-  const auto offer = [&](std::string_view r, double fast, std::string* owner) {
+  const auto offer = [&](std::string_view r, double fast, byte_buffer* owner) {
     const double weight = fast >= 0 ? fast : weights->general(r, position);
     if (all && weight >= 0) hold(r, "a weighted shuffle (--weight-field without -n)");
     if (weight >= 0 && !sampler.pass(weight)) sampler.offer(r, weight, position, owner);

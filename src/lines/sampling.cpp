@@ -15,7 +15,7 @@ reservoir_sampler::reservoir_sampler(std::uint64_t k, const seed_key& key)
   heap_.reserve(expect);
 }
 
-void reservoir_sampler::fill(std::string_view record, std::string* owner) {
+void reservoir_sampler::fill(std::string_view record, byte_buffer* owner) {
   const double key = detmath::open_unit(engine_());
   heap_.push_back({key, slots_.size()});
   std::push_heap(heap_.begin(), heap_.end());
@@ -30,7 +30,7 @@ void reservoir_sampler::next_skip() {
   have_skip_ = true;
 }
 
-void reservoir_sampler::replace(std::string_view record, std::string* owner) {
+void reservoir_sampler::replace(std::string_view record, byte_buffer* owner) {
   // The entering record's key is uniform in (0, W); it evicts the record whose key is W. The
   // order (key, slot) is strict, so the evicted slot is the same with every heap implementation.
   const double w = heap_.front().key;
@@ -45,7 +45,7 @@ void reservoir_sampler::replace(std::string_view record, std::string* owner) {
   have_skip_ = false;
 }
 
-void reservoir_sampler::offer(std::string_view record, std::string* owner) {
+void reservoir_sampler::offer(std::string_view record, byte_buffer* owner) {
   if (seen_ < k_) {
     fill(record, owner);
     return;
@@ -78,18 +78,18 @@ void reservoir_sampler::sample(record_reader& reader) {
   }
 }
 
-std::vector<std::string> reservoir_sampler::take_shuffled() {
+std::vector<byte_buffer> reservoir_sampler::take_shuffled() {
   chacha20_engine order(key_, 1);
-  fisher_yates(std::span<std::string>(slots_), order);
+  fisher_yates(std::span<byte_buffer>(slots_), order);
   return std::move(slots_);
 }
 
-std::vector<std::string> reservoir_sampler::take_in_input_order() {
+std::vector<byte_buffer> reservoir_sampler::take_in_input_order() {
   std::vector<std::size_t> index(slots_.size());
   for (std::size_t i = 0; i < index.size(); ++i) index[i] = i;
   std::sort(index.begin(), index.end(),
             [this](std::size_t a, std::size_t b) { return positions_[a] < positions_[b]; });
-  std::vector<std::string> out;
+  std::vector<byte_buffer> out;
   out.reserve(index.size());
   for (const std::size_t i : index) out.push_back(std::move(slots_[i]));
   return out;

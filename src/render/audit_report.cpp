@@ -44,7 +44,8 @@ table.totals { width: 100%; font-size: .85em; } table.totals td { white-space: n
 table.totals td:first-child { text-align: left; } table.totals td.chart { padding: 0 .3em; width: 38%; min-width: 8em; }
 table.totals td.chart svg { display: block; width: 100%; height: auto; }
 table.glossary td:first-child { white-space: nowrap; font-family: monospace; }
-@page { size: A4; margin: 14mm 12mm; }
+@page { size: A4; margin: 14mm 12mm 16mm;
+  @bottom-right { content: "page " counter(page) " of " counter(pages); font: 8pt "DejaVu Sans", Verdana, sans-serif; color: #444; } }
 @media print {
   body { margin: 0; padding: 0; max-width: none; font-size: 10pt; }
   h2, h3 { break-after: avoid; } table, .picture, figure { break-inside: avoid; }
@@ -127,7 +128,7 @@ std::string position_heatmap(const audit::test_report& t, const audit::audit_rep
   p.rows = t.table_rows;
   p.trials = static_cast<double>(t.decks);
   p.row_axis = axis;
-  p.grid_width = 520;
+  p.grid_width = labels.size() >= t.table_rows ? 480 : 520;  // the picture within 700 px, labels and all
   if (labels.size() >= t.table_rows) {
     labels.resize(t.table_rows);
     p.row_labels = std::move(labels);
@@ -139,15 +140,17 @@ std::string position_heatmap(const audit::test_report& t, const audit::audit_rep
     for (std::size_t j = 0; j < K; ++j) p.counts.push_back(t.table[i * t.table_columns + j]);
   }
   const std::string id = fmt::format("heat-{}-{}", section, t.name);
-  return fmt::format("<figure class=\"picture\" data-picture=\"{}\">\n{}</figure>\n", xml_escape(t.name),
-                     heatmap_svg("", {p}, id));
+  // The caption as text under the picture, and no text under 11.5 px: printed on A4 the picture
+  // (at most 734 px wide: 703 px fit) keeps about its size and every word is at least 8 pt.
+  return fmt::format("<figure class=\"picture\" data-picture=\"{}\">\n{}<figcaption class=\"muted\">{}</figcaption>\n</figure>\n",
+                     xml_escape(t.name), heatmap_svg("", {p}, id, {false, 11.5}), xml_escape(heatmap_caption({p})));
 }
 
 // A total against its null law: the axis in totals (from the null law's mean ± 4 sd, widened to
 // take the observed total), the central 99% of the null law (normal approximation with the
 // exact per-deck mean and variance), the expected total and the observed one marked.
 std::string total_chart(double observed, double mean, double sd) {
-  const double w = 300, h = 34, pad = 8;
+  const double w = 300, h = 40, pad = 8;  // numbers at 14 px: at least 8 pt when printed
   double lo = std::min(mean - 4 * sd, observed), hi = std::max(mean + 4 * sd, observed);
   const double margin = std::max((hi - lo) * 0.04, 0.5);
   lo = std::max(0.0, lo - margin);  // counts are never negative
@@ -164,8 +167,8 @@ std::string total_chart(double observed, double mean, double sd) {
                      x(mean));
   out += fmt::format(R"(<path class="observed" d="M{0:.1f},4 l-5,-4 h10 z M{0:.1f},4 V20" stroke="#b2182b" fill="#b2182b" stroke-width="2"/>)" "\n",
                      x(std::clamp(observed, lo, hi)));
-  out += fmt::format(R"(<text x="{:.1f}" y="31" font-size="9" text-anchor="start">{:.0f}</text>)" "\n", pad, lo);
-  out += fmt::format(R"(<text x="{:.1f}" y="31" font-size="9" text-anchor="end">{:.0f}</text>)" "\n", w - pad, hi);
+  out += fmt::format(R"(<text x="{:.1f}" y="37" font-size="14" text-anchor="start">{:.0f}</text>)" "\n", pad, lo);
+  out += fmt::format(R"(<text x="{:.1f}" y="37" font-size="14" text-anchor="end">{:.0f}</text>)" "\n", w - pad, hi);
   out += "</svg>";
   return out;
 }
@@ -354,6 +357,11 @@ std::string audit_report_page(const std::vector<audit_page_section>& sections, c
   std::string hex;
   for (const unsigned char b : digest) hex += fmt::format("{:02x}", b);
   page += fact("SHA-256 of the data", "<code id=\"data-sha256\">" + hex + "</code> (the text of the page's audit-data script)");
+  if (!made.key_fingerprint.empty()) {
+    page += fact("signed by key", "<code id=\"key-fingerprint\">" + xml_escape(made.key_fingerprint) +
+                                      "</code> (Ed25519; the SHA-256 of the public key; the signature, of the whole page "
+                                      "but its own line, is at the end)");
+  }
   page += "</table>\n";
   for (std::size_t k = 0; k < sections.size(); ++k) page += render_section(sections[k], k);
 

@@ -5,8 +5,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <ctime>
 
 #include "render/text_escape.hpp"
+#include "shufl/error.hpp"
 #include "shufl/json_text.hpp"
 #include "shufl/permutation.hpp"
 
@@ -39,9 +41,8 @@ std::string arl_text(double arl) {
   return fmt::format("{:.6g}", arl);
 }
 
-}  // namespace
-
-std::string follow_status_text(const audit::follow_status& f) {
+// The body of a status line (without the time).
+std::string status_body(const audit::follow_status& f) {
   const auto& s = f.e;
   std::string out = fmt::format("decks {}  log10 e:", s.decks);
   for (const auto& [predictor, value] : s.log10_e) out += fmt::format(" {} {:.2f}", predictor, value);
@@ -51,10 +52,67 @@ std::string follow_status_text(const audit::follow_status& f) {
   return out;
 }
 
+// A Prometheus label value: backslash, double quote and newline escaped.
+std::string label_value(const std::string& v) {
+  std::string out;
+  for (const char c : v) {
+    if (c == '\\') {
+      out += "\\\\";
+    } else if (c == '"') {
+      out += "\\\"";
+    } else if (c == '\n') {
+      out += "\\n";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::pair<std::string, std::string> parse_metrics_label(const std::string& text) {
+  const auto eq = text.find('=');
+  const std::string name = text.substr(0, eq);
+  bool ok = eq != std::string::npos && !name.empty() && !(name[0] >= '0' && name[0] <= '9') && name.rfind("__", 0) != 0;
+  for (const char c : name)
+    ok = ok && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_');
+  if (!ok)
+    throw error(fmt::format("--metrics-label must be NAME=VALUE with NAME of letters, digits and _ (not a digit or __ first), not {}",
+                            quote(text)));
+  for (const char* own : {"group", "predictor", "version", "pack", "arl"})
+    if (name == own) throw error(fmt::format("--metrics-label: the monitor sets the label '{}' itself", own));
+  return {name, text.substr(eq + 1)};
+}
+
+std::vector<std::pair<std::string, std::string>> parse_metrics_labels(const std::vector<std::string>& texts) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& text : texts) {
+    auto pair = parse_metrics_label(text);
+    for (const auto& [k, v] : out)
+      if (k == pair.first) throw error(fmt::format("--metrics-label: '{}' given twice", k));
+    out.push_back(std::move(pair));
+  }
+  return out;
+}
+
+std::string rfc3339_utc(double seconds) {
+  const double whole = std::floor(seconds);
+  const std::time_t t = static_cast<std::time_t>(whole);
+  std::tm tm{};
+  ::gmtime_r(&t, &tm);
+  const int ms = std::min(999, static_cast<int>((seconds - whole) * 1000));
+  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+                     tm.tm_hour, tm.tm_min, tm.tm_sec, ms);
+}
+
+std::string follow_status_text(const audit::follow_status& f) { return rfc3339_utc(f.time) + " " + status_body(f); }
+
 nlohmann::ordered_json follow_status_json(const audit::follow_status& f, const char* type) {
   const auto& s = f.e;
   nlohmann::ordered_json j;
   j["type"] = type;
+  j["time"] = rfc3339_utc(f.time);
   j["decks"] = s.decks;
   j["decks_this_run"] = f.decks_this_run;
   nlohmann::ordered_json e = nlohmann::ordered_json::object();
@@ -80,7 +138,7 @@ nlohmann::ordered_json follow_status_json(const audit::follow_status& f, const c
 
 std::string follow_alarm_text(const audit::follow_status& f) {
   const auto& s = f.e;
-  return escape_controls(fmt::format(
+  return rfc3339_utc(f.time) + " " + escape_controls(fmt::format(
              "ALARM after {}: the change detector reached 10^{:.2f} >= 10^{:.2f} (ARL >= {} decks) after {} of "
              "its own; leader {}: {}; since the start: mixture 10^{:.2f}, anytime p {}",
              decks_word(s.decks), f.detector.log10_m, f.detector.log10_threshold, arl_text(f.arl),
@@ -96,35 +154,59 @@ nlohmann::ordered_json follow_alarm_json(const audit::follow_status& f, const st
 }
 
 std::string follow_final_text(const audit::follow_status& s, const std::string& reason) {
-  return fmt::format("final ({}): {}", reason, follow_status_text(s));
+  return fmt::format("{} final ({}): {}", rfc3339_utc(s.time), reason, status_body(s));
 }
 
-std::string follow_metrics_text(const audit::follow_status& f) {
-  const auto& s = f.e;
+std::string follow_metrics_text(const follow_metrics_info& info, const std::vector<audit::follow_group_record>& groups,
+                               double now) {
+  std::string base;  // the --metrics-label pairs, on every series
+  for (const auto& [k, v] : info.labels) base += fmt::format("{}{}=\"{}\"", base.empty() ? "" : ",", k, label_value(v));
+  const auto labels = [&base](const std::string& more) {
+    if (base.empty() && more.empty()) return std::string();
+    return "{" + base + (base.empty() || more.empty() ? "" : ",") + more + "}";
+  };
+  const auto group = [](const audit::follow_group_record& g) { return fmt::format("group=\"{}\"", label_value(g.name)); };
   std::string m;
-  const auto metric = [&m](const char* name, const char* type, const char* help) {
+  // HELP texts are constants: node_exporter refuses one metric with two texts across files.
+  const auto family = [&m](const char* name, const char* type, const char* help) {
     m += fmt::format("# HELP {} {}\n# TYPE {} {}\n", name, help, name, type);
   };
-  metric("shufl_audit_decks_total", "counter", "Decks added to the monitor's e-process (restored states included).");
-  m += fmt::format("shufl_audit_decks_total {}\n", s.decks);
-  metric("shufl_audit_log10_e", "gauge", "log10 of the e-value of each predictor and of their mixture.");
-  for (const auto& [predictor, value] : s.log10_e) {
-    m += fmt::format("shufl_audit_log10_e{{predictor=\"{}\"}} {}\n", predictor, prom_number(value));
+  const auto per_group = [&](const char* name, const char* type, const char* help, auto value) {
+    family(name, type, help);
+    for (const auto& g : groups) m += fmt::format("{}{} {}\n", name, labels(group(g)), value(g));
+  };
+  family("shufl_audit_info", "gauge", "The monitor's version, pack and detector threshold (ARL, decks) as labels; always 1.");
+  m += fmt::format("shufl_audit_info{} 1\n",
+                   labels(fmt::format("version=\"{}\",pack=\"{}\",arl=\"{}\"", label_value(info.version),
+                                      label_value(info.pack), prom_number(info.arl))));
+  family("shufl_audit_heartbeat_timestamp_seconds", "gauge",
+         "When the monitor last wrote this file (Unix time); it does at least every --metrics-interval.");
+  m += fmt::format("shufl_audit_heartbeat_timestamp_seconds{} {}\n", labels(""), prom_number(now));
+  per_group("shufl_audit_last_deck_timestamp_seconds", "gauge", "When the group's last deck was read (Unix time; 0: none yet).",
+            [](const auto& g) { return prom_number(g.last_deck_time); });
+  per_group("shufl_audit_decks_total", "counter", "Decks added to the monitor's e-process (restored states included).",
+            [](const auto& g) { return fmt::format("{}", g.status.e.decks); });
+  family("shufl_audit_log10_e", "gauge", "log10 of the e-value of each predictor and of their mixture.");
+  for (const auto& g : groups) {
+    for (const auto& [predictor, value] : g.status.e.log10_e)
+      m += fmt::format("shufl_audit_log10_e{} {}\n", labels(group(g) + fmt::format(",predictor=\"{}\"", predictor)),
+                       prom_number(value));
+    m += fmt::format("shufl_audit_log10_e{} {}\n", labels(group(g) + ",predictor=\"mixture\""),
+                     prom_number(g.status.e.log10_mixture));
   }
-  m += fmt::format("shufl_audit_log10_e{{predictor=\"mixture\"}} {}\n", prom_number(s.log10_mixture));
-  metric("shufl_audit_max_log10_e_mixture", "gauge", "Largest log10 e-value of the mixture after any deck so far.");
-  m += fmt::format("shufl_audit_max_log10_e_mixture {}\n", prom_number(s.max_log10_mixture));
-  metric("shufl_audit_anytime_p", "gauge", "Anytime-valid p-value, min(1, 1/max e-value of the mixture).");
-  m += fmt::format("shufl_audit_anytime_p {}\n", prom_number(s.anytime_p));
-  metric("shufl_audit_detector_log10_m", "gauge", "log10 of the change detector's Shiryaev-Roberts statistic M.");
-  m += fmt::format("shufl_audit_detector_log10_m {}\n", prom_number(f.detector.log10_m));
-  metric("shufl_audit_detector_threshold_log10_m", "gauge",
-         "log10 of the detector's threshold A: the average run length to a false alarm is at least A decks.");
-  m += fmt::format("shufl_audit_detector_threshold_log10_m {}\n", prom_number(f.detector.log10_threshold));
-  metric("shufl_audit_alarms_total", "counter", "Alarms of the change detector in this run.");
-  m += fmt::format("shufl_audit_alarms_total {}\n", f.alarms);
-  metric("shufl_audit_alarm", "gauge", "1 once the change detector has alarmed in this run, else 0.");
-  m += fmt::format("shufl_audit_alarm {}\n", f.alarm ? 1 : 0);
+  per_group("shufl_audit_max_log10_e_mixture", "gauge", "Largest log10 e-value of the mixture after any deck so far.",
+            [](const auto& g) { return prom_number(g.status.e.max_log10_mixture); });
+  per_group("shufl_audit_anytime_p", "gauge", "Anytime-valid p-value, min(1, 1/max e-value of the mixture).",
+            [](const auto& g) { return prom_number(g.status.e.anytime_p); });
+  per_group("shufl_audit_detector_log10_statistic", "gauge", "log10 of the change detector's Shiryaev-Roberts statistic M.",
+            [](const auto& g) { return prom_number(g.status.detector.log10_m); });
+  per_group("shufl_audit_detector_log10_threshold", "gauge",
+            "log10 of the detector's threshold A: the average run length to a false alarm is at least A decks.",
+            [](const auto& g) { return prom_number(g.status.detector.log10_threshold); });
+  per_group("shufl_audit_alarms_total", "counter", "Alarms of the change detector in this run.",
+            [](const auto& g) { return fmt::format("{}", g.status.alarms); });
+  per_group("shufl_audit_alarm", "gauge", "1 once the change detector has alarmed in this run, else 0.",
+            [](const auto& g) { return std::string(g.status.alarm ? "1" : "0"); });
   return m;
 }
 
@@ -143,6 +225,19 @@ std::string follow_note_text(audit::follow_note kind, const std::string& text, s
                          quote(state));
     case audit::follow_note::alarm_reset:
       return fmt::format("shufl audit: {} held an alarm: reset, the detector starts again from 0\n", quote(state));
+    case audit::follow_note::overlap_skipped:
+      return fmt::format("shufl audit: the first {} of {} are the last decks in {}: skipped\n",
+                         decks_word(lines), quote(input), quote(state));
+    case audit::follow_note::truncated:
+      return fmt::format("shufl audit: {} was truncated: reading it from its start\n", quote(input));
+    case audit::follow_note::rotated:
+      return fmt::format("shufl audit: {} names a new file (rotated): reading it from its start\n", quote(input));
+    case audit::follow_note::reopened:
+      return fmt::format("shufl audit: SIGHUP: reopened {}: a new file, read from its start\n", quote(input));
+    case audit::follow_note::reopen_same:
+      return fmt::format("shufl audit: SIGHUP: {} is still the same file: reading goes on\n", quote(input));
+    case audit::follow_note::reopen_not_a_file:
+      return fmt::format("shufl audit: SIGHUP: {} is not a file to reopen: reading goes on\n", quote(input));
     case audit::follow_note::other_input:
       return fmt::format("shufl audit: the state's decks came from another input than {}: it is read from its start\n",
                          quote(input));

@@ -7,6 +7,8 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "shufl/audit/follow.hpp"
 
@@ -29,8 +31,31 @@ nlohmann::ordered_json follow_alarm_json(const audit::follow_status& s, const st
 /// The first part of the final text (the status line after "final (REASON): ").
 std::string follow_final_text(const audit::follow_status& s, const std::string& reason);
 
-/// The Prometheus text exposition of a status (node_exporter's textfile collector).
-std::string follow_metrics_text(const audit::follow_status& s);
+/// What every metrics file states beside the groups' records.
+struct follow_metrics_info {
+  std::string version;  ///< shufl's version
+  std::string pack;     ///< the pack's name
+  double arl = 1e9;     ///< the detector's threshold A (decks)
+  /// --metrics-label pairs, on every series (names checked by the caller: [A-Za-z_][A-Za-z0-9_]*,
+  /// none of group, predictor, version, pack, arl).
+  std::vector<std::pair<std::string, std::string>> labels;
+};
+
+/// The Prometheus text exposition (node_exporter's textfile collector) of one monitor: its
+/// info and heartbeat (`now`, Unix seconds), then per group (label `group`; "" for the one
+/// unnamed group) the last deck's time, the e-process and the detector. HELP texts are constants.
+std::string follow_metrics_text(const follow_metrics_info& info, const std::vector<audit::follow_group_record>& groups,
+                               double now);
+
+/// Checks a --metrics-label K=V: K a Prometheus label name ([A-Za-z_][A-Za-z0-9_]*, not "__"
+/// first) that the monitor does not set itself (group, predictor, version, pack, arl); V any
+/// text. Returns {K, V}; throws shufl::error naming the option otherwise.
+std::pair<std::string, std::string> parse_metrics_label(const std::string& text);
+/// parse_metrics_label of each; a name given twice is an error too.
+std::vector<std::pair<std::string, std::string>> parse_metrics_labels(const std::vector<std::string>& texts);
+
+/// A time as RFC 3339 in UTC with milliseconds ("2026-12-03T12:40:00.125Z"); `seconds` since 1970.
+std::string rfc3339_utc(double seconds);
 
 /// A note for standard error (one line with its newline). `input` and `state` as given.
 std::string follow_note_text(audit::follow_note kind, const std::string& text, std::uint64_t lines,

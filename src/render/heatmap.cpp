@@ -32,7 +32,7 @@ std::size_t tick_step(std::size_t n, double cell) {
   return 100;
 }
 
-std::string colour_bar_at(double x, double y, double height, const std::string& id) {
+std::string colour_bar_at(double x, double y, double height, const std::string& id, double min_font = 0) {
   std::string out;
   out += fmt::format(R"(<defs><linearGradient id="{}" x1="0" y1="1" x2="0" y2="0">)", id);
   for (const auto& s : heat_stops) {
@@ -40,14 +40,15 @@ std::string colour_bar_at(double x, double y, double height, const std::string& 
                        (s.z + heat_z_clip) / (2 * heat_z_clip), s.r, s.g, s.b);
   }
   out += "</linearGradient></defs>\n";
-  out += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" {} font-size="12" font-weight="bold">z</text>)" "\n", x, y - 8, kFont);
+  out += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" {} font-size="{}" font-weight="bold">z</text>)" "\n", x, y - 8, kFont, std::max(12.0, min_font));
   out += fmt::format(R"~(<rect class="colour-bar" x="{:.1f}" y="{:.1f}" width="16" height="{:.1f}" fill="url(#{})" stroke="#444" stroke-width="0.5"/>)~" "\n",
                      x, y, height, id);
   for (int z = -4; z <= 4; z += 2) {
     const double ty = y + height * (heat_z_clip - z) / (2 * heat_z_clip);
     out += fmt::format(R"(<line x1="{:.1f}" y1="{:.1f}" x2="{:.1f}" y2="{:.1f}" stroke="#444" stroke-width="1"/>)", x + 16, ty, x + 20, ty);
     const std::string label = z == 4 ? "\u2265 4 (more)" : z == -4 ? "\u2264 \u22124 (fewer)" : z < 0 ? fmt::format("\u2212{}", -z) : fmt::format("{}", z);
-    out += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" {} font-size="11">{}</text>)" "\n", x + 23, ty + 4, kFont, label);
+    out += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" {} font-size="{}">{}</text>)" "\n", x + 23, ty + 4, kFont,
+                       std::max(11.0, min_font), label);
   }
   return out;
 }
@@ -90,7 +91,13 @@ std::string colour_bar_svg(double height, const std::string& id) {
                      height + 60, colour_bar_at(4, 24, height, id));
 }
 
-std::string heatmap_svg(const std::string& header, const std::vector<heat_panel>& panels, const std::string& id) {
+std::string heatmap_caption(const std::vector<heat_panel>& panels) {
+  return !panels.empty() && !panels.front().row_p.empty() ? heat_caption_rows()
+                                                           : heat_caption(panels.empty() ? 0 : panels.front().n);
+}
+
+std::string heatmap_svg(const std::string& header, const std::vector<heat_panel>& panels, const std::string& id,
+                        const heat_style& style) {
   std::string body;
   const double top = header.empty() ? 8 : 34;
   double x = 12;
@@ -119,11 +126,11 @@ std::string heatmap_svg(const std::string& header, const std::vector<heat_panel>
     width = std::max(width, text_width(p.title, 13) + 4);
     for (const auto& line : p.lines) width = std::max(width, text_width(line, 11) + 4);
     body += fmt::format(R"(<g class="panel" data-panel="{}">)" "\n", k);
-    body += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" {} font-size="13" font-weight="bold">{}</text>)" "\n", x,
-                        top + 14, kFont, xml_escape(p.title));
+    body += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" {} font-size="{}" font-weight="bold">{}</text>)" "\n", x,
+                        top + 14, kFont, std::max(13.0, style.min_font), xml_escape(p.title));
     for (std::size_t l = 0; l < p.lines.size(); ++l) {
-      body += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" {} font-size="11">{}</text>)" "\n", x,
-                          top + 30 + 16 * static_cast<double>(l), kFont, xml_escape(p.lines[l]));
+      body += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" {} font-size="{}">{}</text>)" "\n", x,
+                          top + 30 + 16 * static_cast<double>(l), kFont, std::max(11.0, style.min_font), xml_escape(p.lines[l]));
     }
     const double gx = x + left;
     const double gy = grid_top;
@@ -148,31 +155,34 @@ std::string heatmap_svg(const std::string& header, const std::vector<heat_panel>
       const double c = cell * (static_cast<double>(t) - 0.5);
       const std::string label = t <= p.row_labels.size() ? xml_escape(p.row_labels[t - 1]) : std::to_string(t);
       body += fmt::format(R"(<text class="row-label" x="{:.1f}" y="{:.1f}" {} font-size="{}" text-anchor="end">{}</text>)" "\n",
-                          gx - 3, gy + c + 3.5, kFont, every_row ? std::min(10.0, cell) : 10.0, label);
+                          gx - 3, gy + c + 3.5, kFont, std::max(every_row ? std::min(10.0, cell) : 10.0, style.min_font), label);
     }
     for (std::size_t t = 1; t <= n; ++t) {
       if (t != 1 && t % step != 0) continue;
       const double c = cell * (static_cast<double>(t) - 0.5);
-      body += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" {} font-size="10" text-anchor="middle">{}</text>)" "\n",
-                          gx + c, gy + grid_h + 12, kFont, t);
+      body += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" {} font-size="{}" text-anchor="middle">{}</text>)" "\n",
+                          gx + c, gy + grid_h + 12, kFont, std::max(10.0, style.min_font), t);
     }
-    body += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" {} font-size="11" text-anchor="middle">position</text>)" "\n",
-                        gx + grid / 2, gy + grid_h + 27, kFont);
-    body += fmt::format(R"~(<text transform="translate({:.1f},{:.1f}) rotate(-90)" {} font-size="11" text-anchor="middle">{}</text>)~" "\n",
-                        x + 12, gy + grid_h / 2, kFont, xml_escape(p.row_axis));
+    body += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" {} font-size="{}" text-anchor="middle">position</text>)" "\n",
+                        gx + grid / 2, gy + grid_h + 27, kFont, std::max(11.0, style.min_font));
+    body += fmt::format(R"~(<text transform="translate({:.1f},{:.1f}) rotate(-90)" {} font-size="{}" text-anchor="middle">{}</text>)~" "\n",
+                        x + 12, gy + grid_h / 2, kFont, std::max(11.0, style.min_font), xml_escape(p.row_axis));
     body += "</g>\n";
     x += width + 28;
     max_grid = std::max(max_grid, grid_h);
     bottom = std::max(bottom, gy + grid_h + 34);
   }
   const double bar_height = std::max(max_grid, 140.0);
-  body += colour_bar_at(x, grid_top, bar_height, id);
+  body += colour_bar_at(x, grid_top, bar_height, id, style.min_font);
   x += 100;
   bottom = std::max(bottom, grid_top + bar_height + 30);
-  const std::string caption = !panels.empty() && !panels.front().row_p.empty() ? heat_caption_rows()
-                              : heat_caption(panels.empty() ? 0 : panels.front().n);
-  body += fmt::format(R"(<text x="12" y="{:.1f}" {} font-size="11" fill="#333">{}</text>)" "\n", bottom + 14, kFont,
-                      xml_escape(caption));
+  const std::string caption = style.caption ? heatmap_caption(panels) : std::string();
+  if (style.caption) {
+    body += fmt::format(R"(<text x="12" y="{:.1f}" {} font-size="11" fill="#333">{}</text>)" "\n", bottom + 14, kFont,
+                        xml_escape(caption));
+  } else {
+    bottom -= 20;
+  }
   const double width = std::max(x, text_width(caption, 11) + 24);
   std::string head;
   if (!header.empty()) {

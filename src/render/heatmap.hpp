@@ -79,8 +79,19 @@ struct heat_panel {
 /// with the labels when the panel has them (every row up to 64 cards, cells then at least 10 px). Sized so that titles fit for any n in 2..255.
 /// `id` is the colour bar gradient's element id: ids must be unique within a page, so a page
 /// holding several pictures gives each its own (`heat-scale-0`, `heat-scale-1`, ...).
+/// How a page that prints the picture wants it (the audit report): `caption` false leaves the
+/// caption out of the SVG (the page writes heatmap_caption as text, which the SVG's width then
+/// does not follow: the picture stays about 700 px wide, A4's printable width, so it prints
+/// unshrunk); every text at least `min_font` px (11 px prints at 8.25 pt).
+struct heat_style {
+  bool caption = true;
+  double min_font = 0;
+};
 std::string heatmap_svg(const std::string& header, const std::vector<heat_panel>& panels,
-                        const std::string& id = "heat-scale");
+                        const std::string& id = "heat-scale", const heat_style& style = {});
+
+/// The caption heatmap_svg draws under `panels` (how z is computed and clipped).
+std::string heatmap_caption(const std::vector<heat_panel>& panels);
 
 /// The colour bar alone (an SVG of the given height in pixels), as drawn beside heatmap_svg;
 /// `id` as for heatmap_svg.

@@ -63,6 +63,9 @@ std::string many_runs_section(const algorithm_spec& traced, const std::vector<st
 struct page_provenance {
   std::string date_utc;      ///< When the page was written: "YYYY-MM-DD HH:MM:SS UTC".
   std::string command_line;  ///< The command that wrote it, as a POSIX shell reads it.
+  /// `audit --sign`: the fingerprint of the signing key (audit::fingerprint), stated on the page
+  /// (element id "key-fingerprint"); "" for an unsigned page.
+  std::string key_fingerprint;
 };
 
 /// The report page built from the document of `shufl bias --format json`: the run's header, per

@@ -37,7 +37,7 @@ seed_search_report node_state_output(const seed_search_input& in, const audit::s
                         : "the list starts in the deck order given and is dealt from index 0";
   if (in.variant.loop == audit::shuffle_loop::pop) j["convention"] = "the list is dealt with pop(), from its last index";
   j["deck_order"] = in.deck_order.empty() ? std::string("suit-major:shdc:A23456789TJQK") : in.deck_order;
-  j["loop"] = seed_loop_name(in.variant.loop);
+  j["loop"] = variant_loop_name(in.variant);
   j["seeds"] = nullptr;
   j["deals"] = deals.size();
   auto logged = nlohmann::ordered_json::array();
@@ -104,7 +104,7 @@ seed_search_report node_state_output(const seed_search_input& in, const audit::s
                    : fmt::format("Not found: no Math.random state makes {} with --loop {} (at any of the 64 cache "
                                  "offsets, under either ToDouble rule)",
                                  deals.size() == 1 ? std::string("this deal") : fmt::format("these {} deals", deals.size()),
-                                 seed_loop_name(in.variant.loop));
+                                 variant_loop_name(in.variant));
     const std::string scope = short_rank ? std::string("Nothing is ruled out.")
                                          : "This rules out only this shuffle code driven by Math.random with no other "
                                            "call between the deals; other code is not tested.";

@@ -34,31 +34,30 @@ std::string count_text(std::uint64_t count) {
   return out;
 }
 
-}  // namespace
-
-std::string_view seed_loop_name(audit::shuffle_loop loop) noexcept {
-  switch (loop) {
-    case audit::shuffle_loop::down: return "down";
-    case audit::shuffle_loop::up: return "up";
-    case audit::shuffle_loop::naive: return "naive";
-    case audit::shuffle_loop::pop: return "pop";
-    case audit::shuffle_loop::sort: return "sort";
-  }
-  return "";
-}
-
-namespace {
-
 std::string_view unit_name(audit::time_unit unit) {
   switch (unit) {
     case audit::time_unit::unix_seconds: return "Unix seconds";
     case audit::time_unit::unix_milliseconds: return "Unix milliseconds";
     case audit::time_unit::milliseconds_since_midnight: return "milliseconds since midnight";
+    case audit::time_unit::milliseconds_since_boot: return "milliseconds since boot";
   }
   return "";
 }
 
 }  // namespace
+
+std::string variant_loop_name(const audit::family_variant& v) {
+  switch (v.loop) {
+    case audit::shuffle_loop::down: return "down";
+    case audit::shuffle_loop::up: return "up";
+    case audit::shuffle_loop::naive: return "naive";
+    case audit::shuffle_loop::inside_out: return "inside-out";
+    case audit::shuffle_loop::sample: return fmt::format("sample:{}", v.sample_size);
+    case audit::shuffle_loop::pop: return "pop";
+    case audit::shuffle_loop::sort: return "sort";
+  }
+  return "";
+}
 
 std::string cards_text(const deck& pack, std::span<const std::uint32_t> cards) {
   std::string out;
@@ -175,7 +174,11 @@ seed_search_report seed_search_output(const seed_search_input& in, const audit::
       "Chance: E = {} matches expected by chance ({}, S = {} distinct seeds, {}); \"predictable\" needs E <= {} "
       "(--max-chance).\n",
       chance_text(chance.expected),
-      reseed == reseed_mode::once ? "E = S * prod_d 1/(n)_K" : "E = prod_d min(1, S/(n)_K)", count_text(chance.states),
+      chance.variants > 1
+          ? (reseed == reseed_mode::once ? fmt::format("E = H * S * prod_d 1/(n)_K, H = {} variants", chance.variants)
+                                         : fmt::format("E = H * prod_d min(1, S/(n)_K), H = {} variants", chance.variants))
+          : std::string(reseed == reseed_mode::once ? "E = S * prod_d 1/(n)_K" : "E = prod_d min(1, S/(n)_K)"),
+      count_text(chance.states),
       [&] {
         std::string k;
         for (std::size_t d = 0; d < deals.size() && d < 8; ++d) k += (k.empty() ? "K = " : ", ") + std::to_string(deals[d].size());
@@ -191,22 +194,35 @@ seed_search_report seed_search_output(const seed_search_input& in, const audit::
                    deals.size() == 1 ? "1 logged deal" : fmt::format("{} logged deals", deals.size()));
   t += fmt::format("Family: {}\n", family.definition);
   if (!in.deck_order.empty()) t += fmt::format("Deck order: the list starts {}\n", in.deck_order);
-  const std::string_view loop_name = seed_loop_name(in.variant.loop);
-  const std::string_view reduce_name = in.variant.reduce == audit::draw_reduction::div ? "div" : "native";
+  const std::string loop_name = variant_loop_name(in.variant);
+  const std::string_view reduce_name = in.variant.reduce == audit::draw_reduction::div   ? "div"
+                                       : in.variant.reduce == audit::draw_reduction::mod ? "mod"
+                                                                                         : "native";
   if (!in.variant.standard())
     t += fmt::format("Variant: --loop {} --reduce {} (in place of the family's loop and draw)\n", loop_name, reduce_name);
+  if (in.variant.carry_over)
+    t += "Carry-over: one list reshuffled every deal without refilling (each deal shuffles the list the last one left)\n";
   j["loop"] = loop_name;
   j["reduce"] = reduce_name;
+  j["carry_over"] = in.variant.carry_over;
+  j["variants_tried"] = in.variants_tried;
+  if (in.variants_tried > 1)
+    t += fmt::format("Variants: {} combinations of loop, draw, deck order and carry-over tried (--try-variants); E "
+                     "counts them all (H = {}){}\n",
+                     in.variants_tried, in.variants_tried, result.matches.empty() ? "" : "; the one that matched is above");
   t += "\n";
 
   if (result.matches.empty()) {
+    const std::string any_variant =
+        in.variants_tried > 1 ? fmt::format(" with any of the {} variants tried", in.variants_tried) : "";
     const std::string statement =
-        reseed == reseed_mode::once
+        (reseed == reseed_mode::once
             ? fmt::format("no {} seed in {} reproduces {}", family.name, space, deals_word)
             : deals.size() == 1
                   ? fmt::format("no {} seed in {} reproduces this deal", family.name, space)
                   : fmt::format("no {} seed in {} reproduces any of these {} deals (each deal tried on its own)",
-                                family.name, space, deals.size());
+                                family.name, space, deals.size())) +
+        any_variant;
     const std::string scope = fmt::format(
         "This rules out only {} seeded with one of these {} seeds; another generator, other shuffle code or a seed "
         "outside the range is not tested.",
@@ -294,10 +310,13 @@ seed_search_report seed_search_output(const seed_search_input& in, const audit::
     const std::span<const std::uint32_t> rest(prediction.rest_of_last_deal);
     j["predicted_rest_of_last_deal"] = cards_json(pack, rest);
     if (rest.empty()) {
-      t += fmt::format("\nDeal {} was logged whole: nothing of it is left to predict.\n", deals.size());
+      t += in.variant.loop == audit::shuffle_loop::sample
+               ? fmt::format("\nDeal {}: all {} cards random.sample dealt were logged.\n", deals.size(),
+                             in.variant.sample_size)
+               : fmt::format("\nDeal {} was logged whole: nothing of it is left to predict.\n", deals.size());
     } else {
       t += fmt::format("\nPredicted rest of deal {} (cards {} to {}):\n  {}\n", deals.size(), deals[last_deal].size() + 1,
-                       pack.cards.size(), cards_text(pack, rest));
+                       deals[last_deal].size() + rest.size(), cards_text(pack, rest));
     }
     if (reseed == reseed_mode::once) {
       j["predicted_next_deal"] = cards_json(pack, prediction.next_deal);
@@ -332,6 +351,26 @@ std::string seed_search_estimate(std::uint64_t seeds, unsigned threads, double r
   return fmt::format("shufl: searching {} seeds on {} thread{}: at most about {} ({:.3g} seeds/s per thread, measured on the "
                      "first seeds; without --all it stops at the first match; --shard I/N splits the range)\n",
                      count_text(seeds), threads, threads == 1 ? "" : "s", d, rate);
+}
+
+std::string seed_search_variants_cost(const audit::seed_family_info& family,
+                                      const std::vector<audit::search_variant>& variants, std::uint64_t seeds,
+                                      unsigned threads, double rate) {
+  std::size_t loops = 0, orders = 0;
+  bool carry = false;
+  for (const auto& v : variants) {
+    if (v.deck_order_name == variants.front().deck_order_name && !v.variant.carry_over) ++loops;
+    if (v.variant.carry_over) carry = true;
+  }
+  orders = loops == 0 ? 0 : variants.size() / loops / (carry ? 2 : 1);
+  std::string t = fmt::format(
+      "shufl: --try-variants: {} variants of {} ({} loops and draws x {} deck order{}{}), each over every seed; E counts "
+      "them all\n",
+      variants.size(), family.name, loops, orders, orders == 1 ? "" : "s", carry ? " x carry-over off and on" : "");
+  const std::uint64_t total = seeds * variants.size();
+  if (rate > 0 && (variants.size() == 0 || total / variants.size() == seeds))
+    t += seed_search_estimate(total, threads, rate);
+  return t;
 }
 
 }  // namespace shufl::render

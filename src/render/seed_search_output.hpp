@@ -26,7 +26,8 @@ struct seed_search_input {
   std::vector<std::vector<std::uint32_t>> deals;  ///< the logged deals (canonical indices)
   deck pack;                                      ///< the pack the cards are named in
   std::string deck_order;                         ///< --deck-order as given (empty: canonical)
-  audit::family_variant variant;                  ///< --loop, --reduce
+  audit::family_variant variant;                  ///< --loop, --reduce (with --try-variants: the one that matched)
+  std::size_t variants_tried = 1;                 ///< --try-variants: H, the variants searched
 };
 
 /// The JSON object, the text report and the exit status (3: a seed reproduces the deals and E is at
@@ -47,8 +48,14 @@ seed_search_report seed_search_output(const seed_search_input& in, const audit::
 std::string seed_search_page_result(const nlohmann::ordered_json& seed_search, std::size_t k);
 std::string seed_search_page_section(const nlohmann::ordered_json& seed_search, std::size_t k);
 
-/// The name of a loop as --loop takes it.
-std::string_view seed_loop_name(audit::shuffle_loop loop) noexcept;
+/// A variant's --loop as written: down, up, naive, inside-out, sample:K.
+std::string variant_loop_name(const audit::family_variant& variant);
+
+/// What --try-variants states up front on stderr: the variants, and the estimate of
+/// seed_search_estimate for all of them (seeds = the seeds of one variant, over its searches).
+std::string seed_search_variants_cost(const audit::seed_family_info& family,
+                                      const std::vector<audit::search_variant>& variants, std::uint64_t seeds,
+                                      unsigned threads, double rate_per_thread);
 
 /// The line a long search starts with on stderr: "shufl: searching N seeds on T threads, about
 /// D (R seeds/s per thread measured on this search's first seeds)".

@@ -9,10 +9,11 @@ the same run, the input's SHA-256 and size are those of the file (hashlib), the 
 as text, the heatmaps have one cell per card x position, suit x position and rank x position,
 every total and poker class has its row, the page never says "fair" or "certified", no console
 message, and nothing wider than the window (at 1100 and 700 px).
-Mode `print`: `chromium --headless --print-to-pdf` of the page: A4 pages (pdfinfo), page 1 not
+Mode `print`: `chromium --headless --print-to-pdf` of both pages: A4 pages (pdfinfo), page 1 not
 blank and holding the whole battery table (pdftotext) at its size (a page too wide for the paper
-is shrunk to fit: smaller words), and on every page (pdftoppm -r 50) the right-hand margin is
-white: nothing is cut off at the right.
+is shrunk to fit: smaller words), every word at least 8 pt high as printed (pdftotext -bbox,
+against a page set in 8 pt printed the same way), "page K of N" on every page, and on every page
+(pdftoppm -r 50) the right-hand margin is white: nothing is cut off at the right.
 Usage: check_audit_report.py page|print SHUFL OUT_DIR. Exits 77 (skip) only when a tool is missing.
 """
 import hashlib
@@ -167,6 +168,27 @@ def white(px):
     return all(c >= 245 for c in px)
 
 
+def print_pdf(page):
+    """Prints PAGE (.html) to PAGE.pdf with the command docs/audit.md gives; returns the PDF's path."""
+    pdf = page[:-5] + ".pdf"
+    if os.path.exists(pdf):
+        os.remove(pdf)
+    subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-pdf-header-footer",
+                    f"--print-to-pdf={pdf}", "file://" + page], capture_output=True, timeout=120)
+    return pdf
+
+
+def word_boxes(pdf):
+    """(height in pt, word) of every word pdftotext -bbox finds in PDF."""
+    boxes = subprocess.run(["pdftotext", "-bbox", pdf, "-"], capture_output=True, text=True).stdout
+    out = []
+    for b in boxes.splitlines():
+        if "<word " in b:
+            h = float(b.split('yMax="')[1].split('"')[0]) - float(b.split('yMin="')[1].split('"')[0])
+            out.append((h, b.split(">", 1)[1].rsplit("</word>", 1)[0]))
+    return out
+
+
 def check_print(shufl, out):
     for tool in ("pdfinfo", "pdftoppm", "pdftotext"):
         if not shutil.which(tool):
@@ -175,13 +197,24 @@ def check_print(shufl, out):
     if not CHROMIUM:
         print("skip: chromium missing")
         return 77
-    # One print (Chromium takes seconds): the --algo page, two audits, one failing.
-    for page, args, text, docs, decks in make_runs(shufl, out)[1:2]:
+    # 8 pt as pdftotext -bbox measures it: the word boxes of a page that sets text in 8 pt in the
+    # report's fonts (DejaVu Sans and the monospace), printed the same way (a box is the font's
+    # ascent plus descent: about 1.16 times the size).
+    calibration = os.path.join(out, "calibration-8pt.html")
+    with open(calibration, "w") as f:
+        f.write('<!DOCTYPE html><html><head><meta charset="utf-8"><style>@page { size: A4; margin: 14mm 12mm; } '
+                'body { margin: 0; font-family: "DejaVu Sans", Verdana, sans-serif; }</style></head><body>'
+                '<p style="font-size: 8pt">Sans Calibration</p>'
+                '<p style="font-size: 8pt; font-family: monospace">Mono Calibration</p></body></html>')
+    eight = min(height for height, word in word_boxes(print_pdf(calibration)))
+    check(7 < eight < 12, f"8 pt prints as {eight} pt high boxes")
+    # Two prints (Chromium takes seconds each): a deck file with --game poker, and the --algo page
+    # (two audits, one failing).
+    for page, args, text, docs, decks in make_runs(shufl, out)[:2]:
         pdf = page[:-5] + ".pdf"
         if os.path.exists(pdf):
             os.remove(pdf)
-        subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-pdf-header-footer",
-                        f"--print-to-pdf={pdf}", "file://" + page], capture_output=True, timeout=120)
+        print_pdf(page)
         check(os.path.exists(pdf), f"{pdf} not written")
         if not os.path.exists(pdf):
             continue
@@ -190,6 +223,14 @@ def check_print(shufl, out):
         size = next(l for l in info.splitlines() if l.startswith("Page size:"))
         check(pages >= 1, f"{pdf}: {pages} pages")
         check("(A4)" in size, f"{pdf}: {size}")
+        # Every word at least 8 pt (the page's captions, axis labels, colour bars and charts
+        # included), measured on the glyphs Chromium printed.
+        small = [(round(h, 2), w) for h, w in word_boxes(pdf) if h < eight - 0.01]
+        check(not small, f"{pdf}: {len(small)} words under 8 pt (8 pt = {eight:.2f} pt boxes): {small[:6]}")
+        # "page K of N" on every printed page.
+        for k in range(1, pages + 1):
+            words = " ".join(run(["pdftotext", "-f", str(k), "-l", str(k), pdf, "-"], out).split())
+            check(f"page {k} of {pages}" in words, f"{pdf}: page {k} lacks 'page {k} of {pages}'")
         first = run(["pdftotext", "-f", "1", "-l", "1", "-layout", pdf, "-"], out)
         for rows, result in text_sections(text)[:1]:
             for r in rows:

@@ -14,6 +14,14 @@
 
 namespace shufl::test {
 
+/// The records a sampler kept (byte_buffers) as strings, for comparisons in tests.
+inline std::vector<std::string> as_strings(const std::vector<lines::byte_buffer>& kept) {
+  std::vector<std::string> out;
+  out.reserve(kept.size());
+  for (const auto& r : kept) out.emplace_back(r.view());
+  return out;
+}
+
 /// Feeds `data` (records ending with '\n', weights in 1-based TSV field `field`) to a
 /// weighted_sampler of size `k` keyed by `key`, record by record (pass/offer: the reference) or,
 /// with `bulk`, as the CLI does (pass_records, then pass/offer for the record where it stops).
@@ -44,7 +52,7 @@ inline std::vector<std::string> weighted_sample_by(std::string_view data, std::s
     ++position;
     window.remove_prefix(r.size());
   }
-  return sampler.take_in_key_order();
+  return as_strings(sampler.take_in_key_order());
 }
 
 }  // namespace shufl::test

@@ -8,14 +8,18 @@
 //
 // What the caller shows or stores goes through follow_events: statuses, the alarm, the state
 // document to save, notes, and the final record (src/render/follow_output.hpp makes the texts).
-// The caller owns the descriptor, the side files and the signals: `stop` is polled at least
-// every 0.2 s (a blocking read or poll interrupted by a signal returns at once).
+// The caller owns the descriptor, the side files and the signals. With a `wake_fd` (a pipe a
+// signal handler writes a byte to) the waits block until bytes come, a signal, or the next
+// status or metrics write the clock makes due: a quiet monitor uses no CPU. Without one, `stop`
+// and `reopen` are looked at every 0.2 s. A regular file is followed across rotations
+// (src/audit/follow_source.hpp: copytruncate, rename; `reopen` makes the check at once).
 #pragma once
 
 #include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "shufl/audit.hpp"
 #include "shufl/audit/deck_reader.hpp"
@@ -28,6 +32,8 @@ namespace shufl::audit {
 struct follow_settings {
   int fd = 0;                        ///< the input, open for reading (not owned, not closed)
   std::string name;                  ///< the input as messages name it ("standard input", a path)
+  std::string path;                  ///< the followed file's path, for rotation ("": standard input)
+  int wake_fd = -1;                  ///< readable after a signal (non-blocking; drained by the loop); -1: none
   reader_options reader;             ///< pack, deal length, --skip-bad
   game_deal game;                    ///< the battery's game tests
   double alpha = 0.001;              ///< the battery's level (and the since-start evidence's scale)
@@ -41,6 +47,12 @@ struct follow_settings {
   std::optional<std::string> state_text;
   /// 0 while the run should go on; a signal number (or any non-zero) to stop it.
   std::function<int()> stop;
+  /// true once per request to reopen the followed file (SIGHUP); may be empty.
+  std::function<bool()> reopen;
+  /// Seconds between metrics records while nothing else makes one (0: only with statuses).
+  double metrics_interval = 0;
+  /// Decks remembered in the state (as 64-bit hashes) to skip a restarted pipe's overlap.
+  std::size_t overlap_decks = 64;
 };
 
 /// One status of the monitor (also the alarm's and the final one's).
@@ -53,6 +65,22 @@ struct follow_status {
   double alpha = 0.001;
   double threshold_log10 = 3;        ///< log10(1/alpha)
   bool alarm = false;                ///< whether the detector alarmed in this run
+  double time = 0;                   ///< when it was made: seconds since 1970-01-01 UTC
+};
+
+/// One group's record for the metrics: one unnamed group without --group-by, else one per
+/// group (each with its own detector).
+struct follow_group_record {
+  std::string name;                  ///< the group ("": the one unnamed group)
+  follow_status status;              ///< its status now
+  double last_deck_time = 0;         ///< when its last deck was read, seconds since 1970 UTC (0: none yet)
+};
+
+/// What a metrics record holds: the monitor's pack and time, and every group's record.
+struct follow_metrics_record {
+  std::string pack;                       ///< the pack's name
+  double now = 0;                         ///< when it was made (the heartbeat), seconds since 1970 UTC
+  std::vector<follow_group_record> groups;
 };
 
 /// Things the monitor tells beside its statuses (the render layer words them).
@@ -63,6 +91,12 @@ enum class follow_note {
   other_input,        ///< the state's decks came from another input: read from its start
   restored_alarm,     ///< the restored state had alarmed: the alarm is given again (no --reset-alarm)
   alarm_reset,        ///< the restored state had alarmed: reset (--reset-alarm)
+  overlap_skipped,    ///< `lines`: a pipe's first decks are the state's last ones: skipped
+  truncated,          ///< the followed file was truncated (copytruncate): read from its start
+  rotated,            ///< the path names a new file (rename rotation): read from its start
+  reopened,           ///< a reopen request (SIGHUP) found a new file at the path: read from its start
+  reopen_same,        ///< a reopen request found the same file: reading goes on
+  reopen_not_a_file,  ///< a reopen request on a pipe or standard input: nothing to reopen
 };
 
 /// How the run ended.
@@ -93,6 +127,9 @@ class follow_events {
   virtual void save(const follow_status& s, const std::string& state) = 0;
   /// The end: the final status and the battery's report.
   virtual void final(const follow_final& f) = 0;
+  /// The metrics: after each status, alarm and the final record, and every
+  /// settings.metrics_interval seconds while idle.
+  virtual void metrics(const follow_metrics_record& record) { (void)record; }
 };
 
 /// How a run came out.
@@ -102,6 +139,23 @@ struct follow_outcome {
   int stop_signal = 0;
   bool alarmed = false;
   bool battery_failed = false;
+};
+
+/// The self-pipe a signal handler wakes the loop through (follow_settings::wake_fd): both ends
+/// non-blocking and close-on-exec. One at a time per process; fd() is -1 when it could not be
+/// made (the loop then looks at its flags every 0.2 s).
+class follow_wake {
+ public:
+  follow_wake() noexcept;
+  ~follow_wake();
+  follow_wake(const follow_wake&) = delete;
+  follow_wake& operator=(const follow_wake&) = delete;
+  [[nodiscard]] int fd() const noexcept { return read_fd_; }
+  /// Wakes the loop: one byte into the pipe (async-signal-safe; keeps errno).
+  static void notify() noexcept;
+
+ private:
+  int read_fd_ = -1;
 };
 
 /// Runs the monitor until the end of a pipe, the alarm (without keep_going) or `stop`.

@@ -65,7 +65,9 @@ class e_process {
   /// Monitors decks of `pack`. With `window` > 0 the learners (position, suit-rank) count only
   /// the last `window` decks (a sliding window, window × cards face ids kept), so a long fair
   /// history does not slow their bets after a change (the change detector's learners); 0 counts
-  /// every deck (the since-the-start e-process). Throws shufl::error for an empty pack.
+  /// every deck (the since-the-start e-process). With a window, status::max_log10_mixture and
+  /// anytime_p are not kept up (0 and 1: only the since-the-start process has them). Throws
+  /// shufl::error for an empty pack.
   explicit e_process(const audit_pack& pack, std::size_t window = 0);
 
   /// Adds one deck: face ids (0..faces()−1), top card first; pack.size() cards, or fewer for a
@@ -106,6 +108,8 @@ class e_process {
     double w_hot = 0;    // weight after a hit (single-card predictors only)
     double log_e = 0;    // ln of this component's e-value
     double scale = 1;    // factors of the current deck not yet folded into log_e
+    double log_keep_cold = 0;  // ln(1 − w_cold): a miss's factor (single-card predictors)
+    double log_keep_hot = 0;   // ln(1 − w_hot)
   };
   struct predictor_state {
     std::vector<component> comps;
@@ -149,6 +153,8 @@ class e_process {
   // Scratch for one deck (sized once).
   std::array<std::uint64_t, 8> misses_{};  // [2 · predictor + hot]: misses in this deck
   std::vector<std::uint32_t> left_, live_, live_pos_, seen_copy_, suit_left_, rank_left_;
+  std::vector<std::uint32_t> dead_class_;  // suit classes used up in this deck, then rank classes
+  bool unit_copies_ = false;               // one copy of every face (no shoe)
 };
 
 }  // namespace shufl::audit

@@ -22,17 +22,22 @@
 #include <utility>
 #include <vector>
 
+#include "shufl/deck.hpp"
+#include "shufl/text_input.hpp"
+
 namespace shufl::audit {
 
 /// The searchable generator + shuffle families.
 enum class seed_family : std::uint8_t { python_random, c_rand, cpp_mt19937, java_random, asf_poker, glibc_rand_r,
-                                         msvc_rand, node_math_random };
+                                         msvc_rand, php_mt_rand, php_mt_rand_legacy, go_math_rand, dotnet_random,
+                                         node_math_random };
 
 /// What a time window's instants become as seeds of a family.
 enum class time_unit : std::uint8_t {
   unix_seconds,              ///< int(time.time()), time(NULL)
   unix_milliseconds,         ///< System.currentTimeMillis()
   milliseconds_since_midnight,  ///< Delphi's Randomize as ASF used it (clock time, 0..86,399,999)
+  milliseconds_since_boot,      ///< .NET's Environment.TickCount (`uptime:` ranges; no time windows)
 };
 
 /// One family: its name, its one-line definition with the source, the seeds it accepts.
@@ -55,26 +60,40 @@ enum class reseed_mode : std::uint8_t { per_deal, once };
 /// The shuffle loop a family's generator drives (draw(k) is the reduced draw in [0, k)):
 /// down: for i = n−1 down to 1, swap(a[i], a[draw(i+1)]) (every family's default but asf-poker
 /// and cpp-mt19937, which have their own); up: for i = 0 to n−2, swap(a[i], a[i + draw(n−i)]);
-/// naive: for i = 0 to n−1, swap(a[i], a[draw(n)]); pop (node-math-random only): down, then the
-/// cards dealt with pop() from the end of the list (the last index first).
-/// sort (node-math-random only): deck.sort(() => Math.random() - 0.5) as V8 sorts fewer than 64
-/// elements.
-enum class shuffle_loop : std::uint8_t { down, up, naive, pop, sort };
-/// How a raw output becomes draw(k): native, the generator's own bounded draw (c-rand: rand() % k);
-/// div: rand() / (RAND_MAX / k + 1) (c-rand only, RAND_MAX = 2^31 − 1).
-enum class draw_reduction : std::uint8_t { native, div };
+/// naive: for i = 0 to n−1, swap(a[i], a[draw(n)]); inside-out: for i = 0 to n−1 (i = 0 draws
+/// too), j = draw(i+1), a[i] = a[j], a[j] = i (Go's Perm); sample: CPython 3.11's
+/// random.sample(list, k) (python-random only): when n ≤ 21 + (k > 5 ? 4^⌈log4(3k)⌉ : 0), for i
+/// = 0 to k−1: j = draw(n−i), deal pool[j], pool[j] = pool[n−i−1]; otherwise for i = 0 to k−1:
+/// j = draw(n) drawn again while already dealt, deal list[j]. A sample deals k cards, not n.
+/// pop (node-math-random only): down, then the cards dealt with pop() from the end of the list
+/// (the last index first); sort (node-math-random only): deck.sort(() => Math.random() - 0.5) as
+/// V8 sorts fewer than 64 elements.
+enum class shuffle_loop : std::uint8_t { down, up, naive, inside_out, sample, pop, sort };
+/// How a raw output becomes draw(k): native, the generator's own bounded draw (c-rand: rand() % k;
+/// go-math-rand's down loop: Shuffle's own multiply, its other loops r.Intn(k)); div: rand() /
+/// (RAND_MAX / k + 1) (c-rand, glibc-rand-r: RAND_MAX = 2^31 − 1); mod: go-math-rand's r.Intn(k)
+/// in the down loop (a hand-written loop rather than r.Shuffle).
+enum class draw_reduction : std::uint8_t { native, div, mod };
 struct family_variant {
   shuffle_loop loop = shuffle_loop::down;
   draw_reduction reduce = draw_reduction::native;
+  std::size_t sample_size = 0;  ///< sample: k, the cards random.sample deals (1..n)
+  /// One list reshuffled every deal without refilling (deal d + 1 shuffles the list deal d left);
+  /// only with reseed once. The first deal is unchanged, so standard() ignores it.
+  bool carry_over = false;
+  /// The family's own loop and draw (the fast filters apply).
   [[nodiscard]] bool standard() const noexcept { return loop == shuffle_loop::down && reduce == draw_reduction::native; }
 };
-/// Throws shufl::error when `family` has no such variant (loops: python-random, c-rand,
-/// java-random; div: c-rand).
+/// Throws shufl::error when `family` has no such variant: --loop on cpp-mt19937, asf-poker or
+/// php-mt-rand-legacy; sample on another family than python-random, or with carry_over; div on
+/// another family than c-rand and glibc-rand-r; mod on another than go-math-rand, or with a loop
+/// other than down.
 void check_variant(seed_family family, const family_variant& variant);
 
 /// Reference (exact, unoptimised) deals of a family: `deals` consecutive shuffles of a fresh
 /// canonical list of n cards after seeding once with `seed` (per-deal reseeding is deals = 1 per
-/// seed). Each result is the full list of n canonical indices, index 0 dealt first. n ≥ 1.
+/// seed). Each result is the full list of n canonical indices, index 0 dealt first (with
+/// --loop sample, the k cards dealt). n ≥ 1.
 std::vector<std::vector<std::uint32_t>> family_deals(seed_family family, std::uint64_t seed, std::size_t n,
                                                      std::size_t deals, const family_variant& variant = {});
 
@@ -195,10 +214,57 @@ seed_search_result search_seeds(const seed_search_options& options);
 /// --deck-order on bad syntax or when n ≠ 52.
 std::vector<std::uint32_t> parse_deck_order(std::string_view spec, std::size_t n);
 
+/// The variant of --loop LOOP (down, up, naive, inside-out, sample[:K]; sample without K deals the
+/// most cards logged of a deal), --reduce RULE (empty: the family's own; native, mod, div) and
+/// --carry-over. Throws shufl::error for an unknown name, sample:K with K not a positive whole
+/// number, carry-over without reseed once, a combination check_variant refuses, or any of them
+/// with `try_variants` (which tries them all).
+family_variant parse_family_variant(const seed_family_info& family, std::string_view loop, std::string_view reduce,
+                                    bool carry_over, bool try_variants, const seed_search_options& options);
+
+/// Parses --shard I/N (0 ≤ I < N) into {I, N}; throws shufl::error otherwise.
+std::pair<std::uint64_t, std::uint64_t> parse_shard(std::string_view text);
+
+/// A deck order read from `in`: every card of `pack` once, in the list's starting order (list[0]
+/// first), in any notation shufl deck prints, on one line or several; as deck_order (empty when
+/// it is the canonical order). Throws shufl::error naming the line for a word that is no card of
+/// the pack or a card given twice, and when cards are missing.
+std::vector<std::uint32_t> read_deck_order(text_reader& in, const deck& pack);
+
+/// One combination --try-variants tries: a loop and draw (and carry-over) with a deck order.
+struct search_variant {
+  family_variant variant;
+  std::vector<std::uint32_t> deck_order;  ///< as seed_search_options::deck_order (empty: canonical)
+  std::string deck_order_name;            ///< e.g. "rank-major:cdhs:23456789TJQKA" (empty: canonical)
+};
+
+/// Every variant of `options.family` --try-variants tries, the family's own first: each --loop it
+/// takes (python-random: sample:K with K the most cards logged of a deal, and sample:n when n selects the
+/// other method of random.sample) × each --reduce it takes (c-rand, glibc-rand-r: native, div;
+/// go-math-rand's down loop: native, mod) × the 96 deck orders of a 52-card pack (suit-major and
+/// rank-major × the 24 suit orders × aces low and high; only the canonical one for another pack;
+/// options.deck_order, named `fixed_order_name`, when that is not empty) × carry-over off and on
+/// (with reseed once and several deals).
+std::vector<search_variant> family_variants(const seed_search_options& options, const std::string& fixed_order_name = {});
+
+/// The search of several variants in turn: the first variant (in order) with a match, its result,
+/// and the seeds tried over all variants searched. `variant` is variants.size() when none matches.
+struct variant_search_result {
+  std::size_t variant = 0;
+  seed_search_result result;
+  std::uint64_t seeds_tried = 0;
+};
+
+/// Runs search_seeds with each variant (its variant and deck_order put into `options`) until one
+/// matches; `options` is left with the variant that matched (the first when none did).
+variant_search_result search_variants(seed_search_options& options, const std::vector<search_variant>& variants);
+
 /// Seeds per second of one thread for this search, measured by running its first `sample` seeds
 /// (fewer when the range is smaller) once, on one thread; the whole search's time is then about
 /// range.count() × searches / (rate × threads). 0 when the sample ran too fast to time.
-double measure_seed_rate(const seed_search_options& options, std::uint64_t sample = std::uint64_t{1} << 17);
+/// With `as`, the search of that variant and deck order instead.
+double measure_seed_rate(const seed_search_options& options, std::uint64_t sample = std::uint64_t{1} << 17,
+                         const search_variant* as = nullptr);
 
 /// A positive number as mantissa·2^exponent, so that products of many small probabilities (a
 /// deal of 52 cards is 1/52! ≈ 10^-67.9) never underflow. Zero is mantissa 0.

@@ -46,13 +46,17 @@ class record_source {
   /// The next record with its delimiter, valid until the next call; false at the end. Throws
   /// shufl::error "read error: ..." for a stream.
   bool next(std::string_view& record);
+  /// Appends the next record (the one `next` would return) to `out` instead: a stream's record
+  /// goes straight into `out` (record_reader::append_next), so a caller that gathers every
+  /// record holds a huge one once. False at the end, `out` unchanged. Throws as `next`.
+  bool append_next(byte_buffer& out);
   /// Passes over up to `count` records; returns how many (fewer only at the end).
   std::uint64_t skip(std::uint64_t count);
   /// Records passed so far (returned by next or skipped): the 0-based index of the next one.
   std::uint64_t position() const noexcept { return position_; }
   /// The string that holds the bytes of `record` (the one `next` last returned) when this source
   /// or its reader assembled it, else nullptr: for keep_record, which may take its buffer.
-  std::string* owner(std::string_view record) noexcept {
+  byte_buffer* owner(std::string_view record) noexcept {
     if (!scratch_.empty() && record.data() == scratch_.data()) return &scratch_;
     return reader_ ? reader_->owner(record) : nullptr;
   }
@@ -70,7 +74,7 @@ class record_source {
   char delimiter_ = '\n';
   kind kind_ = kind::reader;
   std::uint64_t position_ = 0;
-  std::string scratch_;
+  byte_buffer scratch_;  // a record assembled here (CSV lines, an operand, a number)
 };
 
 /// A set of 1-based field numbers as `cut -f` reads a list: items N, N-M, N- (N to the last
@@ -429,13 +433,13 @@ class weighted_sampler {
                            char field_delimiter, std::uint64_t& passed) noexcept;
   /// Offers the record whose weight was just given to `pass` (which returned false), with its
   /// 0-based input position; `owner` as for reservoir_sampler::offer (keep_record).
-  void offer(std::string_view record, double weight, std::uint64_t position, std::string* owner = nullptr);
+  void offer(std::string_view record, double weight, std::uint64_t position, byte_buffer* owner = nullptr);
   /// Records kept so far.
   std::size_t size() const noexcept { return heap_.size(); }
   /// The kept records in ascending key order (the weighted random order).
-  std::vector<std::string> take_in_key_order();
+  std::vector<byte_buffer> take_in_key_order();
   /// The kept records in input order (--keep-order).
-  std::vector<std::string> take_in_input_order();
+  std::vector<byte_buffer> take_in_input_order();
 
  private:
   using scaled = detmath::scaled;
@@ -458,7 +462,7 @@ class weighted_sampler {
   std::uint64_t k_;
   chacha20_engine engine_;
   std::vector<entry> heap_;  // max-heap
-  std::vector<std::string> slots_;
+  std::vector<byte_buffer> slots_;
   bool have_jump_ = false;  // jump_ holds the jump (a normal double, or less after subtractions)
   double jump_ = 0;         // weight still to pass over before the next entry
   bool have_scaled_jump_ = false;  // the jump is outside the normal doubles: scaled_jump_

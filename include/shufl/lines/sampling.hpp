@@ -57,12 +57,12 @@ std::uint64_t geometric_skip(double u, double p) noexcept;
 /// Stores `record` in `slot`. A record of 64 KiB or more whose bytes are exactly `*owner`'s (a
 /// record a reader assembled across reads or lines) is moved: `slot` takes owner's buffer and
 /// its own old bytes are freed, `*owner` is left empty, so a huge record is held once, not
-/// twice. Anything else (small records, records that are views of a read) is copied.
-inline void keep_record(std::string& slot, std::string_view record, std::string* owner) {
+/// twice. Anything else (small records, records that are views of a read) is copied
+/// (byte_buffer::assign).
+inline void keep_record(byte_buffer& slot, std::string_view record, byte_buffer* owner) {
   if (owner && record.size() >= (std::size_t{1} << 16) && owner->data() == record.data() &&
       owner->size() == record.size()) {
     slot = std::move(*owner);
-    *owner = std::string();
   } else {
     slot.assign(record);
   }
@@ -88,7 +88,7 @@ class reservoir_sampler {
   /// Offers the next record (with its delimiter): the same result as `sample` on the same
   /// records, one at a time. `owner`: the string that holds the record's bytes, if any (see
   /// keep_record), whose buffer a large record that enters takes instead of a copy.
-  void offer(std::string_view record, std::string* owner = nullptr);
+  void offer(std::string_view record, byte_buffer* owner = nullptr);
 
   /// Offers every remaining record of `reader`, skipping over those that cannot enter.
   void sample(record_reader& reader);
@@ -114,15 +114,15 @@ class reservoir_sampler {
 
   /// The kept records (min(k, seen) of them) in a uniformly random order: Fisher–Yates over the
   /// slots with chacha20_engine(derive_key(key, "lines/sample", 0), stream 1).
-  std::vector<std::string> take_shuffled();
+  std::vector<byte_buffer> take_shuffled();
 
   /// The kept records in input order (--keep-order): the same records as take_shuffled.
-  std::vector<std::string> take_in_input_order();
+  std::vector<byte_buffer> take_in_input_order();
 
  private:
-  void fill(std::string_view record, std::string* owner = nullptr);
+  void fill(std::string_view record, byte_buffer* owner = nullptr);
   void next_skip();
-  void replace(std::string_view record, std::string* owner = nullptr);
+  void replace(std::string_view record, byte_buffer* owner = nullptr);
   struct entry {
     double key;
     std::size_t slot;
@@ -136,7 +136,7 @@ class reservoir_sampler {
   std::uint64_t remaining_ = 0;  // records still to pass over before the next one enters
   seed_key key_;
   chacha20_engine engine_;
-  std::vector<std::string> slots_;
+  std::vector<byte_buffer> slots_;
   std::vector<std::uint64_t> positions_;  // input index of each slot's record
   std::vector<entry> heap_;               // max-heap of (key, slot)
 };
@@ -147,21 +147,22 @@ class reservoir_sampler {
 /// extra draw happens at end of input), and a record read after a draw j < k replaces slot j.
 /// Returns the kept records in slot order (GNU then permutes them with gnu_permutation).
 /// `records`: a record_reader, or a record_source of CSV records (modes.hpp): anything with
-/// `bool next(std::string_view&)`. Throws shufl::error on a read error, when the random source
-/// ends, or as `records.next` does (malformed CSV).
+/// `bool next(std::string_view&)` and `byte_buffer* owner(std::string_view)` (keep_record: a
+/// huge record is moved into its slot, not copied). Throws shufl::error on a read error, when
+/// the random source ends, or as `records.next` does (malformed CSV).
 template <class Records>
-std::vector<std::string> gnu_reservoir_sample(Records& records, std::uint64_t k, gnu_random_source& source) {
-  std::vector<std::string> slots;
+std::vector<byte_buffer> gnu_reservoir_sample(Records& records, std::uint64_t k, gnu_random_source& source) {
+  std::vector<byte_buffer> slots;
   slots.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(k, 1024)));
   std::string_view record;
   bool more = true;
-  while (slots.size() < k && (more = records.next(record))) slots.emplace_back(record);
+  while (slots.size() < k && (more = records.next(record))) keep_record(slots.emplace_back(), record, records.owner(record));
   if (!more || k == 0) return slots;
   std::uint64_t seen = k;
   for (;;) {
     const std::uint64_t j = source.draw_max(seen);  // 0 .. seen, drawn before reading
     if (!records.next(record)) break;
-    if (j < k) slots[static_cast<std::size_t>(j)].assign(record);
+    if (j < k) keep_record(slots[static_cast<std::size_t>(j)], record, records.owner(record));
     ++seen;
   }
   return slots;

@@ -192,6 +192,12 @@ inline bool have_avx2() noexcept {
 lane_mask python_random_lanes(const kernel_args& k) noexcept;
 lane_mask c_rand_lanes(const kernel_args& k) noexcept;
 lane_mask cpp_mt19937_lanes(const kernel_args& k) noexcept;
+/// php-mt-rand (legacy: php-mt-rand-legacy's twist); php_mt_rand.cpp.
+lane_mask php_mt_rand_lanes(const kernel_args& k, bool legacy) noexcept;
+/// glibc-rand-r (rand_r) and msvc-rand, four seeds side by side (small_lcgs.cpp).
+lane_mask small_lcg_lanes(const kernel_args& k, bool rand_r) noexcept;
+/// dotnet-random (dotnet_random.cpp).
+lane_mask dotnet_random_lanes(const kernel_args& k) noexcept;
 /// glibc's 344 + k outputs as sums over the 31 seeded words (built once; c_rand.cpp).
 void prepare_c_rand_table();
 

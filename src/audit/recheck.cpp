@@ -1,0 +1,102 @@
+// Recomputing a report (audit/recheck.hpp).
+#include "shufl/audit/recheck.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+
+#include "shufl/deck.hpp"
+#include "shufl/error.hpp"
+
+namespace shufl::audit {
+
+namespace {
+
+using json = nlohmann::ordered_json;
+
+std::string shown(const json& v) {
+  std::string s = v.dump();
+  return s.size() > 80 ? s.substr(0, 77) + "..." : s;
+}
+
+void compare(const json& page, const json& now, const std::string& path, std::vector<std::string>& out, std::size_t max) {
+  if (out.size() >= max) return;
+  const auto differ = [&] { out.push_back(fmt::format("{}: page {}, recomputed {}", path, shown(page), shown(now))); };
+  if (page.is_number() && now.is_number()) {
+    if (page.is_number_float() || now.is_number_float()) {
+      const double a = page.get<double>(), b = now.get<double>();
+      if (!(std::fabs(a - b) <= 1e-9 * std::max({1.0, std::fabs(a), std::fabs(b)}))) differ();
+    } else if (page != now) {
+      differ();
+    }
+  } else if (page.type() != now.type()) {
+    differ();
+  } else if (page.is_object()) {
+    for (const auto& [key, value] : page.items()) {
+      if (!now.contains(key)) out.push_back(fmt::format("{}.{}: not in the recomputed report", path, key));
+      else compare(value, now[key], path + "." + key, out, max);
+    }
+    for (const auto& [key, value] : now.items()) {
+      if (!page.contains(key)) out.push_back(fmt::format("{}.{}: not on the page", path, key));
+    }
+  } else if (page.is_array()) {
+    if (page.size() != now.size()) {
+      out.push_back(fmt::format("{}: {} entries on the page, {} recomputed", path, page.size(), now.size()));
+      return;
+    }
+    for (std::size_t i = 0; i < page.size(); ++i) compare(page[i], now[i], fmt::format("{}[{}]", path, i), out, max);
+  } else if (page != now) {
+    differ();
+  }
+}
+
+}  // namespace
+
+json parse_report_data(std::string_view text) {
+  try {
+    json docs = json::parse(text);
+    if (docs.is_array()) return docs;
+  } catch (const nlohmann::json::exception&) {
+  }
+  throw error("the page's audit data is not JSON");
+}
+
+report_settings settings_of_report(const json& doc) {
+  try {
+    report_settings s;
+    const json& pack = doc.at("pack");
+    const std::string name = pack.at("name").get<std::string>();
+    if (name == "custom") throw error("a --cards-file pack cannot be recomputed");
+    s.reader.pack = parse_pack(name);
+    s.reader.decks = pack.at("decks").get<std::uint64_t>();
+    s.reader.jokers = pack.at("jokers").get<std::uint64_t>();
+    if (!pack.at("dealt").is_null()) s.reader.dealt = pack.at("dealt").get<std::size_t>();
+    s.reader.skip_bad = doc.at("skipped").get<std::uint64_t>() > 0;
+    s.options.alpha = doc.at("alpha").get<double>();
+    for (const json& t : doc.at("tests")) {
+      const std::string test = t.at("name").get<std::string>();
+      if (test != "poker-hands" && test != "blackjack-hands") continue;
+      game_deal& g = s.options.game;
+      g.game = test == "poker-hands" ? game_kind::poker : game_kind::blackjack;
+      g.hands = 1;  // the note names the seats when there are several: "..., 2 seats: ..."
+      g.cards = g.game == game_kind::poker ? 5 : 2;  // each game's only hand size
+      const std::string note = t.contains("note") && t["note"].is_string() ? t["note"].get<std::string>() : "";
+      if (const auto at = note.find(" seats"); at != std::string::npos) {
+        std::size_t from = at;
+        while (from > 0 && note[from - 1] >= '0' && note[from - 1] <= '9') --from;
+        if (from < at && at - from <= 4) g.hands = std::stoul(note.substr(from, at - from));
+      }
+    }
+    return s;
+  } catch (const nlohmann::json::exception&) {
+    throw error("the page's audit data lacks the settings of its audit");
+  }
+}
+
+std::vector<std::string> report_differences(const json& page, const json& now, std::size_t max) {
+  std::vector<std::string> out;
+  compare(page, now, "audit", out, max);
+  return out;
+}
+
+}  // namespace shufl::audit

@@ -1,0 +1,43 @@
+// The signature of a signed audit report page (`shufl audit --report r.html --sign KEY`): one
+// line of the page, just before `</body>`,
+//
+//   <p id="shufl-signature" class="signature">Ed25519 signature of this page without this line: <code>BASE64</code></p>
+//
+// where BASE64 is the 64-byte Ed25519 signature (standard base64, padded) of every byte of the
+// page except that line (with its newline). The line is the page's only line that starts with
+// `<p id="shufl-signature"` (user text on a page is escaped, so it cannot start one), so
+//   sed '/^<p id="shufl-signature"/d' r.html > r.signed
+// gives the signed bytes to any Ed25519 verifier (docs/audit.md shows OpenSSL's commands).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "shufl/audit/signature.hpp"
+
+namespace shufl::render {
+
+/// The start of the signature line.
+inline constexpr std::string_view signature_line_start = "<p id=\"shufl-signature\"";
+
+/// The signature line for `sig`, with its newline.
+std::string signature_line(const audit::signature& sig);
+
+/// `page` (a whole page ending with "</body>\n</html>\n") with the signature line of `sig`
+/// inserted before its last `</body>` line. Throws shufl::error when the page has no such line
+/// or already holds a signature line.
+std::string with_signature(std::string_view page, const audit::signature& sig);
+
+/// A signed page taken apart.
+struct signed_page {
+  std::string message;          ///< the page without its signature line: the bytes signed
+  audit::signature sig{};       ///< the signature the line holds
+  std::string key_fingerprint;  ///< the fingerprint the page states (element id "key-fingerprint"); "" if none
+  std::string data;             ///< the text of the page's audit-data script (its JSON); "" if none
+};
+
+/// Takes a page apart (any bytes). Throws shufl::error "no signature line (the page is not
+/// signed)", "more than one signature line", "the signature line is malformed".
+signed_page read_signed_page(std::string_view page);
+
+}  // namespace shufl::render
