@@ -123,11 +123,11 @@ class follow_loop {
         more = false;
       }
       if (more) {
-        if (!e_) {
+        if (!groups_) {
           if (!reader.inference_note().empty()) ev_.note(follow_note::inferred_pack, reader.inference_note(), 0);
           start_process(reader.pack());
         }
-        if (!battery_) start_battery(reader.pack(), faces.size());
+        if (!batteries_) start_battery(reader.pack(), faces.size());
         if (reader.line_number() <= resume_lines_) {
           // This file's decks up to the state's line are in the restored e-process already.
           if (!resume_told_) {
@@ -140,23 +140,27 @@ class follow_loop {
           }
           continue;
         }
-        detector_->add_deck(faces);  // checks the deck first: throws before anything changes
-        e_->add_deck(faces);
-        add_to_battery(faces);
+        follow_group& g = groups_->get(reader.group());  // throws past --max-groups
+        g.detector.add_deck(faces);  // checks the deck first: throws before anything changes
+        g.e.add_deck(faces);
+        batteries_->add(batteries_->index_of(g.name), faces);
         ++run_decks_;
-        if (detector_->alarmed() || restored_alarm_) {
-          restored_alarm_ = false;
-          alarm();
+        ++g.decks_this_run;
+        g.last_line = reader.line_number();
+        g.last_deck = std::chrono::system_clock::now();
+        if (g.detector.alarmed() || g.restored_alarm) {
+          g.restored_alarm = false;
+          alarm(g);
           if (!s_.keep_going) {
             end = follow_end::alarm;
             break;
           }
-          detector_->restart();
+          g.detector.restart();
         }
-        if (s_.every != 0 && e_->decks() % s_.every == 0) {
-          status();
+        if (s_.every != 0 && g.e.decks() % s_.every == 0) {
+          status(g);
         } else if (s_.interval > 0 && clock_type::now() >= next_time_) {
-          status();
+          status_all();
         }
       }
       if ((sig = stop_value()) != 0) {
@@ -167,7 +171,7 @@ class follow_loop {
     }
     out.end = end;
     out.stop_signal = sig;
-    if (!e_) {
+    if (!groups_) {
       if (end == follow_end::end_of_input) throw error(fmt::format("{}: no decks in the input", s_.name));
       return out;
     }
@@ -184,17 +188,14 @@ class follow_loop {
   }
 
   void start_process(const audit_pack& pack) {
-    e_.emplace(pack);
-    detector_.emplace(pack, s_.arl);
+    groups_.emplace(pack, s_.arl, s_.reader.group_field != 0, s_.max_groups);
     if (!s_.keep_state) return;
     if (!s_.state_text) {
       ev_.note(follow_note::new_state, {}, 0);
       return;
     }
     std::string text = *s_.state_text;
-    std::string detector_text;
-    bool had_alarm = false;
-    // The monitor's own record beside the e-process: which regular file (device:inode) it
+    // The monitor's own record beside the groups' states: which regular file (device:inode) it
     // followed and through which line, so a restart on the same file does not add its decks
     // twice (a pipe or another file is read whole: its decks are new).
     try {
@@ -212,127 +213,113 @@ class follow_loop {
           ev_.note(follow_note::other_input, {}, 0);
         }
       }
-      if (j.is_object() && j.contains("detector")) {
-        detector_text = j["detector"].dump();
-        if (!j.value("alarm", nlohmann::json(false)).is_boolean())
-          throw error(fmt::format("--state '{}': state file: 'alarm' is not true or false", state_name_));
-        had_alarm = j.value("alarm", false);
-        j.erase("detector");
-        j.erase("alarm");
-        text = j.dump();
-      }
     } catch (const nlohmann::json::exception&) {
       // not JSON: the library's reader says what is wrong
     }
+    std::vector<std::string> had_alarm;
     try {
-      e_->deserialize(text);
-      if (detector_text.empty()) throw error("state file: no change detector in it (written by an older monitor)");
-      detector_->deserialize(detector_text);
+      had_alarm = groups_->deserialize(text);
     } catch (const error& e) {
       throw error(fmt::format("--state '{}': {}", state_name_, e.what()));
     }
-    if (had_alarm) {
-      ev_.note(s_.reset_alarm ? follow_note::alarm_reset : follow_note::restored_alarm, {}, 0);
+    for (const std::string& name : had_alarm) {
+      follow_group& g = groups_->get(name);
+      ev_.note(s_.reset_alarm ? follow_note::alarm_reset : follow_note::restored_alarm, name, 0);
       if (s_.reset_alarm) {
-        detector_->restart();
+        g.detector.restart();
       } else {
-        restored_alarm_ = true;
+        g.restored_alarm = true;
       }
     }
   }
 
   void start_battery(const audit_pack& pack, std::size_t dealt) {
-    shape_ = make_shape(pack, dealt);
-    set_game(shape_, pack, s_.game);
-    battery_.emplace(shape_);
-    k_ = shape_.positions;
-    block_.assign(kBlock * k_, 0);
-    previous_.assign(k_, 0);
+    battery_shape shape = make_shape(pack, dealt);
+    set_game(shape, pack, s_.game);
+    batteries_.emplace(shape, s_.reader.group_field != 0 ? s_.max_groups : 1);
   }
 
-  void add_to_battery(const std::vector<std::uint32_t>& faces) {
-    std::memcpy(block_.data() + in_block_ * k_, faces.data(), k_ * sizeof(std::uint32_t));
-    if (++in_block_ == kBlock) flush_battery();
-  }
-
-  void flush_battery() {
-    if (in_block_ == 0) return;
-    battery_->add_block(block_.data(), in_block_, has_previous_ ? previous_.data() : nullptr, block_index_);
-    std::memcpy(previous_.data(), block_.data() + (in_block_ - 1) * k_, k_ * sizeof(std::uint32_t));
-    has_previous_ = true;
-    block_index_ += in_block_;
-    in_block_ = 0;
-  }
-
-  // While the source waits: a status that the interval made due (only when decks came since
-  // the last one: an idle monitor stays quiet).
+  // While the source waits: statuses that the interval made due (only for groups with decks
+  // since their last one: an idle monitor stays quiet).
   void idle() {
-    if (e_ && s_.interval > 0 && e_->decks() != last_status_decks_ && clock_type::now() >= next_time_) status();
+    if (groups_ && s_.interval > 0 && clock_type::now() >= next_time_) status_all();
   }
 
-  follow_status current() const {
+  follow_status current(const follow_group& g) const {
     follow_status f;
-    f.e = e_->current();
-    f.detector = detector_->current();
+    f.grouped = groups_->grouped();
+    f.group = g.name;
+    f.line = g.last_line;
+    f.time = std::chrono::system_clock::now();
+    f.e = g.e.current();
+    f.detector = g.detector.current();
     f.arl = s_.arl;
-    f.alarms = alarms_;
-    f.decks_this_run = run_decks_;
+    f.alarms = g.alarms;
+    f.decks_this_run = g.decks_this_run;
     f.alpha = s_.alpha;
     f.threshold_log10 = threshold_log10_;
-    f.alarm = alarmed_;
+    f.alarm = g.alarmed;
     return f;
   }
 
-  void status() {
-    const follow_status f = current();
+  void status(follow_group& g) {
+    const follow_status f = current(g);
     ev_.status(f);
     save(f);
-    last_status_decks_ = f.e.decks;
+    g.last_status_decks = f.e.decks;
+    next_time_ = clock_type::now() + interval_duration();
+  }
+
+  // A status of every group with decks since its last one.
+  void status_all() {
+    for (auto& g : groups_->all())
+      if (g->e.decks() != g->last_status_decks && g->decks_this_run > 0) status(*g);
     next_time_ = clock_type::now() + interval_duration();
   }
 
   void save(const follow_status& f) {
     std::string state;
     if (s_.keep_state) {
-      auto j = nlohmann::ordered_json::parse(e_->serialize());
+      auto j = nlohmann::ordered_json::parse(groups_->serialize());
       const std::uint64_t lines = reader_ != nullptr ? std::max(reader_->line_number(), resume_lines_) : resume_lines_;
       j["follow_input"] = {{"id", input_id_}, {"lines", regular_ ? lines : 0}};
-      j["detector"] = nlohmann::ordered_json::parse(detector_->serialize());
-      // An alarm the detector has not restarted after: a restart gives it again (or resets it).
-      j["alarm"] = detector_->alarmed() || restored_alarm_;
       state = j.dump() + "\n";
     }
+    ev_.groups(groups_->records());
     ev_.save(f, state);
   }
 
-  void alarm() {
+  void alarm(follow_group& g) {
+    g.alarmed = true;
+    ++g.alarms;
     alarmed_ = true;
-    ++alarms_;
-    const follow_status f = current();
+    const follow_status f = current(g);
     ev_.alarm(f);
     save(f);
-    last_status_decks_ = f.e.decks;
+    g.last_status_decks = f.e.decks;
   }
 
   void finish(const deck_reader& reader, follow_outcome& out) {
     follow_final fin;
-    fin.status = current();
+    for (const auto& g : groups_->all()) fin.group_statuses.push_back(current(*g));
+    fin.status = fin.group_statuses.back();
     fin.end = out.end;
     fin.stop_signal = out.stop_signal;
     fin.pack = &reader.pack();
-    if (battery_ && battery_->decks() + in_block_ > 0) {
-      flush_battery();
-      audit_report r;
-      r.tests = battery_->evaluate();
-      r.decks = battery_->decks();
-      r.decision = decide(r.tests, r.decks, s_.alpha);
-      r.pack = reader.pack().name;
-      r.pack_description = reader.pack().cards.description;
-      r.cards = shape_.cards;
-      r.positions = shape_.positions;
-      r.skipped = reader.skipped();
-      r.skip_reasons = reader.skip_reasons();
-      fin.report = std::move(r);
+    if (batteries_ && batteries_->decks() > 0) {
+      grouped_report g = batteries_->finish(reader.pack(), s_.alpha);
+      g.skipped = reader.skipped();
+      g.skip_reasons = reader.skip_reasons();
+      if (groups_->grouped()) {
+        fin.group_reports = std::move(g);
+      } else {
+        // One stream: the battery's own decision, as `shufl audit` makes it.
+        audit_report r = std::move(g.groups.front().report);
+        r.decision = decide(r.tests, r.decks, s_.alpha);
+        r.skipped = reader.skipped();
+        r.skip_reasons = reader.skip_reasons();
+        fin.report = std::move(r);
+      }
     }
     unsigned char digest[crypto_hash_sha256_BYTES];
     crypto_hash_sha256_final(&sha_, digest);
@@ -341,28 +328,17 @@ class follow_loop {
     ev_.final(fin);
     save(fin.status);
     out.alarmed = alarmed_;
-    out.battery_failed = fin.report && !fin.report->decision.pass;
+    out.battery_failed = fin.report ? !fin.report->decision.pass : fin.group_reports && !fin.group_reports->decision.pass;
   }
-
-  static constexpr std::size_t kBlock = 1024;  // decks per battery block
 
   const follow_settings& s_;
   follow_events& ev_;
   const std::string& state_name_;
   double threshold_log10_ = 3;
   clock_type::time_point next_time_{};
-  std::optional<e_process> e_;
-  std::optional<change_detector> detector_;
-  bool restored_alarm_ = false;  // a restored state had alarmed: given again at the first deck
-  std::uint64_t alarms_ = 0;
-  battery_shape shape_;
-  std::optional<battery> battery_;
-  std::size_t k_ = 0, in_block_ = 0;
-  std::vector<std::uint32_t> block_, previous_;
-  bool has_previous_ = false;
-  std::uint64_t block_index_ = 0;
+  std::optional<follow_group_set> groups_;
+  std::optional<group_batteries> batteries_;
   std::uint64_t run_decks_ = 0;
-  std::uint64_t last_status_decks_ = ~std::uint64_t{0};
   bool alarmed_ = false;
   crypto_hash_sha256_state sha_{};
   std::uint64_t bytes_ = 0;

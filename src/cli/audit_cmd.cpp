@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "audit_follow.hpp"
+#include "audit_groups.hpp"
 #include "audit_plan.hpp"
 #include "audit_scale.hpp"
 #include "audit_seed_search.hpp"
@@ -74,6 +75,8 @@ struct audit_cli_options {
   bool follow = false;
   std::string every, interval, on_alarm, state, metrics, arl;
   bool keep_going = false, reset_alarm = false;
+  // --group-by, --max-groups (src/cli/audit_groups.cpp)
+  std::string group_by, max_groups;
   // --report and --plan (src/render/audit_report.cpp, src/cli/audit_plan.cpp)
   std::string report;
   std::vector<std::string> meta;  // --meta KEY=VALUE (provenance on the reports)
@@ -232,6 +235,9 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
     }
   }
   audit::reader_options ro = reader_options_of(o, sub);
+  const group_cli_options groups = parse_group_options(sub.count("--group-by") > 0, o.group_by,
+                                                       sub.count("--max-groups") > 0, o.max_groups);
+  ro.group_field = groups.field;
   if (o.follow) {
     for (const char* name : {"--algo", "--seed-search", "--threads", "--check", "--report", "--plan"}) {
       if (sub.count(name) > 0) throw error(fmt::format("{} does not apply to --follow", name));
@@ -243,6 +249,7 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
       fo.input = "-";
     }
     fo.reader = ro;
+    fo.max_groups = groups.max_groups;
     if (sub.count("--alpha") > 0) fo.alpha = o.alpha;
     fo.game = options.game;
     fo.format = o.format;
@@ -286,6 +293,15 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
       if (sub.count(name) > 0) throw error(fmt::format("--plan reads no decks: drop {}", name));
     }
     return run_audit_plan({audit::make_audit_pack(ro), options.game, options.alpha, o.power, o.effect, o.format});
+  }
+  if (groups.field != 0) {
+    check_group_batch_options(sub);
+    std::string path = o.file;
+    if (path.empty()) {
+      if (isatty(STDIN_FILENO)) throw error("no input: give FILE or '-' for standard input");
+      path = "-";
+    }
+    return run_audit_groups(path, ro, options, groups.max_groups, o.format, o.check, parse_audit_meta(o.meta));
   }
   if (!o.report.empty() && sub.count("--seed-search") > 0) throw error("--report applies to the test battery, not to --seed-search");
   std::optional<side_file> report_file;
@@ -659,6 +675,11 @@ subcommand audit_subcommand() {
                            "With --follow: the detector's threshold A: on a fair stream the average run length to a "
                            "false alarm is at least A decks (default 1e9)")
                 ->type_name("DECKS");
+            sub.add_option("--group-by", o->group_by,
+                           "Field N of each line (separated like the cards) names its group (a table, a machine) "
+                           "and is not a card: a battery per group (Holm over all), with --follow a detector per group")
+                ->type_name("N");
+            sub.add_option("--max-groups", o->max_groups, "With --group-by: the most groups (default 10000)")->type_name("M");
             sub.add_flag("--reset-alarm", o->reset_alarm, "With --follow: re-arm the alarm a restored --state holds");
             sub.add_option("--state", o->state, "With --follow: keep the e-process in FILE, continued by a restart")
                 ->type_name("FILE");

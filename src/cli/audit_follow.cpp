@@ -20,6 +20,8 @@
 #include <string>
 
 #include "common.hpp"
+#include "render/audit_groups_output.hpp"
+#include "render/follow_groups_output.hpp"
 #include "render/follow_output.hpp"
 #include "render/text_escape.hpp"
 #include "shufl/audit/follow.hpp"
@@ -152,9 +154,13 @@ class follow_output final : public audit::follow_events {
     emit(json_ ? j.dump() + "\n" : follow_alarm_text(s));
     alarm_json_ = j.dump() + "\n";
   }
+  void groups(const std::vector<audit::follow_group_record>& records) override { records_ = records; }
   void save(const audit::follow_status& s, const std::string& state) override {
     if (state_file_) state_file_->write(state);
-    if (metrics_file_) metrics_file_->write(follow_metrics_text(s));
+    if (metrics_file_) {
+      metrics_file_->write(s.grouped ? follow_group_metrics_text(records_, s.detector.log10_threshold)
+                                     : follow_metrics_text(s));
+    }
     if (!alarm_json_.empty() && !o_.on_alarm.empty()) {  // the alarm's side files first, then its command
       const std::string failure = run_alarm_command(o_.on_alarm, alarm_json_);
       if (!failure.empty()) std::fprintf(stderr, "shufl: %s\n", escape_controls(failure).c_str());
@@ -165,6 +171,10 @@ class follow_output final : public audit::follow_events {
     const std::string reason = f.end == audit::follow_end::end_of_input ? "end of input"
                                : f.end == audit::follow_end::alarm      ? "alarm"
                                                                         : signal_name(f.stop_signal);
+    if (f.status.grouped) {
+      final_groups(f, reason);
+      return;
+    }
     if (json_) {
       nlohmann::ordered_json j = follow_status_json(f.status, "final");
       j["reason"] = reason;
@@ -177,6 +187,33 @@ class follow_output final : public audit::follow_events {
                       : "no decks in this run: no battery report\n";
       emit(out);
     }
+  }
+  // --group-by: every group's final status, then the batteries of every group (Holm over all);
+  // in JSON the last group's "final" line carries the multi-audit document.
+  void final_groups(const audit::follow_final& f, const std::string& reason) {
+    render::audit_input in;
+    in.name = o_.input;
+    in.sha256 = f.sha256;
+    in.bytes = f.bytes;
+    std::string out;
+    for (std::size_t i = 0; i < f.group_statuses.size(); ++i) {
+      const auto& s = f.group_statuses[i];
+      if (json_) {
+        nlohmann::ordered_json j = follow_status_json(s, "final");
+        j["reason"] = reason;
+        if (i + 1 == f.group_statuses.size()) {
+          j["report"] = f.group_reports ? audit_groups_json(*f.group_reports, in, *f.pack) : nlohmann::ordered_json(nullptr);
+        }
+        out += j.dump() + "\n";
+      } else {
+        out += follow_final_text(s, reason);
+      }
+    }
+    if (!json_) {
+      in.name = input_display_name(o_.input);
+      out += f.group_reports ? "\n" + audit_groups_text(*f.group_reports, in) : "no decks in this run: no battery report\n";
+    }
+    emit(out);
   }
   [[nodiscard]] bool side_failed() const {
     return (state_file_ && state_file_->failed()) || (metrics_file_ && metrics_file_->failed());
@@ -201,6 +238,7 @@ class follow_output final : public audit::follow_events {
   bool json_;
   std::optional<rewritten_file> state_file_, metrics_file_;
   std::string alarm_json_;
+  std::vector<audit::follow_group_record> records_;
 };
 
 int stopped_before_any_deck() {
@@ -234,6 +272,7 @@ int run_follow(const follow_cli_options& o) {
     }
   }
   s.reader = o.reader;
+  s.max_groups = o.max_groups;
   s.game = o.game;
   s.keep_going = o.keep_going;
   s.keep_state = !o.state.empty();

@@ -5,12 +5,16 @@
 
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <cstdint>
 #include <string>
 
 #include "shufl/audit/follow.hpp"
 
 namespace shufl::render {
+
+/// A time as RFC 3339 in UTC to the second ("2026-12-03T12:36:27Z").
+std::string follow_time_text(std::chrono::system_clock::time_point t);
 
 /// One text status line (with its newline): decks, each predictor's log10 e, the mixture and
 /// its alarm level, the anytime p, the leader.

@@ -1,0 +1,65 @@
+// The grouped monitor's metrics (follow_groups_output.hpp).
+#include "render/follow_groups_output.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cmath>
+
+namespace shufl::render {
+
+namespace {
+
+// A label value as the text format wants it: backslash, double quote and newline escaped.
+std::string label_value(const std::string& v) {
+  std::string out;
+  for (const char c : v) {
+    if (c == '\\') {
+      out += "\\\\";
+    } else if (c == '"') {
+      out += "\\\"";
+    } else if (c == '\n') {
+      out += "\\n";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string number(double v) {
+  if (std::isnan(v)) return "NaN";
+  if (std::isinf(v)) return v > 0 ? "+Inf" : "-Inf";
+  return fmt::format("{}", v);
+}
+
+}  // namespace
+
+std::string follow_group_metrics_text(const std::vector<audit::follow_group_record>& groups, double log10_threshold) {
+  std::string m;
+  const auto metric = [&m](const char* name, const char* type, const char* help) {
+    m += fmt::format("# HELP {} {}\n# TYPE {} {}\n", name, help, name, type);
+  };
+  const auto each = [&](const char* name, auto value) {
+    for (const auto& g : groups) m += fmt::format("{}{{group=\"{}\"}} {}\n", name, label_value(g.name), value(g));
+  };
+  metric("shufl_audit_decks_total", "counter", "Decks added to the group's e-process (restored states included).");
+  each("shufl_audit_decks_total", [](const audit::follow_group_record& g) { return fmt::format("{}", g.decks); });
+  metric("shufl_audit_last_deck_timestamp_seconds", "gauge", "When the group's last deck was read (Unix time; 0: none in this run).");
+  each("shufl_audit_last_deck_timestamp_seconds", [](const audit::follow_group_record& g) {
+    const auto s = std::chrono::duration_cast<std::chrono::seconds>(g.last_deck.time_since_epoch()).count();
+    return fmt::format("{}", static_cast<long long>(s));
+  });
+  metric("shufl_audit_detector_log10_m", "gauge", "log10 of the group's change detector statistic M (Shiryaev-Roberts).");
+  each("shufl_audit_detector_log10_m", [](const audit::follow_group_record& g) { return number(g.log10_m); });
+  metric("shufl_audit_detector_threshold_log10_m", "gauge",
+         "log10 of the detectors' threshold A: the average run length to a false alarm is at least A decks of the whole log.");
+  m += fmt::format("shufl_audit_detector_threshold_log10_m {}\n", number(log10_threshold));
+  metric("shufl_audit_alarms_total", "counter", "Alarms of the group's change detector in this run.");
+  each("shufl_audit_alarms_total", [](const audit::follow_group_record& g) { return fmt::format("{}", g.alarms); });
+  metric("shufl_audit_alarm", "gauge", "1 once the group's change detector has alarmed in this run, else 0.");
+  each("shufl_audit_alarm", [](const audit::follow_group_record& g) { return std::string(g.alarm ? "1" : "0"); });
+  return m;
+}
+
+}  // namespace shufl::render
