@@ -171,7 +171,7 @@ class follow_loop {
     }
     out.end = end;
     out.stop_signal = sig;
-    if (!groups_) {
+    if (!groups_ || groups_->all().empty()) {
       if (end == follow_end::end_of_input) throw error(fmt::format("{}: no decks in the input", s_.name));
       return out;
     }
@@ -189,6 +189,7 @@ class follow_loop {
 
   void start_process(const audit_pack& pack) {
     groups_.emplace(pack, s_.arl, s_.reader.group_field != 0, s_.max_groups);
+    if (!groups_->grouped()) groups_->get({});  // one stream: its group exists from the start
     if (!s_.keep_state) return;
     if (!s_.state_text) {
       ev_.note(follow_note::new_state, {}, 0);

@@ -2,12 +2,14 @@
 #include "shufl/audit/groups.hpp"
 
 #include <fmt/format.h>
+#include <sodium.h>
 
 #include <cmath>
 #include <cstring>
 
 #include "shufl/error.hpp"
 #include "shufl/stats.hpp"
+#include "shufl/text_input.hpp"
 
 namespace shufl::audit {
 
@@ -154,6 +156,31 @@ grouped_report audit_groups(deck_reader& reader, const audit_options& options, s
   r.skipped = reader.skipped();
   r.skip_reasons = reader.skip_reasons();
   return r;
+}
+
+grouped_input_report audit_groups_input(const std::string& path, const reader_options& reader,
+                                        const audit_options& options, std::size_t max_groups,
+                                        const std::function<void(const std::string&)>& note) {
+  text_reader in = text_reader::open(path);
+  if (sodium_init() < 0) throw error("libsodium failed to initialise");
+  crypto_hash_sha256_state sha;
+  crypto_hash_sha256_init(&sha);
+  grouped_input_report out;
+  in.observe_bytes([&](std::string_view b) {
+    crypto_hash_sha256_update(&sha, reinterpret_cast<const unsigned char*>(b.data()), b.size());
+    out.bytes += b.size();
+  });
+  deck_reader decks(in, reader);
+  audit_options o = options;
+  o.on_pack = [&] {
+    if (note && !decks.inference_note().empty()) note(decks.inference_note());
+  };
+  out.report = audit_groups(decks, o, max_groups);
+  out.pack = decks.pack();
+  unsigned char digest[crypto_hash_sha256_BYTES];
+  crypto_hash_sha256_final(&sha, digest);
+  for (const unsigned char c : digest) out.sha256 += fmt::format("{:02x}", c);
+  return out;
 }
 
 }  // namespace shufl::audit

@@ -13,7 +13,8 @@
 #include <thread>
 
 #include "audit_follow.hpp"
-#include "audit_groups.hpp"
+#include "render/audit_groups_output.hpp"
+#include "shufl/audit/groups.hpp"
 #include "audit_plan.hpp"
 #include "audit_scale.hpp"
 #include "audit_seed_search.hpp"
@@ -235,9 +236,12 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
     }
   }
   audit::reader_options ro = reader_options_of(o, sub);
-  const group_cli_options groups = parse_group_options(sub.count("--group-by") > 0, o.group_by,
-                                                       sub.count("--max-groups") > 0, o.max_groups);
-  ro.group_field = groups.field;
+  std::size_t max_groups = audit::default_max_groups;  // --group-by N --max-groups M (docs/audit-input.md)
+  if (sub.count("--group-by") > 0 && ((ro.group_field = parse_uint("--group-by", o.group_by)) < 1 || ro.group_field > 1000))
+    throw error(fmt::format("--group-by must be a field number from 1 to 1000, not {}", o.group_by));
+  if (sub.count("--max-groups") > 0 && ((max_groups = parse_uint("--max-groups", o.max_groups)) < 1 || max_groups > 10000000))
+    throw error(fmt::format("--max-groups must be from 1 to 10000000, not {}", o.max_groups));
+  if (sub.count("--max-groups") > 0 && ro.group_field == 0) throw error("--max-groups applies to --group-by");
   if (o.follow) {
     for (const char* name : {"--algo", "--seed-search", "--threads", "--check", "--report", "--plan"}) {
       if (sub.count(name) > 0) throw error(fmt::format("{} does not apply to --follow", name));
@@ -249,7 +253,7 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
       fo.input = "-";
     }
     fo.reader = ro;
-    fo.max_groups = groups.max_groups;
+    fo.max_groups = max_groups;
     if (sub.count("--alpha") > 0) fo.alpha = o.alpha;
     fo.game = options.game;
     fo.format = o.format;
@@ -294,14 +298,14 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
     }
     return run_audit_plan({audit::make_audit_pack(ro), options.game, options.alpha, o.power, o.effect, o.format});
   }
-  if (groups.field != 0) {
-    check_group_batch_options(sub);
-    std::string path = o.file;
-    if (path.empty()) {
-      if (isatty(STDIN_FILENO)) throw error("no input: give FILE or '-' for standard input");
-      path = "-";
-    }
-    return run_audit_groups(path, ro, options, groups.max_groups, o.format, o.check, parse_audit_meta(o.meta));
+  if (ro.group_field != 0) {  // one battery per group, Holm over all
+    for (const char* name : {"--algo", "--merge", "--save-counts", "--shard", "--seed-search", "--report"})
+      if (sub.count(name) > 0) throw error(fmt::format("{} does not apply to --group-by", name));
+    if (o.file.empty() && isatty(STDIN_FILENO)) throw error("no input: give FILE or '-' for standard input");
+    const auto g = audit::audit_groups_input(o.file.empty() ? "-" : o.file, ro, options, max_groups, print_note);
+    const audit_input in{false, o.file.empty() ? "-" : o.file, g.sha256, g.bytes, {}, {}, {}, 0, {}, {}, parse_audit_meta(o.meta)};
+    write_stdout(o.format == "json" ? audit_groups_json(g.report, in, g.pack).dump(2) + "\n" : audit_groups_text(g.report, in));
+    return o.check && !g.report.decision.pass ? exit_audit_failed : exit_ok;
   }
   if (!o.report.empty() && sub.count("--seed-search") > 0) throw error("--report applies to the test battery, not to --seed-search");
   std::optional<side_file> report_file;

@@ -20,7 +20,6 @@
 #include <string>
 
 #include "common.hpp"
-#include "render/audit_groups_output.hpp"
 #include "render/follow_groups_output.hpp"
 #include "render/follow_output.hpp"
 #include "render/text_escape.hpp"
@@ -171,10 +170,7 @@ class follow_output final : public audit::follow_events {
     const std::string reason = f.end == audit::follow_end::end_of_input ? "end of input"
                                : f.end == audit::follow_end::alarm      ? "alarm"
                                                                         : signal_name(f.stop_signal);
-    if (f.status.grouped) {
-      final_groups(f, reason);
-      return;
-    }
+    if (f.status.grouped) return emit(follow_groups_final(f, reason, o_.input, json_));
     if (json_) {
       nlohmann::ordered_json j = follow_status_json(f.status, "final");
       j["reason"] = reason;
@@ -187,33 +183,6 @@ class follow_output final : public audit::follow_events {
                       : "no decks in this run: no battery report\n";
       emit(out);
     }
-  }
-  // --group-by: every group's final status, then the batteries of every group (Holm over all);
-  // in JSON the last group's "final" line carries the multi-audit document.
-  void final_groups(const audit::follow_final& f, const std::string& reason) {
-    render::audit_input in;
-    in.name = o_.input;
-    in.sha256 = f.sha256;
-    in.bytes = f.bytes;
-    std::string out;
-    for (std::size_t i = 0; i < f.group_statuses.size(); ++i) {
-      const auto& s = f.group_statuses[i];
-      if (json_) {
-        nlohmann::ordered_json j = follow_status_json(s, "final");
-        j["reason"] = reason;
-        if (i + 1 == f.group_statuses.size()) {
-          j["report"] = f.group_reports ? audit_groups_json(*f.group_reports, in, *f.pack) : nlohmann::ordered_json(nullptr);
-        }
-        out += j.dump() + "\n";
-      } else {
-        out += follow_final_text(s, reason);
-      }
-    }
-    if (!json_) {
-      in.name = input_display_name(o_.input);
-      out += f.group_reports ? "\n" + audit_groups_text(*f.group_reports, in) : "no decks in this run: no battery report\n";
-    }
-    emit(out);
   }
   [[nodiscard]] bool side_failed() const {
     return (state_file_ && state_file_->failed()) || (metrics_file_ && metrics_file_->failed());

@@ -6,6 +6,7 @@
 #include "render/count_noun.hpp"
 #include "render/text_escape.hpp"
 #include "shufl/json_text.hpp"
+#include "shufl/text_input.hpp"
 #include "shufl/version.hpp"
 
 namespace shufl::render {
@@ -14,7 +15,7 @@ std::string audit_groups_text(const audit::grouped_report& r, const audit_input&
   std::string out;
   for (const auto& g : r.groups) {
     audit_input one = in;
-    one.name = fmt::format("{}, group {}", in.name, g.group);
+    one.name = fmt::format("{}, group {}", input_display_name(in.name), g.group);
     if (!out.empty()) out += "\n";
     out += audit_text_report(g.report, one);
   }

@@ -11,7 +11,8 @@
 
 namespace shufl::render {
 
-/// Text: each group's report (its input named "NAME, group G"), then "overall: ..." and the
+/// Text: each group's report (its input named "NAME, group G", NAME as input_display_name shows
+/// `in.name`), then "overall: ..." and the
 /// run's "result: pass|fail: ..." (the last `result:` line is the run's, as with several --algo).
 std::string audit_groups_text(const audit::grouped_report& r, const audit_input& in);
 

@@ -15,4 +15,10 @@ namespace shufl::render {
 /// each series labelled group="NAME" (escaped as the format wants).
 std::string follow_group_metrics_text(const std::vector<audit::follow_group_record>& groups, double log10_threshold);
 
+/// The end of a grouped run: every group's final status (text lines "final (REASON): group G
+/// ...", or JSON "final" objects with `reason`), then the batteries of every group (the text
+/// reports, or in JSON the multi-audit document as the last object's `report`). `input` as given.
+std::string follow_groups_final(const audit::follow_final& f, const std::string& reason, const std::string& input,
+                                bool json);
+
 }  // namespace shufl::render

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -79,5 +80,20 @@ class group_batteries {
 /// and the joint decision. Single-threaded reading; `options.threads` for evaluating. Throws the
 /// reader's shufl::error, "no decks in the input", and the max_groups error.
 grouped_report audit_groups(deck_reader& reader, const audit_options& options, std::size_t max_groups);
+
+/// A grouped audit of a file or standard input, with what its reports say of the input.
+struct grouped_input_report {
+  grouped_report report;
+  audit_pack pack;
+  std::string sha256;         ///< of every byte read, hex
+  std::uint64_t bytes = 0;
+};
+
+/// Opens `path` ("-": standard input) and runs audit_groups on it with `reader` (group_field set),
+/// hashing what it reads; `note` gets the reader's note on an inferred pack (when there is one).
+/// Throws as text_reader::open and audit_groups do.
+grouped_input_report audit_groups_input(const std::string& path, const reader_options& reader,
+                                        const audit_options& options, std::size_t max_groups,
+                                        const std::function<void(const std::string&)>& note);
 
 }  // namespace shufl::audit
