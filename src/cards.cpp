@@ -703,7 +703,7 @@ bool deck_reader::next(std::vector<std::uint32_t>& faces) {
     if (t.empty() || t.front() == '#') continue;
     r.line = r.in.line_number();
     if (r.opt.group_field != 0) {
-      std::string bad = split_group_field(t, r.opt.group_field, r.where(r.line), r.group, r.rest);
+      std::string bad = split_group_field(t, r.opt.group_field, r.in.name(), r.line, r.group, r.rest);
       if (!bad.empty()) {
         if (!r.opt.skip_bad) throw error(bad);
         ++r.skipped;

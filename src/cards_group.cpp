@@ -24,8 +24,9 @@ std::string_view trim(std::string_view s) noexcept {
 
 }  // namespace
 
-std::string split_group_field(std::string_view t, std::size_t want, const std::string& where, std::string& group,
-                              std::string& rest) {
+std::string split_group_field(std::string_view t, std::size_t want, std::string_view name, std::uint64_t line_number,
+                              std::string& group, std::string& rest) {
+  const auto where = [&] { return fmt::format("{}: line {}", name, line_number); };
   const char sep = std::memchr(t.data(), '\t', t.size()) != nullptr ? '\t'
                    : std::memchr(t.data(), ',', t.size()) != nullptr ? ','
                                                                       : ' ';
@@ -50,20 +51,22 @@ std::string split_group_field(std::string_view t, std::size_t want, const std::s
     }
   }
   if (field != want) {
-    return fmt::format("{}: no field {} (--group-by): the line has {} field{}", where, want, field, field == 1 ? "" : "s");
+    return fmt::format("{}: no field {} (--group-by): the line has {} field{}", where(), want, field, field == 1 ? "" : "s");
   }
-  const std::string_view name = trim(t.substr(begin, end - begin));
-  if (name.empty()) return fmt::format("{}: field {} (--group-by, the group) is empty", where, want);
-  if (name.size() > max_group_bytes) {
-    return fmt::format("{}: field {} (--group-by, the group) is longer than {} bytes", where, want, max_group_bytes);
+  const std::string_view text = trim(t.substr(begin, end - begin));
+  if (text.empty()) return fmt::format("{}: field {} (--group-by, the group) is empty", where(), want);
+  if (text.size() > max_group_bytes) {
+    return fmt::format("{}: field {} (--group-by, the group) is longer than {} bytes", where(), want, max_group_bytes);
   }
-  group.assign(name);
+  group.assign(text);
   const std::size_t cut_begin = end < n ? begin : (begin > 0 ? begin - 1 : begin);
   const std::size_t cut_end = end < n ? end + 1 : end;
   rest.assign(t.substr(0, cut_begin));
   rest.append(t.substr(cut_end));
   const std::string_view kept = trim(rest);
-  rest = std::string(kept);
+  const std::size_t lead = static_cast<std::size_t>(kept.data() - rest.data());
+  rest.erase(lead + kept.size());
+  rest.erase(0, lead);
   return {};
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -12,9 +13,10 @@ namespace shufl::cards {
 /// when the line has a tab, else commas when it has a comma, else runs of spaces), into `group`
 /// (spaces around it dropped) and sets `rest` to the line without that field and one separator
 /// beside it (the one after it; for the last field, the one before), trimmed. Returns "" on
-/// success, else the message of a bad line, starting with `where` ("NAME: line L"): no field
-/// `want`, an empty field, or one over max_group_bytes.
-std::string split_group_field(std::string_view line, std::size_t want, const std::string& where, std::string& group,
-                              std::string& rest);
+/// success, else the message of a bad line, starting with "NAME: line L" (`name`, `line`): no
+/// field `want`, an empty field, or one over max_group_bytes. Allocates only for a new longest
+/// line or group, and for a message.
+std::string split_group_field(std::string_view line, std::size_t want, std::string_view name, std::uint64_t line_number,
+                              std::string& group, std::string& rest);
 
 }  // namespace shufl::cards

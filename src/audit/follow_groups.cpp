@@ -68,7 +68,7 @@ follow_group& follow_group_set::get(std::string_view name) {
   if (!grouped_) name = {};
   if (!grouped_ && !groups_.empty()) return *groups_.front();
   if (grouped_) {
-    const auto it = by_name_.find(std::string(name));
+    const auto it = by_name_.find(name);
     if (it != by_name_.end()) return *groups_[it->second];
     if (groups_.size() >= max_groups_) {
       throw error(fmt::format("more than {} groups (--max-groups {})", max_groups_, max_groups_));

@@ -90,7 +90,7 @@ group_batteries& group_batteries::operator=(group_batteries&&) noexcept = defaul
 const std::string& group_batteries::name(std::size_t index) const { return groups_[index]->name; }
 
 std::size_t group_batteries::index_of(std::string_view name) {
-  const auto it = by_name_.find(std::string(name));
+  const auto it = by_name_.find(name);
   if (it != by_name_.end()) return it->second;
   if (groups_.size() >= max_groups_) {
     throw error(fmt::format("more than {} groups (--max-groups {})", max_groups_, max_groups_));

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "shufl/audit/detector.hpp"
+#include "shufl/audit/groups.hpp"
 #include "shufl/audit/monitor.hpp"
 
 namespace shufl::audit {
@@ -94,7 +95,7 @@ class follow_group_set {
   std::size_t max_groups_;
   std::shared_ptr<replay_window> replay_;
   std::vector<std::unique_ptr<follow_group>> groups_;
-  std::unordered_map<std::string, std::size_t> by_name_;
+  std::unordered_map<std::string, std::size_t, group_name_hash, std::equal_to<>> by_name_;
 };
 
 }  // namespace shufl::audit

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <string_view>
 #include <memory>
 #include <span>
 #include <string>
@@ -19,6 +20,12 @@
 #include "shufl/audit/deck_reader.hpp"
 
 namespace shufl::audit {
+
+/// A hash of group names that looks up a std::string_view without making a std::string.
+struct group_name_hash {
+  using is_transparent = void;
+  std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
+};
 
 /// --max-groups' default: the most groups one run keeps.
 inline constexpr std::size_t default_max_groups = 10000;
@@ -67,7 +74,7 @@ class group_batteries {
   battery_shape shape_;
   std::size_t max_groups_;
   std::vector<std::unique_ptr<group>> groups_;
-  std::unordered_map<std::string, std::size_t> by_name_;
+  std::unordered_map<std::string, std::size_t, group_name_hash, std::equal_to<>> by_name_;
   std::uint64_t decks_ = 0;
 
  public:
