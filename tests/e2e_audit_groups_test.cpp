@@ -3,6 +3,7 @@
 // random numbers); the monitor's alarm names that table (with the alarm's time, group, decks and
 // input line), and so does the batch audit (one battery per group, Holm over all, JSON with
 // audits[].group). Also the state of every group across a restart, and the errors.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -91,9 +92,19 @@ TEST(AuditGroups, TheMonitorNamesTheOneTableAmongFortyThatRifflesItsPreviousDeck
   EXPECT_TRUE(v.back()["report"].is_object());
   EXPECT_EQ(v.back()["report"]["audits"].size(), 40u);
 
-  const auto t = run_shufl({"audit", "--follow", "-", "--group-by", "1", "--every", "1000000"}, log);
+  temp_dir dir;
+  const std::string prom = dir.file("groups.prom");
+  const auto t = run_shufl({"audit", "--follow", "-", "--group-by", "1", "--every", "1000000", "--metrics", prom}, log);
   EXPECT_EQ(t.status, 3);
   EXPECT_NE(t.out.find("group T17: ALARM after "), std::string::npos) << t.out;
+  // The metrics label every series with its group: the alarm is T17's alone.
+  const std::string m = read_file(prom);
+  EXPECT_NE(m.find(fmt::format("shufl_audit_decks_total{{group=\"T17\"}} {}\n", decks)), std::string::npos) << m;
+  EXPECT_NE(m.find("shufl_audit_alarm{group=\"T17\"} 1\n"), std::string::npos);
+  EXPECT_NE(m.find("shufl_audit_alarm{group=\"T16\"} 0\n"), std::string::npos);
+  std::size_t alarmed = 0;
+  for (const auto& line : lines(m)) alarmed += line.rfind("shufl_audit_alarm{", 0) == 0 && line.back() == '1' ? 1 : 0;
+  EXPECT_EQ(alarmed, 1u);
 }
 
 TEST(AuditGroups, TheBatchAuditNamesItTooWithHolmOverEveryGroup) {
