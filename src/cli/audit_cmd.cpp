@@ -13,6 +13,8 @@
 #include <thread>
 
 #include "audit_follow.hpp"
+#include "render/audit_groups_output.hpp"
+#include "shufl/audit/groups.hpp"
 #include "audit_plan.hpp"
 #include "audit_scale.hpp"
 #include "audit_seed_search.hpp"
@@ -77,6 +79,8 @@ struct audit_cli_options {
   std::string every, interval, on_alarm, state, metrics, arl;
   follow_service_options service;
   bool keep_going = false, reset_alarm = false;
+  // --group-by, --max-groups (src/cli/audit_groups.cpp)
+  std::string group_by, max_groups;
   // --report and --plan (src/render/audit_report.cpp, src/cli/audit_plan.cpp)
   std::string report;
   std::vector<std::string> meta;  // --meta KEY=VALUE (provenance on the reports)
@@ -235,6 +239,12 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
     }
   }
   audit::reader_options ro = reader_options_of(o, sub);
+  std::size_t max_groups = audit::default_max_groups;  // --group-by N --max-groups M (docs/audit-input.md)
+  if (sub.count("--group-by") > 0 && ((ro.group_field = parse_uint("--group-by", o.group_by)) < 1 || ro.group_field > 1000))
+    throw error(fmt::format("--group-by must be a field number from 1 to 1000, not {}", o.group_by));
+  if (sub.count("--max-groups") > 0 && ((max_groups = parse_uint("--max-groups", o.max_groups)) < 1 || max_groups > 10000000))
+    throw error(fmt::format("--max-groups must be from 1 to 10000000, not {}", o.max_groups));
+  if (sub.count("--max-groups") > 0 && ro.group_field == 0) throw error("--max-groups applies to --group-by");
   if (o.follow) {
     for (const char* name : {"--algo", "--seed-search", "--threads", "--check", "--report", "--plan"}) {
       if (sub.count(name) > 0) throw error(fmt::format("{} does not apply to --follow", name));
@@ -246,6 +256,7 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
       fo.input = "-";
     }
     fo.reader = ro;
+    fo.max_groups = max_groups;
     if (sub.count("--alpha") > 0) fo.alpha = o.alpha;
     fo.game = options.game;
     fo.format = o.format;
@@ -290,6 +301,15 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
       if (sub.count(name) > 0) throw error(fmt::format("--plan reads no decks: drop {}", name));
     }
     return run_audit_plan({audit::make_audit_pack(ro), options.game, options.alpha, o.power, o.effect, o.format});
+  }
+  if (ro.group_field != 0) {  // one battery per group, Holm over all
+    for (const char* name : {"--algo", "--merge", "--save-counts", "--shard", "--seed-search", "--report"})
+      if (sub.count(name) > 0) throw error(fmt::format("{} does not apply to --group-by", name));
+    if (o.file.empty() && isatty(STDIN_FILENO)) throw error("no input: give FILE or '-' for standard input");
+    const auto g = audit::audit_groups_input(o.file.empty() ? "-" : o.file, ro, options, max_groups, print_note);
+    const audit_input in{false, o.file.empty() ? "-" : o.file, g.sha256, g.bytes, {}, {}, {}, 0, {}, {}, parse_audit_meta(o.meta)};
+    write_stdout(o.format == "json" ? audit_groups_json(g.report, in, g.pack).dump(2) + "\n" : audit_groups_text(g.report, in));
+    return o.check && !g.report.decision.pass ? exit_audit_failed : exit_ok;
   }
   if (!o.report.empty() && sub.count("--seed-search") > 0) throw error("--report applies to the test battery, not to --seed-search");
   std::optional<side_file> report_file;
@@ -664,6 +684,11 @@ subcommand audit_subcommand() {
                            "With --follow: the detector's threshold A: on a fair stream the average run length to a "
                            "false alarm is at least A decks (default 1e9)")
                 ->type_name("DECKS");
+            sub.add_option("--group-by", o->group_by,
+                           "Field N of each line (separated like the cards) names its group (a table, a machine) "
+                           "and is not a card: a battery per group (Holm over all), with --follow a detector per group")
+                ->type_name("N");
+            sub.add_option("--max-groups", o->max_groups, "With --group-by: the most groups (default 10000)")->type_name("M");
             sub.add_flag("--reset-alarm", o->reset_alarm, "With --follow: re-arm the alarm a restored --state holds");
             sub.add_option("--state", o->state, "With --follow: keep the e-process in FILE, continued by a restart")
                 ->type_name("FILE");
