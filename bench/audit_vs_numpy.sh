@@ -54,6 +54,10 @@ pairs = {"successions": "successions", "adjacent-pairs": "adjacent_pairs", "desc
 bad = [k for k, v in pairs.items() if observed[k] != n[v]]
 bad += [k for k, v in (("permutation-3", "permutation_3"), ("permutation-4", "permutation_4"))
         if abs(observed[k] - n[v]) > 1e-9 * max(1.0, abs(n[v]))]
+bad += [k for k, v in (("coupon-collector-suits", "coupon_suits"), ("coupon-collector-ranks", "coupon_ranks"))
+        if observed[k] != n[v]]
+bad += [k for k, v in (("position-pairs", "position_pairs"), ("gap", "gap"))
+        if abs(observed[k] - n[v]) > 1e-9 * max(1.0, abs(n[v]))]
 if s["input"]["sha256"] != n["sha256"]:
     bad.append("sha256")
 if bad:

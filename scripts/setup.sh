@@ -13,6 +13,7 @@ packages=(
   bash-completion zsh fish dpkg-dev groff-base man-db
   clang libclang-rt-14-dev ccache
   php-cli
+  pybind11-dev python3-pybind11 python3-dev python3-pytest
 )
 missing=()
 for p in "${packages[@]}"; do
@@ -26,12 +27,13 @@ if ((${#missing[@]})); then
   "${sudo_cmd[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 
-# The binary only (the quick start's main job); scripts/test.sh builds the tests and benchmarks.
+# The binary and the Python module (the quick start's main jobs; the module's core objects are
+# the binary's); scripts/test.sh builds the tests and benchmarks.
 # ccache, when installed, makes rebuilds in other clones cheap.
 launcher=()
 if command -v ccache > /dev/null; then
   launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
   export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1   # objects shared between clones
 fi
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "${launcher[@]}"
-cmake --build build -j"$(nproc)" --target shufl
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DSHUFL_PYTHON=ON "${launcher[@]}"
+cmake --build build -j"$(nproc)" --target shufl shufl_python

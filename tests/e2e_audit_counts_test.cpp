@@ -90,6 +90,28 @@ TEST(E2eAuditCounts, FileShardsMergeToTheWholeRunSerialTestsIncluded) {
   EXPECT_EQ(merged["decks"], 1500);
 }
 
+TEST(E2eAuditCounts, LagsArePartOfTheBattery) {
+  // --lags 3 travels with the counts (a merge of lags-3 shards equals the lags-3 run; position-pairs
+  // names three lags), and counts of another --lags are refused.
+  temp_dir dir;
+  const auto lines = cut_stream(400);
+  const std::string a = dir.write("a.txt", joined(lines, 0, 400));
+  const std::string ca = dir.path() + "/a3.json", cb = dir.path() + "/b3.json", c2 = dir.path() + "/a2.json";
+  ASSERT_EQ(run_shufl({"audit", a, "--lags", "3", "--shard", "0/2", "--save-counts", ca}).status, 0);
+  ASSERT_EQ(run_shufl({"audit", a, "--lags", "3", "--shard", "1/2", "--save-counts", cb}).status, 0);
+  ASSERT_EQ(run_shufl({"audit", a, "--shard", "0/2", "--save-counts", c2}).status, 0);
+  nlohmann::json merged = json_of(run_shufl({"audit", "--merge", ca, cb, "--format", "json"}));
+  nlohmann::json whole = json_of(run_shufl({"audit", a, "--lags", "3", "--format", "json"}));
+  const nlohmann::json pairs = test_named(whole, "position-pairs");
+  EXPECT_NE(pairs["law"].get<std::string>().find("lag 3: W = "), std::string::npos) << pairs;
+  EXPECT_EQ(test_named(merged, "position-pairs"), pairs);
+  EXPECT_EQ(test_named(merged, "coupon-collector-ranks"), test_named(whole, "coupon-collector-ranks"));
+  const run_result other = run_shufl({"audit", "--merge", c2, cb});
+  EXPECT_EQ(other.status, 1);
+  EXPECT_NE(other.err.find("--lags 3 against --lags 2"), std::string::npos) << other.err;
+  EXPECT_EQ(other.out, "");
+}
+
 TEST(E2eAuditCounts, SeparateFilesLoseOnePairEachAndRefuseRepeats) {
   temp_dir dir;
   const auto lines = cut_stream(600);

@@ -117,20 +117,20 @@ TEST(AuditReport, RefusesOtherExtensionsAndLeavesNoFileOnError) {
 TEST(AuditPlan, TextTableAndRefusals) {
   const auto r = run_shufl({"audit", "--plan", "--pack", "euchre", "--effect", "0.05,card-position=0.1"});
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.out.find("card-position            0.1"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("successions             0.05"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("duplicates                 -          -  no effect model"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("card-position               0.1"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("successions                0.05"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("duplicates                    -          -  no effect model"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("decks for every planned test: "), std::string::npos);
   const auto poker = run_shufl({"audit", "--plan", "--game", "poker", "--format", "json"});
   ASSERT_EQ(poker.status, 0) << poker.err;
   const auto j = nlohmann::json::parse(poker.out);
-  EXPECT_EQ(j["family"], 17);
+  EXPECT_EQ(j["family"], 21);
   EXPECT_EQ(j["tests"].back()["name"], "poker-hands");
   EXPECT_FALSE(j["tests"].back()["planned"].get<bool>());
   const auto shoe = run_shufl({"audit", "--plan", "--decks", "6", "--format", "json"});
   ASSERT_EQ(shoe.status, 0) << shoe.err;
   const auto s = nlohmann::json::parse(shoe.out);
-  EXPECT_EQ(s["family"], 5);  // position tables, serial-position, duplicates
+  EXPECT_EQ(s["family"], 8);  // position tables, both coupon collectors, gap, serial-position, duplicates
   EXPECT_FALSE(s["tests"][3]["planned"].get<bool>());  // successions: not applicable to a shoe
 
   // Both plans against schema/audit-plan.schema.json (python3-jsonschema).
@@ -173,7 +173,7 @@ TEST(AuditPlan, ClosedForms) {
   shape.copies.assign(52, 1);
   audit::plan_options o;
   const auto plan = audit::plan_audit(shape, o);
-  EXPECT_EQ(plan.family, 14u);  // no suits: card-position, 8 totals (two guessing strategies), 2 permutation tests, 2 serial tests, duplicates
+  EXPECT_EQ(plan.family, 15u);  // no suits: card-position, 8 totals (two guessing strategies), 2 permutation tests, position-pairs, 2 serial tests, duplicates
   for (const auto& t : plan.tests) {
     if (t.name != "fixed-points") continue;
     EXPECT_NEAR(t.per_deck, 0.05 * 0.05, 1e-12);

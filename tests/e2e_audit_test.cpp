@@ -58,10 +58,15 @@ TEST(E2eAudit, FairStreamPasses) {
   EXPECT_NE(r.err.find("inferred"), std::string::npos) << r.err;  // the reader's inference note
   for (const char* name : {"card-position", "suit-position", "rank-position", "successions", "adjacent-pairs",
                            "descents", "rising-sequences", "runs-up-down", "fixed-points", "guessing",
-                           "guessing-shelf", "permutation-3", "permutation-4", "serial-successions", "serial-position",
-                           "duplicates"}) {
+                           "guessing-shelf", "permutation-3", "permutation-4", "position-pairs", "coupon-collector-suits",
+                           "coupon-collector-ranks", "gap", "serial-successions", "serial-position", "duplicates"}) {
     EXPECT_NE(r.out.find(std::string("\n") + name + " "), std::string::npos) << name;
   }
+  // The rule coverage table, as on the page: Virginia (3) answered by position-pairs among others.
+  EXPECT_NE(r.out.find("\nrule coverage (each clause"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\n  Virginia 11VAC20-20-510 (3)        pass     position-pairs, successions"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("\n  UK Gambling Commission RTS 7C      not testable from decks\n"), std::string::npos) << r.out;
 }
 
 TEST(E2eAudit, JsonReportFields) {
@@ -77,7 +82,7 @@ TEST(E2eAudit, JsonReportFields) {
   // sha256sum as the oracle.
   const run_result sum = run_shell("sha256sum '" + file + "' | cut -c1-64");
   EXPECT_EQ(j["input"]["sha256"].get<std::string>() + "\n", sum.out);
-  ASSERT_EQ(j["tests"].size(), 16u);
+  ASSERT_EQ(j["tests"].size(), 20u);
   for (const auto& t : j["tests"]) {
     for (const char* field : {"name", "observed", "expected", "statistic", "df", "p", "ln_p", "holm_p", "result"}) {
       EXPECT_TRUE(t.contains(field)) << t["name"] << " lacks " << field;
@@ -315,6 +320,9 @@ TEST(E2eAudit, ReportsValidateAgainstTheSchema) {
   save("algos.json", {"audit", "--algo", "riffle:2,naive", "--trials", "500", "--seed", "1", "--format", "json"});
   save("blackjack.json", {"audit", "--algo", "fisher-yates", "--trials", "500", "--seed", "1", "--decks", "2", "--game",
                           "blackjack", "--format", "json"});
+  std::string grouped;  // --group-by: the document of several audits with audits[].group
+  for (int t = 0; t < 300; ++t) grouped += (t % 2 ? "T1 " : "T2 ") + deck_line(rng.deck(52));
+  save("groups.json", {"audit", dir.write("groups.txt", grouped), "--group-by", "1", "--format", "json"});
   const std::string script =
       "import json, sys, jsonschema\n"
       "schema = json.load(open(sys.argv[1]))\n"
@@ -327,7 +335,7 @@ TEST(E2eAudit, ReportsValidateAgainstTheSchema) {
   for (const auto& f : reports) cmd += " '" + f + "'";
   const run_result r = run_shell(cmd);
   EXPECT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(r.out, "valid 5\n");
+  EXPECT_EQ(r.out, "valid 6\n");
 }
 
 // One pass of the ten-shelf machine: the shelf strategy follows the falling runs too, so it
@@ -350,8 +358,8 @@ TEST(E2eAudit, ShelfStrategyOutguessesOriginalSuccessorOnAShelfShuffler) {
 
 TEST(E2eAudit, GamePokerClassifiesTheFirstFiveCards) {
   const nlohmann::json fair = audit_json({"--algo", "fisher-yates", "--trials", "20000", "--seed", "2", "--game", "poker"});
-  ASSERT_EQ(fair["tests"].size(), 17u);
-  const auto& poker = fair["tests"][16];
+  ASSERT_EQ(fair["tests"].size(), 21u);
+  const auto& poker = fair["tests"][20];
   EXPECT_EQ(poker["name"], "poker-hands");
   EXPECT_EQ(poker["result"], "pass");
   // 20000 hands: straight flushes (0.31 expected) and fours (4.80) pool to 5.11; the other seven

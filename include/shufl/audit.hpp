@@ -79,6 +79,8 @@ struct battery_shape {
   game_deal game;
   /// Packs in the shoe (the blackjack law depends on it).
   std::uint64_t shoe_decks = 1;
+  /// --lags L: position-pairs looks at the cards k = 1..L positions apart.
+  std::size_t lags = 2;
   [[nodiscard]] std::size_t faces() const noexcept { return copies.size(); }
   /// Every card of the pack is distinct (no shoe, no repeated custom card).
   [[nodiscard]] bool distinct() const noexcept { return faces() == cards; }
@@ -303,7 +305,8 @@ class duplicate_finder {
 inline constexpr std::string_view battery_test_names[] = {
     "card-position", "suit-position",  "rank-position",     "successions",     "adjacent-pairs",
     "descents",      "rising-sequences", "runs-up-down",    "fixed-points",    "guessing",
-    "guessing-shelf", "permutation-3", "permutation-4", "serial-successions", "serial-position", "duplicates",
+    "guessing-shelf", "permutation-3", "permutation-4", "position-pairs", "coupon-collector-suits",
+    "coupon-collector-ranks", "gap", "serial-successions", "serial-position", "duplicates",
     "poker-hands", "blackjack-hands"};
 
 /// A test's outcome. JSON/text words: "pass", "fail", "not-valid", "not-applicable".
@@ -377,6 +380,15 @@ class battery {
   /// (permutation_pattern); whole decks of distinct cards (else zeros).
   std::array<std::uint64_t, 6> permutation3{};
   std::array<std::uint64_t, 24> permutation4{};
+  /// position-pairs (audit/pairs.hpp): lags tables of n × n, lag k's at (k−1)·n², cell a·n + b the
+  /// (deck, i) with card a at position i and card b at i + k (empty where the test does not apply).
+  std::vector<std::uint64_t> position_pairs;
+  /// The cards dealt until every suit (rank) has appeared, summed over whole decks of a pack with
+  /// suits and ranks (audit/pairs.hpp's coupon_collector_of).
+  deck_total coupon_suits, coupon_ranks;
+  /// gap: per suit (the coupon collector's suit groups) n counts, gap_counts[g·n + j] the gaps of
+  /// j cards between consecutive cards of suit g (empty where the test does not apply).
+  std::vector<std::uint64_t> gap_counts;
   duplicate_finder duplicates;
   /// --game: hands by seat and class, seat-major (hands × game_class_count entries).
   std::vector<std::uint64_t> game_hands;
@@ -389,6 +401,9 @@ class battery {
   static constexpr std::size_t kCellBlock = 64;
   std::vector<std::uint32_t> where_, below_, position_cells_, serial_cells_, successor_cells_;
   std::vector<std::uint64_t> unseen_;
+  // The coupon collector's group of each face (255: none) and the bits of every group.
+  std::vector<std::uint8_t> suit_group_, rank_group_;
+  std::uint64_t all_suits_ = 0, all_ranks_ = 0;
 };
 
 /// Tests a table of counts (rows × columns, row-major) whose every unit (deck or pair of decks)
@@ -440,6 +455,14 @@ struct audit_report {
   std::string pack_description;               ///< e.g. "standard 52-card deck".
   std::size_t cards = 0;                      ///< N.
   std::size_t positions = 0;                  ///< K (N unless --dealt).
+  /// Per planned test, the effect it detects with power about 0.9 at these decks (audit/plan.hpp's
+  /// detectable_effects: the name, δ, the model in words).
+  struct detectable {
+    std::string name;
+    double effect = 0;
+    std::string model;
+  };
+  std::vector<detectable> detectable;
 };
 
 struct audit_options {
@@ -451,6 +474,8 @@ struct audit_options {
   /// --game: add the game's hands test (poker: a standard 52-card pack; blackjack: a shoe of
   /// standard packs; H·C cards dealt at most the cards per deck; else shufl::error).
   game_deal game;
+  /// --lags: position-pairs tests lags 1..lags (1 to 64; the test needs more than 2·lags cards).
+  std::size_t lags = 2;
 };
 
 /// Decks per block handed to a worker thread.

@@ -11,6 +11,7 @@
 
 #include "shufl/audit.hpp"
 #include "shufl/audit/laws.hpp"
+#include "shufl/audit/pairs.hpp"
 #include "shufl/audit/serial.hpp"
 #include "shufl/error.hpp"
 #include "shufl/stats.hpp"
@@ -151,6 +152,17 @@ battery::battery(const battery_shape& shape) : shape_(shape) {
     serial_cells_.assign(F * F, 0);
     position_repeats.assign(K, 0);
   }
+  if (position_pairs_apply(shape)) position_pairs.assign(shape.lags * F * F, 0);
+  coupon_groups suits = coupon_groups_of(shape, false), ranks = coupon_groups_of(shape, true);
+  if (!suits.sizes.empty()) {
+    gap_counts.assign(suits.sizes.size() * shape.cards, 0);
+    suit_group_ = std::move(suits.group_of);
+    all_suits_ = suits.full;
+  }
+  if (!ranks.sizes.empty()) {
+    rank_group_ = std::move(ranks.group_of);
+    all_ranks_ = ranks.full;
+  }
   if (permutation_tests(shape)) {
     successor_repeats.assign(F, 0);
     successor_table.assign(F * F, 0);
@@ -188,7 +200,11 @@ SHUFL_AUDIT_BLOCK_CLONES void battery::add_block(const std::uint32_t* decks, std
   std::uint64_t* const successor_repeat = successor_repeats.data();
   // The totals of the block, in locals (the tables' stores cannot alias them).
   std::uint64_t fixed = 0, succ = 0, adj = 0, desc = 0, runs = 0, rising = 0, guess = 0, shelf = 0, serial_succ = 0,
-                pairs = 0;
+                pairs = 0, coupon_s = 0, coupon_r = 0;
+  const std::size_t lags = position_pairs.empty() ? 0 : shape_.lags;
+  std::uint64_t* const pair_counts = position_pairs.data();
+  const std::uint8_t* const suit_group = suit_group_.data();
+  const std::uint8_t* const rank_group = rank_group_.data();
   for (std::size_t i = 0; i < count; ++i) {
     const std::uint32_t* d = decks + i * K;
     const std::uint32_t* prev = i > 0 ? d - K : previous;
@@ -229,6 +245,12 @@ SHUFL_AUDIT_BLOCK_CLONES void battery::add_block(const std::uint32_t* decks, std
       for (std::size_t p = 0; p + 4 <= n; p += 4) {
         ++permutation4[permutation_pattern4(d[p], d[p + 1], d[p + 2], d[p + 3])];
       }
+      // position-pairs: (card at p, card at p + k) per lag; lag 1 of a long block comes from the
+      // successor cells at its end (the same pairs).
+      for (std::size_t k = cells ? 2 : 1; k <= lags; ++k) {
+        std::uint64_t* const table = pair_counts + (k - 1) * n * n;
+        for (std::size_t p = 0; p + k < n; ++p) ++table[d[p] * n + d[p + k]];
+      }
       // The successor table: card d[p+1] right below d[p]; the bottom card below itself.
       if (cells) {
         for (std::size_t p = 0; p + 1 < n; ++p) ++successor_cells[d[p] * n + d[p + 1]];
@@ -256,6 +278,22 @@ SHUFL_AUDIT_BLOCK_CLONES void battery::add_block(const std::uint32_t* decks, std
         if (prev != nullptr) serial_succ += serial_successor_repeats(prev, n, where_.data(), successor_repeat);
       }
     }
+    if (suit_group != nullptr) {
+      coupon_s += coupon_collector_of(d, K, suit_group, all_suits_);
+      // gap: the cards between consecutive cards of each suit; the last position of each of the
+      // (at most 4) suits in 16 bits of one register (0xffff: none yet), not in memory.
+      std::uint64_t last = ~std::uint64_t{0};
+      std::uint64_t* const gaps = gap_counts.data();
+      for (std::size_t p = 0; p < K; ++p) {
+        const std::uint8_t g = suit_group[d[p]];
+        if (g >= 4) continue;
+        const unsigned shift = 16u * g;
+        const std::uint64_t before = (last >> shift) & 0xffffu;
+        if (before != 0xffffu) ++gaps[g * n + (p - before - 1)];
+        last = (last & ~(std::uint64_t{0xffff} << shift)) | (static_cast<std::uint64_t>(p) << shift);
+      }
+    }
+    if (rank_group != nullptr) coupon_r += coupon_collector_of(d, K, rank_group, all_ranks_);
     pairs += prev != nullptr;
     duplicates.add(first_index + i, deck_fingerprint(d, K));
     if (!game_hands.empty()) add_game_hands(shape_, d, game_hands.data());
@@ -272,6 +310,9 @@ SHUFL_AUDIT_BLOCK_CLONES void battery::add_block(const std::uint32_t* decks, std
       std::fill(serial_cells_.begin(), serial_cells_.end(), 0u);
     }
     if (permutations) {
+      if (lags > 0) {
+        for (std::size_t i = 0; i < n * n; ++i) pair_counts[i] += i % (n + 1) == 0 ? 0 : successor_cells[i];
+      }
       for (std::size_t i = 0; i < successor_table.size(); ++i) successor_counts[i] += successor_cells[i];
       std::fill(successor_cells_.begin(), successor_cells_.end(), 0u);
     }
@@ -291,6 +332,8 @@ SHUFL_AUDIT_BLOCK_CLONES void battery::add_block(const std::uint32_t* decks, std
     }
     serial_successions.add_sum(serial_succ, pairs);
   }
+  if (suit_group != nullptr) coupon_suits.add_sum(coupon_s, count);
+  if (rank_group != nullptr) coupon_ranks.add_sum(coupon_r, count);
   decks_ += count;
 }
 
@@ -302,7 +345,8 @@ void battery::merge(const battery& other) {
                       std::pair{&descents, &other.descents}, std::pair{&rising_sequences, &other.rising_sequences},
                       std::pair{&runs_up_down, &other.runs_up_down}, std::pair{&fixed_points, &other.fixed_points},
                       std::pair{&guessing, &other.guessing}, std::pair{&guessing_shelf, &other.guessing_shelf},
-                      std::pair{&serial_successions, &other.serial_successions}}) {
+                      std::pair{&serial_successions, &other.serial_successions},
+                      std::pair{&coupon_suits, &other.coupon_suits}, std::pair{&coupon_ranks, &other.coupon_ranks}}) {
     a->merge(*b);
   }
   serial_position.merge(other.serial_position);
@@ -310,7 +354,9 @@ void battery::merge(const battery& other) {
   for (std::size_t i = 0; i < permutation4.size(); ++i) permutation4[i] += other.permutation4[i];
   for (auto [a, b] : {std::pair{&position_repeats, &other.position_repeats},
                       std::pair{&successor_repeats, &other.successor_repeats},
-                      std::pair{&successor_table, &other.successor_table}}) {
+                      std::pair{&successor_table, &other.successor_table},
+                      std::pair{&position_pairs, &other.position_pairs},
+                      std::pair{&gap_counts, &other.gap_counts}}) {
     if (a->size() != b->size()) throw error("audit: merging serial repeats of different shapes");
     for (std::size_t i = 0; i < a->size(); ++i) (*a)[i] += (*b)[i];
   }
@@ -521,6 +567,35 @@ std::vector<test_report> battery::evaluate(unsigned threads) const {
       r.result = test_outcome::pass;
     }
     out.push_back(std::move(r));
+  }
+
+  // position-pairs and the coupon collector (audit/pairs.hpp).
+  if (position_pairs_apply(s)) {
+    out.push_back(decks_ == 0 ? not_applicable("position-pairs", 0, "no decks")
+                              : position_pairs_test(position_pairs, N, s.lags, decks_));
+  } else {
+    out.push_back(not_applicable("position-pairs", decks_,
+                                 !permutations ? why : fmt::format("needs more than 2 x {} (--lags) cards", s.lags)));
+  }
+  for (const bool ranks : {false, true}) {
+    const std::string_view name = ranks ? "coupon-collector-ranks" : "coupon-collector-suits";
+    const coupon_groups g = coupon_groups_of(s, ranks);
+    if (g.sizes.empty()) {
+      out.push_back(not_applicable(name, decks_, !suits_and_ranks(s) ? "the pack has no suits and ranks"
+                                                 : !s.whole()       ? "needs whole decks (--dealt gives only the first cards)"
+                                                                    : "needs at least 2 groups"));
+      continue;
+    }
+    const std::vector<double> law = coupon_collector_law(g.sizes, g.others);
+    const std::string text = fmt::format("exact: cards dealt until every {} has appeared (inclusion over the {} groups)",
+                                         ranks ? "rank" : "suit", g.sizes.size());
+    out.push_back(total_test(name, ranks ? coupon_ranks : coupon_suits, law, false, text));
+  }
+  if (const coupon_groups g = coupon_groups_of(s, false); g.sizes.empty()) {
+    out.push_back(not_applicable("gap", decks_, !suits_and_ranks(s) ? "the pack has no suits and ranks"
+                                                                    : "needs whole decks (--dealt gives only the first cards)"));
+  } else {
+    out.push_back(gap_test(gap_counts, g, N, decks_));
   }
 
   // The serial tests test dependence only (audit/serial.hpp): each category's repeats from one

@@ -11,6 +11,7 @@
 #include <sstream>
 #include <tuple>
 
+#include "shufl/audit/pairs.hpp"
 #include "shufl/bias.hpp"
 #include "shufl/deck.hpp"
 #include "shufl/error.hpp"
@@ -183,6 +184,7 @@ audit_counts counts_of(const audit_tally& tally, audit_part part) {
   c.labels = labels_of(tally.pack);
   c.positions = tally.sums.shape().positions;
   c.game = game_word(tally.sums.shape().game);
+  c.lags = tally.sums.shape().lags;
   part.decks = tally.sums.decks();
   part.skipped = tally.skipped;
   part.first = tally.first;
@@ -225,6 +227,11 @@ std::string write_audit_counts(const audit_counts& c) {
   j["successor_table"] = b.successor_table;
   j["permutation_3"] = b.permutation3;
   j["permutation_4"] = b.permutation4;
+  j["lags"] = c.lags;
+  j["position_pairs"] = b.position_pairs;
+  j["gap"] = b.gap_counts;
+  j["coupon_collector"] = {{"suits", {b.coupon_suits.decks, b.coupon_suits.total}},
+                           {"ranks", {b.coupon_ranks.decks, b.coupon_ranks.total}}};
   ojson totals = ojson::object();
   battery& mb = const_cast<battery&>(b);
   const auto t = totals_of(mb);
@@ -324,9 +331,21 @@ audit_counts parse_audit_counts(std::string_view text, std::string_view name) {
   if (c.text(c.member(root, "", "strategy"), "strategy", 40) != audit_guess_strategy) {
     c.fail("strategy", fmt::format("expected \"{}\"", audit_guess_strategy));
   }
+  if (!root.contains("lags")) {
+    c.fail("lags", "missing: a counts file of an earlier shufl, before position-pairs and the coupon collector tests; "
+                   "count its decks again with this version");
+  }
+  out.lags = static_cast<std::size_t>(c.uint(c.member(root, "", "lags"), "lags", 64));
+  if (out.lags == 0) c.fail("lags", "must be at least 1");
+  // Its pair tables (lags · N² counts, 2 bytes each at least) must fit in a counts file: no table
+  // is allocated that the file could not fill.
+  if (2 * out.lags * p.size() * p.size() > audit_counts_max_bytes) {
+    c.fail("lags", fmt::format("{} lags of {} cards make pair tables larger than a counts file may hold", out.lags, p.size()));
+  }
   battery_shape shape;
   try {
     shape = make_shape(p, out.positions);
+    shape.lags = out.lags;
     set_game(shape, p, deal);
   } catch (const error& e) {
     c.fail("game", e.what());
@@ -388,6 +407,43 @@ audit_counts parse_audit_counts(std::string_view text, std::string_view name) {
   };
   patterns("permutation_3", b.permutation3, 3);
   patterns("permutation_4", b.permutation4, 4);
+  // position-pairs: per lag k, each deck adds n - k pairs; the coupon collector: 0 or every deck,
+  // at most N cards each.
+  const auto pair_cells = c.uints(c.member(root, "", "position_pairs"), "position_pairs", b.position_pairs.size(),
+                                 decks > (std::uint64_t{1} << 52) ? std::uint64_t{1} << 62 : decks * N);
+  for (std::size_t k = 1; N > 0 && k * N * N <= pair_cells.size(); ++k) {
+    const auto from = pair_cells.begin() + static_cast<std::ptrdiff_t>((k - 1) * N * N);
+    const std::uint64_t sum = std::accumulate(from, from + static_cast<std::ptrdiff_t>(N * N), std::uint64_t{0});
+    if (sum != decks * (N - k)) c.fail("position_pairs", fmt::format("lag {} holds {} pairs, not {}", k, sum, decks * (N - k)));
+  }
+  std::copy(pair_cells.begin(), pair_cells.end(), b.position_pairs.begin());
+  // gap: per suit, each deck adds (cards of the suit − 1) gaps.
+  const auto gap_cells = c.uints(c.member(root, "", "gap"), "gap", b.gap_counts.size(),
+                                 decks > (std::uint64_t{1} << 52) ? std::uint64_t{1} << 62 : decks * N);
+  if (!gap_cells.empty()) {
+    const coupon_groups g = coupon_groups_of(shape, false);
+    for (std::size_t h = 0; h < g.sizes.size(); ++h) {
+      const auto from = gap_cells.begin() + static_cast<std::ptrdiff_t>(h * N);
+      const std::uint64_t sum = std::accumulate(from, from + static_cast<std::ptrdiff_t>(N), std::uint64_t{0});
+      if (sum != decks * (g.sizes[h] - 1)) {
+        c.fail("gap", fmt::format("suit {} holds {} gaps, not {}", h + 1, sum, decks * (g.sizes[h] - 1)));
+      }
+    }
+  }
+  std::copy(gap_cells.begin(), gap_cells.end(), b.gap_counts.begin());
+  const json& coupon = c.member(root, "", "coupon_collector");
+  for (const char* key : {"suits", "ranks"}) {
+    const std::string path = std::string("coupon_collector.") + key;
+    const json& pair = c.array(c.member(coupon, "coupon_collector", key), path, 2);
+    const bool applies = !coupon_groups_of(shape, key[0] == 'r').sizes.empty();
+    const std::uint64_t units = c.uint(pair[0], path + "[0]", decks);
+    if (units != (applies ? decks : 0)) {
+      c.fail(path + "[0]", applies ? fmt::format("expected the decks ({})", decks) : "expected 0: the test does not apply");
+    }
+    const std::uint64_t most = units > (std::uint64_t{1} << 52) ? std::uint64_t{1} << 62 : units * N;
+    const std::uint64_t total = c.uint(pair[1], path + "[1]", most);
+    (key[0] == 's' ? b.coupon_suits : b.coupon_ranks).merge(deck_total{units, total});
+  }
   const json& totals = c.member(root, "", "totals");
   const auto into = totals_of(b);
   // Each total is over every deck (serial-successions: every pair) or, where the shape has no
@@ -542,6 +598,7 @@ void audit_merge::add(audit_counts counts, const std::string& name) {
       differ(fmt::format("a {} against a {}", counts.pack_description, s.pack_description));
     }
     if (counts.positions != s.positions) differ(fmt::format("{} cards per deck against {}", counts.positions, s.positions));
+    if (counts.lags != s.lags) differ(fmt::format("--lags {} against --lags {}", counts.lags, s.lags));
     if (counts.game != s.game) {
       differ(fmt::format("--game {} against --game {}", counts.game.empty() ? "none" : counts.game,
                          s.game.empty() ? "none" : s.game));
@@ -581,6 +638,7 @@ audit_counts audit_merge::merged() const {
   audit_counts out{sum_->shufl_version, sum_->pack_name, sum_->pack_description, sum_->pack_decks, sum_->jokers,
                    sum_->labels,        sum_->positions, sum_->game,             std::nullopt,      {}};
   out.shufl_version = SHUFL_VERSION;
+  out.lags = sum_->lags;
   out.tally.emplace(sum_->tally->pack, sum_->tally->sums.shape());
   audit_tally& t = *out.tally;
   t.sums = sum_->tally->sums;

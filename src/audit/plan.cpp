@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "shufl/audit/laws.hpp"
+#include "shufl/audit/pairs.hpp"
 #include "shufl/error.hpp"
 #include "shufl/stats.hpp"
 
@@ -126,6 +127,12 @@ audit_plan plan_audit(const battery_shape& s, const plan_options& o) {
     in_battery[k] = (t != "poker-hands" && t != "blackjack-hands") ||
                     (s.game.game != game_kind::none && t == game_test_name(s.game.game));
     if (knuth && why.empty() && N < (t == "permutation-3" ? 3u : 4u)) why = "needs more cards";
+    if (t == "position-pairs" && !position_pairs_apply(s)) {
+      why = !permutations ? "needs whole decks of distinct cards" : fmt::format("needs more than 2 x {} (--lags) cards", s.lags);
+    }
+    if ((t.starts_with("coupon-collector-") || t == "gap") && coupon_groups_of(s, t.ends_with("ranks")).sizes.empty()) {
+      why = suits ? "needs whole decks and at least 2 groups" : "the pack has no suits and ranks";
+    }
     if (why.empty() && in_battery[k]) ++plan.family;
     applicable_why[k] = std::move(why);
   }
@@ -201,6 +208,8 @@ audit_plan plan_audit(const battery_shape& s, const plan_options& o) {
     } else {
       p.note = t == "duplicates" ? "no effect model: the power depends on how many distinct decks the shuffler makes"
                : t.starts_with("permutation-") ? "no effect model: the power depends on which relative orders the shuffler favours"
+               : t == "position-pairs"         ? "no effect model: the power depends on which pairs of cards the shuffler links"
+               : t.starts_with("coupon-") || t == "gap" ? "no effect model: the power depends on how the shuffler spreads the suits or ranks"
                                               : "no effect model: the power depends on which classes the dealing favours";
       plan.tests.push_back(std::move(p));
       continue;
@@ -220,6 +229,39 @@ audit_plan plan_audit(const battery_shape& s, const plan_options& o) {
     plan.tests.push_back(std::move(p));
   }
   return plan;
+}
+
+std::vector<detectable_effect> detectable_effects(const battery_shape& shape, std::uint64_t decks, double alpha,
+                                                  double power) {
+  plan_options o;
+  o.alpha = alpha;
+  o.power = power;
+  std::vector<detectable_effect> out;
+  audit_plan base;
+  try {
+    base = plan_audit(shape, o);
+  } catch (const error&) {
+    return out;  // a shape the plan cannot model
+  }
+  for (const auto& p : base.tests) {
+    if (!p.planned || !(p.per_deck > 0)) continue;
+    const std::uint64_t units = p.name.starts_with("serial-") ? (decks > 0 ? decks - 1 : 0) : decks;
+    if (units == 0) continue;
+    detectable_effect e;
+    e.name = p.name;
+    e.effect = p.effect * std::sqrt(p.noncentrality / (static_cast<double>(units) * p.per_deck));
+    plan_options at = o;
+    at.effects[p.name] = e.effect;
+    try {
+      for (const auto& q : plan_audit(shape, at).tests) {
+        if (q.name == p.name) e.model = q.model;
+      }
+    } catch (const error&) {
+      e.model.clear();  // beyond the model's range
+    }
+    out.push_back(std::move(e));
+  }
+  return out;
 }
 
 }  // namespace shufl::audit

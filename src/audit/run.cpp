@@ -16,6 +16,7 @@
 
 #include "fill_block.hpp"
 #include "shufl/audit.hpp"
+#include "shufl/audit/plan.hpp"
 #include "shufl/audit/tally.hpp"
 #include "shufl/bias.hpp"
 #include "shufl/detail/bias_loops.hpp"
@@ -34,12 +35,16 @@ audit_report finish(const battery& b, const audit_pack& pack, double alpha, unsi
   r.pack_description = pack.cards.description;
   r.cards = b.shape().cards;
   r.positions = b.shape().positions;
+  for (const auto& e : detectable_effects(b.shape(), b.decks(), alpha)) {
+    r.detectable.push_back({e.name, e.effect, e.model});
+  }
   return r;
 }
 
 void check_options(const audit_options& o) {
   if (!(o.alpha > 0 && o.alpha < 1)) throw error(fmt::format("--alpha must be in (0, 1), not {}", o.alpha));
   if (o.threads < 1) throw error("--threads must be at least 1");
+  if (o.lags < 1 || o.lags > 64) throw error(fmt::format("--lags must be 1 to 64, not {}", o.lags));
 }
 
 // A block of decks on its way from the reader to a worker.
@@ -118,6 +123,7 @@ audit_report audit_decks(deck_reader& reader, const audit_options& options) {
   const audit_pack& pack = reader.pack();
   battery_shape shape = make_shape(pack, faces.size());
   set_game(shape, pack, options.game);
+  shape.lags = options.lags;
   if (options.on_pack) options.on_pack();
   const std::size_t K = shape.positions;
   const std::size_t ids = audit_block_decks * K;

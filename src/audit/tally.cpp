@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "fill_block.hpp"
+#include "shufl/audit/plan.hpp"
 #include "shufl/bias.hpp"
 #include "shufl/detail/bias_loops.hpp"
 #include "shufl/error.hpp"
@@ -30,6 +31,9 @@ audit_report report_of(const audit_tally& t, double alpha, unsigned threads) {
   r.pack_description = t.pack.cards.description;
   r.cards = t.sums.shape().cards;
   r.positions = t.sums.shape().positions;
+  for (const auto& e : detectable_effects(t.sums.shape(), t.sums.decks(), alpha)) {
+    r.detectable.push_back({e.name, e.effect, e.model});
+  }
   r.skipped = t.skipped;
   r.skip_reasons = t.skip_reasons;
   return r;
@@ -161,6 +165,7 @@ audit_tally tally_source(const text_source& text, const std::string& name, std::
     audit_pack pack = make_audit_pack(ro);
     battery_shape shape = make_shape(pack, ro.dealt);
     set_game(shape, pack, options.game);
+    shape.lags = options.lags;
     audit_tally t(std::move(pack), shape);
     t.skipped = reader.skipped();
     t.skip_reasons = reader.skip_reasons();
@@ -168,6 +173,7 @@ audit_tally tally_source(const text_source& text, const std::string& name, std::
   }
   battery_shape shape = make_shape(reader.pack(), faces.size());
   set_game(shape, reader.pack(), options.game);
+  shape.lags = options.lags;
   if (on_inferred && !reader.inference_note().empty()) on_inferred(reader.inference_note());
   audit_tally total(reader.pack(), shape);
   total.sums.add_block(faces.data(), 1, nullptr, 0);
@@ -314,6 +320,7 @@ audit_tally tally_algorithm(const algorithm_spec& algorithm, const audit_pack& p
   const detail::bias_loops& loops = detail::bias_loops_for(*algorithm.info);
   battery_shape shape = make_shape(pack);
   set_game(shape, pack, options.game);
+  shape.lags = options.lags;
   const seed_key algorithm_key = derive_key(key, "bias/" + algorithm.label(), 0);
   chunk_end = std::min(chunk_end, bias_chunk_count(trials));
   chunk_begin = std::min(chunk_begin, chunk_end);

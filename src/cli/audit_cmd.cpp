@@ -13,6 +13,8 @@
 #include <thread>
 
 #include "audit_follow.hpp"
+#include "render/audit_groups_output.hpp"
+#include "shufl/audit/groups.hpp"
 #include "audit_plan.hpp"
 #include "audit_scale.hpp"
 #include "audit_seed_search.hpp"
@@ -59,7 +61,7 @@ struct audit_cli_options {
   std::string seed;
   std::string rng = "xoshiro256pp";
   std::string game;
-  std::string deal;
+  std::string deal, lags = "2";
   // --seed-search (src/cli/audit_seed_search.cpp): FAMILY, --seeds, --reseed, --all, --max-chance, ...
   seed_search_cli_options search;
   std::string shard;
@@ -68,6 +70,8 @@ struct audit_cli_options {
   std::string every, interval, on_alarm, state, metrics, arl;
   follow_service_options service;
   bool keep_going = false, reset_alarm = false;
+  // --group-by, --max-groups (src/cli/audit_groups.cpp)
+  std::string group_by, max_groups;
   // --report and --plan (src/render/audit_report.cpp, src/cli/audit_plan.cpp)
   std::string report;
   std::vector<std::string> meta;  // --meta KEY=VALUE (provenance on the reports)
@@ -88,16 +92,16 @@ prints them (poker codes As Td 9c, unicode, glyphs, names, jokers RJ/BJ, tarot t
 Ad ... Kd, Ac ... Kc), which is also the original order of successions and guessing. Without
 --pack/--cards-file the pack is inferred from the first deck (one line on stderr says how).
 
-The battery: card-position, suit-position, rank-position (position tables: Pearson X2 x (N-1)/N,
-df (rows-1)(columns-1)); successions, adjacent-pairs, descents, rising-sequences, runs-up-down,
-fixed-points (totals over decks against exact laws, two-sided); guessing and guessing-shelf
-(correct guesses with feedback, strategies original successor and shelf, upper tail);
-serial-successions (each card's successor repeated in the next deck) and serial-position (each
-position's card repeated), against the decks' own margins (dependence only; Bonferroni over cards
-or positions, upper tail); duplicates (identical decks, Poisson); with --game poker or
-blackjack, poker-hands or blackjack-hands (the classes of the hands --deal deals, per seat against
-the exact law, Bonferroni over the seats).
-Each test is pass, fail, not-valid (too few decks for its
+The battery: card-position, suit-position, rank-position (position tables: Pearson X2 x (N-1)/N);
+successions, adjacent-pairs, descents, rising-sequences, runs-up-down, fixed-points (totals against
+exact laws, two-sided); guessing, guessing-shelf (correct guesses with feedback, upper tail);
+permutation-3, permutation-4 (Knuth); position-pairs (cards 1..--lags apart, Wald); coupon-collector-
+suits and -ranks (cards until every suit/rank shows, exact law); gap (gaps within a suit, Wald);
+serial-successions and serial-position (a card's successor or place repeated in the next deck,
+against the decks' own margins: dependence only); duplicates (identical decks, Poisson); with
+--game poker or blackjack, poker-hands or blackjack-hands (the hands --deal deals, per seat).
+Every report states what each planned test could detect at its decks (power about 0.9) and which
+rule clauses the tests answer. Each test is pass, fail, not-valid (too few decks for its
 approximation) or not-applicable (e.g. a shoe for successions, --dealt for whole-deck tests).
 Decision: Holm over the valid tests at --alpha (family-wise). The result says "no evidence of
 non-randomness", never that decks are fair. Exit status: 0 success, 1 error; with --check, 3
@@ -218,6 +222,7 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
     options.threads = static_cast<unsigned>(t);
   }
   options.game = parse_game(o.game, o.deal, sub.count("--game") > 0, sub.count("--deal") > 0);
+  options.lags = static_cast<std::size_t>(parse_uint("--lags", o.lags));
   const bool generated = sub.count("--algo") > 0;
   if (!generated) {
     for (const char* name : {"--trials", "--seed", "--rng"}) {
@@ -225,6 +230,12 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
     }
   }
   audit::reader_options ro = reader_options_of(o, sub);
+  std::size_t max_groups = audit::default_max_groups;  // --group-by N --max-groups M (docs/audit-input.md)
+  if (sub.count("--group-by") > 0 && ((ro.group_field = parse_uint("--group-by", o.group_by)) < 1 || ro.group_field > 1000))
+    throw error(fmt::format("--group-by must be a field number from 1 to 1000, not {}", o.group_by));
+  if (sub.count("--max-groups") > 0 && ((max_groups = parse_uint("--max-groups", o.max_groups)) < 1 || max_groups > 10000000))
+    throw error(fmt::format("--max-groups must be from 1 to 10000000, not {}", o.max_groups));
+  if (sub.count("--max-groups") > 0 && ro.group_field == 0) throw error("--max-groups applies to --group-by");
   if (o.follow) {
     for (const char* name : {"--algo", "--seed-search", "--threads", "--check", "--report", "--plan"}) {
       if (sub.count(name) > 0) throw error(fmt::format("{} does not apply to --follow", name));
@@ -236,6 +247,7 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
       fo.input = "-";
     }
     fo.reader = ro;
+    fo.max_groups = max_groups;
     if (sub.count("--alpha") > 0) fo.alpha = o.alpha;
     fo.game = options.game;
     fo.format = o.format;
@@ -280,6 +292,15 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
       if (sub.count(name) > 0) throw error(fmt::format("--plan reads no decks: drop {}", name));
     }
     return run_audit_plan({audit::make_audit_pack(ro), options.game, options.alpha, o.power, o.effect, o.format});
+  }
+  if (ro.group_field != 0) {  // one battery per group, Holm over all
+    for (const char* name : {"--algo", "--merge", "--save-counts", "--shard", "--seed-search", "--report"})
+      if (sub.count(name) > 0) throw error(fmt::format("{} does not apply to --group-by", name));
+    if (o.file.empty() && isatty(STDIN_FILENO)) throw error("no input: give FILE or '-' for standard input");
+    const auto g = audit::audit_groups_input(o.file.empty() ? "-" : o.file, ro, options, max_groups, print_note);
+    const audit_input in{false, o.file.empty() ? "-" : o.file, g.sha256, g.bytes, {}, {}, {}, 0, {}, {}, parse_audit_meta(o.meta)};
+    write_stdout(o.format == "json" ? audit_groups_json(g.report, in, g.pack).dump(2) + "\n" : audit_groups_text(g.report, in));
+    return o.check && !g.report.decision.pass ? exit_audit_failed : exit_ok;
   }
   std::optional<side_file> report_file;
   if (!o.report.empty()) report_file.emplace("--report", o.report, side_format::html);
@@ -576,6 +597,7 @@ subcommand audit_subcommand() {
                            "With --game: H hands of C cards dealt round the table (card k to hand k mod H); "
                            "default poker 1x5, blackjack 2x2 (player cards 1 and 3, dealer 2 and 4)")
                 ->type_name("HxC");
+            sub.add_option("--lags", o->lags, "position-pairs: the cards 1..L positions apart (1 to 64)")->capture_default_str()->type_name("L");
             sub.add_option("--algo", o->algo, "Audit decks of these algorithms (see 'shufl bias --list') instead of a file")->type_name("LIST");
             sub.add_option("--trials", o->trials, "With --algo: decks per algorithm")->capture_default_str()->type_name("T");
             sub.add_option("--seed", o->seed, "With --algo: any string; the same seed gives the same decks")->type_name("SEED")->expected(0, 1);
@@ -647,6 +669,11 @@ subcommand audit_subcommand() {
                            "With --follow: the detector's threshold A: on a fair stream the average run length to a "
                            "false alarm is at least A decks (default 1e9)")
                 ->type_name("DECKS");
+            sub.add_option("--group-by", o->group_by,
+                           "Field N of each line (separated like the cards) names its group (a table, a machine) "
+                           "and is not a card: a battery per group (Holm over all), with --follow a detector per group")
+                ->type_name("N");
+            sub.add_option("--max-groups", o->max_groups, "With --group-by: the most groups (default 10000)")->type_name("M");
             sub.add_flag("--reset-alarm", o->reset_alarm, "With --follow: re-arm the alarm a restored --state holds");
             sub.add_option("--state", o->state, "With --follow: keep the e-process in FILE, continued by a restart")
                 ->type_name("FILE");

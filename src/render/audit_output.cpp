@@ -77,13 +77,13 @@ std::string audit_text_report(const audit::audit_report& r, const audit_input& i
     out += fmt::format("skipped {} invalid deck{}", r.skipped, r.skipped == 1 ? "" : "s");
     out += r.skip_reasons.empty() ? "\n" : fmt::format(" (first: {})\n", r.skip_reasons.front());
   }
-  out += fmt::format("{:<19} {:>9} {:>12} {:>7} {:>10} {:>10}  {}\n", "test", "decks", "statistic", "df", "p",
+  out += fmt::format("{:<22} {:>9} {:>12} {:>7} {:>10} {:>10}  {}\n", "test", "decks", "statistic", "df", "p",
                      "Holm p", "result");
   std::string notes;
   for (const auto& t : r.tests) {
     const bool tested = t.result == audit::test_outcome::pass || t.result == audit::test_outcome::fail;
     const bool computed = tested || t.result == audit::test_outcome::not_valid;
-    out += fmt::format("{:<19} {:>9} {:>12} {:>7} {:>10} {:>10}  {}\n", t.name, t.decks,
+    out += fmt::format("{:<22} {:>9} {:>12} {:>7} {:>10} {:>10}  {}\n", t.name, t.decks,
                        computed ? audit_statistic_text(t.statistic) : "-",
                        t.df ? fmt::format("{:.0f}", *t.df) : "-", computed ? audit_p_text(t.p, t.ln_p, t.p_bound) : "-",
                        t.holm_ln_p ? audit_p_text(std::exp(*t.holm_ln_p), *t.holm_ln_p, t.p_bound) : "-",
@@ -115,8 +115,25 @@ std::string audit_text_report(const audit::audit_report& r, const audit_input& i
       out += '\n';
     }
   }
-  out += fmt::format("statistic: scaled X2 for position tables, z of the total for totals (p from the exact law), "
-                     "repeats for duplicates; Holm over {} test{}\n",
+  // Rule coverage, as the JSON's rule_coverage and the page's table.
+  out += "rule coverage (each clause, the tests that answer it, their result; a map, not legal advice):\n";
+  for (const auto& row : audit::rule_coverage(r.tests)) {
+    std::string tests;
+    for (const auto& t : row.tests) tests += (tests.empty() ? "" : ", ") + t;
+    out += row.tests.empty() ? fmt::format("  {:<34} {}\n", row.rule, row.status)
+                             : fmt::format("  {:<34} {:<8} {}\n", row.rule, row.status, tests);
+  }
+  // What the audit could have detected: the plan inverted (audit/plan.hpp).
+  if (!r.detectable.empty()) {
+    out += fmt::format("detectable with power about 0.9 (asymptotic) at {}, for the plan's effect models (another "
+                       "structure of the same size may need more decks):\n",
+                       count_noun(r.decks, "deck", "decks"));
+    for (const auto& e : r.detectable) {
+      out += fmt::format("  {:<22} {:>10.4g}  {}\n", e.name, e.effect, e.model.empty() ? "beyond the effect model's range" : e.model);
+    }
+  }
+  out += fmt::format("statistic: scaled X2 for position tables, Wald W for position-pairs and gap, z of the total for "
+                     "totals (p from the exact law), repeats for duplicates; Holm over {} test{}\n",
                      r.decision.family, r.decision.family == 1 ? "" : "s");
   out += glossary_pointer;
   out += fmt::format("result: {}: {}\n", r.decision.pass ? "pass" : "fail", r.decision.summary);
@@ -206,6 +223,11 @@ nlohmann::ordered_json audit_json_report(const audit::audit_report& r, const aud
     coverage.push_back({{"rule", row.rule}, {"asks", row.asks}, {"tests", row.tests}, {"status", row.status}});
   }
   j["rule_coverage"] = std::move(coverage);
+  auto detectable = nlohmann::ordered_json::array();
+  for (const auto& e : r.detectable) {
+    detectable.push_back({{"name", e.name}, {"effect", e.effect}, {"model", e.model}, {"power", 0.9}});
+  }
+  j["detectable"] = std::move(detectable);
   j["result"] = r.decision.pass ? "pass" : "fail";
   j["summary"] = r.decision.summary;
   return j;

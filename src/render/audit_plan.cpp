@@ -16,15 +16,15 @@ std::string audit_plan_text(const audit::audit_plan& p, const std::string& pack)
       "plan for a {}: power about {:g} per test (asymptotic) at family-wise alpha {:g} (Holm over {} tests; planned at alpha/{} = "
       "{:.3g} each, which Holm never tests below)\n",
       pack, p.power, p.alpha, p.family, p.family, p.level);
-  out += fmt::format("{:<19} {:>8} {:>10}  {}\n", "test", "effect", "decks", "effect model");
+  out += fmt::format("{:<22} {:>8} {:>10}  {}\n", "test", "effect", "decks", "effect model");
   std::string notes;
   for (const auto& t : p.tests) {
     if (t.planned) {
-      out += fmt::format("{:<19} {:>8} {:>10}  {}{}{}\n", t.name, fmt::format("{:g}", t.effect), t.decks, t.model,
+      out += fmt::format("{:<22} {:>8} {:>10}  {}{}{}\n", t.name, fmt::format("{:g}", t.effect), t.decks, t.model,
                          t.validity_bound ? " (the least for a valid chi-squared)" : "",
                          t.note.empty() ? "" : " (" + t.note + ")");
     } else {
-      out += fmt::format("{:<19} {:>8} {:>10}  {}\n", t.name, "-", "-", t.note);
+      out += fmt::format("{:<22} {:>8} {:>10}  {}\n", t.name, "-", "-", t.note);
     }
   }
   out += fmt::format("decks for every planned test: {}\n", p.decks);

@@ -82,6 +82,12 @@ constexpr std::pair<const char*, const char*> kGlossary[] = {
     {"fixed-points", "decks left partly unshuffled; shuffles where no card may stay in place"},
     {"guessing", "any structure a player who sees each card can exploit from the original order"},
     {"guessing-shelf", "rising and falling runs a guesser can follow: the structure a shelf shuffler leaves"},
+    {"permutation-3", "local order: some orders of three neighbouring cards favoured"},
+    {"permutation-4", "local order: some orders of four neighbouring cards favoured"},
+    {"position-pairs", "cards that follow one another within a deck, 1 to L places apart (pairs of positions not independent)"},
+    {"coupon-collector-suits", "suits that cluster or alternate: the cards dealt until every suit has appeared"},
+    {"coupon-collector-ranks", "ranks that cluster or spread: the cards dealt until every rank has appeared"},
+    {"gap", "suits dealt too evenly spread or too clustered: the gaps between consecutive cards of a suit"},
     {"serial-successions", "a machine that partly repeats its last order (dependence only: tested against the decks' own margins)"},
     {"serial-position", "serial correlation: a card that tends to keep its place from deck to deck (dependence only)"},
     {"duplicates", "repeated decks: weak seeding, replayed random streams"},
@@ -239,6 +245,24 @@ std::string coverage_section(const audit::audit_report& r) {
   return out + "</table>\n";
 }
 
+// What the audit could detect: per planned test, the effect found with power about 0.9 at these
+// decks (the plan inverted, audit/plan.hpp).
+std::string detectable_section(const audit::audit_report& r) {
+  if (r.detectable.empty()) return {};
+  std::string out = fmt::format(
+      "<h3>What this audit could detect</h3>\n<p class=\"muted\">With power about 0.9 (asymptotic) at {} decks, "
+      "each test at the level Holm never tests below, for the plan's effect models (<code>shufl audit --plan</code>): "
+      "an effect of another structure but the same size may need more decks.</p>\n"
+      "<table class=\"coverage detectable\">\n<tr><th>test</th><th>effect</th><th>effect model</th></tr>\n",
+      r.decks);
+  for (const auto& e : r.detectable) {
+    out += fmt::format("<tr data-test=\"{}\"><td>{}</td><td>{:.4g}</td><td>{}</td></tr>\n", xml_escape(e.name),
+                       xml_escape(e.name), e.effect,
+                       e.model.empty() ? std::string("beyond the effect model's range") : xml_escape(e.model));
+  }
+  return out + "</table>\n";
+}
+
 std::string render_section(const audit_page_section& s, std::size_t k) {
   const audit::audit_report& r = s.report;
   std::string out = fmt::format("<section class=\"audit\" data-audit=\"{}\">\n", k);
@@ -325,6 +349,7 @@ std::string render_section(const audit_page_section& s, std::size_t k) {
   pictures += totals_section(r);
   if (const auto* t = find_test(r, "poker-hands")) pictures += poker_section(*t);
   out += coverage_section(r);
+  out += detectable_section(r);
   if (searched) out += seed_search_page_section(s.json["seed_search"], k);
   if (!pictures.empty()) out += "<h3 class=\"pictures\">Pictures</h3>\n" + pictures;
   out += "</section>\n";

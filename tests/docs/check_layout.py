@@ -53,9 +53,9 @@ EXEMPT = {
 
 # Breaks still to mend (see the module docstring): file -> the most lines it may have, and the
 # (file, forbidden include) pairs it still has; src/cli/'s total may not exceed KNOWN_CLI_TOTAL.
-# audit_cmd.cpp 682 and the total 4746: + audit --keygen/--sign/--verify (audit_sign.*), until
-# audit_cmd.cpp's move to the library and render lands.
-KNOWN_SIZES = {'src/cli/audit_cmd.cpp': 682, 'src/cli/bias_cmd.cpp': 446}
+# audit_cmd.cpp 708 and the total 4781: + audit --keygen/--sign/--verify (audit_sign.*) and
+# --group-by, until audit_cmd.cpp's move to the library and render lands.
+KNOWN_SIZES = {'src/cli/audit_cmd.cpp': 708, 'src/cli/bias_cmd.cpp': 446}
 KNOWN_INCLUDES = {
     ('src/cli/audit_cmd.cpp', 'nlohmann/'), ('src/cli/audit_cmd.cpp', 'shufl/json_text.hpp'),
     ('src/cli/audit_cmd.cpp', 'shufl/permutation.hpp'), ('src/cli/audit_follow.hpp', 'nlohmann/'),
@@ -63,7 +63,7 @@ KNOWN_INCLUDES = {
     ('src/cli/bias_files.cpp', 'nlohmann/'), ('src/cli/bias_files.cpp', 'shufl/json_text.hpp'),
     ('src/cli/bias_files.cpp', 'shufl/permutation.hpp'),
 }
-KNOWN_CLI_TOTAL = 4746
+KNOWN_CLI_TOTAL = 4781
 
 ENGINES = ('audit', 'bias', 'lines', 'trace')
 INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]')

@@ -75,6 +75,7 @@ struct audit_counts {
   /// The sums, without fingerprints (those are in the parts); skip reasons of the first parts.
   std::optional<audit_tally> tally;
   std::vector<audit_part> parts;
+  std::size_t lags = 2;                ///< --lags of position-pairs (part of the battery's identity).
 };
 
 /// The counts of a tally read from one part.

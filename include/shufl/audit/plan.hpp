@@ -90,6 +90,19 @@ bool has_effect_model(std::string_view test) noexcept;
 /// unknown test name in options.effects.
 audit_plan plan_audit(const battery_shape& shape, const plan_options& options);
 
+/// What a planned test detects with power about `power` (asymptotic) at a number of decks: the
+/// plan inverted. Every effect model's non-centrality grows as δ², so δ = δ0·√(λ*/(T·λ0)) for the
+/// plan's δ0, its λ0 per deck and the λ* that gives the power at α/m (T: decks, pairs of decks for
+/// the serial tests). `model` is the plan's model in words at that δ; empty when δ leaves the
+/// model's range (too few decks: the test detects nothing that small models).
+struct detectable_effect {
+  std::string name;
+  double effect = 0;
+  std::string model;
+};
+std::vector<detectable_effect> detectable_effects(const battery_shape& shape, std::uint64_t decks, double alpha,
+                                                  double power = 0.9);
+
 /// λ per deck of the position-table model above: `rows` margins r_i (Σ = N cards), the first
 /// row on top with probability r_0/N + δ. Exposed for tests.
 double position_noncentrality_per_deck(const std::vector<std::uint64_t>& rows, double delta);

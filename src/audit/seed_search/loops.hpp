@@ -194,8 +194,9 @@ lane_mask c_rand_lanes(const kernel_args& k) noexcept;
 lane_mask cpp_mt19937_lanes(const kernel_args& k) noexcept;
 /// php-mt-rand (legacy: php-mt-rand-legacy's twist); php_mt_rand.cpp.
 lane_mask php_mt_rand_lanes(const kernel_args& k, bool legacy) noexcept;
-/// glibc-rand-r (rand_r) and msvc-rand, four seeds side by side (small_lcgs.cpp).
-lane_mask small_lcg_lanes(const kernel_args& k, bool rand_r) noexcept;
+/// glibc-rand-r (rand_r) and msvc-rand (small_lcgs.cpp): 8 seeds per AVX2 vector when the CPU has
+/// AVX2 and n ≤ 64, 1 ≤ K ≤ n/2; otherwise (or `vector` false, for the tests) two side by side.
+lane_mask small_lcg_lanes(const kernel_args& k, bool rand_r, bool vector = true) noexcept;
 /// dotnet-random (dotnet_random.cpp).
 lane_mask dotnet_random_lanes(const kernel_args& k) noexcept;
 /// glibc's 344 + k outputs as sums over the 31 seeded words (built once; c_rand.cpp).

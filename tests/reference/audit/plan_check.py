@@ -82,7 +82,7 @@ def main():
     ):
         doc = plan(shufl, *args)
         tests = {t["name"]: t for t in doc["tests"]}
-        m = 16  # whole decks of distinct cards, no --game: every test but poker-hands and blackjack-hands
+        m = 20  # whole decks of distinct cards, no --game: every test but poker-hands and blackjack-hands
         check(doc["family"] == m, f"{args}: family {doc['family']}")
         level = alpha / m
         check(abs(doc["level"] - level) < 1e-15, f"{args}: level {doc['level']}")

@@ -1,0 +1,98 @@
+"""shufl.plan: how many decks an audit needs (``shufl audit --plan``)."""
+
+from __future__ import annotations
+
+import json
+from typing import Mapping, Optional, Union
+
+from . import _shufl
+from ._audit import _args
+
+
+class Plan:
+    """The decks each test of the battery needs to detect an effect.
+
+    Attributes
+    ----------
+    decks : int
+        The largest of the planned tests' decks: enough for every planned test.
+    tests : list of dict
+        Per test: name, planned, effect, model, df, noncentrality_per_deck, noncentrality, decks,
+        validity_bound, note (the JSON of ``shufl audit --plan --format json``).
+    text : str
+        The text of ``shufl audit --plan`` (``str(plan)``).
+    """
+
+    def __init__(self, doc: dict, text: str):
+        self._doc = doc
+        self._text = text
+
+    def __getstate__(self):
+        return {"doc": self._doc, "text": self._text}
+
+    def __setstate__(self, state):
+        self.__init__(state["doc"], state["text"])
+
+    @property
+    def decks(self) -> int:
+        return max((t["decks"] for t in self._doc["tests"] if t["planned"]), default=0)
+
+    @property
+    def tests(self) -> list:
+        return self._doc["tests"]
+
+    @property
+    def text(self) -> str:
+        return self._text
+
+    def __str__(self) -> str:
+        return self._text
+
+    def __repr__(self) -> str:
+        return f"<shufl.Plan {self.decks} decks>"
+
+    def to_dict(self) -> dict:
+        """The document ``shufl audit --plan --format json`` writes (a new copy each call)."""
+        return json.loads(json.dumps(self._doc))
+
+
+def plan(*, pack: str = "standard", decks_in_shoe: int = 1, game: Optional[str] = None, deal=None,
+         alpha: float = 0.01, power: float = 0.9, effect: Union[None, float, Mapping[str, float]] = None) -> Plan:
+    """The decks each test of the battery needs to detect an effect of a given size with a given
+    power (``shufl audit --plan``; the models are in docs/audit.md).
+
+    Parameters
+    ----------
+    pack, decks_in_shoe, game, deal, alpha
+        As :func:`shufl.audit` (whole decks).
+    power : float, default 0.9
+        The power wanted per test, in (0, 1).
+    effect : float or mapping of str to float, optional
+        δ for every test with an effect model (a float), or per test name
+        ({"card-position": 0.02}); the others keep their defaults (0.01 for the position
+        tables and serial tests, 0.05 cards per deck for the totals).
+
+    Returns
+    -------
+    Plan
+
+    Raises
+    ------
+    ValueError
+        A δ the model cannot take, an unknown test name, α or power outside (0, 1).
+
+    Examples
+    --------
+    >>> import shufl
+    >>> shufl.plan(effect={"card-position": 0.02}).tests[0]["decks"] < shufl.plan().tests[0]["decks"]
+    True
+    """
+    args = _args(pack, decks_in_shoe, None, game, deal, alpha, 1)
+    if effect is None:
+        effect_all, effects = None, {}
+    elif isinstance(effect, Mapping):
+        effect_all, effects = None, {str(k): float(v) for k, v in effect.items()}
+    else:
+        effect_all, effects = float(effect), {}
+    doc, text = _shufl.plan(args, float(power), effect_all, effects)
+    return Plan(json.loads(doc), text)

@@ -1,0 +1,143 @@
+// Unit tests of audit::audit_array (include/shufl/audit/card_array.hpp): decks held as an array
+// of card numbers give the report audit_decks gives the same decks as text, whatever the integer
+// type, strides, base or threads; bad rows are named by their 0-based row and column (the first
+// one, whatever the threads).
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "shufl/audit.hpp"
+#include "shufl/audit/card_array.hpp"
+#include "shufl/error.hpp"
+#include "shufl/text_input.hpp"
+#include "support/test_rng.hpp"
+
+using namespace shufl;
+
+namespace {
+
+struct decks_in_memory {
+  std::vector<std::vector<std::uint32_t>> decks;  // canonical indices 0..51
+  explicit decks_in_memory(std::size_t count, std::uint64_t seed) {
+    test::test_rng rng{seed};
+    for (std::size_t t = 0; t < count; ++t) decks.push_back(rng.deck(52));
+  }
+  std::string text() const {  // numbers 1..52, as a deck file
+    std::string s;
+    for (const auto& d : decks) {
+      for (std::size_t i = 0; i < d.size(); ++i) s += (i ? " " : "") + std::to_string(d[i] + 1);
+      s += '\n';
+    }
+    return s;
+  }
+  template <class T>
+  std::vector<T> column_major(std::uint32_t base) const {  // element (r, c) at [c · rows + r]
+    std::vector<T> a(decks.size() * 52);
+    for (std::size_t r = 0; r < decks.size(); ++r)
+      for (std::size_t c = 0; c < 52; ++c) a[c * decks.size() + r] = static_cast<T>(decks[r][c] + base);
+    return a;
+  }
+};
+
+audit::audit_report from_text(const std::string& text) {
+  text_reader in(text, "decks");
+  audit::reader_options o;
+  o.pack = pack_kind::standard;
+  audit::deck_reader reader(in, o);
+  return audit::audit_decks(reader, {});
+}
+
+void expect_same(const audit::audit_report& a, const audit::audit_report& b) {
+  ASSERT_EQ(a.tests.size(), b.tests.size());
+  EXPECT_EQ(a.decks, b.decks);
+  EXPECT_EQ(a.decision.summary, b.decision.summary);
+  for (std::size_t i = 0; i < a.tests.size(); ++i) {
+    EXPECT_EQ(a.tests[i].name, b.tests[i].name);
+    EXPECT_EQ(a.tests[i].statistic, b.tests[i].statistic) << a.tests[i].name;
+    EXPECT_EQ(a.tests[i].ln_p, b.tests[i].ln_p) << a.tests[i].name;
+    EXPECT_EQ(a.tests[i].table, b.tests[i].table) << a.tests[i].name;
+  }
+}
+
+}  // namespace
+
+TEST(AuditCardArray, SameReportAsTextForAnyLayoutAndThreads) {
+  const decks_in_memory d(9000, 11);  // three blocks of 4096 and a part
+  const auto want = from_text(d.text());
+  const auto pack = audit::make_audit_pack({});
+  const auto a16 = d.column_major<std::int16_t>(1);
+  audit::card_array a;
+  a.data = a16.data();
+  a.type = audit::card_int::i16;
+  a.rows = d.decks.size();
+  a.columns = 52;
+  a.row_stride = sizeof(std::int16_t);
+  a.column_stride = static_cast<std::ptrdiff_t>(d.decks.size() * sizeof(std::int16_t));
+  for (unsigned threads : {1u, 2u, 3u}) {
+    audit::audit_options o;
+    o.threads = threads;
+    expect_same(audit::audit_array(a, pack, std::nullopt, o), want);
+  }
+  const auto u8 = d.column_major<std::uint8_t>(0);
+  a.data = u8.data();
+  a.type = audit::card_int::u8;
+  a.row_stride = 1;
+  a.column_stride = static_cast<std::ptrdiff_t>(d.decks.size());
+  a.zero_based = true;
+  expect_same(audit::audit_array(a, pack, std::nullopt, {}), want);
+}
+
+TEST(AuditCardArray, NamesTheFirstBadRowAndColumn) {
+  decks_in_memory d(10000, 12);
+  auto m = d.column_major<std::uint64_t>(1);
+  const std::size_t rows = d.decks.size();
+  m[5 * rows + 9000] = 53;   // row 9000, column 5: out of range
+  m[7 * rows + 4500] = m[6 * rows + 4500];  // row 4500, column 7: a repeat
+  audit::card_array a;
+  a.data = m.data();
+  a.type = audit::card_int::u64;
+  a.rows = rows;
+  a.columns = 52;
+  a.row_stride = 8;
+  a.column_stride = static_cast<std::ptrdiff_t>(rows * 8);
+  const auto pack = audit::make_audit_pack({});
+  for (unsigned threads : {1u, 3u}) {
+    audit::audit_options o;
+    o.threads = threads;
+    try {
+      (void)audit::audit_array(a, pack, std::nullopt, o);
+      FAIL() << "no error";
+    } catch (const error& e) {
+      EXPECT_EQ(std::string(e.what()),
+                "<array>: row 4500, column 7: card " + std::to_string(m[6 * rows + 4500]) +
+                    " appears more often than the pack has it");
+    }
+  }
+  m[7 * rows + 4500] = d.decks[4500][7] + 1;
+  try {
+    (void)audit::audit_array(a, pack, std::nullopt, {});
+    FAIL() << "no error";
+  } catch (const error& e) {
+    EXPECT_EQ(std::string(e.what()), "<array>: row 9000, column 5: unknown card 53 (numbers run from 1 to 52)");
+  }
+  a.columns = 51;
+  EXPECT_THROW((void)audit::audit_array(a, pack, std::nullopt, {}), error);
+  a.columns = 52;
+  a.rows = 0;
+  EXPECT_THROW((void)audit::audit_array(a, pack, std::nullopt, {}), error);
+}
+
+TEST(AuditCardArray, StopEndsTheRun) {
+  const decks_in_memory d(50000, 13);
+  const auto m = d.column_major<std::uint8_t>(1);
+  audit::card_array a;
+  a.data = m.data();
+  a.type = audit::card_int::u8;
+  a.rows = d.decks.size();
+  a.columns = 52;
+  a.row_stride = 1;
+  a.column_stride = static_cast<std::ptrdiff_t>(d.decks.size());
+  EXPECT_THROW((void)audit::audit_array(a, audit::make_audit_pack({}), std::nullopt, {}, [] { return true; }), error);
+}

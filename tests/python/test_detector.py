@@ -1,0 +1,92 @@
+"""shufl.Detector against `shufl audit --follow --state` on the same decks: the same statuses, and
+state files that each side resumes from the other's."""
+
+import json
+import pickle
+import random
+
+import numpy as np
+import pytest
+
+import shufl
+
+CARDS = [r + s for s in "shdc" for r in "A23456789TJQK"]
+
+
+def decks(count, seed, naive=False):
+    rnd = random.Random(seed)
+    out = np.empty((count, 52), dtype=np.int16)
+    for t in range(count):
+        d = list(range(1, 53))
+        if naive:
+            for i in range(52):
+                j = rnd.randrange(52)
+                d[i], d[j] = d[j], d[i]
+        else:
+            rnd.shuffle(d)
+        out[t] = d
+    return out
+
+
+def text(arr):
+    return "".join(" ".join(CARDS[c - 1] for c in row) + "\n" for row in arr)
+
+
+def follow(shufl_cli, arr, state, *extra):
+    p = shufl_cli("audit", "--follow", "-", "--state", str(state), "--format", "json", *extra, input=text(arr),
+                  check=False)
+    assert p.returncode in (0, 3), p.stderr
+    return json.loads(p.stdout.strip().splitlines()[-1])
+
+
+SAME = ("decks", "log10_e", "log10_e_mixture", "max_log10_e_mixture", "anytime_p", "leader", "evidence", "log10_m",
+        "threshold_log10_m", "detector_decks", "detector_leader", "detector_evidence", "alarm")
+
+
+def test_states_round_trip_with_the_cli(shufl_cli, tmp_path):
+    first, second = decks(300, 1), decks(200, 2)
+    cli_state = tmp_path / "cli.json"
+    final = follow(shufl_cli, first, cli_state)
+    d = shufl.Detector()
+    assert d.add_many(first) is False
+    status = d.status()
+    assert {k: status[k] for k in SAME} == {k: final[k] for k in SAME}
+    d.save(tmp_path / "py.json")
+    assert (tmp_path / "py.json").read_text() == cli_state.read_text()
+    # Python resumes from the CLI's file, the CLI from Python's: the same numbers after more decks.
+    resumed = shufl.Detector.load(cli_state)
+    resumed.add_many(second)
+    resumed.save(tmp_path / "py2.json")
+    final2 = follow(shufl_cli, second, tmp_path / "py.json")
+    s2 = resumed.status()
+    assert {k: s2[k] for k in SAME} == {k: final2[k] for k in SAME}
+    assert (tmp_path / "py2.json").read_text() == (tmp_path / "py.json").read_text()
+    again = pickle.loads(pickle.dumps(resumed))
+    assert {k: again.status()[k] for k in SAME} == {k: s2[k] for k in SAME}
+
+
+def test_alarm_on_a_naive_shuffler(shufl_cli, tmp_path):
+    d = shufl.Detector(arl=1e6)
+    bad = decks(3000, 3, naive=True)
+    assert d.add_many(bad) and d.alarm
+    final = follow(shufl_cli, bad, tmp_path / "s.json", "--arl", "1e6")
+    assert final["alarm"] is True
+    d.save(tmp_path / "alarm.json")
+    assert shufl.Detector.load(tmp_path / "alarm.json", arl=1e6).alarm
+    assert not shufl.Detector.load(tmp_path / "alarm.json", arl=1e6, reset_alarm=True).alarm
+
+
+def test_detector_errors(tmp_path):
+    d = shufl.Detector()
+    with pytest.raises(ValueError, match=r"<array>: row 0, column 1: card 1 appears more often than the pack has it"):
+        d.add([1] * 52)
+    with pytest.raises(ValueError, match="51 cards per row, the pack has 52"):
+        d.add(np.arange(1, 52))
+    with pytest.raises(TypeError, match="integers"):
+        d.add(np.arange(52, dtype=float))
+    (tmp_path / "bad.json").write_text("{}")
+    with pytest.raises(ValueError, match="state file"):
+        shufl.Detector.load(tmp_path / "bad.json")
+    shufl.Detector(pack="piquet").save(tmp_path / "piquet.json")
+    with pytest.raises(ValueError, match="state file"):
+        shufl.Detector.load(tmp_path / "piquet.json")

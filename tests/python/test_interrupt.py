@@ -1,0 +1,36 @@
+"""Ctrl-C (SIGINT) stops a long audit with KeyboardInterrupt within a fraction of a second, the GIL
+released meanwhile."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+CHILD = r"""
+import sys, time
+import numpy as np
+import shufl
+rng = np.random.default_rng(1)
+base = np.argsort(rng.random((1000, 52)), axis=1).astype(np.uint8)
+decks = np.tile(base, (6000, 1))          # 6,000,000 decks: several seconds of audit
+print("start", flush=True)
+t = time.monotonic()
+try:
+    shufl.audit(decks, zero_based=True, threads=1)
+    print("finished", flush=True)
+except KeyboardInterrupt:
+    print(f"interrupted {time.monotonic() - t:.3f}", flush=True)
+"""
+
+
+def test_sigint_stops_the_audit():
+    p = subprocess.Popen([sys.executable, "-c", CHILD], stdout=subprocess.PIPE, text=True, env=os.environ)
+    assert p.stdout.readline().strip() == "start"
+    time.sleep(0.3)
+    sent = time.monotonic()
+    p.send_signal(signal.SIGINT)
+    line = p.stdout.readline().strip()
+    p.wait(timeout=30)
+    assert line.startswith("interrupted"), line
+    assert time.monotonic() - sent < 1.0
