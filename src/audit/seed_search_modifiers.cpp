@@ -14,6 +14,8 @@ namespace shufl::audit {
 
 family_variant parse_family_variant(const seed_family_info& family, std::string_view loop, std::string_view reduce,
                                     bool carry_over, bool try_variants, const seed_search_options& options) {
+  if (try_variants && family.family == seed_family::node_math_random)
+    throw error("--try-variants: node-math-random recovers a state, it has no seeds to try variants over (give --loop)");
   if (try_variants && (loop != "down" || !reduce.empty() || carry_over))
     throw error("--try-variants tries every --loop, --reduce and --carry-over the family takes: drop them");
   std::size_t logged = 0;

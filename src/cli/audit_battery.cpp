@@ -12,12 +12,14 @@
 #include "audit_cmd.hpp"
 #include "choices.hpp"
 #include "common.hpp"
+#include "render/audit_groups_output.hpp"
 #include "render/audit_outputs.hpp"
 #include "render/text_escape.hpp"
 #include "side_file.hpp"
 #include "shufl/audit.hpp"
 #include "shufl/audit/counts.hpp"
 #include "shufl/audit/deck_file.hpp"
+#include "shufl/audit/groups.hpp"
 #include "shufl/audit/parts.hpp"
 #include "shufl/bias.hpp"
 #include "shufl/error.hpp"
@@ -81,19 +83,20 @@ audit::game_deal parse_game(const std::string& game, const std::string& deal, bo
 }
 
 int run_audit_battery(const audit_cli_options& o, const CLI::App& sub, audit::audit_options options,
-                      const audit::reader_options& ro, bool generated) {
+                      const audit::reader_options& ro, bool generated, const std::optional<seed_search_report>& search) {
   std::optional<side_file> report_file;
   if (!o.report.empty()) report_file.emplace("--report", o.report, side_format::html);
   for (const char* name : {"--seeds", "--reseed", "--all", "--progress", "--max-chance", "--deck-order", "--loop", "--reduce",
                            "--carry-over", "--try-variants"}) {
-    if (sub.count(name) > 0) throw error(fmt::format("{} applies to --seed-search", name));
+    if (sub.count(name) > 0 && !search) throw error(fmt::format("{} applies to --seed-search", name));
   }
   // One audit's report: stdout (text or JSON) and, with --report, the page; `info.name` as given.
   const auto meta = render::parse_audit_meta(o.meta);
   const auto emit = [&](const audit::audit_report& r, render::audit_input info, const audit::audit_pack& pack,
                         side_file_errors& side_errors) {
     info.meta = meta;
-    const auto outputs = render::audit_outputs_of(r, info, pack, o.format == "json", report_file.has_value());
+    const auto outputs = render::audit_outputs_of(r, info, pack, o.format == "json", report_file.has_value(),
+                                                  search ? &*search : nullptr);
     write_stdout(outputs.out);
     if (report_file) side_errors.commit(*report_file, audit_report_page_now(outputs.page, o.signing));
   };
@@ -108,7 +111,7 @@ int run_audit_battery(const audit_cli_options& o, const CLI::App& sub, audit::au
   if (o.allow_partial && o.merge.empty()) throw error("--allow-partial applies to --merge only");
   std::optional<side_file> counts_file;
   if (!o.save_counts.empty()) counts_file.emplace("--save-counts", o.save_counts);
-  const auto status = [&](bool pass) { return o.check && !pass ? exit_audit_failed : exit_ok; };
+  const auto status = [&](bool pass) { return worse_status(o.check && !pass ? exit_audit_failed : exit_ok, search); };
   // A shard's part is saved, named on stderr, and tested by the merge of the parts.
   const auto save_shard = [&](const audit::counted_part& c) {
     if (std::string m = counts_file->commit(c.counts); !m.empty()) throw error(m);
@@ -227,6 +230,20 @@ int run_audit_battery(const audit_cli_options& o, const CLI::App& sub, audit::au
   info.bytes = s.bytes;
   emit(s.report, info, s.pack, side_errors);
   return side_errors.finish(status(s.report.decision.pass));
+}
+
+int run_audit_groups(const audit_cli_options& o, const audit::audit_options& options, const audit::reader_options& ro,
+                     std::size_t max_groups) {
+  if (o.file.empty() && isatty(STDIN_FILENO)) throw error("no input: give FILE or '-' for standard input");
+  const std::string path = o.file.empty() ? "-" : o.file;
+  const auto g = audit::audit_groups_input(path, ro, options, max_groups, print_note);
+  render::audit_input in;
+  in.name = path;
+  in.sha256 = g.sha256;
+  in.bytes = g.bytes;
+  in.meta = render::parse_audit_meta(o.meta);
+  write_stdout(render::audit_groups_stdout(g.report, in, g.pack, o.format == "json"));
+  return o.check && !g.report.decision.pass ? exit_audit_failed : exit_ok;
 }
 
 }  // namespace shufl::cli

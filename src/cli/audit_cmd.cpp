@@ -4,9 +4,11 @@
 #include <unistd.h>
 
 #include <memory>
+#include <optional>
 
 #include "audit_cmd.hpp"
 #include "audit_follow.hpp"
+#include "shufl/audit/groups.hpp"
 #include "audit_plan.hpp"
 #include "audit_seed_search.hpp"
 #include "choices.hpp"
@@ -109,6 +111,12 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
     }
   }
   audit::reader_options ro = reader_options_of(o, sub);
+  std::size_t max_groups = audit::default_max_groups;  // --group-by N --max-groups M (docs/audit-input.md)
+  if (sub.count("--group-by") > 0 && ((ro.group_field = parse_uint("--group-by", o.group_by)) < 1 || ro.group_field > 1000))
+    throw error(fmt::format("--group-by must be a field number from 1 to 1000, not {}", o.group_by));
+  if (sub.count("--max-groups") > 0 && ((max_groups = parse_uint("--max-groups", o.max_groups)) < 1 || max_groups > 10000000))
+    throw error(fmt::format("--max-groups must be from 1 to 10000000, not {}", o.max_groups));
+  if (sub.count("--max-groups") > 0 && ro.group_field == 0) throw error("--max-groups applies to --group-by");
   if (o.follow) {
     for (const char* name : {"--algo", "--seed-search", "--threads", "--check", "--report", "--plan"}) {
       if (sub.count(name) > 0) throw error(fmt::format("{} does not apply to --follow", name));
@@ -120,6 +128,7 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
       fo.input = "-";
     }
     fo.reader = ro;
+    fo.max_groups = max_groups;
     if (sub.count("--alpha") > 0) fo.alpha = o.alpha;
     fo.game = options.game;
     fo.format = o.format;
@@ -149,37 +158,32 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
     }
     return run_audit_plan({audit::make_audit_pack(ro), options.game, options.alpha, o.power, o.effect, o.format});
   }
-  if (!o.report.empty() && sub.count("--seed-search") > 0) throw error("--report applies to the test battery, not to --seed-search");
+  if (ro.group_field != 0) {  // one battery per group, Holm over all
+    for (const char* name : {"--algo", "--merge", "--save-counts", "--shard", "--seed-search", "--report"})
+      if (sub.count(name) > 0) throw error(fmt::format("{} does not apply to --group-by", name));
+    return run_audit_groups(o, options, ro, max_groups);
+  }
+  std::optional<seed_search_report> search;  // --seed-search with --report: both run, every output shows both
   if (sub.count("--seed-search") > 0) {
     if (generated) throw error("--seed-search reads logged deals: drop --algo");
-    for (const char* name : {"--check", "--alpha", "--skip-bad", "--game", "--deal", "--save-counts", "--merge",
-                             "--allow-partial"}) {
+    for (const char* name : {"--skip-bad", "--save-counts", "--merge", "--allow-partial"}) {
       if (sub.count(name) > 0) throw error(fmt::format("{} applies to the test battery, not to --seed-search", name));
     }
-    seed_search_cli_options so;
-    so.family = o.seed_search;
-    so.seeds = o.seeds;
-    so.reseed = o.reseed;
-    so.all = o.all;
-    so.max_chance = o.max_chance;
-    so.deck_order = o.deck_order;
-    so.loop = o.loop;
-    so.reduce = o.reduce;
-    so.carry_over = o.carry_over;
-    so.try_variants = o.try_variants;
+    for (const char* name : {"--check", "--alpha", "--game", "--deal"}) {
+      if (sub.count(name) > 0 && o.report.empty())
+        throw error(fmt::format("{} applies to the test battery, not to --seed-search (with --report both run)", name));
+    }
+    seed_search_cli_options so = o.search;
     so.threads = options.threads;
     so.shard = o.shard;
     so.format = o.format;
-    so.progress = o.progress;
     so.reader = ro;
-    so.input = o.file;
-    if (so.input.empty()) {
-      if (isatty(STDIN_FILENO)) throw error("no input: give FILE or '-' for standard input");
-      so.input = "-";
-    }
-    return run_seed_search(so);
+    so.input = o.file.empty() && isatty(STDIN_FILENO) == 0 ? "-" : o.file;
+    if (so.input.empty()) throw error("no input: give FILE or '-' for standard input");
+    if (o.report.empty()) return run_seed_search(so);
+    search = make_seed_search_report(so, true);
   }
-  return run_audit_battery(o, sub, options, ro, generated);
+  return run_audit_battery(o, sub, options, ro, generated, search);
 }
 
 }  // namespace
@@ -213,36 +217,39 @@ subcommand audit_subcommand() {
             sub.add_option("--trials", o->trials, "With --algo: decks per algorithm")->capture_default_str()->type_name("T");
             sub.add_option("--seed", o->seed, "With --algo: any string; the same seed gives the same decks")->type_name("SEED")->expected(0, 1);
             sub.add_option("--rng", o->rng, "With --algo: engine xoshiro256pp, chacha20, mt19937, minstd")->capture_default_str()->type_name("NAME");
-            sub.add_option("--seed-search", o->seed_search,
+            sub.add_option("--seed-search", o->search.family,
                            "Find the seed of a weak generator that reproduces the logged deals: python-random, c-rand, "
                            "cpp-mt19937, java-random, asf-poker, glibc-rand-r, msvc-rand, php-mt-rand, php-mt-rand-legacy, "
-                           "go-math-rand, dotnet-random (exit 3 when found and E <= --max-chance; 4 when chance explains it)")
+                           "go-math-rand, dotnet-random, node-math-random (no --seeds: its state is recovered from the "
+                           "cards); exit 3 when found and E <= --max-chance, 4 when chance explains it; with --report "
+                           "the battery runs too")
                 ->type_name("FAMILY");
-            sub.add_option("--seeds", o->seeds,
+            sub.add_option("--seeds", o->search.seeds,
                            "With --seed-search: seeds to try, A..B (2^K, 2^K-1 allowed), time:YYYY-MM-DDTHH:MM:SSZ.."
                            "YYYY-MM-DDTHH:MM:SSZ or (dotnet-random) uptime:A..B, e.g. uptime:0..7d")
                 ->type_name("RANGE");
-            sub.add_option("--reseed", o->reseed,
+            sub.add_option("--reseed", o->search.reseed,
                            "With --seed-search: per-deal (each deal seeded anew) or once (one seed, the generator "
                            "running on across deals)")
                 ->capture_default_str()
                 ->type_name("MODE");
-            sub.add_flag("--all", o->all, "With --seed-search: every matching seed, not only the first");
-            sub.add_option("--max-chance", o->max_chance,
+            sub.add_flag("--all", o->search.all, "With --seed-search: every matching seed, not only the first");
+            sub.add_option("--max-chance", o->search.max_chance,
                            "With --seed-search: a match is \"predictable\" (exit 3) only when the expected number of "
                            "chance matches E is at most this (else exit 4)")
                 ->capture_default_str()
                 ->type_name("E");
-            sub.add_option("--deck-order", o->deck_order,
+            sub.add_option("--deck-order", o->search.deck_order,
                            "With --seed-search: the list's starting order, suit-major|rank-major[:SUITS[:RANKS]] "
                            "(default suit-major:shdc:A23456789TJQK; e.g. rank-major:cdhs) or a FILE of the cards")
                 ->type_name("ORDER");
-            sub.add_option("--loop", o->loop, "With --seed-search: down, up, naive, inside-out or sample[:K] (docs/seed-search.md)")
+            sub.add_option("--loop", o->search.loop,
+                           "With --seed-search: down, up, naive, inside-out, sample[:K], pop or sort (docs/seed-search.md)")
                 ->capture_default_str()->type_name("LOOP");
-            sub.add_option("--reduce", o->reduce, "With --seed-search: mod (rand() % k; go: r.Intn) or div (rand() / (RAND_MAX/k + 1))")
+            sub.add_option("--reduce", o->search.reduce, "With --seed-search: mod (rand() % k; go: r.Intn) or div (rand() / (RAND_MAX/k + 1))")
                 ->type_name("RULE");
-            sub.add_flag("--carry-over", o->carry_over, "With --seed-search --reseed once: one list reshuffled every deal");
-            sub.add_flag("--try-variants", o->try_variants, "With --seed-search: every loop, draw and deck order at once");
+            sub.add_flag("--carry-over", o->search.carry_over, "With --seed-search --reseed once: one list reshuffled every deal");
+            sub.add_flag("--try-variants", o->search.try_variants, "With --seed-search: every loop, draw and deck order at once");
             sub.add_option("--shard", o->shard,
                            "With --save-counts: count only shard I of N (a deck file: the lines starting in bytes "
                            "floor(I*S/N) to floor((I+1)*S/N)-1 of its S bytes; --algo: chunks as bias --shard); with "
@@ -260,7 +267,7 @@ subcommand audit_subcommand() {
                            "when shards are missing")
                 ->type_name("FILE");
             sub.add_flag("--allow-partial", o->allow_partial, "With --merge: report on the shards present without exit status 5");
-            sub.add_flag("--progress", o->progress,
+            sub.add_flag("--progress", o->search.progress,
                          "With --seed-search: show the progress bar even when stderr is not a terminal");
             sub.add_flag("--follow", o->follow,
                          "Monitor decks as they arrive (a pipe, or a file followed like tail -f): an "
@@ -277,6 +284,11 @@ subcommand audit_subcommand() {
                            "With --follow: the detector's threshold A: on a fair stream the average run length to a "
                            "false alarm is at least A decks (default 1e9)")
                 ->type_name("DECKS");
+            sub.add_option("--group-by", o->group_by,
+                           "Field N of each line (separated like the cards) names its group (a table, a machine) "
+                           "and is not a card: a battery per group (Holm over all), with --follow a detector per group")
+                ->type_name("N");
+            sub.add_option("--max-groups", o->max_groups, "With --group-by: the most groups (default 10000)")->type_name("M");
             sub.add_flag("--reset-alarm", o->reset_alarm, "With --follow: re-arm the alarm a restored --state holds");
             sub.add_option("--state", o->state, "With --follow: keep the e-process in FILE, continued by a restart")
                 ->type_name("FILE");

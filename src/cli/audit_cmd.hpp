@@ -5,10 +5,13 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "audit_follow.hpp"
+#include "audit_seed_search.hpp"
 #include "audit_sign.hpp"
 #include "shufl/audit.hpp"
 #include "shufl/audit/deck_reader.hpp"
@@ -33,23 +36,16 @@ struct audit_cli_options {
   std::string rng = "xoshiro256pp";
   std::string game;
   std::string deal, lags = "2";
-  // --seed-search (src/cli/audit_seed_search.cpp)
-  std::string seed_search;
-  std::string seeds;
-  std::string reseed = "per-deal";
-  bool all = false;
-  double max_chance = 1e-3;  // --max-chance
-  std::string deck_order;    // --deck-order
-  std::string loop = "down"; // --loop
-  std::string reduce;        // --reduce
-  bool carry_over = false, try_variants = false;  // --carry-over, --try-variants
+  // --seed-search (src/cli/audit_seed_search.cpp): FAMILY, --seeds, --reseed, --all, --max-chance, ...
+  seed_search_cli_options search;
   std::string shard;
-  bool progress = false;
   // --follow (src/cli/audit_follow.cpp)
   bool follow = false;
   std::string every, interval, on_alarm, state, metrics, arl;
   follow_service_options service;
   bool keep_going = false, reset_alarm = false;
+  // --group-by, --max-groups (a battery per group: run_audit_groups; with --follow a detector per group)
+  std::string group_by, max_groups;
   // --report and --plan (src/render/audit_report.cpp, src/cli/audit_plan.cpp)
   std::string report;
   std::vector<std::string> meta;  // --meta KEY=VALUE (provenance on the reports)
@@ -70,9 +66,17 @@ audit::reader_options reader_options_of(const audit_cli_options& o, const CLI::A
 audit::game_deal parse_game(const std::string& game, const std::string& deal, bool has_game, bool has_deal);
 
 /// The battery on a deck file, standard input, --algo decks or --merge'd counts (with --report,
-/// --save-counts, --shard): refuses the seed-search options, writes the reports and side files,
-/// and returns the exit status. `options` and `reader` as run_audit checked them.
+/// --save-counts, --shard): refuses the seed-search options (unless `search`), writes the reports
+/// and side files, and returns the exit status. `options` and `reader` as run_audit checked them.
+/// `search` (--seed-search with --report, already run): every output shows it too, and the exit
+/// status is the worse of the two (worse_status).
 int run_audit_battery(const audit_cli_options& o, const CLI::App& sub, audit::audit_options options,
-                      const audit::reader_options& reader, bool generated);
+                      const audit::reader_options& reader, bool generated,
+                      const std::optional<seed_search_report>& search = std::nullopt);
+
+/// --group-by N: one battery per group of `o.file` (Holm over all), the report on stdout; returns
+/// the exit status (3 with --check when the joint decision fails).
+int run_audit_groups(const audit_cli_options& o, const audit::audit_options& options, const audit::reader_options& reader,
+                     std::size_t max_groups);
 
 }  // namespace shufl::cli

@@ -18,13 +18,14 @@
 
 #include "choices.hpp"
 #include "common.hpp"
-#include "shufl/version.hpp"
+#include "render/follow_groups_output.hpp"
 #include "render/follow_output.hpp"
 #include "render/text_escape.hpp"
 #include "shufl/audit/alarm_hook.hpp"
 #include "shufl/audit/follow.hpp"
 #include "shufl/error.hpp"
 #include "shufl/text_input.hpp"
+#include "shufl/version.hpp"
 #include "side_file.hpp"
 
 namespace shufl::cli {
@@ -129,6 +130,7 @@ class follow_output final : public audit::follow_events {
     const std::string reason = f.end == audit::follow_end::end_of_input ? "end of input"
                                : f.end == audit::follow_end::alarm      ? "alarm"
                                                                         : signal_name(f.stop_signal);
+    if (f.status.grouped) return emit(follow_groups_final(f, reason, o_.input, json_));
     emit(follow_final_output(f, reason, o_.input, json_));
   }
   [[nodiscard]] bool side_failed() const {
@@ -207,6 +209,7 @@ int run_follow(const follow_cli_options& o) {
     }
   }
   s.reader = o.reader;
+  s.max_groups = o.max_groups;
   s.game = o.game;
   s.keep_going = o.keep_going;
   s.keep_state = !o.state.empty();

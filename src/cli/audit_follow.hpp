@@ -32,7 +32,8 @@ void add_follow_service_options(CLI::App& sub, follow_service_options& o);
 /// What the audit command parsed for --follow (option texts are checked by run_follow).
 struct follow_cli_options {
   std::string input = "-";              ///< FILE or "-"
-  audit::reader_options reader;         ///< --pack, --decks, --jokers, --cards-file, --dealt, --skip-bad
+  audit::reader_options reader;         ///< --pack, --decks, --jokers, --cards-file, --dealt, --skip-bad, --group-by
+  std::size_t max_groups = 10000;       ///< --max-groups
   std::optional<std::string> alpha;     ///< --alpha (default 0.001 here)
   audit::game_deal game;                ///< --game and --deal (battery only)
   std::string format = "text";          ///< --format text|json (JSON Lines)

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <optional>
 
 #include <unistd.h>
@@ -13,7 +14,7 @@
 #include "progress.hpp"
 #include "render/seed_search_output.hpp"
 #include "shufl/cpus.hpp"
-#include "shufl/audit/seed_deals.hpp"
+#include "shufl/audit/seed_search_input.hpp"
 #include "shufl/audit/seed_search.hpp"
 #include "shufl/error.hpp"
 
@@ -25,16 +26,22 @@ using audit::reseed_mode;
 
 }  // namespace
 
-seed_search_report make_seed_search_report(const seed_search_cli_options& o) {
+seed_search_report make_seed_search_report(const seed_search_cli_options& o, bool with_battery) {
   const auto& family = audit::parse_seed_family(o.family);
-  if (o.seeds.empty()) throw error("--seed-search needs --seeds RANGE (A..B or time:START..END)");
-  const auto full = audit::parse_seed_range(o.seeds, family);
+  const auto full = audit::parse_seed_range(o.seeds, family);  // node-math-random: no seeds, none to give
+  // node-math-random's generator is never reseeded: its state is recovered from the cards.
+  const bool node = family.family == audit::seed_family::node_math_random;
   const reseed_mode reseed =
-      parse_choice("--reseed", o.reseed, choices::reseed) == 0 ? reseed_mode::per_deal : reseed_mode::once;
+      parse_choice("--reseed", o.reseed, choices::reseed) == 0 && !node ? reseed_mode::per_deal : reseed_mode::once;
   std::optional<std::pair<std::uint64_t, std::uint64_t>> shard;
+  if (!o.shard.empty() && (node || with_battery))
+    throw error(node ? "--shard: node-math-random has no seed range to split" : "--shard: a --report shows a whole search");
   if (!o.shard.empty()) shard = audit::parse_shard(o.shard);
+  if (with_battery && (o.input == "-" || !std::filesystem::is_regular_file(o.input)))
+    throw error("--seed-search with --report reads the input twice (the search, then the battery): give a regular file");
+  auto input = text_reader::open(o.input);
   audit::audit_pack audit_pack;
-  const auto deals = audit::read_seed_deals(o.input, o.reader, audit_pack);
+  const auto deals = audit::read_logged_deals(input, o.reader, audit_pack);
   const deck& pack = audit_pack.cards;
 
   audit::seed_search_options options;
@@ -97,6 +104,12 @@ seed_search_report make_seed_search_report(const seed_search_cli_options& o) {
   audit::seed_prediction prediction;
   if (chance.verdict == audit::seed_verdict::predictable) prediction = audit::predict_deals(options, result);
   return render::seed_search_output(in, result, chance, prediction);
+}
+
+int worse_status(int battery, const std::optional<seed_search_report>& search) noexcept {
+  if (!search) return battery;
+  if (battery == 3 || search->status == 3) return 3;
+  return battery == 4 || search->status == 4 ? 4 : battery;
 }
 
 int run_seed_search(const seed_search_cli_options& options) {

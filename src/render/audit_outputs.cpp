@@ -14,8 +14,9 @@
 namespace shufl::render {
 
 audit_outputs audit_outputs_of(const audit::audit_report& r, audit_input info, const audit::audit_pack& pack, bool json,
-                               bool page) {
-  const nlohmann::ordered_json doc = audit_json_report(r, info, pack);
+                               bool page, const seed_search_report* search) {
+  nlohmann::ordered_json doc = audit_json_report(r, info, pack);
+  if (search) doc["seed_search"] = search->json;
   const std::string given = info.merged.empty() ? info.name : fmt::format("{}", fmt::join(info.merged, ", "));
   audit_outputs outputs;
   if (json) {
@@ -23,6 +24,7 @@ audit_outputs audit_outputs_of(const audit::audit_report& r, audit_input info, c
   } else {
     if (!info.generated && info.merged.empty()) info.name = input_display_name(info.name);
     outputs.out = audit_text_report(r, info);
+    if (search) outputs.out += "\n" + search->text;
   }
   if (page) {
     outputs.page = {{r, info.generated, given, info.sha256, info.bytes, info.algorithm, info.seed, info.engine,

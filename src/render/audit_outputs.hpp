@@ -10,6 +10,7 @@
 
 #include "audit_output.hpp"
 #include "audit_report.hpp"
+#include "seed_search_output.hpp"
 #include "shufl/audit.hpp"
 #include "shufl/audit/counts.hpp"
 #include "shufl/audit/deck_reader.hpp"
@@ -25,9 +26,11 @@ struct audit_outputs {
 /// One audit (a file, standard input, a merge, or one --algo part): `out` is the JSON document
 /// (audit_json_report, indented by 2, newline) when `json`, else the text report with a file
 /// named as input_display_name shows it; `page`, when `page` is true, the --report page's section
-/// of that audit (the input named as given, the document embedded).
+/// of that audit (the input named as given, the document embedded). With `search` (--seed-search
+/// with --report) the document holds its "seed_search" object and the text report ends with its
+/// text after a blank line.
 audit_outputs audit_outputs_of(const audit::audit_report& r, audit_input info, const audit::audit_pack& pack, bool json,
-                               bool page);
+                               bool page, const seed_search_report* search = nullptr);
 
 /// The audits of several --algo algorithms (each report with its input, in --algo order):
 /// `out` is the one JSON document of a single algorithm, or {shufl_version, command, alpha,

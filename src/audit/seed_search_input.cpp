@@ -1,19 +1,17 @@
-// The logged deals of a seed search (shufl/audit/seed_deals.hpp).
-#include "shufl/audit/seed_deals.hpp"
+// Reading the seed search's logged deals (see seed_search_input.hpp).
+#include "shufl/audit/seed_search_input.hpp"
 
 #include <fmt/format.h>
 
+#include <string>
+
+#include "shufl/deck.hpp"
 #include "shufl/error.hpp"
-#include "shufl/text_input.hpp"
 
 namespace shufl::audit {
 
-// The logged deals, by the audit deck reader (any notation shufl deck prints; --dealt K for the
-// first K cards of each deal). The cards must all differ (no shoe, no pairs): a face id is then
-// the card's canonical index.
-std::vector<std::vector<std::uint32_t>> read_seed_deals(const std::string& input, const reader_options& given,
-                                                        audit_pack& pack) {
-  auto in = text_reader::open(input);
+std::vector<std::vector<std::uint32_t>> read_logged_deals(text_reader& in, const reader_options& given,
+                                                          audit_pack& pack) {
   reader_options options = given;
   // Partial deals do not show their pack: the seed-search families shuffle a standard 52-card
   // deck unless the pack is declared.
