@@ -90,19 +90,34 @@ run_window::look run_window::add(std::span<const std::uint32_t> faces) {
   const std::uint64_t mask = (std::uint64_t{1} << (length_ * bits_)) - 1;
   const std::uint64_t face_mask = (std::uint64_t{1} << bits_) - 1;
   const std::size_t deck_slot = static_cast<std::size_t>(seen_ % window_);
-  // Every window of L consecutive cards, looked up among the decks before this one.
+  // Every window of L consecutive cards, looked up among the decks before this one. The lookups
+  // touch a large index at random: first every key and its home slot (prefetched), then the
+  // ring entries those slots name (prefetched), then the probes, so the cache misses overlap.
   keys_.clear();
+  all_.clear();
   std::uint64_t key = 0;
   for (std::size_t i = 0; i < faces.size(); ++i) {
     key = ((key << bits_) | (faces[i] & face_mask)) & mask;
     if (i + 1 < length_) continue;
     if ((i + 1) % length_ == 0 && keys_.size() < slots_) keys_.push_back(key);
-    const std::uint32_t p = find(key);
-    if (p == empty) continue;
-    if (l.matches++ == 0) {
-      const std::size_t d = p / slots_;
-      const std::size_t back = (deck_slot + window_ - d) % window_;
-      l.lag = back == 0 ? window_ : back;
+    all_.push_back(key);
+  }
+  if (!index_.empty()) {
+    homes_.resize(all_.size());
+    for (std::size_t j = 0; j < all_.size(); ++j) {
+      homes_[j] = home(all_[j]);
+      __builtin_prefetch(&index_[homes_[j]]);
+    }
+    for (std::size_t j = 0; j < all_.size(); ++j)
+      if (const std::uint32_t p = index_[homes_[j]]; p != empty) __builtin_prefetch(&ring_[p]);
+    for (const std::uint64_t k : all_) {
+      const std::uint32_t p = find(k);
+      if (p == empty) continue;
+      if (l.matches++ == 0) {
+        const std::size_t d = p / slots_;
+        const std::size_t back = (deck_slot + window_ - d) % window_;
+        l.lag = back == 0 ? window_ : back;
+      }
     }
   }
   // This deck's aligned windows replace those of the deck `window` back.

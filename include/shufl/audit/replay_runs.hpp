@@ -58,7 +58,9 @@ class run_window {
   std::vector<std::uint32_t> index_;  // ring positions, by key
   std::size_t entries_ = 0;           // stored keys (ring slots other than `none`)
   std::uint64_t seen_ = 0;
-  std::vector<std::uint64_t> keys_;   // scratch: this deck's windows
+  std::vector<std::uint64_t> keys_;   // scratch: this deck's aligned windows
+  std::vector<std::uint64_t> all_;    // scratch: all its windows
+  std::vector<std::size_t> homes_;    // scratch: their home slots
 };
 
 }  // namespace shufl::audit
