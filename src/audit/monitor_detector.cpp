@@ -36,6 +36,12 @@ replay_window::replay_window(std::size_t window) : window_(window) {
   if (window == 0) throw shufl::error("change detector: a replay window of 0 decks");
 }
 
+run_window::look replay_window::add_runs(std::span<const std::uint32_t> faces, unsigned length, unsigned bits,
+                                         std::size_t slots) {
+  if (!runs_) runs_.emplace(window_, length, bits, slots);
+  return runs_->add(faces);
+}
+
 replay_window::look replay_window::add(std::uint64_t h) {
   look l;
   l.distinct = count_.size();
@@ -126,6 +132,17 @@ void change_detector::add_replay(std::span<const std::uint32_t> faces) {
       for (std::size_t t = 0; t < faces.size(); ++t)
         log_p_max_ += std::log(std::min<double>(most, static_cast<double>(n - t)) / static_cast<double>(n - t));
     }
+    // Runs: faces packed `bits` bits each, windows of L cards (L >= 3, else no bet on runs).
+    unsigned bits = 1;
+    while ((std::size_t{1} << bits) < pack_.copies.size()) ++bits;
+    run_bits_ = bits;
+    run_length_ = static_cast<unsigned>(std::min<std::size_t>({10, 63 / bits, faces.size() / 2}));
+    if (run_length_ >= 3) {
+      run_slots_ = faces.size() / run_length_;
+      log_run_p1_ = 0;
+      for (std::size_t t = 0; t < run_length_; ++t)
+        log_run_p1_ += std::log(std::min<double>(most, static_cast<double>(n - t)) / static_cast<double>(n - t));
+    }
   }
   // The bet, from the window before this deck: P0(hit) <= K·(p_max + 2^−64). A shared window
   // holds decks of other groups too: under the null this deck is independent of all of them.
@@ -134,9 +151,23 @@ void change_detector::add_replay(std::span<const std::uint32_t> faces) {
   const double p = k * (std::exp(log_p_max_) + std::ldexp(1.0, -64));
   last_hit_lag_ = l.lag;
   replay_distinct_ = l.distinct;
+  // Runs: P0(some window of this deck equals a stored one) <= S·m·p1 (union bound; exact keys).
+  bool run_bets = false, run_hit = false;
+  double p_r = 1;
+  if (run_length_ >= 3 && faces.size() >= run_length_) {
+    const run_window::look r = replay_->add_runs(faces, run_length_, run_bits_, run_slots_);
+    p_r = static_cast<double>(r.stored) * static_cast<double>(faces.size() - run_length_ + 1) * std::exp(log_run_p1_);
+    run_bets = r.stored > 0 && p_r < 1;
+    run_hit = r.matches > 0;
+    last_run_lag_ = r.lag;
+  }
+  const bool deck_bets = k > 0 && p < 1;
+  // Mean <= 1 given the past: each indicator over its bound has mean <= 1, halves when both bet.
+  const double share = deck_bets && run_bets ? 0.5 : 1.0;
+  const double payoff = (deck_bets && l.hit ? share / p : 0.0) + (run_bets && run_hit ? share / p_r : 0.0);
   for (std::size_t i = 0; i < replay_weights.size(); ++i) {
     const double w = replay_weights[i];
-    const double e = (k == 0 || p >= 1) ? 1.0 : l.hit ? (1 - w) + w / p : 1 - w;
+    const double e = (deck_bets || run_bets) ? (1 - w) + w * payoff : 1.0;
     replay_sr_[i] = std::log(e) + softplus(replay_sr_[i]);
   }
   ++replay_seen_;
@@ -203,6 +234,9 @@ change_detector::status change_detector::current() const {
       s.leader = "replay";
       s.evidence = last_hit_lag_ > 0
                        ? fmt::format("the last deck repeats the deck {} back", last_hit_lag_)
+                   : last_run_lag_ > 0
+                       ? fmt::format("the last deck repeats {} cards in a row of the deck {} back", run_length_,
+                                     last_run_lag_)
                        : fmt::format("no deck repeated in the last {} decks",
                                      std::min<std::uint64_t>(replay_->seen(), replay_->window()));
       return s;

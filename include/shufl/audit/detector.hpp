@@ -19,6 +19,12 @@
 // decks in the window, p_max the largest probability of one deck (Π copies!/n! for a whole deck,
 // a bound Π min(copies, n−t)/(n−t) for a deal of fewer cards), 2^−64 the chance that another deck has the same hash (the hash taken as a random
 // function); the e-value (1 − w) + w·[hit]/p (w in {1/64, 1/2}) has conditional mean <= 1.
+// The same predictor bets on runs (replay_runs.hpp): for decks of at least 6 cards, windows of
+// L = min(10, floor(63/bits), floor(len/2)) cards; a hit (some window of the deck equals an
+// aligned window of a deck in the window) has null probability at most p_r = S·m·p1 (S stored
+// windows, m = len − L + 1 windows of the deck, p1 = Π_{t<L} min(copies, n−t)/(n−t)); when both
+// bet, e = (1 − w) + w·(½[hit]/p + ½[run hit]/p_r), still of conditional mean <= 1. Runs of 2L
+// cards (20 for 52-card decks) from any deck in the window are found.
 //
 // Statistic. Per component, M_{k,t} = e_{k,t} · (M_{k,t−1} + 1), M_{k,0} = 0 (Shiryaev–Roberts);
 // the detector is the fixed-weight average M_t = Σ_k π_k M_{k,t} (π: 1/2 per learner set, 1/4
@@ -32,6 +38,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <unordered_map>
 #include <span>
 #include <string>
@@ -39,6 +46,7 @@
 #include <vector>
 
 #include "shufl/audit/monitor.hpp"
+#include "shufl/audit/replay_runs.hpp"
 
 namespace shufl::audit {
 
@@ -61,6 +69,11 @@ class replay_window {
   look add(std::uint64_t hash);
   [[nodiscard]] std::uint64_t seen() const noexcept { return seen_; }
   [[nodiscard]] std::size_t window() const noexcept { return window_; }
+  /// Looks the runs of `faces` up among the same window's decks, then adds the deck
+  /// (shufl/audit/replay_runs.hpp; the run window is made at the first call, with its shape).
+  run_window::look add_runs(std::span<const std::uint32_t> faces, unsigned length, unsigned bits, std::size_t slots);
+  /// The run window (null before the first add_runs).
+  [[nodiscard]] const run_window* runs() const noexcept { return runs_ ? &*runs_ : nullptr; }
 
  private:
   std::size_t window_;
@@ -68,6 +81,7 @@ class replay_window {
   std::uint64_t seen_ = 0;
   struct entry { std::uint32_t count = 0; std::uint64_t last = 0; };  // copies in the window, last index
   std::unordered_map<std::uint64_t, entry> count_;
+  std::optional<run_window> runs_;
 };
 
 /// The Shiryaev–Roberts e-detector over the monitor's predictors with windowed learners and
@@ -150,6 +164,11 @@ class change_detector {
   double log_p_max_ = 0;                         // ln of the largest null probability of one deck
   std::array<double, 2> replay_sr_{};            // ln M of the replay components
   std::uint64_t last_hit_lag_ = 0;               // lag of the last replay hit (0: none)
+  // runs (replay_runs.hpp): windows of run_length_ cards, bet on when run_length_ >= 3
+  unsigned run_length_ = 0, run_bits_ = 0;
+  std::size_t run_slots_ = 0;
+  double log_run_p1_ = 0;                        // ln of the largest null probability of one window
+  std::uint64_t last_run_lag_ = 0;               // lag of the last run hit (0: none)
   double log_m_ = 0;
   double log_threshold_ = 0;
   double log10_threshold_ = 0;
