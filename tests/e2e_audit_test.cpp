@@ -320,6 +320,8 @@ TEST(E2eAudit, ReportsValidateAgainstTheSchema) {
   save("algos.json", {"audit", "--algo", "riffle:2,naive", "--trials", "500", "--seed", "1", "--format", "json"});
   save("blackjack.json", {"audit", "--algo", "fisher-yates", "--trials", "500", "--seed", "1", "--decks", "2", "--game",
                           "blackjack", "--format", "json"});
+  save("custom.json", {"audit", dir.write("c.txt", "b a c\nc b a\n"), "--cards-file", dir.write("abc.txt", "a\nb\nc\n"),
+                       "--format", "json"});
   const std::string script =
       "import json, sys, jsonschema\n"
       "schema = json.load(open(sys.argv[1]))\n"
@@ -332,7 +334,7 @@ TEST(E2eAudit, ReportsValidateAgainstTheSchema) {
   for (const auto& f : reports) cmd += " '" + f + "'";
   const run_result r = run_shell(cmd);
   EXPECT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(r.out, "valid 5\n");
+  EXPECT_EQ(r.out, "valid 6\n");
 }
 
 // One pass of the ten-shelf machine: the shelf strategy follows the falling runs too, so it

@@ -459,6 +459,8 @@ class follow_loop {
       r.pack_description = reader.pack().cards.description;
       r.cards = shape_.cards;
       r.positions = shape_.positions;
+      r.game = shape_.game;
+      r.lags = shape_.lags;
       r.skipped = reader.skipped();
       r.skip_reasons = reader.skip_reasons();
       fin.report = std::move(r);
