@@ -137,7 +137,7 @@ TEST(E2eAudit, IndependentBiasedDecksPassTheSerialTests) {
     EXPECT_EQ(result_of(j, "serial-successions"), "pass") << algo;
     EXPECT_EQ(result_of(j, "serial-position"), "pass") << algo;
     // Rule coverage: the per-position clause fails, the serial-correlation clause passes.
-    ASSERT_EQ(j["rule_coverage"].size(), 17u);
+    ASSERT_EQ(j["rule_coverage"].size(), 18u);
     EXPECT_EQ(j["rule_coverage"][0]["rule"], "Virginia 11VAC20-20-510 (1)");
     EXPECT_EQ(j["rule_coverage"][0]["status"], "fail");
     EXPECT_EQ(j["rule_coverage"][3]["rule"], "Virginia 11VAC20-20-510 (4)");
