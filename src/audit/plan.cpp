@@ -75,6 +75,7 @@ constexpr const char* kLarge = "a large effect: the approximation may give too f
 double default_effect(std::string_view test) noexcept {
   if (is_table(test) || is_serial(test)) return 0.01;
   if (is_total(test)) return 0.05;
+  if (test.starts_with("coupon-collector-")) return 0.1;  // cards per deck: the plan stays within the position tables
   return 0;
 }
 
@@ -205,11 +206,21 @@ audit_plan plan_audit(const battery_shape& s, const plan_options& o) {
       if (t == "guessing" || t == "guessing-shelf") {
         level = std::min(0.5, 2 * level);  // one-sided
       }
+    } else if (t.starts_with("coupon-collector-")) {
+      // As the totals: the mean of the cards dealt until every suit (rank) has shown shifts by δ,
+      // the variance staying the exact law's.
+      const coupon_groups g = coupon_groups_of(s, t.ends_with("ranks"));
+      const auto law = coupon_collector_law(g.sizes, g.others);
+      const double sd = std::sqrt(variance_of(law));
+      p.model = fmt::format("mean per deck shifted by {} (null mean {:.4g}, sd {:.4g})", number(d), mean_of(law), sd);
+      if (d >= static_cast<double>(law.size())) throw error(fmt::format("--effect: a shift of {} is beyond {}'s range", number(d), t));
+      p.df = 1;
+      p.per_deck = d * d / (sd * sd);
     } else {
       p.note = t == "duplicates" ? "no effect model: the power depends on how many distinct decks the shuffler makes"
                : t.starts_with("permutation-") ? "no effect model: the power depends on which relative orders the shuffler favours"
                : t == "position-pairs"         ? "no effect model: the power depends on which pairs of cards the shuffler links"
-               : t.starts_with("coupon-") || t == "gap" ? "no effect model: the power depends on how the shuffler spreads the suits or ranks"
+               : t == "gap"                    ? "no effect model: the power depends on how the shuffler spreads the suits"
                                               : "no effect model: the power depends on which classes the dealing favours";
       plan.tests.push_back(std::move(p));
       continue;
