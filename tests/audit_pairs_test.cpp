@@ -338,7 +338,7 @@ TEST(AuditDetectable, TheEffectIsThePlanInverted) {
   // the serial tests' pairs): every model's non-centrality grows as the square of the effect.
   const battery_shape shape = make_shape(shufl::test::standard_pack());
   const auto found = detectable_effects(shape, 20000, 0.01);
-  ASSERT_EQ(found.size(), 15u);  // the planned tests of a standard pack (coupon collectors included)
+  ASSERT_EQ(found.size(), 16u);  // the planned tests of a standard pack (coupon collectors, position-pairs included)
   for (const auto& e : found) {
     plan_options o;
     o.effects[e.name] = e.effect;

@@ -75,7 +75,8 @@ constexpr const char* kLarge = "a large effect: the approximation may give too f
 double default_effect(std::string_view test) noexcept {
   if (is_table(test) || is_serial(test)) return 0.01;
   if (is_total(test)) return 0.05;
-  if (test.starts_with("coupon-collector-")) return 0.1;  // cards per deck: the plan stays within the position tables
+  if (test.starts_with("coupon-collector-")) return 0.1;
+  if (test == "position-pairs") return 0.05;  // cards per deck: the plan stays within the position tables
   return 0;
 }
 
@@ -206,6 +207,30 @@ audit_plan plan_audit(const battery_shape& s, const plan_options& o) {
       if (t == "guessing" || t == "guessing-shelf") {
         level = std::min(0.5, 2 * level);  // one-sided
       }
+    } else if (t == "position-pairs") {
+      // A mixture: with probability δ the deck is uniform but for the pack's second card glued
+      // right below its first (the n − 1 units in uniform order), else uniform. Lag 1's mean
+      // table per deck moves by δ·(glued − null): glued has 1 at (first, second), 1/(n − 1) at
+      // every cell that does not start at the first card or end at the second, 0 elsewhere; the
+      // null 1/n everywhere off the diagonal. λ per deck = μᵀΣ⁺μ, read off the test's own Wald
+      // statistic of the mean table at 10^9 decks (the other lags' shifts are ignored, their
+      // Bonferroni share kept: lag 1 alone at level/L, so the plan errs towards more decks).
+      if (d > 1) throw error(fmt::format("--effect: {} {} is a probability above 1", t, number(d)));
+      const double n = static_cast<double>(N), T = 1e9;
+      std::vector<std::uint64_t> counts(N * N, 0);
+      for (std::size_t a = 0; a < N; ++a) {
+        for (std::size_t b = 0; b < N; ++b) {
+          if (a == b) continue;
+          const double glued = a == 0 && b == 1 ? 1 : a == 0 || b == 1 ? 0 : 1 / (n - 1);
+          counts[a * N + b] = static_cast<std::uint64_t>(std::llround(T * (1 / n + d * (glued - 1 / n))));
+        }
+      }
+      const pairs_wald w = position_pairs_wald(counts, N, 1, static_cast<std::uint64_t>(T));
+      p.model = fmt::format("a share {} of the decks has the pack's second card right below its first", number(d));
+      p.df = w.df;
+      p.per_deck = w.statistic / T;
+      level /= static_cast<double>(s.lags);
+      minimum = 5 * N;  // 5 expected per cell of lag 1's table
     } else if (t.starts_with("coupon-collector-")) {
       // As the totals: the mean of the cards dealt until every suit (rank) has shown shifts by δ,
       // the variance staying the exact law's.
@@ -219,7 +244,6 @@ audit_plan plan_audit(const battery_shape& s, const plan_options& o) {
     } else {
       p.note = t == "duplicates" ? "no effect model: the power depends on how many distinct decks the shuffler makes"
                : t.starts_with("permutation-") ? "no effect model: the power depends on which relative orders the shuffler favours"
-               : t == "position-pairs"         ? "no effect model: the power depends on which pairs of cards the shuffler links"
                : t == "gap"                    ? "no effect model: the power depends on how the shuffler spreads the suits"
                                               : "no effect model: the power depends on which classes the dealing favours";
       plan.tests.push_back(std::move(p));
