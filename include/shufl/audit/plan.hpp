@@ -31,7 +31,8 @@
 //    until every suit (rank) has shown shifts by δ, σ² from the exact law (audit/pairs.hpp).
 //  - position-pairs: a share δ of the decks has the pack's second card glued below its first;
 //    λ per deck from the Wald statistic of lag 1's mean table (plan.cpp), at level/L.
-//  - duplicates, poker-hands, permutation-3/-4, gap: not planned (their power depends on how many distinct decks the
+//  - gap: the same glued pair, seen by the first card's suit (plan.cpp), at level/(suits).
+//  - duplicates, poker-hands, permutation-3/-4: not planned (their power depends on how many distinct decks the
 //    shuffler can make, or on which classes it favours; no single δ describes that).
 // Decks needed: λ* = the non-centrality at which a χ² test with the df rejects at α/m with the
 // power (stats.hpp detectable_noncentrality, Boost.Math non_central_chi_squared), decks =

@@ -19,10 +19,10 @@
 3. Simulation of the coupon collector's model (mean per deck shifted by delta): at the planned
    decks, totals of decks drawn from the exact law, each deck dealing one card more with
    probability delta (mean + delta, variance + delta(1 - delta)), two-sided at alpha/m.
-4. Simulation of position-pairs' model (a share delta of the decks has the pack's second card
-   right below its first, the n - 1 units in uniform order; the rest uniform): decks of a 24-card
-   pack written as numbers and audited by shufl; the share whose position-pairs p (Bonferroni
-   over the lags) is below alpha/m, against the plan's power.
+4. Simulation of position-pairs' and gap's model (a share delta of the decks has the pack's
+   second card right below its first, the n - 1 units in uniform order; the rest uniform): decks
+   of a 24-card pack written as numbers and audited by shufl; the share whose p (Bonferroni over
+   the lags, over the suits) is below alpha/m, against the plan's power.
 Usage: plan_check.py SHUFL. Needs python3-numpy and python3-scipy (Debian's python3).
 """
 import json
@@ -200,33 +200,35 @@ def main():
         share = rejected / reps
         print(f"simulation {name}: {T} decks, {reps} replications, rejected {share:.3f} (asked about 0.9)")
         check(0.8 <= share <= 0.9 + band, f"simulation {name}: empirical power {share:.3f} outside [0.8, {0.9 + band:.3f}]")
-    # Simulation of position-pairs' glued-pair model (euchre, 24 cards), audited by shufl.
-    n, delta, preps = 24, 0.05, 300
-    doc = plan(shufl, "--pack", "euchre", "--effect", f"position-pairs={delta}")
-    t = next(t for t in doc["tests"] if t["name"] == "position-pairs")
-    T, level = t["decks"], doc["level"]
-    check(t["planned"] and not t["validity_bound"], f"position-pairs: {t}")
-    rejected = 0
-    with tempfile.TemporaryDirectory() as tmp:
-        path = f"{tmp}/decks.txt"
-        for _ in range(preps):
-            decks = np.argsort(rng.random((T, n)), axis=1)
-            for row in np.nonzero(rng.random(T) < delta)[0]:
-                units = rng.permutation(n - 1)  # unit 0 is the pair (card 0, card 1); unit u > 0 is card u + 1
-                deck = []
-                for u in units:
-                    deck += [0, 1] if u == 0 else [u + 1]
-                decks[row] = deck
-            np.savetxt(path, decks + 1, fmt="%d")
-            run = subprocess.run([shufl, "audit", path, "--pack", "euchre", "--format", "json"], capture_output=True, text=True)
-            if run.returncode not in (0, 3):
-                raise SystemExit(f"shufl audit: exit {run.returncode}: {run.stderr}")
-            pp = next(x for x in json.loads(run.stdout)["tests"] if x["name"] == "position-pairs")
-            rejected += pp["p"] < level
-    share = rejected / preps
-    band = 4 * math.sqrt(0.9 * 0.1 / preps)
-    print(f"simulation position-pairs: {T} decks, {preps} replications, rejected {share:.3f} (asked about 0.9)")
-    check(0.8 <= share <= 0.9 + band, f"simulation position-pairs: empirical power {share:.3f} outside [0.8, {0.9 + band:.3f}]")
+    # Simulation of the glued-pair model of position-pairs and gap (euchre, 24 cards), audited by shufl.
+    n, preps = 24, 300
+    for name, delta in (("position-pairs", 0.05), ("gap", 0.2)):
+        doc = plan(shufl, "--pack", "euchre", "--effect", f"{name}={delta}")
+        t = next(t for t in doc["tests"] if t["name"] == name)
+        T, level = t["decks"], doc["level"]
+        check(t["planned"] and not t["validity_bound"], f"{name}: {t}")
+        rejected = 0
+        with tempfile.TemporaryDirectory() as tmp:
+            path = f"{tmp}/decks.txt"
+            for _ in range(preps):
+                decks = np.argsort(rng.random((T, n)), axis=1)
+                for row in np.nonzero(rng.random(T) < delta)[0]:
+                    units = rng.permutation(n - 1)  # unit 0 is the pair (card 0, card 1); unit u > 0 is card u + 1
+                    deck = []
+                    for u in units:
+                        deck += [0, 1] if u == 0 else [u + 1]
+                    decks[row] = deck
+                np.savetxt(path, decks + 1, fmt="%d")
+                run = subprocess.run([shufl, "audit", path, "--pack", "euchre", "--format", "json"], capture_output=True,
+                                     text=True)
+                if run.returncode not in (0, 3):
+                    raise SystemExit(f"shufl audit: exit {run.returncode}: {run.stderr}")
+                got = next(x for x in json.loads(run.stdout)["tests"] if x["name"] == name)
+                rejected += got["p"] < level
+        share = rejected / preps
+        band = 4 * math.sqrt(0.9 * 0.1 / preps)
+        print(f"simulation {name}: D = {delta}, {T} decks, {preps} replications, rejected {share:.3f} (asked about 0.9)")
+        check(0.8 <= share <= 0.9 + band, f"simulation {name}: empirical power {share:.3f} outside [0.8, {0.9 + band:.3f}]")
     if failures:
         print(f"{len(failures)} failure(s)")
         return 1
