@@ -137,7 +137,7 @@ TEST(E2eAudit, IndependentBiasedDecksPassTheSerialTests) {
     EXPECT_EQ(result_of(j, "serial-successions"), "pass") << algo;
     EXPECT_EQ(result_of(j, "serial-position"), "pass") << algo;
     // Rule coverage: the per-position clause fails, the serial-correlation clause passes.
-    ASSERT_EQ(j["rule_coverage"].size(), 17u);
+    ASSERT_EQ(j["rule_coverage"].size(), 18u);
     EXPECT_EQ(j["rule_coverage"][0]["rule"], "Virginia 11VAC20-20-510 (1)");
     EXPECT_EQ(j["rule_coverage"][0]["status"], "fail");
     EXPECT_EQ(j["rule_coverage"][3]["rule"], "Virginia 11VAC20-20-510 (4)");
@@ -323,6 +323,8 @@ TEST(E2eAudit, ReportsValidateAgainstTheSchema) {
   std::string grouped;  // --group-by: the document of several audits with audits[].group
   for (int t = 0; t < 300; ++t) grouped += (t % 2 ? "T1 " : "T2 ") + deck_line(rng.deck(52));
   save("groups.json", {"audit", dir.write("groups.txt", grouped), "--group-by", "1", "--format", "json"});
+  save("custom.json", {"audit", dir.write("c.txt", "b a c\nc b a\n"), "--cards-file", dir.write("abc.txt", "a\nb\nc\n"),
+                       "--format", "json"});
   const std::string script =
       "import json, sys, jsonschema\n"
       "schema = json.load(open(sys.argv[1]))\n"

@@ -133,6 +133,8 @@ grouped_report group_batteries::finish(const audit_pack& pack, double alpha, uns
     a.report.pack_description = pack.cards.description;
     a.report.cards = shape_.cards;
     a.report.positions = shape_.positions;
+    a.report.game = shape_.game;
+    a.report.lags = shape_.lags;
     out.groups.push_back(std::move(a));
   }
   out.decks = decks_;
