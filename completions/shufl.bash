@@ -1,5 +1,7 @@
-# bash completion for shufl. Options are read from `shufl SUBCOMMAND --help` and algorithm names
-# from `shufl bias --list` when completing, so this file never lists them itself and cannot drift.
+# bash completion for shufl. Options are read from `shufl SUBCOMMAND --help`, algorithm names from
+# `shufl bias --list` and the values of every closed list (--format, --rng, --seed-search, --game,
+# ...) from `shufl --complete-values SUBCOMMAND OPTION` when completing, so this file never lists
+# them itself and cannot drift.
 
 _shufl_options() {
   # Every --long option (and -x short option) that the subcommand's --help lists.
@@ -65,24 +67,18 @@ _shufl() {
         COMPREPLY=("${COMPREPLY[@]#"$colon"}")
       fi
       return ;;
-    --rng)
-      COMPREPLY=($(compgen -W "chacha20 xoshiro256pp mt19937 minstd" -- "$cur")); return ;;
-    --format)
-      local formats="text json csv"
-      [[ $sub == deck || $sub == audit ]] && formats="text json"
-      [[ $sub == trace ]] && formats="text json html"
-      COMPREPLY=($(compgen -W "$formats" -- "$cur")); return ;;
-    --style)
-      COMPREPLY=($(compgen -W "code unicode glyph name" -- "$cur")); return ;;
-    --pack)
-      COMPREPLY=($(compgen -W "standard piquet skat euchre tarot" -- "$cur")); return ;;
-    --test)
-      COMPREPLY=($(compgen -W "auto table position" -- "$cur")); return ;;
     --temp-dir)
       COMPREPLY=($(compgen -d -- "$cur")); return ;;
     -o | --output | --random-source | --input | --items | --cards-file | --plot | --save-counts | --merge | --state | --metrics)
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
   esac
+  if [[ $prev == --* && $sub != lines ]]; then
+    local values
+    values=$("$prog" --complete-values "$sub" "$prev" 2>/dev/null)
+    if [[ -n $values ]]; then
+      COMPREPLY=($(compgen -W "$values" -- "$cur")); return
+    fi
+  fi
   if [[ $cur == -* ]]; then
     COMPREPLY=($(compgen -W "$(_shufl_options "$prog" "$sub")" -- "${cur%%=*}"))
     return

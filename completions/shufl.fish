@@ -1,5 +1,6 @@
-# fish completion for shufl. Options come from `shufl SUBCOMMAND --help` and algorithm names from
-# `shufl bias --list` at completion time, so this file cannot drift from the binary.
+# fish completion for shufl. Options come from `shufl SUBCOMMAND --help`, algorithm names from
+# `shufl bias --list` and the values of every closed list from `shufl --complete-values SUBCOMMAND
+# OPTION` at completion time, so this file cannot drift from the binary.
 
 function __shufl_subcommand
     set -l tokens (commandline -opc)
@@ -23,19 +24,27 @@ function __shufl_algorithms
     shufl bias --list 2>/dev/null | awk 'NF && $1 !~ /:$/ {sub(/:[A-Z]+$/, "", $1); print $1}' | string match -r '^[a-z].*'
 end
 
+# The values of the option before the cursor, when it takes a closed list (nothing otherwise).
+function __shufl_values
+    set -l sub (__shufl_subcommand)
+    or return 1
+    set -l tokens (commandline -opc)
+    string match -q -- '--*' $tokens[-1]
+    or return 1
+    shufl --complete-values $sub $tokens[-1] 2>/dev/null
+end
+
+function __shufl_takes_values
+    set -l values (__shufl_values)
+    test (count $values) -gt 0
+end
+
 complete -c shufl -f
 complete -c shufl -n 'not __shufl_subcommand' -a 'lines bias deck trace audit help'
 complete -c shufl -n 'not __shufl_subcommand' -l help -l version
-complete -c shufl -n '__shufl_subcommand' -a '(__shufl_options)'
+complete -c shufl -n '__shufl_subcommand; and not __shufl_takes_values' -a '(__shufl_options)'
+complete -c shufl -n '__shufl_takes_values' -a '(__shufl_values)'
 complete -c shufl -n '__fish_seen_subcommand_from lines' -F
 complete -c shufl -l algo -x -a '(__shufl_algorithms)'
-complete -c shufl -l rng -x -a 'chacha20 xoshiro256pp mt19937 minstd'
-complete -c shufl -n '__fish_seen_subcommand_from bias' -l format -x -a 'text json csv'
-complete -c shufl -n '__fish_seen_subcommand_from deck' -l format -x -a 'text json'
-complete -c shufl -n '__fish_seen_subcommand_from trace' -l format -x -a 'text json html'
-complete -c shufl -n '__fish_seen_subcommand_from audit' -l format -x -a 'text json'
-complete -c shufl -l style -x -a 'code unicode glyph name'
-complete -c shufl -l pack -x -a 'standard piquet skat euchre tarot'
-complete -c shufl -l test -x -a 'auto table position'
 complete -c shufl -s o -l output -l random-source -l input -l items -l cards-file -l plot -l save-counts -l merge -r -F
 complete -c shufl -l temp-dir -x -a '(__fish_complete_directories)'

@@ -39,7 +39,9 @@ matches expected by chance; \fBshufl audit
 .B 4
 \fBshufl bias \-\-check\fR found no bias, but at least one verdict is unreliable (the test that
 would decide is not valid at this sample size); or \fBshufl audit \-\-seed\-search\fR found seeds
-that chance explains (more expected chance matches than \fB\-\-max\-chance\fR).
+that chance explains (more expected chance matches than \fB\-\-max\-chance\fR), or too few cards
+to recover a \fBnode\-math\-random\fR state. With \fB\-\-report\fR the battery and the search both
+run and the status is the worse of the two (3, else 4, else 0).
 .TP
 .B 5
 \fBshufl bias \-\-merge\fR or \fBshufl audit \-\-merge\fR lacks shards of a run (unless

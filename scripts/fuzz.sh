@@ -22,7 +22,7 @@ cmake -S . -B "$dir" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Release -DS
 cmake --build "$dir" -j"$(nproc)" --target fuzzers
 harnesses=("$@")
 if [ ${#harnesses[@]} -eq 0 ]; then
-  harnesses=(records random_source bias_input merge cards algo lines_argv numbers weights audit_reader monitor_state audit_counts csv seed_search_inputs signed_page follow_state card_array)
+  harnesses=(records random_source bias_input merge cards algo lines_argv numbers weights audit_reader monitor_state audit_counts csv seed_search_inputs signed_page follow_state seed_search card_array)
 fi
 mkdir -p "$out"
 scratch=$(mktemp -d)

@@ -16,6 +16,7 @@
 #include <tuple>
 #include <utility>
 
+#include "cards_group.hpp"
 #include "shufl/error.hpp"
 
 namespace shufl::cards {
@@ -310,6 +311,8 @@ struct deck_reader::impl {
   std::vector<std::uint32_t> numbers;     // canonical cards of the current numbers line
   bool distinct_small = false;            // at most 64 faces, one card each (a bit set checks a deck)
   bool skip_reset = false;                // the last parse_codes left count[] untouched
+  std::string group;                      // --group-by: the last line's group
+  std::string rest;                       // --group-by: the line without its group field
 
   void use_pack(pack_layout p) {
     pack = std::move(p);
@@ -696,9 +699,19 @@ bool deck_reader::next(std::vector<std::uint32_t>& faces) {
       if (r.reasons.size() < max_skip_reasons) r.reasons.push_back(r.in.bad_line());
       continue;
     }
-    const std::string_view t = trim(text);
+    std::string_view t = trim(text);
     if (t.empty() || t.front() == '#') continue;
     r.line = r.in.line_number();
+    if (r.opt.group_field != 0) {
+      std::string bad = split_group_field(t, r.opt.group_field, r.in.name(), r.line, r.group, r.rest);
+      if (!bad.empty()) {
+        if (!r.opt.skip_bad) throw error(bad);
+        ++r.skipped;
+        if (r.reasons.size() < max_skip_reasons) r.reasons.push_back(std::move(bad));
+        continue;
+      }
+      t = r.rest;
+    }
     if (!r.have_pack) r.infer(t, r.line);
     // Not cleared: parse_codes overwrites a deck of the same size without zeroing it first;
     // every other path starts from an empty vector (parse).
@@ -722,5 +735,6 @@ const std::string& deck_reader::inference_note() const noexcept { return impl_->
 std::uint64_t deck_reader::skipped() const noexcept { return impl_->skipped; }
 const std::vector<std::string>& deck_reader::skip_reasons() const noexcept { return impl_->reasons; }
 std::uint64_t deck_reader::line_number() const noexcept { return impl_->line; }
+std::string_view deck_reader::group() const noexcept { return impl_->group; }
 
 }  // namespace shufl::cards

@@ -278,6 +278,8 @@ std::uint64_t pairs_for_grid(std::uint64_t rows, std::uint64_t columns) {
   return cells / 2;
 }
 
+std::span<const std::string_view> card_style_names() noexcept { return kStyleNames; }
+
 card_style parse_card_style(std::string_view name) {
   for (std::size_t i = 0; i < std::size(kStyleNames); ++i) {
     if (name == kStyleNames[i]) return static_cast<card_style>(i);

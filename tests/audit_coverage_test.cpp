@@ -21,7 +21,7 @@ TEST(AuditCoverage, StatusFollowsTheTestsRun) {
                                           made("serial-position", test_outcome::pass),
                                           made("serial-successions", test_outcome::not_valid)};
   const auto rows = rule_coverage(tests);
-  ASSERT_EQ(rows.size(), 17u);
+  ASSERT_EQ(rows.size(), 18u);
   EXPECT_EQ(rows[0].rule, "Virginia 11VAC20-20-510 (1)");
   EXPECT_EQ(rows[0].status, "fail");
   EXPECT_EQ(rows[0].tests, (std::vector<std::string>{"card-position", "suit-position"}));  // not the n/a one
@@ -39,6 +39,21 @@ TEST(AuditCoverage, StatusFollowsTheTestsRun) {
   }
   EXPECT_EQ(seeding, 2);
   EXPECT_EQ(untestable, 3);
+  // Kolmogorov-Smirnov and order statistics: answered by `batches` by name, once it runs.
+  EXPECT_EQ(rows[9].rule, "Pennsylvania 58 Pa. Code 810a.5");
+  EXPECT_EQ(rows[9].asks, "Kolmogorov-Smirnov, order statistic");
+  EXPECT_EQ(rows[9].status, "not run: batches, when run (--batch-size K)");
+  EXPECT_TRUE(rows[9].tests.empty());
+}
+
+TEST(AuditCoverage, BatchesAnswersKolmogorovSmirnovWhenRun) {
+  auto rows = rule_coverage({made("batches", test_outcome::pass)});
+  EXPECT_EQ(rows[9].status, "pass");
+  EXPECT_EQ(rows[9].tests, (std::vector<std::string>{"batches"}));
+  rows = rule_coverage({made("batches", test_outcome::fail)});
+  EXPECT_EQ(rows[9].status, "fail");
+  rows = rule_coverage({made("batches", test_outcome::not_applicable)});  // no --batch-size
+  EXPECT_EQ(rows[9].status, "not run: batches, when run (--batch-size K)");
 }
 
 }  // namespace

@@ -338,7 +338,7 @@ TEST(AuditDetectable, TheEffectIsThePlanInverted) {
   // the serial tests' pairs): every model's non-centrality grows as the square of the effect.
   const battery_shape shape = make_shape(shufl::test::standard_pack());
   const auto found = detectable_effects(shape, 20000, 0.01);
-  ASSERT_EQ(found.size(), 13u);  // the planned tests of a standard pack
+  ASSERT_EQ(found.size(), 17u);  // the planned tests of a standard pack (coupon collectors, position-pairs, gap included)
   for (const auto& e : found) {
     plan_options o;
     o.effects[e.name] = e.effect;
@@ -353,8 +353,10 @@ TEST(AuditDetectable, TheEffectIsThePlanInverted) {
   // Fewer decks, larger effects, by the square root: a quarter of the decks, twice the effect.
   const auto quarter = detectable_effects(shape, 5000, 0.01);
   for (std::size_t i = 0; i < found.size(); ++i) {
+    if (found[i].name == "gap") continue;  // its last bin, hence its λ per deck, depends on the decks
     const double ratio = found[i].name.starts_with("serial-") ? std::sqrt(19999.0 / 4999.0) : 2.0;
-    EXPECT_NEAR(quarter[i].effect / found[i].effect, ratio, 1e-9) << found[i].name;
+    // 1e-6: position-pairs' λ comes from its mean table rounded to counts at 10^9 decks.
+    EXPECT_NEAR(quarter[i].effect / found[i].effect, ratio, 1e-6) << found[i].name;
   }
 }
 

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "shufl/audit/recheck.hpp"
 #include "shufl/audit/signature.hpp"
@@ -35,26 +36,40 @@ TEST(AuditRecheck, IntegersExactlyRealsTo1e9) {
 }
 
 TEST(AuditRecheck, SettingsOfAReport) {
+  // The game, its deal and the lags come from `settings`, never from a test's note.
   const json doc = json::parse(R"({"pack": {"name": "standard", "decks": 2, "jokers": 1, "dealt": 7}, "skipped": 3,
-    "alpha": 0.05, "tests": [{"name": "poker-hands", "note": "pooled: x; 6 seats: statistic and p of seat 2"}]})");
+    "alpha": 0.05, "settings": {"labels": null, "game": "poker", "deal": {"hands": 6, "cards": 4}, "lags": 5},
+    "tests": [{"name": "poker-hands", "note": "pooled: x; 2 seats: statistic and p of seat 2"}]})");
   const sa::report_settings s = sa::settings_of_report(doc);
   EXPECT_EQ(s.reader.decks, 2u);
   EXPECT_EQ(s.reader.jokers, 1u);
   EXPECT_EQ(s.reader.dealt, 7u);
   EXPECT_TRUE(s.reader.skip_bad);
+  EXPECT_TRUE(s.reader.custom_labels.empty());
   EXPECT_EQ(s.options.alpha, 0.05);
+  EXPECT_EQ(s.options.lags, 5u);
   EXPECT_EQ(s.options.game.game, sa::game_kind::poker);
   EXPECT_EQ(s.options.game.hands, 6u);
-  EXPECT_EQ(s.options.game.cards, 5u);
-  const json one = json::parse(R"({"pack": {"name": "standard", "decks": 1, "jokers": 0, "dealt": null}, "skipped": 0,
-    "alpha": 0.01, "tests": [{"name": "blackjack-hands", "note": "pooled: hard 8+hard 7"}]})");
-  const sa::report_settings b = sa::settings_of_report(one);
-  EXPECT_EQ(b.options.game.game, sa::game_kind::blackjack);
-  EXPECT_EQ(b.options.game.hands, 1u);
-  EXPECT_EQ(b.options.game.cards, 2u);
-  EXPECT_FALSE(b.reader.dealt.has_value());
-  EXPECT_FALSE(b.reader.skip_bad);
-  EXPECT_THROW(sa::settings_of_report(json::parse(R"({"pack": {}})")), shufl::error);
+  EXPECT_EQ(s.options.game.cards, 4u);
+  // A --cards-file pack: its labels, in canonical order.
+  const json custom = json::parse(R"({"pack": {"name": "custom", "decks": 1, "jokers": 0, "dealt": null}, "skipped": 0,
+    "alpha": 0.01, "settings": {"labels": ["x y", "z"], "game": null, "deal": null, "lags": 1}, "tests": []})");
+  const sa::report_settings c = sa::settings_of_report(custom);
+  EXPECT_EQ(c.reader.custom_labels, (std::vector<std::string>{"x y", "z"}));
+  EXPECT_FALSE(c.reader.pack.has_value());
+  EXPECT_EQ(c.options.game.game, sa::game_kind::none);
+  EXPECT_EQ(c.options.lags, 1u);
+  EXPECT_FALSE(c.reader.dealt.has_value());
+  EXPECT_FALSE(c.reader.skip_bad);
+  // A document without settings (made before they were recorded) is refused by name.
+  try {
+    (void)sa::settings_of_report(json::parse(R"({"pack": {"name": "standard", "decks": 1, "jokers": 0, "dealt": null},
+      "skipped": 0, "alpha": 0.01, "tests": []})"));
+    ADD_FAILURE() << "no throw";
+  } catch (const shufl::error& e) {
+    EXPECT_NE(std::string(e.what()).find("has no settings"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(sa::settings_of_report(json::parse(R"({"pack": {}, "settings": {}})")), shufl::error);
   EXPECT_THROW(sa::parse_report_data("{not json"), shufl::error);
 }
 

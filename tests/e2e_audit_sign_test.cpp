@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <nlohmann/json.hpp>
+
 #include <string>
 
 #include "support/run.hpp"
@@ -119,6 +121,74 @@ TEST(E2eAuditSign, AnEditedCellOrAnotherFileFails) {
   EXPECT_EQ(f.status, 3) << f.err;
   EXPECT_NE(f.err.find("differs: audit.input.sha256"), std::string::npos) << f.err;
   EXPECT_NE(f.err.find("the page's numbers are not those of"), std::string::npos) << f.err;
+}
+
+// What a recomputation needs is the document's `settings`: a --cards-file pack (its labels),
+// --game with --deal, --lags and --alpha are redone from them, not from the text of a note.
+TEST(E2eAuditSign, CardsFileGameDealAndLagsRecompute) {
+  temp_dir dir;
+  const std::string cards = dir.write("cards.txt", "Red one\nRed two\nBlue\nGreen\nGold\nGrey\nPink\n");
+  const auto made = run_shufl({"deck", "--cards-file", cards, "--count", "150", "--seed", "c"});
+  ASSERT_EQ(made.status, 0) << made.err;
+  const std::string decks = dir.write("decks.txt", made.out);
+  const std::string key = dir.file("k");
+  ASSERT_EQ(run_shufl({"audit", "--keygen", key}).status, 0);
+  const std::string page = dir.file("c.html");
+  ASSERT_EQ(run_shufl({"audit", decks, "--cards-file", cards, "--lags", "3", "--report", page, "--sign", key}).status, 0);
+  const auto fp = run_shufl({"audit", "--verify", page, "--key", key + ".pub"});
+  ASSERT_EQ(fp.status, 0) << fp.err;
+  const auto v = run_shufl({"audit", "--verify", page, "--key", key + ".pub", decks});
+  EXPECT_EQ(v.status, 0) << v.err;
+  EXPECT_EQ(v.err, "");
+  EXPECT_EQ(v.out, fp.out + "every number recomputed from '" + decks + "' agrees (integers exactly, reals to 1e-9)\n");
+  const auto j = run_shufl({"audit", decks, "--cards-file", cards, "--lags", "3", "--format", "json"});
+  ASSERT_EQ(j.status, 0);
+  EXPECT_EQ(nlohmann::json::parse(j.out)["settings"],
+            nlohmann::json::parse(R"({"labels": ["Red one", "Red two", "Blue", "Green", "Gold", "Grey", "Pink"],
+                                     "game": null, "deal": null, "lags": 3})"));
+  // Blackjack at three seats of two cards, --lags 4, --alpha 0.05: all four come back.
+  const auto shoe = run_shufl({"deck", "--count", "200", "--seed", "b"});
+  const std::string shoe_file = dir.write("shoe.txt", shoe.out);
+  const std::string bj = dir.file("b.html");
+  ASSERT_EQ(run_shufl({"audit", shoe_file, "--game", "blackjack", "--deal", "3x2", "--lags", "4", "--alpha", "0.05",
+                       "--report", bj, "--sign", key}).status, 0);
+  const auto b = run_shufl({"audit", "--verify", bj, "--key", key + ".pub", shoe_file});
+  EXPECT_EQ(b.status, 0) << b.err;
+  EXPECT_NE(b.out.find("every number recomputed"), std::string::npos) << b.out;
+  const auto bjson = run_shufl({"audit", shoe_file, "--game", "blackjack", "--deal", "3x2", "--lags", "4", "--format", "json"});
+  EXPECT_EQ(nlohmann::json::parse(bjson.out)["settings"],
+            nlohmann::json::parse(R"({"labels": null, "game": "blackjack", "deal": {"hands": 3, "cards": 2}, "lags": 4})"));
+}
+
+// A FILE that cannot be recomputed gets one verdict on stderr, exit 1, and nothing on stdout
+// (no "good signature" line before it).
+TEST(E2eAuditSign, ARecomputeErrorIsTheOnlyVerdict) {
+  signed_run s;
+  make_signed(s);
+  const std::string other = s.dir.write("other.txt", "not a deck\n");
+  const auto v = run_shufl({"audit", "--verify", s.page, "--key", s.key + ".pub", other});
+  EXPECT_EQ(v.status, 1);
+  EXPECT_EQ(v.out, "");
+  EXPECT_EQ(v.err, "shufl: --verify '" + s.page + "': the signature is good, but '" + other + "' was not recomputed: '" +
+                       other + "': line 1, position 1: unknown card 'not'\n");
+}
+
+// A page an editor saved with a UTF-8 byte-order mark verifies: the mark is dropped before the
+// check (shufl never writes one; it is no part of what was signed).
+TEST(E2eAuditSign, APageWithAByteOrderMarkVerifies) {
+  signed_run s;
+  make_signed(s);
+  const std::string bom = s.dir.write("bom.html", "\xEF\xBB\xBF" + read_file(s.page));
+  const auto plain = run_shufl({"audit", "--verify", s.page, "--key", s.key + ".pub", s.decks});
+  ASSERT_EQ(plain.status, 0) << plain.err;
+  const auto v = run_shufl({"audit", "--verify", bom, "--key", s.key + ".pub", s.decks});
+  EXPECT_EQ(v.status, 0) << v.err;
+  EXPECT_EQ(v.err, "");
+  EXPECT_EQ(v.out, plain.out);
+  // A mark anywhere else is a change.
+  std::string html = read_file(s.page);
+  html.insert(html.find("<body"), "\xEF\xBB\xBF");
+  EXPECT_EQ(run_shufl({"audit", "--verify", s.dir.write("mid.html", html), "--key", s.key + ".pub"}).status, 3);
 }
 
 TEST(E2eAuditSign, UnreadablePagesAndKeysExitOne) {

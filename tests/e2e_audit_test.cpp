@@ -137,7 +137,7 @@ TEST(E2eAudit, IndependentBiasedDecksPassTheSerialTests) {
     EXPECT_EQ(result_of(j, "serial-successions"), "pass") << algo;
     EXPECT_EQ(result_of(j, "serial-position"), "pass") << algo;
     // Rule coverage: the per-position clause fails, the serial-correlation clause passes.
-    ASSERT_EQ(j["rule_coverage"].size(), 17u);
+    ASSERT_EQ(j["rule_coverage"].size(), 18u);
     EXPECT_EQ(j["rule_coverage"][0]["rule"], "Virginia 11VAC20-20-510 (1)");
     EXPECT_EQ(j["rule_coverage"][0]["status"], "fail");
     EXPECT_EQ(j["rule_coverage"][3]["rule"], "Virginia 11VAC20-20-510 (4)");
@@ -320,6 +320,11 @@ TEST(E2eAudit, ReportsValidateAgainstTheSchema) {
   save("algos.json", {"audit", "--algo", "riffle:2,naive", "--trials", "500", "--seed", "1", "--format", "json"});
   save("blackjack.json", {"audit", "--algo", "fisher-yates", "--trials", "500", "--seed", "1", "--decks", "2", "--game",
                           "blackjack", "--format", "json"});
+  std::string grouped;  // --group-by: the document of several audits with audits[].group
+  for (int t = 0; t < 300; ++t) grouped += (t % 2 ? "T1 " : "T2 ") + deck_line(rng.deck(52));
+  save("groups.json", {"audit", dir.write("groups.txt", grouped), "--group-by", "1", "--format", "json"});
+  save("custom.json", {"audit", dir.write("c.txt", "b a c\nc b a\n"), "--cards-file", dir.write("abc.txt", "a\nb\nc\n"),
+                       "--format", "json"});
   const std::string script =
       "import json, sys, jsonschema\n"
       "schema = json.load(open(sys.argv[1]))\n"
@@ -332,7 +337,7 @@ TEST(E2eAudit, ReportsValidateAgainstTheSchema) {
   for (const auto& f : reports) cmd += " '" + f + "'";
   const run_result r = run_shell(cmd);
   EXPECT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(r.out, "valid 5\n");
+  EXPECT_EQ(r.out, "valid 6\n");
 }
 
 // One pass of the ten-shelf machine: the shelf strategy follows the falling runs too, so it

@@ -487,6 +487,8 @@ struct audit_report {
   std::string pack_description;               ///< e.g. "standard 52-card deck".
   std::size_t cards = 0;                      ///< N.
   std::size_t positions = 0;                  ///< K (N unless --dealt).
+  game_deal game;                             ///< --game and --deal (game_kind::none without --game).
+  std::size_t lags = 2;                       ///< --lags of position-pairs.
   /// Per planned test, the effect it detects with power about 0.9 at these decks (audit/plan.hpp's
   /// detectable_effects: the name, δ, the model in words).
   struct detectable {

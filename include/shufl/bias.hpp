@@ -394,4 +394,10 @@ permutation_list parse_permutations(text_reader& reader, const std::vector<std::
 /// The same on text in memory (named "input" in messages).
 permutation_list parse_permutations(std::string_view text, const std::vector<std::string>& items = {});
 
+/// `shufl bias --input FILE [--items LIST|FILE]`: parse_permutations of FILE ('-': standard input)
+/// with the items of `items`: empty (none), a comma-separated list (split_label_list), else a file
+/// of one item per line (read_card_labels). Throws shufl::error as both do, and when FILE and the
+/// items file are both standard input.
+permutation_list read_permutation_input(const std::string& input, const std::string& items);
+
 }  // namespace shufl

@@ -54,6 +54,11 @@ bias_counts parse_counts_file(std::string_view text, std::string_view name);
 /// and reports read errors with their cause.
 bias_counts read_counts_file(const std::string& path);
 
+/// --resume: checks that `saved` is a part of the seeded run `options` describes (seed, engine,
+/// trials, n, --no-secondary, --shard, algorithms and tests); throws shufl::error
+/// "--resume 'FILE': saved with ...: run the same command that saved it" otherwise.
+void check_resume(const bias_counts& saved, const bias_options& options, const std::string& file);
+
 /// The counts file of a report (--save-counts): its runs and every non-exact result.
 bias_counts counts_of_report(const bias_report& report);
 
@@ -102,5 +107,9 @@ class bias_merge {
   std::vector<std::string> order_;           // algorithm labels in the first file's order
   std::map<std::string, total> totals_;
 };
+
+/// --merge: reads and validates each file (read_counts_file) and adds it to one merge, a file at
+/// a time (memory: the totals, not the files). Throws shufl::error naming the file that fails.
+bias_merge merge_counts_files(const std::vector<std::string>& files);
 
 }  // namespace shufl

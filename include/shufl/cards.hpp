@@ -49,7 +49,14 @@ struct reader_options {
   std::vector<std::string> custom_labels;     ///< --cards-file: a custom pack, in canonical order.
   std::optional<std::size_t> dealt;           ///< --dealt K: each line holds the first K cards.
   bool skip_bad = false;                      ///< Count and skip invalid decks instead of failing.
+  /// --group-by N (0: none): field N (from 1) of each line, separated as the cards are (tabs,
+  /// else commas, else runs of spaces), names the line's group and is removed before the
+  /// cards are read. An empty or missing field, or one over max_group_bytes, is a bad line.
+  std::size_t group_field = 0;
 };
+
+/// The longest group name --group-by accepts (bytes).
+inline constexpr std::size_t max_group_bytes = 256;
 
 /// How many skip reasons a deck_reader keeps (the first ones).
 inline constexpr std::size_t max_skip_reasons = 5;
@@ -98,6 +105,9 @@ class deck_reader {
   [[nodiscard]] deck_reader continue_on(text_reader& in) const;
   /// Line number of the last deck returned.
   [[nodiscard]] std::uint64_t line_number() const noexcept;
+  /// With group_field: the group of the last deck returned (its field's text, spaces around it
+  /// dropped); empty otherwise. Valid until the next call of next().
+  [[nodiscard]] std::string_view group() const noexcept;
 
  private:
   deck_reader() = default;

@@ -138,6 +138,8 @@ enum class card_style : std::uint8_t {
 
 /// Parses a style name ("code", "unicode", "glyph", "name"); throws shufl::error otherwise.
 card_style parse_card_style(std::string_view name);
+/// The names `parse_card_style` accepts, in card_style order.
+std::span<const std::string_view> card_style_names() noexcept;
 
 /// Writes a card in a style. Custom cards are their label in every style.
 std::string format_card(const card& c, card_style style);

@@ -215,6 +215,8 @@ audit_report audit_array(const card_array& a, const audit_pack& pack, std::optio
   r.pack_description = pack.cards.description;
   r.cards = shape.cards;
   r.positions = shape.positions;
+  r.game = shape.game;
+  r.lags = shape.lags;
   return r;
 }
 

@@ -3,8 +3,9 @@
 // One thread: the deck reader pulls bytes through follow_source (follow_source.hpp), which
 // waits for more without spinning and, while waiting, lets the loop make a status or a metrics
 // record that the clock made due. A stop request is noticed by the source, which throws
-// follow_stopped and so abandons a partial last line. Every deck goes to the e-process and the
-// detector and, a block of decks at a time, to the battery's accumulators.
+// follow_stopped and so abandons a partial last line. Every deck goes to its group's e-process
+// and detector (follow_groups.hpp; one unnamed group without --group-by) and, a block of decks
+// at a time, to its group's battery.
 #include "shufl/audit/follow.hpp"
 
 #include <fcntl.h>
@@ -24,6 +25,8 @@
 #include <cstring>
 #include <ctime>
 #include <deque>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "shufl/error.hpp"
@@ -44,12 +47,19 @@ double unix_now() {
   return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
-// A deck's 64-bit SipHash-2-4 (libsodium): what the state remembers of its last decks.
-std::uint64_t deck_hash(const std::vector<std::uint32_t>& faces) {
+// A deck's 64-bit SipHash-2-4 (libsodium): what the state remembers of its last decks. With
+// --group-by the group's name follows the faces (a deck of another table is another deck).
+std::uint64_t deck_hash(const std::vector<std::uint32_t>& faces, bool grouped, std::string_view group) {
   static const unsigned char key[crypto_shorthash_KEYBYTES] = {'s', 'h', 'u', 'f', 'l', ' ', 'o', 'v',
                                                                'e', 'r', 'l', 'a', 'p', ' ', 'k', 'y'};
   unsigned char out[crypto_shorthash_BYTES];
-  crypto_shorthash(out, reinterpret_cast<const unsigned char*>(faces.data()), faces.size() * sizeof(std::uint32_t), key);
+  if (!grouped) {
+    crypto_shorthash(out, reinterpret_cast<const unsigned char*>(faces.data()), faces.size() * sizeof(std::uint32_t), key);
+  } else {
+    std::string bytes(reinterpret_cast<const char*>(faces.data()), faces.size() * sizeof(std::uint32_t));
+    bytes += group;
+    crypto_shorthash(out, reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size(), key);
+  }
   std::uint64_t h = 0;
   for (int i = 0; i < 8; ++i) h = (h << 8) | out[i];
   return h;
@@ -102,20 +112,20 @@ class follow_loop {
         more = false;
       }
       if (more) {
-        if (!e_) {
+        if (!groups_) {
           if (!reader.inference_note().empty()) ev_.note(follow_note::inferred_pack, reader.inference_note(), 0);
           start_process(reader.pack());
         }
-        if (!battery_) start_battery(reader.pack(), faces.size());
+        if (!batteries_) start_battery(reader.pack(), faces.size());
         if (source.lines_before() == 0 && reader.line_number() <= resume_lines_) {
           // This file's decks up to the state's line are in the restored e-process already.
           if (!resume_told_) {
             ev_.note(follow_note::resuming, {}, resume_lines_);
             resume_told_ = true;
           }
-        } else if (overlap(faces)) {
+        } else if (overlap(faces, reader.group(), reader.line_number())) {
           // held back: perhaps the state's last decks again (tail -F after a restart)
-        } else if (!take_pending() || !take(faces)) {
+        } else if (!take_pending() || !take(faces, reader.group(), reader.line_number())) {
           end = follow_end::alarm;
           break;
         }
@@ -130,7 +140,7 @@ class follow_loop {
     if (end != follow_end::alarm && !take_pending()) end = follow_end::alarm;
     out.end = end;
     out.stop_signal = sig;
-    if (!e_) {
+    if (!groups_ || groups_->all().empty()) {
       if (end == follow_end::end_of_input) throw error(fmt::format("{}: no decks in the input", s_.name));
       return out;
     }
@@ -142,27 +152,30 @@ class follow_loop {
  private:
   int stop_value() const { return s_.stop ? s_.stop() : 0; }
 
-  // Adds one deck to everything; false when an alarm ends the run.
-  bool take(const std::vector<std::uint32_t>& faces) {
-    detector_->add_deck(faces);  // checks the deck first: throws before anything changes
-    e_->add_deck(faces);
-    add_to_battery(faces);
-    ++run_decks_;
-    last_deck_time_ = unix_now();
+  // Adds one deck of group `name` (read at input line `line`) to everything; false when an
+  // alarm ends the run.
+  bool take(const std::vector<std::uint32_t>& faces, std::string_view name, std::uint64_t line) {
+    follow_group& g = groups_->get(name);  // throws past --max-groups
+    g.detector.add_deck(faces);  // checks the deck first: throws before anything changes
+    g.e.add_deck(faces);
+    batteries_->add(batteries_->index_of(g.name), faces);
+    ++g.decks_this_run;
+    g.last_line = line;
+    g.last_deck_time = unix_now();
     if (s_.overlap_decks > 0) {
-      recent_.push_back(deck_hash(faces));
+      recent_.push_back(deck_hash(faces, groups_->grouped(), g.name));
       if (recent_.size() > s_.overlap_decks) recent_.pop_front();
     }
-    if (detector_->alarmed() || restored_alarm_) {
-      restored_alarm_ = false;
-      alarm();
+    if (g.detector.alarmed() || g.restored_alarm) {
+      g.restored_alarm = false;
+      alarm(g);
       if (!s_.keep_going) return false;
-      detector_->restart();
+      g.detector.restart();
     }
-    if (s_.every != 0 && e_->decks() % s_.every == 0) {
-      status();
+    if (s_.every != 0 && g.e.decks() % s_.every == 0) {
+      status(g);
     } else if (s_.interval > 0 && clock_type::now() >= next_time_) {
-      status();
+      status_all();
     } else if (s_.metrics_interval > 0 && clock_type::now() >= next_metrics_) {
       metrics();  // a busy stream between statuses: the metrics are still rewritten on time
     }
@@ -174,9 +187,9 @@ class follow_loop {
   // reaches the last deck saved they are skipped (they are in the e-process already: `tail -F`
   // after a restart repeats its last lines), else they are added after all (take_pending).
   // Only those decks: a replay further back is still seen by the detector. True: held back.
-  bool overlap(const std::vector<std::uint32_t>& faces) {
+  bool overlap(const std::vector<std::uint32_t>& faces, std::string_view group, std::uint64_t line) {
     if (!matching_) return false;
-    const std::uint64_t h = deck_hash(faces);
+    const std::uint64_t h = deck_hash(faces, groups_->grouped(), groups_->grouped() ? group : std::string_view());
     const std::size_t m = pending_.size(), k = recent_.size();
     std::vector<std::size_t> next;
     if (m == 0) {
@@ -207,7 +220,7 @@ class follow_loop {
       matching_ = false;
       return false;  // this deck is new; the held ones are added first by take_pending
     }
-    pending_.push_back(faces);
+    pending_.push_back({faces, groups_->grouped() ? std::string(group) : std::string(), line});
     return true;
   }
 
@@ -230,10 +243,10 @@ class follow_loop {
 
   bool take_pending() {
     matching_ = false;
-    std::vector<std::vector<std::uint32_t>> held;
+    std::vector<held_deck> held;
     held.swap(pending_);
     for (const auto& d : held)
-      if (!take(d)) return false;
+      if (!take(d.faces, d.group, d.line)) return false;
     return true;
   }
 
@@ -248,8 +261,8 @@ class follow_loop {
       const std::int64_t d = std::max<std::int64_t>(0, duration_cast<milliseconds>(t - now).count() + 1);
       ms = ms < 0 ? d : std::min(ms, d);
     };
-    if (e_ && s_.interval > 0 && e_->decks() != last_status_decks_) until(next_time_);
-    if (e_ && s_.metrics_interval > 0) until(next_metrics_);
+    if (groups_ && s_.interval > 0 && status_due()) until(next_time_);
+    if (groups_ && s_.metrics_interval > 0) until(next_metrics_);
     return milliseconds(ms);
   }
 
@@ -268,15 +281,28 @@ class follow_loop {
     }
   }
 
+  // Whether some group had decks since its last status.
+  bool status_due() const {
+    for (const auto& g : groups_->all())
+      if (g->decks_this_run > 0 && g->e.decks() != g->last_status_decks) return true;
+    return false;
+  }
+
+  // The metrics record: every group's status and last deck's time.
   void metrics() {
     next_metrics_ = clock_type::now() + metrics_duration();
-    if (!e_) return;
+    if (!groups_) return;
     follow_metrics_record r;
     r.pack = e_pack_name_;
-    r.groups.resize(1);
-    r.groups[0].status = current();
-    r.groups[0].last_deck_time = last_deck_time_;
-    r.now = r.groups[0].status.time;
+    r.now = unix_now();
+    r.groups.reserve(groups_->all().size());
+    for (const auto& g : groups_->all()) {
+      follow_group_record one;
+      one.name = g->name;
+      one.status = current(*g);
+      one.last_deck_time = g->last_deck_time;
+      r.groups.push_back(std::move(one));
+    }
     ev_.metrics(r);
   }
 
@@ -286,19 +312,18 @@ class follow_loop {
 
   void start_process(const audit_pack& pack) {
     e_pack_name_ = pack.name;
-    e_.emplace(pack);
-    detector_.emplace(pack, s_.arl);
+    groups_.emplace(pack, s_.arl, s_.reader.group_field != 0, s_.max_groups);
+    if (!groups_->grouped()) groups_->get({});  // one stream: its group exists from the start
     if (!s_.keep_state) return;
     if (!s_.state_text) {
       ev_.note(follow_note::new_state, {}, 0);
       return;
     }
     std::string text = *s_.state_text;
-    std::string detector_text;
-    bool had_alarm = false;
-    // The monitor's own record beside the e-process: which regular file (device:inode) it
-    // followed and through which line, so a restart on the same file does not add its decks
-    // twice (a pipe or another file is read whole: its decks are new).
+    // The monitor's own records beside the groups' states (the single-stream document or the
+    // grouped one): which regular file (device:inode) it followed and through which line, so a
+    // restart on the same file does not add its decks twice (a pipe or another file is read
+    // whole: its decks are new), and the hashes of the last decks (a restarted pipe's overlap).
     try {
       auto j = nlohmann::json::parse(text);
       if (j.is_object() && j.contains("follow_input")) {
@@ -330,93 +355,84 @@ class follow_loop {
         j.erase("recent_decks");
         text = j.dump();
       }
-      if (j.is_object() && j.contains("detector")) {
-        detector_text = j["detector"].dump();
-        if (!j.value("alarm", nlohmann::json(false)).is_boolean())
-          throw error(fmt::format("--state '{}': state file: 'alarm' is not true or false", state_name_));
-        had_alarm = j.value("alarm", false);
-        j.erase("detector");
-        j.erase("alarm");
-        text = j.dump();
-      }
     } catch (const nlohmann::json::exception&) {
       // not JSON: the library's reader says what is wrong
     }
+    std::vector<std::string> had_alarm;
     try {
-      e_->deserialize(text);
-      if (detector_text.empty()) throw error("state file: no change detector in it (written by an older monitor)");
-      detector_->deserialize(detector_text);
+      had_alarm = groups_->deserialize(text);  // each group's e-process, detector and alarm
     } catch (const error& e) {
       throw error(fmt::format("--state '{}': {}", state_name_, e.what()));
     }
     matching_ = !regular_ && !recent_.empty();
-    if (had_alarm) {
-      ev_.note(s_.reset_alarm ? follow_note::alarm_reset : follow_note::restored_alarm, {}, 0);
+    for (const std::string& name : had_alarm) {
+      follow_group& g = groups_->get(name);
+      ev_.note(s_.reset_alarm ? follow_note::alarm_reset : follow_note::restored_alarm, name, 0);
       if (s_.reset_alarm) {
-        detector_->restart();
+        g.detector.restart();
       } else {
-        restored_alarm_ = true;
+        g.restored_alarm = true;
       }
     }
   }
 
   void start_battery(const audit_pack& pack, std::size_t dealt) {
-    shape_ = make_shape(pack, dealt);
-    set_game(shape_, pack, s_.game);
-    battery_.emplace(shape_);
-    k_ = shape_.positions;
-    block_.assign(kBlock * k_, 0);
-    previous_.assign(k_, 0);
+    battery_shape shape = make_shape(pack, dealt);
+    set_game(shape, pack, s_.game);
+    batteries_.emplace(shape, s_.reader.group_field != 0 ? s_.max_groups : 1);
   }
 
-  void add_to_battery(const std::vector<std::uint32_t>& faces) {
-    std::memcpy(block_.data() + in_block_ * k_, faces.data(), k_ * sizeof(std::uint32_t));
-    if (++in_block_ == kBlock) flush_battery();
-  }
-
-  void flush_battery() {
-    if (in_block_ == 0) return;
-    battery_->add_block(block_.data(), in_block_, has_previous_ ? previous_.data() : nullptr, block_index_);
-    std::memcpy(previous_.data(), block_.data() + (in_block_ - 1) * k_, k_ * sizeof(std::uint32_t));
-    has_previous_ = true;
-    block_index_ += in_block_;
-    in_block_ = 0;
-  }
-
-  // While the source waits: a status that the interval made due (only when decks came since
-  // the last one: an idle monitor stays quiet).
+  // While the source waits: statuses that the interval made due (only for groups with decks
+  // since their last one: an idle monitor stays quiet), and the metrics every metrics_interval.
   void idle() {
-    if (e_ && s_.interval > 0 && e_->decks() != last_status_decks_ && clock_type::now() >= next_time_) status();
-    if (e_ && s_.metrics_interval > 0 && clock_type::now() >= next_metrics_) metrics();
+    if (groups_ && s_.interval > 0 && clock_type::now() >= next_time_ && status_due()) status_all();
+    if (groups_ && s_.metrics_interval > 0 && clock_type::now() >= next_metrics_) metrics();
   }
 
-  follow_status current() const {
+  follow_status current(const follow_group& g) const {
     follow_status f;
-    f.e = e_->current();
-    f.detector = detector_->current();
+    f.grouped = groups_->grouped();
+    f.group = g.name;
+    f.line = g.last_line;
+    f.e = g.e.current();
+    f.detector = g.detector.current();
     f.arl = s_.arl;
-    f.alarms = alarms_;
-    f.decks_this_run = run_decks_;
+    f.alarms = g.alarms;
+    f.decks_this_run = g.decks_this_run;
     f.alpha = s_.alpha;
     f.threshold_log10 = threshold_log10_;
-    f.alarm = alarmed_;
+    f.alarm = g.alarmed;
     f.time = unix_now();
     return f;
   }
 
-  void status() {
-    const follow_status f = current();
+  // One group's status, its state and (unless more statuses follow at once) the metrics.
+  void status(follow_group& g, bool with_metrics = true) {
+    const follow_status f = current(g);
     ev_.status(f);
     save(f);
-    metrics();
-    last_status_decks_ = f.e.decks;
+    if (with_metrics) metrics();
+    g.last_status_decks = f.e.decks;
+    next_time_ = clock_type::now() + interval_duration();
+  }
+
+  // A status of every group with decks since its last one, then one metrics record.
+  void status_all() {
+    bool any = false;
+    for (auto& g : groups_->all()) {
+      if (g->e.decks() != g->last_status_decks && g->decks_this_run > 0) {
+        status(*g, false);
+        any = true;
+      }
+    }
+    if (any) metrics();
     next_time_ = clock_type::now() + interval_duration();
   }
 
   void save(const follow_status& f) {
     std::string state;
     if (s_.keep_state) {
-      auto j = nlohmann::ordered_json::parse(e_->serialize());
+      auto j = nlohmann::ordered_json::parse(groups_->serialize());
       const std::uint64_t base = source_ != nullptr ? source_->lines_before() : 0;
       const std::uint64_t read = reader_ != nullptr && reader_->line_number() > base ? reader_->line_number() - base : 0;
       const std::uint64_t lines = base == 0 ? std::max(read, resume_lines_) : read;
@@ -425,43 +441,43 @@ class follow_loop {
       nlohmann::ordered_json recent = nlohmann::ordered_json::array();
       for (const std::uint64_t h : recent_) recent.push_back(fmt::format("{:016x}", h));
       j["recent_decks"] = std::move(recent);
-      j["detector"] = nlohmann::ordered_json::parse(detector_->serialize());
-      // An alarm the detector has not restarted after: a restart gives it again (or resets it).
-      j["alarm"] = detector_->alarmed() || restored_alarm_;
       state = j.dump() + "\n";
     }
     ev_.save(f, state);
   }
 
-  void alarm() {
+  void alarm(follow_group& g) {
+    g.alarmed = true;
+    ++g.alarms;
     alarmed_ = true;
-    ++alarms_;
-    const follow_status f = current();
+    const follow_status f = current(g);
     ev_.alarm(f);
     save(f);
     metrics();
-    last_status_decks_ = f.e.decks;
+    g.last_status_decks = f.e.decks;
   }
 
   void finish(const deck_reader& reader, follow_outcome& out) {
     follow_final fin;
-    fin.status = current();
+    for (const auto& g : groups_->all()) fin.group_statuses.push_back(current(*g));
+    fin.status = fin.group_statuses.back();
     fin.end = out.end;
     fin.stop_signal = out.stop_signal;
     fin.pack = &reader.pack();
-    if (battery_ && battery_->decks() + in_block_ > 0) {
-      flush_battery();
-      audit_report r;
-      r.tests = battery_->evaluate();
-      r.decks = battery_->decks();
-      r.decision = decide(r.tests, r.decks, s_.alpha);
-      r.pack = reader.pack().name;
-      r.pack_description = reader.pack().cards.description;
-      r.cards = shape_.cards;
-      r.positions = shape_.positions;
-      r.skipped = reader.skipped();
-      r.skip_reasons = reader.skip_reasons();
-      fin.report = std::move(r);
+    if (batteries_ && batteries_->decks() > 0) {
+      grouped_report g = batteries_->finish(reader.pack(), s_.alpha);
+      g.skipped = reader.skipped();
+      g.skip_reasons = reader.skip_reasons();
+      if (groups_->grouped()) {
+        fin.group_reports = std::move(g);
+      } else {
+        // One stream: the battery's own decision, as `shufl audit` makes it.
+        audit_report r = std::move(g.groups.front().report);
+        r.decision = decide(r.tests, r.decks, s_.alpha);
+        r.skipped = reader.skipped();
+        r.skip_reasons = reader.skip_reasons();
+        fin.report = std::move(r);
+      }
     }
     unsigned char digest[crypto_hash_sha256_BYTES];
     crypto_hash_sha256_final(&sha_, digest);
@@ -471,28 +487,16 @@ class follow_loop {
     save(fin.status);
     metrics();
     out.alarmed = alarmed_;
-    out.battery_failed = fin.report && !fin.report->decision.pass;
+    out.battery_failed = fin.report ? !fin.report->decision.pass : fin.group_reports && !fin.group_reports->decision.pass;
   }
-
-  static constexpr std::size_t kBlock = 1024;  // decks per battery block
 
   const follow_settings& s_;
   follow_events& ev_;
   const std::string& state_name_;
   double threshold_log10_ = 3;
   clock_type::time_point next_time_{};
-  std::optional<e_process> e_;
-  std::optional<change_detector> detector_;
-  bool restored_alarm_ = false;  // a restored state had alarmed: given again at the first deck
-  std::uint64_t alarms_ = 0;
-  battery_shape shape_;
-  std::optional<battery> battery_;
-  std::size_t k_ = 0, in_block_ = 0;
-  std::vector<std::uint32_t> block_, previous_;
-  bool has_previous_ = false;
-  std::uint64_t block_index_ = 0;
-  std::uint64_t run_decks_ = 0;
-  std::uint64_t last_status_decks_ = ~std::uint64_t{0};
+  std::optional<follow_group_set> groups_;
+  std::optional<group_batteries> batteries_;
   bool alarmed_ = false;
   crypto_hash_sha256_state sha_{};
   std::uint64_t bytes_ = 0;
@@ -505,13 +509,17 @@ class follow_loop {
   const deck_reader* reader_ = nullptr;
   const follow_source* source_ = nullptr;
   clock_type::time_point next_metrics_{};
-  double last_deck_time_ = 0;
   std::string e_pack_name_;
   // The last decks added (hashes, oldest first), and a pipe's leading decks held back while
   // they match a stretch of them (start indices of the stretches still matching).
   std::deque<std::uint64_t> recent_;
   bool matching_ = false;
-  std::vector<std::vector<std::uint32_t>> pending_;
+  struct held_deck {
+    std::vector<std::uint32_t> faces;
+    std::string group;  // "" without --group-by
+    std::uint64_t line = 0;
+  };
+  std::vector<held_deck> pending_;
   std::vector<std::size_t> candidates_;
 };
 

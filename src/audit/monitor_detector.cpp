@@ -32,8 +32,42 @@ bool learns(std::size_t predictor) noexcept { return predictor == 0 || predictor
 
 }  // namespace
 
-change_detector::change_detector(const audit_pack& pack, double arl, std::span<const std::size_t> windows)
+replay_window::replay_window(std::size_t window) : window_(window) {
+  if (window == 0) throw shufl::error("change detector: a replay window of 0 decks");
+}
+
+run_window::look replay_window::add_runs(std::span<const std::uint32_t> faces, unsigned length, unsigned bits,
+                                         std::size_t slots) {
+  if (!runs_) runs_.emplace(window_, length, bits, slots);
+  return runs_->add(faces);
+}
+
+replay_window::look replay_window::add(std::uint64_t h) {
+  look l;
+  l.distinct = count_.size();
+  const auto it = count_.find(h);
+  l.hit = it != count_.end();
+  l.lag = l.hit ? seen_ - it->second.last : 0;
+  // Remember this deck; the one `window_` decks back leaves.
+  if (ring_.empty()) ring_.assign(window_, 0);
+  const std::size_t slot = seen_ % window_;
+  if (seen_ >= window_) {
+    const auto old = count_.find(ring_[slot]);
+    if (old != count_.end() && --old->second.count == 0) count_.erase(old);
+  }
+  ring_[slot] = h;
+  entry& e = count_[h];
+  ++e.count;
+  e.last = seen_;
+  ++seen_;
+  return l;
+}
+
+change_detector::change_detector(const audit_pack& pack, double arl, std::span<const std::size_t> windows,
+                                 std::shared_ptr<replay_window> replay)
     : pack_(pack), windows_(windows.begin(), windows.end()) {
+  const bool own = !replay;
+  replay_ = replay_ref(own ? std::make_shared<replay_window>() : std::move(replay), own);
   if (!(arl > 1) || !std::isfinite(arl)) throw shufl::error(fmt::format("--arl must be a number above 1, not {}", arl));
   if (windows_.empty()) throw shufl::error("change detector: no learner window");
   for (const std::size_t w : windows_) {
@@ -85,7 +119,8 @@ void change_detector::add_replay(std::span<const std::uint32_t> faces) {
   unsigned char out[crypto_shorthash_BYTES];
   crypto_shorthash(out, reinterpret_cast<const unsigned char*>(faces.data()), faces.size_bytes(), key);
   for (int i = 0; i < 8; ++i) h = (h << 8) | out[i];
-  if (replay_seen_ == 0) {  // the largest null probability of one deck of this length
+  if (!have_p_max_) {  // the largest null probability of one deck of this length
+    have_p_max_ = true;
     std::uint32_t most = 0;
     for (const std::uint32_t c : pack_.copies) most = std::max(most, c);
     const std::size_t n = pack_.size();
@@ -97,29 +132,44 @@ void change_detector::add_replay(std::span<const std::uint32_t> faces) {
       for (std::size_t t = 0; t < faces.size(); ++t)
         log_p_max_ += std::log(std::min<double>(most, static_cast<double>(n - t)) / static_cast<double>(n - t));
     }
+    // Runs: faces packed `bits` bits each, windows of L cards (L >= 3, else no bet on runs).
+    unsigned bits = 1;
+    while ((std::size_t{1} << bits) < pack_.copies.size()) ++bits;
+    run_bits_ = bits;
+    run_length_ = static_cast<unsigned>(std::min<std::size_t>({10, 63 / bits, faces.size() / 2}));
+    if (run_length_ >= 3) {
+      run_slots_ = faces.size() / run_length_;
+      log_run_p1_ = 0;
+      for (std::size_t t = 0; t < run_length_; ++t)
+        log_run_p1_ += std::log(std::min<double>(most, static_cast<double>(n - t)) / static_cast<double>(n - t));
+    }
   }
-  // The bet, from the window before this deck: P0(hit) <= K·(p_max + 2^−64).
-  const double k = static_cast<double>(replay_count_.size());
+  // The bet, from the window before this deck: P0(hit) <= K·(p_max + 2^−64). A shared window
+  // holds decks of other groups too: under the null this deck is independent of all of them.
+  const replay_window::look l = replay_->add(h);
+  const double k = static_cast<double>(l.distinct);
   const double p = k * (std::exp(log_p_max_) + std::ldexp(1.0, -64));
-  const auto it = replay_count_.find(h);
-  const bool hit = it != replay_count_.end();
-  last_hit_lag_ = hit ? replay_seen_ - it->second.last : 0;
+  last_hit_lag_ = l.lag;
+  replay_distinct_ = l.distinct;
+  // Runs: P0(some window of this deck equals a stored one) <= S·m·p1 (union bound; exact keys).
+  bool run_bets = false, run_hit = false;
+  double p_r = 1;
+  if (run_length_ >= 3 && faces.size() >= run_length_) {
+    const run_window::look r = replay_->add_runs(faces, run_length_, run_bits_, run_slots_);
+    p_r = static_cast<double>(r.stored) * static_cast<double>(faces.size() - run_length_ + 1) * std::exp(log_run_p1_);
+    run_bets = r.stored > 0 && p_r < 1;
+    run_hit = r.matches > 0;
+    last_run_lag_ = r.lag;
+  }
+  const bool deck_bets = k > 0 && p < 1;
+  // Mean <= 1 given the past: each indicator over its bound has mean <= 1, halves when both bet.
+  const double share = deck_bets && run_bets ? 0.5 : 1.0;
+  const double payoff = (deck_bets && l.hit ? share / p : 0.0) + (run_bets && run_hit ? share / p_r : 0.0);
   for (std::size_t i = 0; i < replay_weights.size(); ++i) {
     const double w = replay_weights[i];
-    const double e = (k == 0 || p >= 1) ? 1.0 : hit ? (1 - w) + w / p : 1 - w;
+    const double e = (deck_bets || run_bets) ? (1 - w) + w * payoff : 1.0;
     replay_sr_[i] = std::log(e) + softplus(replay_sr_[i]);
   }
-  // Remember this deck; the one replay_window decks back leaves.
-  if (replay_ring_.empty()) replay_ring_.assign(replay_window, 0);
-  const std::size_t slot = replay_seen_ % replay_window;
-  if (replay_seen_ >= replay_window) {
-    const auto old = replay_count_.find(replay_ring_[slot]);
-    if (old != replay_count_.end() && --old->second.count == 0) replay_count_.erase(old);
-  }
-  replay_ring_[slot] = h;
-  seen& s = replay_count_[h];
-  ++s.count;
-  s.last = replay_seen_;
   ++replay_seen_;
 }
 
@@ -184,7 +234,11 @@ change_detector::status change_detector::current() const {
       s.leader = "replay";
       s.evidence = last_hit_lag_ > 0
                        ? fmt::format("the last deck repeats the deck {} back", last_hit_lag_)
-                       : fmt::format("no deck repeated in the last {} decks", std::min<std::uint64_t>(replay_seen_, replay_window));
+                   : last_run_lag_ > 0
+                       ? fmt::format("the last deck repeats {} cards in a row of the deck {} back", run_length_,
+                                     last_run_lag_)
+                       : fmt::format("no deck repeated in the last {} decks",
+                                     std::min<std::uint64_t>(replay_->seen(), replay_->window()));
       return s;
     }
   }

@@ -75,6 +75,8 @@ constexpr const char* kLarge = "a large effect: the approximation may give too f
 double default_effect(std::string_view test) noexcept {
   if (is_table(test) || is_serial(test)) return 0.01;
   if (is_total(test)) return 0.05;
+  if (test.starts_with("coupon-collector-")) return 0.1;
+  if (test == "position-pairs" || test == "gap") return 0.05;  // cards per deck: the plan stays within the position tables
   return 0;
 }
 
@@ -207,11 +209,86 @@ audit_plan plan_audit(const battery_shape& s, const plan_options& o) {
       if (t == "guessing" || t == "guessing-shelf") {
         level = std::min(0.5, 2 * level);  // one-sided
       }
+    } else if (t == "position-pairs") {
+      // A mixture: with probability δ the deck is uniform but for the pack's second card glued
+      // right below its first (the n − 1 units in uniform order), else uniform. Lag 1's mean
+      // table per deck moves by δ·(glued − null): glued has 1 at (first, second), 1/(n − 1) at
+      // every cell that does not start at the first card or end at the second, 0 elsewhere; the
+      // null 1/n everywhere off the diagonal. λ per deck = μᵀΣ⁺μ, read off the test's own Wald
+      // statistic of the mean table at 10^9 decks (the other lags' shifts are ignored, their
+      // Bonferroni share kept: lag 1 alone at level/L, so the plan errs towards more decks).
+      if (d > 1) throw error(fmt::format("--effect: {} {} is a probability above 1", t, number(d)));
+      const double n = static_cast<double>(N), T = 1e9;
+      std::vector<std::uint64_t> counts(N * N, 0);
+      for (std::size_t a = 0; a < N; ++a) {
+        for (std::size_t b = 0; b < N; ++b) {
+          if (a == b) continue;
+          const double glued = a == 0 && b == 1 ? 1 : a == 0 || b == 1 ? 0 : 1 / (n - 1);
+          counts[a * N + b] = static_cast<std::uint64_t>(std::llround(T * (1 / n + d * (glued - 1 / n))));
+        }
+      }
+      const pairs_wald w = position_pairs_wald(counts, N, 1, static_cast<std::uint64_t>(T));
+      p.model = fmt::format("a share {} of the decks has the pack's second card right below its first", number(d));
+      p.df = w.df;
+      p.per_deck = w.statistic / T;
+      level /= static_cast<double>(s.lags);
+      minimum = 5 * N;  // 5 expected per cell of lag 1's table
+    } else if (t == "gap") {
+      // position-pairs' model seen by the first card's suit (of s cards among n): in a glued deck
+      // the suit's gaps are one 0 (the pair) and the s − 2 inner gaps of a uniform (s − 1)-subset
+      // of the n − 1 units, P(j) = C(n−j−2, s−2)/C(n−1, s−1); null: s − 1 gaps with
+      // C(n−j−1, s−1)/C(n, s) (audit/pairs.hpp). λ per deck from gap_wald of the mean at 10^9 decks, with the last
+      // bin the audit uses at the planned decks (found by iterating), at level/(suits).
+      const coupon_groups g = coupon_groups_of(s, false);
+      const std::uint8_t suit = g.group_of.empty() ? 255 : g.group_of[0];
+      if (d > 1) throw error(fmt::format("--effect: {} {} is a probability above 1", t, number(d)));
+      if (s.faces() < 2 || suit >= 64 || g.group_of[1] != suit || !s.distinct()) {
+        p.note = "planned only for packs of distinct cards whose first two cards share a suit";
+        plan.tests.push_back(std::move(p));
+        continue;
+      }
+      const std::size_t ss = static_cast<std::size_t>(g.sizes[suit]);
+      const auto choose = [](double a, double b) {
+        if (b < 0 || a < b) return 0.0L;
+        long double c = 1;
+        for (double i = 1; i <= b; ++i) c = c * (a - b + i) / i;
+        return c;
+      };
+      const double n = static_cast<double>(N), sz = static_cast<double>(ss), T = 1e9;
+      std::vector<std::uint64_t> lengths(N, 0);
+      for (std::size_t j = 0; j < N; ++j) {
+        const double jj = static_cast<double>(j);
+        const long double null = (sz - 1) * choose(n - jj - 1, sz - 1) / choose(n, sz);
+        const long double glued = (j == 0 ? 1 : 0) + (sz - 2) * choose(n - jj - 2, sz - 2) / choose(n - 1, sz - 1);
+        lengths[j] = static_cast<std::uint64_t>(std::llround(static_cast<double>(T * (null + d * (glued - null)))));
+      }
+      p.model = fmt::format("a share {} of the decks has the pack's second card right below its first (its suit's gaps)",
+                            number(d));
+      level /= static_cast<double>(g.sizes.size());
+      std::size_t B = std::max<std::size_t>(1, gap_last_bin(N, ss, 5 * N));
+      for (int round = 0; round < 8; ++round) {
+        const pairs_wald w = gap_wald(lengths, N, ss, static_cast<std::uint64_t>(T), B);
+        p.df = w.df;
+        p.per_deck = w.statistic / T;
+        const double need = std::ceil(detectable_noncentrality(*p.df, level, o.power) / p.per_deck);
+        const std::size_t next = std::max<std::size_t>(1, gap_last_bin(N, ss, static_cast<std::uint64_t>(std::min(need, 1e15))));
+        if (next == B) break;
+        B = next;
+      }
+      minimum = 1;
+    } else if (t.starts_with("coupon-collector-")) {
+      // As the totals: the mean of the cards dealt until every suit (rank) has shown shifts by δ,
+      // the variance staying the exact law's.
+      const coupon_groups g = coupon_groups_of(s, t.ends_with("ranks"));
+      const auto law = coupon_collector_law(g.sizes, g.others);
+      const double sd = std::sqrt(variance_of(law));
+      p.model = fmt::format("mean per deck shifted by {} (null mean {:.4g}, sd {:.4g})", number(d), mean_of(law), sd);
+      if (d >= static_cast<double>(law.size())) throw error(fmt::format("--effect: a shift of {} is beyond {}'s range", number(d), t));
+      p.df = 1;
+      p.per_deck = d * d / (sd * sd);
     } else {
       p.note = t == "duplicates" ? "no effect model: the power depends on how many distinct decks the shuffler makes"
                : t.starts_with("permutation-") ? "no effect model: the power depends on which relative orders the shuffler favours"
-               : t == "position-pairs"         ? "no effect model: the power depends on which pairs of cards the shuffler links"
-               : t.starts_with("coupon-") || t == "gap" ? "no effect model: the power depends on how the shuffler spreads the suits or ranks"
                                               : "no effect model: the power depends on which classes the dealing favours";
       plan.tests.push_back(std::move(p));
       continue;
@@ -253,10 +330,18 @@ std::vector<detectable_effect> detectable_effects(const battery_shape& shape, st
     e.name = p.name;
     e.effect = p.effect * std::sqrt(p.noncentrality / (static_cast<double>(units) * p.per_deck));
     plan_options at = o;
-    at.effects[p.name] = e.effect;
     try {
-      for (const auto& q : plan_audit(shape, at).tests) {
-        if (q.name == p.name) e.model = q.model;
+      // gap's non-centrality per deck depends on its last bin, hence on the decks: refine δ
+      // until the plan at δ uses the bin of these decks (the others are exact at once).
+      for (int round = 0; round < 6; ++round) {
+        at.effects[p.name] = e.effect;
+        for (const auto& q : plan_audit(shape, at).tests) {
+          if (q.name != p.name) continue;
+          e.model = q.model;
+          const double next = e.effect * std::sqrt(q.noncentrality / (static_cast<double>(units) * q.per_deck));
+          if (round == 5 || std::fabs(next - e.effect) <= 1e-12 * e.effect) break;
+          e.effect = next;
+        }
       }
     } catch (const error&) {
       e.model.clear();  // beyond the model's range

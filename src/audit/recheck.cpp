@@ -62,30 +62,36 @@ json parse_report_data(std::string_view text) {
 }
 
 report_settings settings_of_report(const json& doc) {
+  if (!doc.contains("settings")) {
+    throw error("the page's audit data has no settings (a page from before shufl 0.2.0 recorded them): it cannot be "
+                "recomputed");
+  }
   try {
     report_settings s;
     const json& pack = doc.at("pack");
+    const json& set = doc.at("settings");
     const std::string name = pack.at("name").get<std::string>();
-    if (name == "custom") throw error("a --cards-file pack cannot be recomputed");
-    s.reader.pack = parse_pack(name);
     s.reader.decks = pack.at("decks").get<std::uint64_t>();
     s.reader.jokers = pack.at("jokers").get<std::uint64_t>();
+    if (name == "custom") {
+      for (const json& label : set.at("labels")) {
+        if (!label.is_string()) throw error("the page's custom pack has a label that is not text; it cannot be recomputed");
+        s.reader.custom_labels.push_back(label.get<std::string>());
+      }
+      if (s.reader.custom_labels.empty()) throw error("the page's custom pack has no cards");
+    } else {
+      s.reader.pack = parse_pack(name);
+    }
     if (!pack.at("dealt").is_null()) s.reader.dealt = pack.at("dealt").get<std::size_t>();
     s.reader.skip_bad = doc.at("skipped").get<std::uint64_t>() > 0;
     s.options.alpha = doc.at("alpha").get<double>();
-    for (const json& t : doc.at("tests")) {
-      const std::string test = t.at("name").get<std::string>();
-      if (test != "poker-hands" && test != "blackjack-hands") continue;
-      game_deal& g = s.options.game;
-      g.game = test == "poker-hands" ? game_kind::poker : game_kind::blackjack;
-      g.hands = 1;  // the note names the seats when there are several: "..., 2 seats: ..."
-      g.cards = g.game == game_kind::poker ? 5 : 2;  // each game's only hand size
-      const std::string note = t.contains("note") && t["note"].is_string() ? t["note"].get<std::string>() : "";
-      if (const auto at = note.find(" seats"); at != std::string::npos) {
-        std::size_t from = at;
-        while (from > 0 && note[from - 1] >= '0' && note[from - 1] <= '9') --from;
-        if (from < at && at - from <= 4) g.hands = std::stoul(note.substr(from, at - from));
-      }
+    s.options.lags = set.at("lags").get<std::size_t>();
+    if (!set.at("game").is_null()) {
+      const std::string game = set.at("game").get<std::string>();
+      if (game != "poker" && game != "blackjack") throw error(fmt::format("the page names an unknown game '{}'", game));
+      s.options.game.game = game == "poker" ? game_kind::poker : game_kind::blackjack;
+      s.options.game.hands = set.at("deal").at("hands").get<std::size_t>();
+      s.options.game.cards = set.at("deal").at("cards").get<std::size_t>();
     }
     return s;
   } catch (const nlohmann::json::exception&) {

@@ -37,6 +37,8 @@ audit_report finish(const battery& b, const audit_pack& pack, double alpha, unsi
   r.pack_description = pack.cards.description;
   r.cards = b.shape().cards;
   r.positions = b.shape().positions;
+  r.game = b.shape().game;
+  r.lags = b.shape().lags;
   for (const auto& e : detectable_effects(b.shape(), b.decks(), alpha)) {
     r.detectable.push_back({e.name, e.effect, e.model});
   }

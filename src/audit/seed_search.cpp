@@ -62,7 +62,7 @@ void validate(const seed_search_options& o) {
   if (o.deals.empty()) throw error("seed search: no deals to reproduce");
   if (o.n < 2 || o.n > 32767) throw error(fmt::format("seed search: a deck of {} cards (2 to 32767)", o.n));
   const auto& info = family_info(o.family);
-  if (o.range.last < o.range.first || o.range.last > info.max_seed)
+  if (o.family != seed_family::node_math_random && (o.range.last < o.range.first || o.range.last > info.max_seed))
     throw error(fmt::format("seed search: seeds {}..{} outside {}'s 0..{}", o.range.first, o.range.last, info.name,
                             info.max_seed));
   if (o.variant.loop == shuffle_loop::sample) {
@@ -115,6 +115,12 @@ seed_search_result search_seeds(const seed_search_options& options) {
   validate(o);
   check_variant(o.family, o.variant);
   seed_search_result result;
+  if (o.family == seed_family::node_math_random) {
+    result.searches = 1;
+    result.recovery = recover_node_state(o);
+    for (std::size_t i = 0; i < result.recovery->states.size(); ++i) result.matches.push_back({i, 0});
+    return result;
+  }
   const std::size_t searches = o.reseed == reseed_mode::once ? 1 : o.deals.size();
   result.searches = searches;
   const std::uint64_t per_search = o.range.last - o.range.first + 1;
@@ -228,6 +234,35 @@ double measure_seed_rate(const seed_search_options& o, std::uint64_t sample, con
   return took.count() > 0 ? static_cast<double>(r.seeds_tried) / took.count() : 0;
 }
 
+namespace {
+
+// node-math-random: the recovered states run on (the generator is never reseeded), every one of
+// them; the cards they disagree on are unknown.
+seed_prediction predict_node(const seed_search_options& o, const seed_search_result& result) {
+  seed_prediction p;
+  if (!result.recovery) return p;
+  const std::size_t last = o.deals.size() - 1;
+  for (const auto& s : result.recovery->states) {
+    const auto made = node_deals(s, o.n, o.deals.size() + 1, o.variant.loop);
+    const std::span<const std::uint32_t> rest(made[last].begin() + static_cast<std::ptrdiff_t>(o.deals[last].size()),
+                                              made[last].end());
+    if (p.seeds == 0) {
+      p.made_last_deal = true;
+      p.rest_of_last_deal.assign(rest.begin(), rest.end());
+      p.next_deal = made.back();
+    } else {
+      for (std::size_t i = 0; i < rest.size(); ++i)
+        if (p.rest_of_last_deal[i] != rest[i]) p.rest_of_last_deal[i] = unknown_card;
+      for (std::size_t i = 0; i < made.back().size(); ++i)
+        if (p.next_deal[i] != made.back()[i]) p.next_deal[i] = unknown_card;
+    }
+    ++p.seeds;
+  }
+  return p;
+}
+
+}  // namespace
+
 seed_prediction predict_deals(const seed_search_options& options, const seed_search_result& result) {
   if (!options.deck_order.empty()) {
     auto p = predict_deals(in_list_order(options), result);
@@ -238,6 +273,7 @@ seed_prediction predict_deals(const seed_search_options& options, const seed_sea
   }
   const seed_search_options& o = options;
   seed_prediction p;
+  if (o.family == seed_family::node_math_random) return predict_node(o, result);
   const std::size_t last_deal = o.deals.size() - 1;
   const std::size_t made = o.reseed == reseed_mode::once ? o.deals.size() + 1 : 1;
   for (const auto& m : result.matches) {

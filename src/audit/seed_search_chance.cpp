@@ -104,9 +104,14 @@ seed_chance assess_chance(const seed_search_options& o, const seed_search_result
   c.variants = std::max<std::uint64_t>(1, variants);
   c.max_chance = max_chance;
   const std::size_t deals = o.deals.size();
+  // node-math-random: any of the 2^128 states, at any of 64 cache offsets under either ToDouble rule.
+  const bool node = o.family == seed_family::node_math_random;
+  if (node) c.variants *= 128;
   const scaled_number h = scaled_number::of(static_cast<double>(c.variants));
-  const scaled_number s = states == 0 ? normalised(1, 64) : scaled_number::of(static_cast<double>(states));
-  const bool once = o.reseed == reseed_mode::once;
+  const scaled_number s = node ? normalised(1, 128)
+                          : states == 0 ? normalised(1, 64)
+                                        : scaled_number::of(static_cast<double>(states));
+  const bool once = node || o.reseed == reseed_mode::once;
 
   std::vector<bool> reproduced(deals, once && !result.matches.empty());
   for (const auto& m : result.matches)

@@ -32,7 +32,7 @@ using namespace seeds;
 // rand(), std::mt19937 with std::shuffle, ...). These are descriptions: each family is
 // re-implemented bit-exactly below from its published algorithm, so the search gives the same
 // answer on every platform; shufl never calls rand(), <random> or std::shuffle, here or to shuffle.
-constexpr std::array<seed_family_info, 11> families{{
+constexpr std::array<seed_family_info, 12> families{{
     {seed_family::python_random, "python-random",
      "CPython random.seed(s) (MT19937 init_by_array over the 32-bit words of |s|) then random.shuffle(list) "
      "(for i = n-1 down to 1: j = _randbelow(i+1), getrandbits(bit_length(i+1)) with rejection; swap) "
@@ -85,6 +85,13 @@ constexpr std::array<seed_family_info, 11> families{{
      "then for (i = n-1; i > 0; i--) { j = rnd.Next(i + 1); swap } with Next(k) = (int)(Sample() * k) "
      "[.NET Random.cs (Net5CompatSeedImpl); Knuth, TAOCP vol. 2, 3.6]",
      (std::uint64_t{1} << 31) - 1, time_unit::milliseconds_since_boot},
+    {seed_family::node_math_random, "node-math-random",
+     "V8 Math.random (xorshift128+, a cache of 64 values served from its end, ToDouble ((state0 >> 12) | exponent) "
+     "- 1 as in Node 20, or (state0 >> 11) / 2^53; never seeded by the program: its 128-bit state is recovered from "
+     "the cards) "
+     "then for (i = n-1; i > 0; i--) { j = Math.floor(Math.random() * (i+1)); swap(a[i], a[j]); } "
+     "[V8 src/base/utils/random-number-generator.h, src/numbers/math-random.cc]",
+     0, time_unit::unix_seconds},
 }};
 
 }  // namespace
@@ -156,6 +163,7 @@ bool scalar_filter(seed_family family, const log_view& log, std::uint64_t seed, 
       dotnet_random g(static_cast<std::uint32_t>(seed));
       return top_down_survives(log, a, [&](std::uint32_t b) { return g.below(b); });
     }
+    case seed_family::node_math_random: return false;  // no seeds: recover_node_state
   }
   return true;
 }
@@ -209,6 +217,8 @@ void variant_shuffle(std::span<std::uint32_t> a, Gen& g, const family_variant& v
       }
       break;
     case shuffle_loop::sample: break;  // not in place (python_sample)
+    case shuffle_loop::pop:
+    case shuffle_loop::sort: break;  // node-math-random only (check_variant)
   }
 }
 
@@ -269,6 +279,20 @@ bool variant_matches(const log_view& log, std::uint32_t* a, Gen& g, const family
 void check_variant(seed_family family, const family_variant& v) {
   const bool loops = family != seed_family::cpp_mt19937 && family != seed_family::asf_poker &&
                      family != seed_family::php_mt_rand_legacy;
+  if (family == seed_family::node_math_random) {
+    if (v.loop == shuffle_loop::naive || v.loop == shuffle_loop::inside_out || v.loop == shuffle_loop::sample)
+      throw error(fmt::format("--loop {}: node-math-random needs a loop that leaves each card final when drawn (down, "
+                              "up, pop, sort)",
+                              v.loop == shuffle_loop::naive ? "naive" : v.loop == shuffle_loop::sample ? "sample" : "inside-out"));
+    if (v.carry_over) throw error("--carry-over: node-math-random shuffles a fresh list for every deal");
+    if (v.reduce != draw_reduction::native)
+      throw error(fmt::format("--reduce {}: node-math-random draws with Math.floor(Math.random() * k) only",
+                              v.reduce == draw_reduction::div ? "div" : "mod"));
+    return;
+  }
+  if (v.loop == shuffle_loop::pop || v.loop == shuffle_loop::sort)
+    throw error(fmt::format("--loop {} applies to node-math-random, not to {}", v.loop == shuffle_loop::pop ? "pop" : "sort",
+                            family_info(family).name));
   if (v.loop != shuffle_loop::down && !loops)
     throw error(fmt::format("--loop: {} has its own shuffle loop; --loop applies to every family but cpp-mt19937, "
                             "asf-poker and php-mt-rand-legacy",
@@ -335,6 +359,8 @@ bool variant_filter(seed_family family, const family_variant& v, const log_view&
 
 std::vector<std::vector<std::uint32_t>> family_deals(seed_family family, std::uint64_t seed, std::size_t n,
                                                      std::size_t deals, const family_variant& variant) {
+  if (family == seed_family::node_math_random)
+    throw error("node-math-random has no seed: its deals come from a recovered state (node_deals)");
   std::vector<std::vector<std::uint32_t>> out(deals, std::vector<std::uint32_t>(n));
   auto each = [&](auto&& shuffle_one) {
     for (std::size_t d = 0; d < deals; ++d) {
@@ -430,6 +456,7 @@ std::vector<std::vector<std::uint32_t>> family_deals(seed_family family, std::ui
       each([&](std::span<std::uint32_t> a) { top_down_shuffle(a, g); });
       break;
     }
+    case seed_family::node_math_random: break;  // refused above
   }
   return out;
 }

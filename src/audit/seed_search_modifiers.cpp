@@ -14,6 +14,8 @@ namespace shufl::audit {
 
 family_variant parse_family_variant(const seed_family_info& family, std::string_view loop, std::string_view reduce,
                                     bool carry_over, bool try_variants, const seed_search_options& options) {
+  if (try_variants && family.family == seed_family::node_math_random)
+    throw error("--try-variants: node-math-random recovers a state, it has no seeds to try variants over (give --loop)");
   if (try_variants && (loop != "down" || !reduce.empty() || carry_over))
     throw error("--try-variants tries every --loop, --reduce and --carry-over the family takes: drop them");
   std::size_t logged = 0;
@@ -22,7 +24,7 @@ family_variant parse_family_variant(const seed_family_info& family, std::string_
   family_variant v;
   const auto colon = loop.find(':');
   const std::string_view name = loop.substr(0, colon);
-  static constexpr std::array<std::string_view, 5> loops{"down", "up", "naive", "inside-out", "sample"};
+  const auto& loops = shuffle_loop_names;
   const auto at = std::find(loops.begin(), loops.end(), name);
   if (at == loops.end()) throw unknown_name_error("--loop", name, loops);
   v.loop = static_cast<shuffle_loop>(at - loops.begin());
@@ -40,7 +42,7 @@ family_variant parse_family_variant(const seed_family_info& family, std::string_
     throw error("--carry-over needs --reseed once: a list carried from deal to deal is shuffled by one generator running "
                 "on");
   if (!reduce.empty()) {
-    static constexpr std::array<std::string_view, 3> rules{"native", "mod", "div"};
+    const auto& rules = draw_reduction_names;
     const auto r = std::find(rules.begin(), rules.end(), reduce);
     if (r == rules.end()) throw unknown_name_error("--reduce", reduce, rules);
     if (*r == "mod" && family.family != seed_family::c_rand && family.family != seed_family::go_math_rand)

@@ -86,6 +86,13 @@ std::optional<std::uint64_t> parse_uptime(std::string_view t) {
 
 seed_range parse_seed_range(std::string_view text, const seed_family_info& family, std::string_view option) {
   seed_range r;
+  if (family.family == seed_family::node_math_random) {
+    if (!text.empty())
+      throw error(fmt::format("{}: node-math-random has no seed range (its 128-bit state is recovered from the cards): "
+                              "drop {}", option, option));
+    return r;  // one "seed": the recovery
+  }
+  if (text.empty()) throw error(fmt::format("--seed-search needs {} RANGE (A..B or time:START..END)", option));
   r.text = std::string(text);
   std::string_view body = text;
   if (body.starts_with("time:")) {

@@ -31,6 +31,8 @@ audit_report report_of(const audit_tally& t, double alpha, unsigned threads) {
   r.pack_description = t.pack.cards.description;
   r.cards = t.sums.shape().cards;
   r.positions = t.sums.shape().positions;
+  r.game = t.sums.shape().game;
+  r.lags = t.sums.shape().lags;
   for (const auto& e : detectable_effects(t.sums.shape(), t.sums.decks(), alpha)) {
     r.detectable.push_back({e.name, e.effect, e.model});
   }

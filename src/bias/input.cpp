@@ -267,4 +267,20 @@ permutation_list parse_permutations(std::string_view text, const std::vector<std
   return parse_permutations(reader, items);
 }
 
+permutation_list read_permutation_input(const std::string& input, const std::string& items) {
+  std::vector<std::string> order;
+  if (!items.empty()) {
+    // A list has commas; anything else names a file of one item per line.
+    if (items.find(',') != std::string::npos) {
+      order = split_label_list(items, "--items", "item");
+    } else {
+      if (items == "-" && input == "-") throw error("--items and --input cannot both read stdin");
+      text_reader list_reader = text_reader::open(items);
+      order = read_card_labels(list_reader);
+    }
+  }
+  text_reader reader = text_reader::open(input);
+  return parse_permutations(reader, order);
+}
+
 }  // namespace shufl

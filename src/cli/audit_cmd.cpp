@@ -1,95 +1,27 @@
-// `shufl audit`: options → shufl::audit (a deck file, or decks of registered algorithms) → text
-// or JSON (src/render/audit_output.cpp); exit 3 with --check when a test fails.
+// `shufl audit`: the options, their checks, and the dispatch to --follow (audit_follow.cpp), --plan
+// (audit_plan.cpp), --seed-search (audit_seed_search.cpp) or the battery (audit_battery.cpp).
 #include <fmt/format.h>
-#include <fmt/ranges.h>
-#include <nlohmann/json.hpp>
-#include <sodium.h>
 #include <unistd.h>
 
-#include <cmath>
-#include <cstdio>
 #include <memory>
 #include <optional>
-#include <thread>
 
+#include "audit_cmd.hpp"
 #include "audit_follow.hpp"
+#include "shufl/audit/groups.hpp"
 #include "audit_plan.hpp"
-#include "audit_scale.hpp"
 #include "audit_seed_search.hpp"
+#include "choices.hpp"
 #include "audit_sign.hpp"
 #include "common.hpp"
-#include "page_provenance.hpp"
-#include "render/audit_report.hpp"
-#include "render/audit_output.hpp"
 #include "side_file.hpp"
-#include "render/text_escape.hpp"
 #include "shufl/cpus.hpp"
-#include "shufl/audit.hpp"
-#include "shufl/audit/counts.hpp"
-#include "shufl/audit/deck_file.hpp"
-#include "shufl/audit/deck_reader.hpp"
-#include "shufl/audit/tally.hpp"
 #include "shufl/audit/tier.hpp"
-#include "shufl/bias.hpp"
 #include "shufl/error.hpp"
-#include "shufl/json_text.hpp"
-#include "shufl/permutation.hpp"
-#include "shufl/random.hpp"
-#include "shufl/shuffle.hpp"
-#include "shufl/text_input.hpp"
-#include "shufl/version.hpp"
 
 namespace shufl::cli {
 
 namespace {
-
-struct audit_cli_options {
-  std::string file;
-  std::string pack;
-  std::string decks = "1";
-  std::string jokers = "0";
-  std::string cards_file;
-  std::string dealt;
-  bool skip_bad = false;
-  std::string alpha = "0.01";
-  bool check = false;
-  std::string format = "text";
-  std::string threads;
-  std::string algo;
-  std::string trials = "100000";
-  std::string seed;
-  std::string rng = "xoshiro256pp";
-  std::string game;
-  std::string deal, lags = "2", batch_size = "0", tier;
-  // --seed-search (src/cli/audit_seed_search.cpp)
-  std::string seed_search;
-  std::string seeds;
-  std::string reseed = "per-deal";
-  bool all = false;
-  double max_chance = 1e-3;  // --max-chance
-  std::string deck_order;    // --deck-order
-  std::string loop = "down"; // --loop
-  std::string reduce;        // --reduce
-  bool carry_over = false, try_variants = false;  // --carry-over, --try-variants
-  std::string shard;
-  bool progress = false;
-  // --follow (src/cli/audit_follow.cpp)
-  bool follow = false;
-  std::string every, interval, on_alarm, state, metrics, arl;
-  follow_service_options service;
-  bool keep_going = false, reset_alarm = false;
-  // --report and --plan (src/render/audit_report.cpp, src/cli/audit_plan.cpp)
-  std::string report;
-  std::vector<std::string> meta;  // --meta KEY=VALUE (provenance on the reports)
-  audit_sign_options signing;     // --keygen, --sign, --verify, --key (src/cli/audit_sign.cpp)
-  bool plan = false;
-  std::string effect;
-  std::string power = "0.9";
-  // --save-counts, --merge (src/cli/audit_scale.cpp, src/audit/counts.cpp)
-  std::string save_counts;
-  std::vector<std::string> merge;
-  bool allow_partial = false;
-};
 
 constexpr const char* kAuditFooter = R"(
 Input: one deck per line, top card first, cards separated by spaces: labels as 'shufl deck'
@@ -141,62 +73,6 @@ Examples:
   shufl audit --merge part-*.json       the report of the whole file
 )";
 
-std::string to_hex_bytes(const unsigned char* data, std::size_t size) {
-  std::string out;
-  for (std::size_t i = 0; i < size; ++i) out += fmt::format("{:02x}", data[i]);
-  return out;
-}
-
-audit::reader_options reader_options_of(const audit_cli_options& o, const CLI::App& sub) {
-  audit::reader_options r;
-  if (!o.pack.empty() && !o.cards_file.empty()) throw error("choose one of --pack and --cards-file");
-  if (!o.pack.empty()) r.pack = parse_pack(o.pack);
-  r.decks = parse_uint("--decks", o.decks);
-  if (r.decks < 1) throw error("--decks must be at least 1");
-  r.jokers = parse_uint("--jokers", o.jokers);
-  if (r.jokers > 0 && !o.cards_file.empty()) throw error("--jokers applies to the named packs only");
-  if (!o.cards_file.empty()) {
-    text_reader labels = text_reader::open(o.cards_file, 2 * max_custom_label_bytes);
-    r.custom_labels = read_card_labels(labels);
-    if (r.custom_labels.empty()) throw error(fmt::format("no cards in '{}'", o.cards_file));
-  }
-  if (sub.count("--dealt") > 0) {
-    const std::uint64_t k = parse_uint("--dealt", o.dealt);
-    if (k < 1) throw error("--dealt must be at least 1");
-    r.dealt = static_cast<std::size_t>(k);
-  }
-  r.skip_bad = o.skip_bad;
-  return r;
-}
-
-// Prints the reader's note on how it inferred the pack.
-void print_note(const std::string& note) { std::fprintf(stderr, "shufl %s\n", note.c_str()); }
-
-// --game poker|blackjack and --deal HxC (defaults 1x5 and 2x2).
-audit::game_deal parse_game(const std::string& game, const std::string& deal, bool has_game, bool has_deal) {
-  audit::game_deal g;
-  if (!has_game) {
-    if (has_deal) throw error("--deal applies to --game");
-    return g;
-  }
-  parse_choice("--game", game, {"poker", "blackjack"});
-  g.game = game == "poker" ? audit::game_kind::poker : audit::game_kind::blackjack;
-  g.hands = g.game == audit::game_kind::poker ? 1 : 2;
-  g.cards = g.game == audit::game_kind::poker ? 5 : 2;
-  if (has_deal) {
-    const auto x = deal.find('x');
-    if (x == std::string::npos || x == 0 || x + 1 == deal.size()) {
-      throw error(fmt::format("--deal takes HxC (hands x cards each), e.g. 6x5, not '{}'", deal));
-    }
-    const std::uint64_t h = parse_uint("--deal", deal.substr(0, x)), c = parse_uint("--deal", deal.substr(x + 1));
-    if (h < 1 || h > 1024) throw error("--deal: the number of hands must be between 1 and 1024");
-    if (c > 1024) throw error("--deal: too many cards per hand");
-    g.hands = static_cast<std::size_t>(h);
-    g.cards = static_cast<std::size_t>(c);
-  }
-  return g;
-}
-
 int run_audit(const audit_cli_options& o, const CLI::App& sub) {
   if (const auto status = run_audit_sign(o.signing, o.file, !o.report.empty(), sub)) return *status;
   // A file option given an empty name would write nothing and say nothing.
@@ -219,7 +95,7 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
   audit::audit_options options;
   options.alpha = parse_double("--alpha", o.alpha);
   if (!(options.alpha > 0 && options.alpha < 1)) throw error(fmt::format("--alpha must be between 0 and 1, not {}", o.alpha));
-  parse_choice("--format", o.format, {"text", "json"});
+  parse_choice("--format", o.format, choices::text_json);
   if (o.threads.empty()) {
     options.threads = default_threads();
   } else {
@@ -238,6 +114,12 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
     }
   }
   audit::reader_options ro = reader_options_of(o, sub);
+  std::size_t max_groups = audit::default_max_groups;  // --group-by N --max-groups M (docs/audit-input.md)
+  if (sub.count("--group-by") > 0 && ((ro.group_field = parse_uint("--group-by", o.group_by)) < 1 || ro.group_field > 1000))
+    throw error(fmt::format("--group-by must be a field number from 1 to 1000, not {}", o.group_by));
+  if (sub.count("--max-groups") > 0 && ((max_groups = parse_uint("--max-groups", o.max_groups)) < 1 || max_groups > 10000000))
+    throw error(fmt::format("--max-groups must be from 1 to 10000000, not {}", o.max_groups));
+  if (sub.count("--max-groups") > 0 && ro.group_field == 0) throw error("--max-groups applies to --group-by");
   if (o.follow) {
     for (const char* name : {"--algo", "--seed-search", "--threads", "--check", "--report", "--plan", "--batch-size"}) {
       if (sub.count(name) > 0) throw error(fmt::format("{} does not apply to --follow", name));
@@ -249,6 +131,7 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
       fo.input = "-";
     }
     fo.reader = ro;
+    fo.max_groups = max_groups;
     if (sub.count("--alpha") > 0) fo.alpha = o.alpha;
     fo.game = options.game;
     fo.format = o.format;
@@ -261,22 +144,6 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
     fo.state = o.state;
     fo.metrics = o.metrics;
     fo.service = o.service;
-    fo.text_report = [](const audit::audit_report& r, const std::string& name, const std::string& sha256,
-                        std::uint64_t bytes) {
-      audit_input in;
-      in.name = name;
-      in.sha256 = sha256;
-      in.bytes = bytes;
-      return audit_text_report(r, in);
-    };
-    fo.json_report = [](const audit::audit_report& r, const audit::audit_pack& pack, const std::string& name,
-                        const std::string& sha256, std::uint64_t bytes) {
-      audit_input in;
-      in.name = name;
-      in.sha256 = sha256;
-      in.bytes = bytes;
-      return audit_json_report(r, in, pack);
-    };
     return run_follow(fo);
   }
   for (const char* name : {"--every", "--interval", "--on-alarm", "--keep-going", "--state", "--metrics", "--arl",
@@ -294,282 +161,32 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
     }
     return run_audit_plan({audit::make_audit_pack(ro), options.game, options.alpha, o.power, o.effect, o.format});
   }
-  if (!o.report.empty() && sub.count("--seed-search") > 0) throw error("--report applies to the test battery, not to --seed-search");
-  std::optional<side_file> report_file;
-  if (!o.report.empty()) report_file.emplace("--report", o.report, side_format::html);
-  std::vector<audit_page_section> page;
+  if (ro.group_field != 0) {  // one battery per group, Holm over all
+    for (const char* name : {"--algo", "--merge", "--save-counts", "--shard", "--seed-search", "--report"})
+      if (sub.count(name) > 0) throw error(fmt::format("{} does not apply to --group-by", name));
+    return run_audit_groups(o, options, ro, max_groups);
+  }
+  std::optional<seed_search_report> search;  // --seed-search with --report: both run, every output shows both
   if (sub.count("--seed-search") > 0) {
     if (generated) throw error("--seed-search reads logged deals: drop --algo");
-    for (const char* name : {"--check", "--alpha", "--skip-bad", "--game", "--deal", "--save-counts", "--merge",
-                             "--allow-partial"}) {
+    for (const char* name : {"--skip-bad", "--save-counts", "--merge", "--allow-partial"}) {
       if (sub.count(name) > 0) throw error(fmt::format("{} applies to the test battery, not to --seed-search", name));
     }
-    seed_search_cli_options so;
-    so.family = o.seed_search;
-    so.seeds = o.seeds;
-    so.reseed = o.reseed;
-    so.all = o.all;
-    so.max_chance = o.max_chance;
-    so.deck_order = o.deck_order;
-    so.loop = o.loop;
-    so.reduce = o.reduce;
-    so.carry_over = o.carry_over;
-    so.try_variants = o.try_variants;
+    for (const char* name : {"--check", "--alpha", "--game", "--deal"}) {
+      if (sub.count(name) > 0 && o.report.empty())
+        throw error(fmt::format("{} applies to the test battery, not to --seed-search (with --report both run)", name));
+    }
+    seed_search_cli_options so = o.search;
     so.threads = options.threads;
     so.shard = o.shard;
     so.format = o.format;
-    so.progress = o.progress;
     so.reader = ro;
-    so.input = o.file;
-    if (so.input.empty()) {
-      if (isatty(STDIN_FILENO)) throw error("no input: give FILE or '-' for standard input");
-      so.input = "-";
-    }
-    return run_seed_search(so);
+    so.input = o.file.empty() && isatty(STDIN_FILENO) == 0 ? "-" : o.file;
+    if (so.input.empty()) throw error("no input: give FILE or '-' for standard input");
+    if (o.report.empty()) return run_seed_search(so);
+    search = make_seed_search_report(so, true);
   }
-  for (const char* name : {"--seeds", "--reseed", "--all", "--progress", "--max-chance", "--deck-order", "--loop", "--reduce",
-                           "--carry-over", "--try-variants"}) {
-    if (sub.count(name) > 0) throw error(fmt::format("{} applies to --seed-search", name));
-  }
-  // One audit's report: stdout (text or JSON) and, with --report, the page; `info.name` as given.
-  const auto meta = parse_audit_meta(o.meta);
-  const auto emit = [&](const audit::audit_report& r, audit_input info, const audit::audit_pack& pack,
-                        side_file_errors& side_errors) {
-    info.meta = meta;
-    const nlohmann::ordered_json doc = audit_json_report(r, info, pack);
-    const std::string given = info.merged.empty() ? info.name : fmt::format("{}", fmt::join(info.merged, ", "));
-    if (o.format == "json") {
-      write_stdout(doc.dump(2) + "\n");
-    } else {
-      if (!info.generated && info.merged.empty()) info.name = input_display_name(info.name);
-      write_stdout(audit_text_report(r, info));
-    }
-    if (report_file) {
-      side_errors.commit(*report_file, audit_report_page_now({{r, info.generated, given, info.sha256, info.bytes, info.algorithm,
-                                                           info.seed, info.engine, info.trials, doc}},
-                                                          o.signing));
-    }
-  };
-  // --save-counts, --shard, --merge: counts files (docs/scale.md).
-  const bool sharded = !o.shard.empty();
-  std::pair<std::uint64_t, std::uint64_t> shard{0, 1};
-  if (sharded) {
-    shard = parse_audit_shard(o.shard);
-    if (o.save_counts.empty()) throw error("--shard needs --save-counts FILE: the part's counts go there");
-    if (o.check) throw error("--shard counts one part and tests nothing: drop --check (the merge of the parts tests)");
-  }
-  if (o.allow_partial && o.merge.empty()) throw error("--allow-partial applies to --merge only");
-  std::optional<side_file> counts_file;
-  if (!o.save_counts.empty()) counts_file.emplace("--save-counts", o.save_counts);
-  if (!o.merge.empty()) {
-    for (const char* name : {"--algo", "--trials", "--seed", "--rng", "--shard", "--skip-bad", "--dealt", "--pack",
-                             "--decks", "--jokers", "--cards-file", "--game", "--threads"}) {
-      if (sub.count(name) > 0) throw error(fmt::format("--merge takes decks and battery from the counts files: drop {}", name));
-    }
-    if (!o.file.empty()) throw error(fmt::format("--merge reads counts files: drop the input '{}'", o.file));
-    audit::audit_merge merge;
-    for (const auto& f : o.merge) merge.add(audit::read_audit_counts(f), f);
-    const audit::audit_counts merged = merge.merged();
-    const audit::audit_report r = audit::report_of(*merged.tally, options.alpha, options.threads);
-    audit_input in;
-    in.merged = o.merge;
-    for (const auto& part : merged.parts) in.parts.push_back(part.describe());
-    side_file_errors side_errors;
-    if (counts_file) side_errors.commit(*counts_file, audit::write_audit_counts(merged));
-    emit(r, in, merged.tally->pack, side_errors);
-    const auto missing = merge.missing();
-    if (!missing.empty() && !o.allow_partial) {
-      for (const auto& m : missing) std::fprintf(stderr, "shufl: partial merge: %s\n", escape_controls(m).c_str());
-      return side_errors.finish(exit_partial);
-    }
-    return side_errors.finish(o.check && !r.decision.pass ? exit_audit_failed : exit_ok);
-  }
-  bool all_pass = true;
-
-  if (generated) {
-    if (!o.file.empty()) throw error(fmt::format("--algo generates its decks: drop the input '{}'", o.file));
-    if (ro.dealt) throw error("--dealt applies to deck files");
-    if (o.skip_bad) throw error("--skip-bad applies to deck files");
-    const auto algorithms = parse_algorithm_list(o.algo);
-    const std::uint64_t trials = parse_count("--trials", o.trials);
-    if (trials < 1 || trials > bias_max_trials) throw error(fmt::format("--trials must be between 1 and {}", bias_max_trials));
-    std::optional<std::string> seed;
-    if (sub.count("--seed") > 0) seed = check_seed(o.seed);
-    const engine_kind engine = parse_engine(o.rng);
-    const audit::audit_pack pack = audit::make_audit_pack(ro);
-    const seed_key key = seed ? key_from_seed(*seed) : key_from_os();
-    if (counts_file) {
-      if (algorithms.size() != 1) throw error("--save-counts holds the counts of one algorithm: give --algo one name");
-      if (sharded && !seed) throw error("--shard needs --seed: the shards of one run share its seed");
-      const std::uint64_t chunks = bias_chunk_count(trials);
-      const chunk_set mine = sharded ? bias_shard_chunks(trials, shard.first, shard.second) : chunk_set::all_of(trials);
-      // Every shard of a run cut into more shards than it has chunks is refused alike (not only
-      // the empty ones), so a loop over I = 0..N-1 fails the same way for each I.
-      if (mine.empty() || (sharded && shard.second > chunks)) {
-        throw error(fmt::format("--shard {}: the run has only {} chunk{} of {} decks: use at most {} shards", o.shard, chunks,
-                                chunks == 1 ? "" : "s", bias_chunk_trials, chunks));
-      }
-      const auto [begin, end] = mine.ranges.front();
-      const audit::audit_tally t = audit::tally_algorithm(algorithms.front(), pack, trials, engine, key, options, begin, end);
-      audit::audit_part part;
-      part.generated = true;
-      part.name = algorithms.front().label();
-      part.seed = seed;
-      if (!seed) part.run_id = to_hex(key_from_os()).substr(0, 32);
-      part.engine = std::string(engine_name(engine));
-      part.trials = trials;
-      part.begin = begin;
-      part.end = end;
-      const std::string counts = audit::write_audit_counts(audit::counts_of(t, part));
-      if (sharded) {
-        if (std::string m = counts_file->commit(counts); !m.empty()) throw error(m);
-        std::fprintf(stderr, "shufl audit: shard %llu/%llu: chunks %llu..%llu of %llu, %llu deck%s, saved to '%s'\n",
-                     static_cast<unsigned long long>(shard.first), static_cast<unsigned long long>(shard.second),
-                     static_cast<unsigned long long>(begin), static_cast<unsigned long long>(end - 1),
-                     static_cast<unsigned long long>(chunks), static_cast<unsigned long long>(t.sums.decks()),
-                     t.sums.decks() == 1 ? "" : "s", escape_controls(o.save_counts).c_str());
-        return exit_ok;
-      }
-      const audit::audit_report r = audit::report_of(t, options.alpha, options.threads);
-      audit_input in;
-      in.generated = true;
-      in.algorithm = part.name;
-      in.seed = seed;
-      in.engine = part.engine;
-      in.trials = trials;
-      side_file_errors side_errors;
-      side_errors.commit(*counts_file, counts);
-      emit(r, in, pack, side_errors);
-      return side_errors.finish(o.check && !r.decision.pass ? exit_audit_failed : exit_ok);
-    }
-    if (sharded) throw error("--shard needs --save-counts FILE: the part's counts go there");
-    std::vector<nlohmann::ordered_json> reports;
-    std::string text;
-    std::vector<std::string> failed;  // the labels of the algorithms whose audit failed
-    for (const auto& a : algorithms) {
-      const audit::audit_report r = audit::audit_algorithm(a, pack, trials, engine, key, options);
-      audit_input in;
-      in.generated = true;
-      in.algorithm = a.label();
-      in.seed = seed;
-      in.engine = std::string(engine_name(engine));
-      in.trials = trials;
-      in.meta = meta;
-      all_pass = all_pass && r.decision.pass;
-      if (!r.decision.pass) failed.push_back(in.algorithm);
-      if (report_file) {
-        page.push_back({r, true, {}, {}, 0, in.algorithm, in.seed, in.engine, in.trials, audit_json_report(r, in, pack)});
-      }
-      if (o.format == "json") {
-        reports.push_back(audit_json_report(r, in, pack));
-      } else {
-        if (!text.empty()) text += "\n";
-        text += audit_text_report(r, in);
-      }
-    }
-    if (o.format == "json") {
-      if (reports.size() == 1) {
-        write_stdout(reports.front().dump(2) + "\n");
-      } else {
-        nlohmann::ordered_json j;
-        j["shufl_version"] = SHUFL_VERSION;
-        j["command"] = "audit";
-        j["alpha"] = options.alpha;
-        j["result"] = all_pass ? "pass" : "fail";
-        j["audits"] = reports;
-        write_stdout(j.dump(2) + "\n");
-      }
-    } else {
-      if (algorithms.size() > 1) text += audit_overall_text(algorithms.size(), failed, options.alpha);
-      write_stdout(text);
-    }
-    side_file_errors errors;
-    if (report_file) errors.commit(*report_file, audit_report_page_now(page, o.signing));
-    return errors.finish(o.check && !all_pass ? exit_audit_failed : exit_ok);
-  }
-
-  std::string path = o.file;
-  if (path.empty()) {
-    if (isatty(STDIN_FILENO)) throw error("no input: give FILE, '-' for standard input, or --algo LIST");
-    path = "-";
-  }
-  auto file = audit::deck_file::open(path);
-  if (counts_file && !file) {
-    throw error(fmt::format("--save-counts reads its input whole: give a regular file, not {}", input_display_name(path)));
-  }
-  if (file && counts_file) {
-    const audit::byte_range range = sharded ? audit::shard_range(*file, shard.first, shard.second)
-                                            : audit::byte_range{0, file->size()};
-    const std::string name = sharded ? fmt::format("{} (shard {}/{} from byte {})", input_display_name(path), shard.first,
-                                                   shard.second, range.begin)
-                                     : input_display_name(path);
-    auto [tally, sha] = audit::tally_deck_file(*file, range, name, ro, options, sharded, print_note);
-    audit::audit_part part;
-    part.name = path;
-    part.size = file->size();
-    part.sha256 = sha;
-    part.shards = shard.second;
-    part.begin = shard.first;
-    part.end = shard.first + 1;
-    part.file_id = audit::deck_file_id(*file);
-    part.bytes_begin = range.begin;
-    part.bytes_end = range.end;
-    const std::string counts = audit::write_audit_counts(audit::counts_of(tally, part));
-    if (sharded) {
-      if (std::string m = counts_file->commit(counts); !m.empty()) throw error(m);
-      std::fprintf(stderr, "shufl audit: shard %llu/%llu: bytes %llu..%llu of %llu, %llu deck%s, saved to '%s'\n",
-                   static_cast<unsigned long long>(shard.first), static_cast<unsigned long long>(shard.second),
-                   static_cast<unsigned long long>(range.begin), static_cast<unsigned long long>(range.end),
-                   static_cast<unsigned long long>(part.size), static_cast<unsigned long long>(tally.sums.decks()),
-                   tally.sums.decks() == 1 ? "" : "s", escape_controls(o.save_counts).c_str());
-      return exit_ok;
-    }
-    const audit::audit_report r = audit::report_of(tally, options.alpha, options.threads);
-    audit_input info;
-    info.name = path;
-    info.sha256 = sha;
-    info.bytes = part.size;
-    side_file_errors side_errors;
-    side_errors.commit(*counts_file, counts);
-    emit(r, info, tally.pack, side_errors);
-    return side_errors.finish(o.check && !r.decision.pass ? exit_audit_failed : exit_ok);
-  }
-  if (file && options.batch_size == 0) {
-    // A regular file: parallel ranges of lines, hashed meanwhile (not batches: samples need decks in order).
-    auto [tally, sha] = audit::tally_deck_file(*file, {0, file->size()}, input_display_name(path), ro, options, false,
-                                               print_note);
-    const audit::audit_report r = audit::report_of(tally, options.alpha, options.threads);
-    audit_input info;
-    info.name = path;
-    info.sha256 = sha;
-    info.bytes = file->size();
-    side_file_errors side_errors;
-    emit(r, info, tally.pack, side_errors);
-    return side_errors.finish(o.check && !r.decision.pass ? exit_audit_failed : exit_ok);
-  }
-  text_reader in = text_reader::open(path);
-  if (sodium_init() < 0) throw error("libsodium failed to initialise");
-  crypto_hash_sha256_state sha;
-  crypto_hash_sha256_init(&sha);
-  std::uint64_t bytes = 0;
-  in.observe_bytes([&](std::string_view b) {
-    crypto_hash_sha256_update(&sha, reinterpret_cast<const unsigned char*>(b.data()), b.size());
-    bytes += b.size();
-  });
-  audit::deck_reader reader(in, ro);
-  options.on_pack = [&reader] {
-    if (!reader.inference_note().empty()) std::fprintf(stderr, "shufl %s\n", reader.inference_note().c_str());
-  };
-  const audit::audit_report r = audit::audit_decks(reader, options);
-  unsigned char digest[crypto_hash_sha256_BYTES];
-  crypto_hash_sha256_final(&sha, digest);
-  audit_input info;
-  info.name = path == "-" ? "-" : path;
-  info.sha256 = to_hex_bytes(digest, sizeof digest);
-  info.bytes = bytes;
-  side_file_errors errors;
-  emit(r, info, reader.pack(), errors);
-  return errors.finish(o.check && !r.decision.pass ? exit_audit_failed : exit_ok);
+  return run_audit_battery(o, sub, options, ro, generated, search);
 }
 
 }  // namespace
@@ -605,36 +222,39 @@ subcommand audit_subcommand() {
             sub.add_option("--trials", o->trials, "With --algo: decks per algorithm")->capture_default_str()->type_name("T");
             sub.add_option("--seed", o->seed, "With --algo: any string; the same seed gives the same decks")->type_name("SEED")->expected(0, 1);
             sub.add_option("--rng", o->rng, "With --algo: engine xoshiro256pp, chacha20, mt19937, minstd")->capture_default_str()->type_name("NAME");
-            sub.add_option("--seed-search", o->seed_search,
+            sub.add_option("--seed-search", o->search.family,
                            "Find the seed of a weak generator that reproduces the logged deals: python-random, c-rand, "
                            "cpp-mt19937, java-random, asf-poker, glibc-rand-r, msvc-rand, php-mt-rand, php-mt-rand-legacy, "
-                           "go-math-rand, dotnet-random (exit 3 when found and E <= --max-chance; 4 when chance explains it)")
+                           "go-math-rand, dotnet-random, node-math-random (no --seeds: its state is recovered from the "
+                           "cards); exit 3 when found and E <= --max-chance, 4 when chance explains it; with --report "
+                           "the battery runs too")
                 ->type_name("FAMILY");
-            sub.add_option("--seeds", o->seeds,
+            sub.add_option("--seeds", o->search.seeds,
                            "With --seed-search: seeds to try, A..B (2^K, 2^K-1 allowed), time:YYYY-MM-DDTHH:MM:SSZ.."
                            "YYYY-MM-DDTHH:MM:SSZ or (dotnet-random) uptime:A..B, e.g. uptime:0..7d")
                 ->type_name("RANGE");
-            sub.add_option("--reseed", o->reseed,
+            sub.add_option("--reseed", o->search.reseed,
                            "With --seed-search: per-deal (each deal seeded anew) or once (one seed, the generator "
                            "running on across deals)")
                 ->capture_default_str()
                 ->type_name("MODE");
-            sub.add_flag("--all", o->all, "With --seed-search: every matching seed, not only the first");
-            sub.add_option("--max-chance", o->max_chance,
+            sub.add_flag("--all", o->search.all, "With --seed-search: every matching seed, not only the first");
+            sub.add_option("--max-chance", o->search.max_chance,
                            "With --seed-search: a match is \"predictable\" (exit 3) only when the expected number of "
                            "chance matches E is at most this (else exit 4)")
                 ->capture_default_str()
                 ->type_name("E");
-            sub.add_option("--deck-order", o->deck_order,
+            sub.add_option("--deck-order", o->search.deck_order,
                            "With --seed-search: the list's starting order, suit-major|rank-major[:SUITS[:RANKS]] "
                            "(default suit-major:shdc:A23456789TJQK; e.g. rank-major:cdhs) or a FILE of the cards")
                 ->type_name("ORDER");
-            sub.add_option("--loop", o->loop, "With --seed-search: down, up, naive, inside-out or sample[:K] (docs/seed-search.md)")
+            sub.add_option("--loop", o->search.loop,
+                           "With --seed-search: down, up, naive, inside-out, sample[:K], pop or sort (docs/seed-search.md)")
                 ->capture_default_str()->type_name("LOOP");
-            sub.add_option("--reduce", o->reduce, "With --seed-search: mod (rand() % k; go: r.Intn) or div (rand() / (RAND_MAX/k + 1))")
+            sub.add_option("--reduce", o->search.reduce, "With --seed-search: mod (rand() % k; go: r.Intn) or div (rand() / (RAND_MAX/k + 1))")
                 ->type_name("RULE");
-            sub.add_flag("--carry-over", o->carry_over, "With --seed-search --reseed once: one list reshuffled every deal");
-            sub.add_flag("--try-variants", o->try_variants, "With --seed-search: every loop, draw and deck order at once");
+            sub.add_flag("--carry-over", o->search.carry_over, "With --seed-search --reseed once: one list reshuffled every deal");
+            sub.add_flag("--try-variants", o->search.try_variants, "With --seed-search: every loop, draw and deck order at once");
             sub.add_option("--shard", o->shard,
                            "With --save-counts: count only shard I of N (a deck file: the lines starting in bytes "
                            "floor(I*S/N) to floor((I+1)*S/N)-1 of its S bytes; --algo: chunks as bias --shard); with "
@@ -652,7 +272,7 @@ subcommand audit_subcommand() {
                            "when shards are missing")
                 ->type_name("FILE");
             sub.add_flag("--allow-partial", o->allow_partial, "With --merge: report on the shards present without exit status 5");
-            sub.add_flag("--progress", o->progress,
+            sub.add_flag("--progress", o->search.progress,
                          "With --seed-search: show the progress bar even when stderr is not a terminal");
             sub.add_flag("--follow", o->follow,
                          "Monitor decks as they arrive (a pipe, or a file followed like tail -f): an "
@@ -669,6 +289,11 @@ subcommand audit_subcommand() {
                            "With --follow: the detector's threshold A: on a fair stream the average run length to a "
                            "false alarm is at least A decks (default 1e9)")
                 ->type_name("DECKS");
+            sub.add_option("--group-by", o->group_by,
+                           "Field N of each line (separated like the cards) names its group (a table, a machine) "
+                           "and is not a card: a battery per group (Holm over all), with --follow a detector per group")
+                ->type_name("N");
+            sub.add_option("--max-groups", o->max_groups, "With --group-by: the most groups (default 10000)")->type_name("M");
             sub.add_flag("--reset-alarm", o->reset_alarm, "With --follow: re-arm the alarm a restored --state holds");
             sub.add_option("--state", o->state, "With --follow: keep the e-process in FILE, continued by a restart")
                 ->type_name("FILE");

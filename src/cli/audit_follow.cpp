@@ -16,14 +16,16 @@
 #include <optional>
 #include <string>
 
+#include "choices.hpp"
 #include "common.hpp"
-#include "shufl/version.hpp"
+#include "render/follow_groups_output.hpp"
 #include "render/follow_output.hpp"
 #include "render/text_escape.hpp"
 #include "shufl/audit/alarm_hook.hpp"
 #include "shufl/audit/follow.hpp"
 #include "shufl/error.hpp"
 #include "shufl/text_input.hpp"
+#include "shufl/version.hpp"
 #include "side_file.hpp"
 
 namespace shufl::cli {
@@ -128,18 +130,8 @@ class follow_output final : public audit::follow_events {
     const std::string reason = f.end == audit::follow_end::end_of_input ? "end of input"
                                : f.end == audit::follow_end::alarm      ? "alarm"
                                                                         : signal_name(f.stop_signal);
-    if (json_) {
-      nlohmann::ordered_json j = follow_status_json(f.status, "final");
-      j["reason"] = reason;
-      j["report"] = f.report ? o_.json_report(*f.report, *f.pack, o_.input, f.sha256, f.bytes)
-                             : nlohmann::ordered_json(nullptr);
-      emit(j.dump() + "\n");
-    } else {
-      std::string out = follow_final_text(f.status, reason);
-      out += f.report ? "\n" + o_.text_report(*f.report, input_display_name(o_.input), f.sha256, f.bytes)
-                      : "no decks in this run: no battery report\n";
-      emit(out);
-    }
+    if (f.status.grouped) return emit(follow_groups_final(f, reason, o_.input, json_));
+    emit(follow_final_output(f, reason, o_.input, json_));
   }
   [[nodiscard]] bool side_failed() const {
     return (state_file_ && state_file_->failed()) || (metrics_file_ && metrics_file_->failed());
@@ -189,7 +181,7 @@ int run_follow(const follow_cli_options& o) {
   audit::follow_settings s;
   s.alpha = o.alpha ? parse_double("--alpha", *o.alpha) : 0.001;
   if (!(s.alpha > 0 && s.alpha < 1)) throw error(fmt::format("--alpha must be between 0 and 1, not {}", *o.alpha));
-  parse_choice("--format", o.format, {"text", "json"});
+  parse_choice("--format", o.format, choices::text_json);
   if (o.every) {
     s.every = parse_uint("--every", *o.every);
     if (s.every < 1) throw error("--every must be at least 1");
@@ -217,6 +209,7 @@ int run_follow(const follow_cli_options& o) {
     }
   }
   s.reader = o.reader;
+  s.max_groups = o.max_groups;
   s.game = o.game;
   s.keep_going = o.keep_going;
   s.keep_state = !o.state.empty();

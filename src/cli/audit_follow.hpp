@@ -8,10 +8,8 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
-#include <nlohmann/json.hpp>
 
 #include <cstdint>
-#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,7 +32,8 @@ void add_follow_service_options(CLI::App& sub, follow_service_options& o);
 /// What the audit command parsed for --follow (option texts are checked by run_follow).
 struct follow_cli_options {
   std::string input = "-";              ///< FILE or "-"
-  audit::reader_options reader;         ///< --pack, --decks, --jokers, --cards-file, --dealt, --skip-bad
+  audit::reader_options reader;         ///< --pack, --decks, --jokers, --cards-file, --dealt, --skip-bad, --group-by
+  std::size_t max_groups = 10000;       ///< --max-groups
   std::optional<std::string> alpha;     ///< --alpha (default 0.001 here)
   audit::game_deal game;                ///< --game and --deal (battery only)
   std::string format = "text";          ///< --format text|json (JSON Lines)
@@ -47,14 +46,6 @@ struct follow_cli_options {
   std::string state;                    ///< --state FILE (empty: none)
   std::string metrics;                  ///< --metrics FILE (empty: none)
   follow_service_options service;       ///< --on-alarm-timeout, --metrics-label, --metrics-interval
-  /// The battery's report as `shufl audit` writes it, for the decks of this run: text, and the
-  /// JSON document. `name` is the input as given, `sha256`/`bytes` describe the bytes read.
-  std::function<std::string(const audit::audit_report&, const std::string& name, const std::string& sha256,
-                            std::uint64_t bytes)>
-      text_report;
-  std::function<nlohmann::ordered_json(const audit::audit_report&, const audit::audit_pack&, const std::string& name,
-                                       const std::string& sha256, std::uint64_t bytes)>
-      json_report;
 };
 
 /// Runs the monitor; returns the exit status (0; 3 when the detector alarmed; 6 when the final

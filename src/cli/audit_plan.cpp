@@ -2,7 +2,6 @@
 // printed by the render layer (render/audit_plan.hpp: text table or JSON).
 #include <fmt/format.h>
 
-#include <cmath>
 #include <optional>
 
 #include "audit_plan.hpp"
@@ -51,11 +50,7 @@ int run_audit_plan(const audit_plan_cli& c) {
   audit::battery_shape shape = audit::make_shape(c.pack);
   audit::set_game(shape, c.pack, c.game);
   const audit::audit_plan plan = audit::plan_audit(shape, o);
-  if (c.format == "json") {
-    write_stdout(render::audit_plan_json(plan, c.pack).dump(2) + "\n");
-  } else {
-    write_stdout(render::audit_plan_text(plan, c.pack.cards.description));
-  }
+  write_stdout(render::audit_plan_stdout(plan, c.pack, c.format == "json"));
   return exit_ok;
 }
 

@@ -3,22 +3,20 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <optional>
-#include <thread>
 
 #include <unistd.h>
 
+#include "choices.hpp"
 #include "common.hpp"
 #include "progress.hpp"
 #include "render/seed_search_output.hpp"
 #include "shufl/cpus.hpp"
-#include "shufl/audit/deck_reader.hpp"
+#include "shufl/audit/seed_search_input.hpp"
 #include "shufl/audit/seed_search.hpp"
-#include "shufl/deck.hpp"
 #include "shufl/error.hpp"
-#include "shufl/text_input.hpp"
 
 namespace shufl::cli {
 
@@ -26,48 +24,24 @@ namespace {
 
 using audit::reseed_mode;
 
-// The logged deals, by the audit deck reader (any notation shufl deck prints; --dealt K for the
-// first K cards of each deal). The cards must all differ (no shoe, no pairs): a face id is then
-// the card's canonical index.
-std::vector<std::vector<std::uint32_t>> read_deals(const seed_search_cli_options& o, audit::audit_pack& pack) {
-  auto in = text_reader::open(o.input);
-  audit::reader_options options = o.reader;
-  // Partial deals do not show their pack: the seed-search families shuffle a standard 52-card
-  // deck unless the pack is declared.
-  if (options.dealt && !options.pack && options.custom_labels.empty() && options.decks == 1 && options.jokers == 0)
-    options.pack = pack_kind::standard;
-  audit::deck_reader reader(in, options);
-  std::vector<std::vector<std::uint32_t>> deals;
-  std::vector<std::uint32_t> faces;
-  try {
-    while (reader.next(faces)) deals.push_back(faces);
-  } catch (const error& e) {
-    const std::string what = e.what();
-    if (!o.reader.dealt &&
-        (what.find("cards, the pack has") != std::string::npos || what.find("cannot infer the pack") != std::string::npos))
-      throw error(what + " (for deals logged only in part, give --dealt K: the first K cards of each deal)");
-    throw;
-  }
-  if (deals.empty()) throw error(fmt::format("{}: no deals (one deal per line, top card first)", in.name()));
-  pack = reader.pack();
-  if (pack.faces() != pack.size())
-    throw error(fmt::format("--seed-search: the pack ({}) repeats cards; a seed search needs a pack of distinct cards",
-                            pack.cards.description));
-  return deals;
-}
-
 }  // namespace
 
-seed_search_report make_seed_search_report(const seed_search_cli_options& o) {
+seed_search_report make_seed_search_report(const seed_search_cli_options& o, bool with_battery) {
   const auto& family = audit::parse_seed_family(o.family);
-  if (o.seeds.empty()) throw error("--seed-search needs --seeds RANGE (A..B or time:START..END)");
-  const auto full = audit::parse_seed_range(o.seeds, family);
+  const auto full = audit::parse_seed_range(o.seeds, family);  // node-math-random: no seeds, none to give
+  // node-math-random's generator is never reseeded: its state is recovered from the cards.
+  const bool node = family.family == audit::seed_family::node_math_random;
   const reseed_mode reseed =
-      parse_choice("--reseed", o.reseed, {"per-deal", "once"}) == 0 ? reseed_mode::per_deal : reseed_mode::once;
+      parse_choice("--reseed", o.reseed, choices::reseed) == 0 && !node ? reseed_mode::per_deal : reseed_mode::once;
   std::optional<std::pair<std::uint64_t, std::uint64_t>> shard;
+  if (!o.shard.empty() && (node || with_battery))
+    throw error(node ? "--shard: node-math-random has no seed range to split" : "--shard: a --report shows a whole search");
   if (!o.shard.empty()) shard = audit::parse_shard(o.shard);
+  if (with_battery && (o.input == "-" || !std::filesystem::is_regular_file(o.input)))
+    throw error("--seed-search with --report reads the input twice (the search, then the battery): give a regular file");
+  auto input = text_reader::open(o.input);
   audit::audit_pack audit_pack;
-  const auto deals = read_deals(o, audit_pack);
+  const auto deals = audit::read_logged_deals(input, o.reader, audit_pack);
   const deck& pack = audit_pack.cards;
 
   audit::seed_search_options options;
@@ -132,16 +106,16 @@ seed_search_report make_seed_search_report(const seed_search_cli_options& o) {
   return render::seed_search_output(in, result, chance, prediction);
 }
 
+int worse_status(int battery, const std::optional<seed_search_report>& search) noexcept {
+  if (!search) return battery;
+  if (battery == 3 || search->status == 3) return 3;
+  return battery == 4 || search->status == 4 ? 4 : battery;
+}
+
 int run_seed_search(const seed_search_cli_options& options) {
-  parse_choice("--format", options.format, {"text", "json"});
+  parse_choice("--format", options.format, choices::text_json);
   const auto report = make_seed_search_report(options);
-  if (options.format == "json") {
-    nlohmann::ordered_json doc;
-    doc["seed_search"] = report.json;
-    write_stdout(doc.dump(2) + "\n");
-  } else {
-    write_stdout(report.text);
-  }
+  write_stdout(render::seed_search_stdout(report, options.format == "json"));
   return report.status;
 }
 

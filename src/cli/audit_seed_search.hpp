@@ -2,7 +2,7 @@
 // command calls to run the search and print its report (text or JSON).
 #pragma once
 
-#include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 #include "render/seed_search_output.hpp"
@@ -34,7 +34,13 @@ struct seed_search_cli_options {
 using seed_search_report = render::seed_search_report;
 
 /// Reads the deals, runs the search and builds both reports. Throws shufl::error on bad input.
-seed_search_report make_seed_search_report(const seed_search_cli_options& options);
+/// `with_battery` (audit --report): the battery reads the input after the search, so it must be a
+/// regular file, and the search is whole (no --shard).
+seed_search_report make_seed_search_report(const seed_search_cli_options& options, bool with_battery = false);
+
+/// The exit status of a battery and a seed search run together: 3 when either found what it looks
+/// for, else 4 when either is inconclusive, else 0 (the battery's status alone without a search).
+int worse_status(int battery, const std::optional<seed_search_report>& search) noexcept;
 
 /// make_seed_search_report, then the report in options.format on stdout; returns the exit status.
 int run_seed_search(const seed_search_cli_options& options);

@@ -109,21 +109,33 @@ int verify(const audit_sign_options& o, const std::string& file) {
                  render::escape_controls(page.key_fingerprint).c_str(), fp.c_str());
     return exit_audit_failed;
   }
-  write_stdout(fmt::format("good signature by key {}\n", fp));
-  if (file.empty()) return exit_ok;
-  const auto docs = read("--verify", o.verify, 0, [&](const std::string&) { return audit::parse_report_data(page.data); });
-  if (docs.size() != 1 || !docs[0].contains("input") || !docs[0]["input"].contains("sha256")) {
-    throw error(fmt::format("--verify '{}' FILE: only the page of one deck file can be recomputed", name));
+  const std::string good = fmt::format("good signature by key {}\n", fp);
+  if (file.empty()) {
+    write_stdout(good);
+    return exit_ok;
   }
-  const auto differ = recompute(docs[0], file);
+  // One verdict: the signature's alone only once FILE has been recomputed (or could not be).
+  const std::string data = render::escape_controls(file);
+  std::vector<std::string> differ;
+  try {
+    const auto docs = audit::parse_report_data(page.data);
+    if (docs.size() != 1 || !docs[0].contains("input") || !docs[0]["input"].contains("sha256")) {
+      throw error("only the page of one deck file can be recomputed");
+    }
+    differ = recompute(docs[0], file);
+  } catch (const error& e) {
+    throw error(fmt::format("--verify '{}': the signature is good, but '{}' was not recomputed: {}", name, data, e.what()));
+  } catch (const nlohmann::json::exception&) {
+    throw error(fmt::format("--verify '{}': the signature is good, but '{}' was not recomputed: the page's audit data "
+                            "is not an audit document", name, data));
+  }
   for (const auto& d : differ) std::fprintf(stderr, "shufl: --verify: differs: %s\n", render::escape_controls(d).c_str());
   if (!differ.empty()) {
-    std::fprintf(stderr, "shufl: --verify '%s': the page's numbers are not those of '%s'\n", name.c_str(),
-                 render::escape_controls(file).c_str());
+    std::fprintf(stderr, "shufl: --verify '%s': the signature is good, but the page's numbers are not those of '%s'\n",
+                 name.c_str(), data.c_str());
     return exit_audit_failed;
   }
-  write_stdout(fmt::format("every number recomputed from '{}' agrees (integers exactly, reals to 1e-9)\n",
-                           render::escape_controls(file)));
+  write_stdout(good + fmt::format("every number recomputed from '{}' agrees (integers exactly, reals to 1e-9)\n", data));
   return exit_ok;
 }
 

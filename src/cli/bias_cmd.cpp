@@ -1,35 +1,24 @@
 // `shufl bias`: options → shufl::run_bias (or --merge) → text, JSON or CSV, the SVG plot and the
-// report page (src/render/), and saved counts (bias_files.cpp).
+// report page (src/render/), and saved counts (shufl/bias_counts.hpp).
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
-#include <filesystem>
-#include <chrono>
-#include <cmath>
 #include <cstdio>
-#include <fstream>
-#include <iterator>
 #include <memory>
 #include <optional>
-#include <numeric>
-#include <sstream>
 #include <csignal>
-#include <thread>
 
-#include "bias_files.hpp"
+#include "choices.hpp"
 #include "common.hpp"
 #include "page_provenance.hpp"
 #include "render/bias_report.hpp"
-#include "render/html_pages.hpp"
 #include "progress.hpp"
 #include "side_file.hpp"
 #include "render/text_escape.hpp"
 #include "shufl/cpus.hpp"
 #include "shufl/bias.hpp"
-#include "shufl/deck.hpp"
 #include "shufl/error.hpp"
 
 namespace shufl::cli {
@@ -120,39 +109,6 @@ void catch_stop_signals() {
   }
 }
 
-// "I/N" with 0 <= I < N.
-std::pair<std::uint64_t, std::uint64_t> parse_shard(const std::string& text) {
-  const auto slash = text.find('/');
-  if (slash == std::string::npos) throw error(fmt::format("--shard: expected I/N (shard I of N, 0 <= I < N), got '{}'", text));
-  const auto i = parse_uint("--shard", text.substr(0, slash));
-  const auto n = parse_uint("--shard", text.substr(slash + 1));
-  if (n == 0 || i >= n) throw error(fmt::format("--shard {}: shards are numbered 0 to N-1 (0 <= I < N)", text));
-  return {i, n};
-}
-
-// --resume: the saved part must be the same experiment as this command.
-void check_resume(const bias_counts& saved, const bias_options& b, const std::string& file) {
-  const auto fail = [&](const std::string& what) {
-    throw error(fmt::format("--resume '{}': {}: run the same command that saved it", file, what));
-  };
-  if (saved.runs.size() != 1 || !saved.runs[0].seed) fail("not the counts of one seeded run");
-  const auto& run = saved.runs[0];
-  if (!b.seed || *run.seed != *b.seed) fail(fmt::format("saved with seed \"{}\"", *run.seed));
-  if (run.engine != b.engine) fail(fmt::format("saved with --rng {}", engine_name(run.engine)));
-  if (run.trials != b.trials) fail(fmt::format("saved with --trials {}", run.trials));
-  if (saved.n != b.n) fail(fmt::format("saved with --n {}", saved.n));
-  if (saved.secondary != b.secondary) fail("saved with a different --no-secondary");
-  const std::vector<std::pair<std::uint64_t, std::uint64_t>> shards =
-      b.shard.second ? std::vector<std::pair<std::uint64_t, std::uint64_t>>{b.shard} : std::vector<std::pair<std::uint64_t, std::uint64_t>>{};
-  if (run.shards != shards) fail("saved with a different --shard");
-  if (saved.results.size() != b.algorithms.size()) fail("saved with a different --algo");
-  for (std::size_t a = 0; a < b.algorithms.size(); ++a) {
-    const auto& r = saved.results[a];
-    if (r.label != b.algorithms[a].label() || r.definition != b.algorithms[a].info->definition) fail("saved with a different --algo");
-    if (r.test != choose_test(b.test, b.n, b.trials)) fail("saved with a different --test");
-  }
-}
-
 }  // namespace
 
 subcommand bias_subcommand() {
@@ -227,9 +183,9 @@ subcommand bias_subcommand() {
               b.engine = parse_engine(o->rng);
               b.exact = o->exact;
               b.secondary = !o->no_secondary;
-              parse_choice("--format", o->format, {"text", "json", "csv"});
+              parse_choice("--format", o->format, choices::bias_format);
               constexpr bias_test tests[] = {bias_test::automatic, bias_test::table, bias_test::position};
-              b.test = tests[parse_choice("--test", o->test, {"auto", "table", "position"})];
+              b.test = tests[parse_choice("--test", o->test, choices::bias_test)];
               if (!o->monte_carlo.empty()) {
                 b.monte_carlo = parse_count("--monte-carlo", o->monte_carlo);
                 if (b.monte_carlo < 1 || b.monte_carlo > 1'000'000) throw error("--monte-carlo must be between 1 and 1000000");
@@ -301,7 +257,7 @@ subcommand bias_subcommand() {
               bias_report report;
               std::string counts_text;
               if (!o->merge.empty()) {
-                const bias_merge merge = merge_files(o->merge);
+                const bias_merge merge = merge_counts_files(o->merge);
                 report = merge.report(b);
                 if (!o->save_counts.empty()) counts_text = write_counts_file(merge.merged());
               } else {
@@ -311,19 +267,7 @@ subcommand bias_subcommand() {
                     throw error("--input infers n and the trial count and tests no algorithm: drop --n, --trials and --algo");
                   }
                   // Streamed: memory holds the permutations (n bytes each), not the file.
-                  std::vector<std::string> items;
-                  if (!o->items.empty()) {
-                    // A list has commas; anything else names a file of one item per line.
-                    if (o->items.find(',') != std::string::npos) {
-                      items = split_label_list(o->items, "--items", "item");
-                    } else {
-                      if (o->items == "-" && o->input == "-") throw error("--items and --input cannot both read stdin");
-                      text_reader list_reader = text_reader::open(o->items);
-                      items = read_card_labels(list_reader);
-                    }
-                  }
-                  text_reader reader = text_reader::open(o->input);
-                  auto list = parse_permutations(reader, items);
+                  auto list = read_permutation_input(o->input, o->items);
                   b.n = list.n;
                   b.input = std::move(list.perms);
                   b.input_symbols = std::move(list.symbols);
@@ -388,27 +332,11 @@ subcommand bias_subcommand() {
                   if (!counts_file) throw error("--shard needs --save-counts FILE");
                   if (std::string m = counts_file->commit(counts_text); !m.empty()) throw error(m);
                   if (report.interrupted) {
-                    // Chunks of every algorithm: the stop may fall in any of them.
-                    std::uint64_t done = 0;
-                    for (const auto& result : counts.results) {
-                      for (const auto& part : result.parts) done += part.chunks.count();
-                    }
-                    const std::uint64_t chunks =
-                        counts.results.size() * (sharded ? bias_shard_chunks(b.trials, b.shard.first, b.shard.second).count()
-                                                         : bias_chunk_count(b.trials));
-                    const int sig = g_signal;
-                    std::fprintf(stderr, "shufl: interrupted by %s: saved %llu of %llu chunks to '%s'; finish with the "
-                                 "same command and --resume %s\n", signal_name(sig == 0 ? SIGINT : sig).c_str(),
-                                 static_cast<unsigned long long>(done), static_cast<unsigned long long>(chunks),
-                                 escape_controls(o->save_counts).c_str(), escape_controls(o->save_counts).c_str());
-                    return 128 + (sig == 0 ? SIGINT : sig);
+                    const int sig = g_signal == 0 ? SIGINT : g_signal;
+                    std::fputs(render::bias_interrupted_text(counts, b, signal_name(sig), o->save_counts).c_str(), stderr);
+                    return 128 + sig;
                   }
-                  const chunk_set mine = bias_shard_chunks(b.trials, b.shard.first, b.shard.second);
-                  std::fprintf(stderr, "shufl bias: shard %llu/%llu: chunks %s of %llu, %llu trials per algorithm, saved to '%s'\n",
-                               static_cast<unsigned long long>(b.shard.first), static_cast<unsigned long long>(b.shard.second),
-                               mine.text().c_str(), static_cast<unsigned long long>(bias_chunk_count(b.trials)),
-                               static_cast<unsigned long long>(mine.trials_in(b.trials)),
-                               escape_controls(o->save_counts).c_str());
+                  std::fputs(render::bias_shard_saved_text(b, o->save_counts).c_str(), stderr);
                   return exit_ok;
                 }
               }
@@ -418,7 +346,7 @@ subcommand bias_subcommand() {
               if (plot_file) side_errors.commit(*plot_file, svg_plot(report));
               if (report_file) {
                 side_errors.commit(*report_file,
-                                   report_page(nlohmann::ordered_json::parse(json_report(report, b.threads)), page_provenance_now()));
+                                   bias_report_page(report, b.threads, page_provenance_now()));
               }
               if (o->format == "text") render::make_text_safe(report);  // after the side files, which escape their own way
               write_stdout(o->format == "json"  ? json_report(report, b.threads)

@@ -121,13 +121,15 @@ const std::string& check_seed(const std::string& seed) {
 
 std::size_t parse_choice(std::string_view option, std::string_view value,
                          std::initializer_list<std::string_view> choices) {
-  std::size_t i = 0;
+  return parse_choice(option, value, std::span<const std::string_view>(choices.begin(), choices.size()));
+}
+
+std::size_t parse_choice(std::string_view option, std::string_view value, std::span<const std::string_view> choices) {
   std::string expected;
-  for (const auto choice : choices) {
-    if (choice == value) return i;
+  for (std::size_t i = 0; i < choices.size(); ++i) {
+    if (choices[i] == value) return i;
     if (i > 0) expected += i + 1 == choices.size() ? " or " : ", ";
-    expected += choice;
-    ++i;
+    expected += choices[i];
   }
   throw error(fmt::format("invalid value '{}' for {}: expected {}", value, option, expected));
 }
@@ -145,6 +147,16 @@ void finish_stdout() {
     const int e = errno;
     throw error(fmt::format("write error{}{}", e ? ": " : "", e ? std::strerror(e) : ""));
   }
+}
+
+std::pair<std::uint64_t, std::uint64_t> parse_shard(const std::string& text, std::uint64_t max_shards) {
+  const auto slash = text.find('/');
+  if (slash == std::string::npos) throw error(fmt::format("--shard: expected I/N (shard I of N, 0 <= I < N), got '{}'", text));
+  const auto i = parse_uint("--shard", text.substr(0, slash));
+  const auto n = parse_uint("--shard", text.substr(slash + 1));
+  if (n == 0 || i >= n) throw error(fmt::format("--shard {}: shards are numbered 0 to N-1 (0 <= I < N)", text));
+  if (max_shards != 0 && n > max_shards) throw error(fmt::format("--shard {}: at most 2^32 shards", text));
+  return {i, n};
 }
 
 }  // namespace shufl::cli

@@ -8,7 +8,9 @@
 #include <exception>
 #include <functional>
 #include <initializer_list>
+#include <span>
 #include <string>
+#include <utility>
 #include <string_view>
 
 namespace shufl::render {}  // src/render/: reports, pictures and pages, below the command line
@@ -36,6 +38,10 @@ std::uint64_t parse_uint(std::string_view option, std::string_view text);
 /// as not whole, values above 2^64 - 1 as too large. Throws shufl::error naming `option`.
 std::uint64_t parse_count(std::string_view option, std::string_view text);
 
+/// --shard I/N: (I, N) with 0 <= I < N (and N <= max_shards, when not 0: "at most 2^32 shards"
+/// names the limit of audit's). Throws shufl::error naming the text.
+std::pair<std::uint64_t, std::uint64_t> parse_shard(const std::string& text, std::uint64_t max_shards = 0);
+
 /// Parses a decimal floating-point number in the C locale (whole string); throws shufl::error.
 double parse_double(std::string_view option, std::string_view text);
 
@@ -48,6 +54,7 @@ const std::string& check_seed(const std::string& seed);
 /// "invalid value 'X' for OPTION: expected a, b or c".
 std::size_t parse_choice(std::string_view option, std::string_view value,
                          std::initializer_list<std::string_view> choices);
+std::size_t parse_choice(std::string_view option, std::string_view value, std::span<const std::string_view> choices);
 
 /// The licence line of `shufl --version` and `shufl lines --version` (LICENSE at the top of the
 /// source tree; SPDX identifier MIT).

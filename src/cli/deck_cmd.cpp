@@ -12,6 +12,7 @@
 
 #include "render/count_noun.hpp"
 #include "render/text_escape.hpp"
+#include "choices.hpp"
 #include "common.hpp"
 #include "render/deck_output.hpp"
 #include "shufl/deck.hpp"
@@ -184,7 +185,7 @@ deck build_deck(const deck_cli_options& o, std::uint64_t* copies = nullptr) {
 int run_deck(const deck_cli_options& o) {
   // Validate everything before any randomness or output.
   const card_style style = parse_card_style(o.style);
-  parse_choice("--format", o.format, {"text", "json"});
+  parse_choice("--format", o.format, choices::text_json);
   const bool seeded = o.seed_option->count() > 0;
   if (seeded) check_seed(o.seed);
   const bool verifying = o.verify_option->count() > 0;

@@ -20,6 +20,7 @@
 #include <string_view>
 #include <vector>
 
+#include "choices.hpp"
 #include "common.hpp"
 #include "build_info.hpp"
 #include "help.hpp"
@@ -99,6 +100,10 @@ int run_cli11(int argc, char** argv) {
   names.emplace_back("help");
   const std::string_view word = argc > 1 ? std::string_view(argv[1]) : std::string_view();
   if (argc < 2) return usage_error("missing command (lines, bias, deck, trace, audit or help)", "");
+  if (word == "--complete-values" && (argc == 2 || argc == 4)) {  // for completions/: not in --help
+    shufl::cli::write_stdout(shufl::cli::choices::values_text(argc == 4 ? argv[2] : "", argc == 4 ? argv[3] : ""));
+    return shufl::cli::exit_ok;
+  }
   if (word == "help") {
     // As git does: `shufl help help` and `shufl help --help` show the help of `help` itself;
     // `shufl help COMMAND --help` (or -h) is `shufl help COMMAND`.

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <memory>
 
+#include "choices.hpp"
 #include "common.hpp"
 #include "render/text_escape.hpp"
 #include "render/text_width.hpp"
@@ -96,7 +97,7 @@ subcommand trace_subcommand() {
                 throw error(fmt::format("--algo takes one algorithm for trace (got {})", specs.size()));
               }
               t.algorithm = specs.front();
-              const auto format = parse_choice("--format", o->format, {"text", "json", "html"});
+              const auto format = parse_choice("--format", o->format, choices::trace_format);
               std::vector<std::string> labels;
               if (!o->items.empty()) {
                 if (!o->n.empty()) throw error("give either --n or ITEM..., not both");

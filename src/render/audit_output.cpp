@@ -184,6 +184,23 @@ nlohmann::ordered_json audit_json_report(const audit::audit_report& r, const aud
                {"decks", pack.decks},
                {"jokers", pack.jokers},
                {"dealt", r.positions < r.cards ? nlohmann::ordered_json(r.positions) : nlohmann::ordered_json(nullptr)}};
+  nlohmann::ordered_json settings;  // what a recomputation needs beyond the pack's name and size (--verify FILE)
+  auto labels = nlohmann::ordered_json(nullptr);
+  if (pack.name == "custom") {
+    labels = nlohmann::ordered_json::array();
+    const std::size_t one_pack = pack.size() / std::max<std::uint64_t>(pack.decks, 1);
+    for (std::size_t i = 0; i < one_pack; ++i) labels.push_back(json_text(pack.cards.cards[i].label));
+  }
+  settings["labels"] = std::move(labels);
+  const bool game = r.game.game != audit::game_kind::none;
+  settings["game"] = nullptr;
+  settings["deal"] = nullptr;
+  if (game) {
+    settings["game"] = r.game.game == audit::game_kind::poker ? "poker" : "blackjack";
+    settings["deal"] = {{"hands", r.game.hands}, {"cards", r.game.cards}};
+  }
+  settings["lags"] = r.lags;
+  j["settings"] = std::move(settings);
   auto meta = nlohmann::ordered_json::object();
   for (const auto& [key, value] : in.meta) meta[key] = value;
   j["meta"] = std::move(meta);

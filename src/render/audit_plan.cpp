@@ -65,4 +65,8 @@ nlohmann::ordered_json audit_plan_json(const audit::audit_plan& p, const audit::
   return j;
 }
 
+std::string audit_plan_stdout(const audit::audit_plan& p, const audit::audit_pack& pack, bool json) {
+  return json ? audit_plan_json(p, pack).dump(2) + "\n" : audit_plan_text(p, pack.cards.description);
+}
+
 }  // namespace shufl::render

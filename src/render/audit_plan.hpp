@@ -20,4 +20,8 @@ std::string audit_plan_text(const audit::audit_plan& p, const std::string& pack)
 /// level, and per test its effect, model, df, non-centrality and decks (null when not planned).
 nlohmann::ordered_json audit_plan_json(const audit::audit_plan& p, const audit::audit_pack& pack);
 
+/// What `shufl audit --plan` writes: audit_plan_json indented by 2 with a newline when `json`,
+/// else audit_plan_text with the pack's description.
+std::string audit_plan_stdout(const audit::audit_plan& p, const audit::audit_pack& pack, bool json);
+
 }  // namespace shufl::render

@@ -12,6 +12,7 @@
 
 #include "heatmap.hpp"
 #include "html_pages.hpp"
+#include "seed_search_output.hpp"
 #include "shufl/audit/laws.hpp"
 #include "text_escape.hpp"
 #include "shufl/audit/coverage.hpp"
@@ -37,6 +38,7 @@ td.result-pass { color: #1e5e1e; } td.result-fail { color: #8a1020; font-weight:
 td.result-not-valid, td.result-not-applicable { color: #666; }
 .overall { font-weight: bold; padding: .35em .6em; border-radius: 4px; display: inline-block; margin: .3em 0; }
 .overall.pass { background: #dcefd9; color: #1e5e1e; } .overall.fail { background: #f8d7da; color: #8a1020; }
+.overall.inconclusive { background: #fff3cd; color: #6b4e00; }
 .picture { margin: .4em 0; } .picture svg { max-width: 100%; height: auto; }
 table.totals { width: 100%; font-size: .85em; } table.totals td { white-space: nowrap; text-align: right; }
 table.totals td:first-child { text-align: left; } table.totals td.chart { padding: 0 .3em; width: 38%; min-width: 8em; }
@@ -270,6 +272,8 @@ std::string render_section(const audit_page_section& s, std::size_t k) {
                                                                                                  : s.input_name)));
   out += fmt::format("<p class=\"overall {}\" id=\"overall-{}\">result: {}: {}</p>\n", r.decision.pass ? "pass" : "fail", k,
                      r.decision.pass ? "pass" : "fail", xml_escape(r.decision.summary));
+  const bool searched = s.json.contains("seed_search");  // --seed-search with --report
+  if (searched) out += seed_search_page_result(s.json["seed_search"], k);
 
   out += "<h3>What was tested</h3>\n<table class=\"facts\">\n";
   // --meta: the provenance the lab states (game, software, window, exported by, lab, tester).
@@ -348,6 +352,7 @@ std::string render_section(const audit_page_section& s, std::size_t k) {
   if (const auto* t = find_test(r, "poker-hands")) pictures += poker_section(*t);
   out += coverage_section(r);
   out += detectable_section(r);
+  if (searched) out += seed_search_page_section(s.json["seed_search"], k);
   if (!pictures.empty()) out += "<h3 class=\"pictures\">Pictures</h3>\n" + pictures;
   out += "</section>\n";
   return out;

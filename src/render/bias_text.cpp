@@ -2,6 +2,7 @@
 // and --list.
 #include <fmt/format.h>
 
+#include <cstdint>
 #include <string>
 
 #include "bias_report.hpp"
@@ -56,6 +57,27 @@ std::string algorithm_list_text() {
     out += fmt::format("{:<20}  {}{}\n", name, a.definition, parameter);
   }
   return out;
+}
+
+std::string bias_interrupted_text(const bias_counts& counts, const bias_options& options, const std::string& signal,
+                                  const std::string& file) {
+  // Chunks of every algorithm: the stop may fall in any of them.
+  std::uint64_t done = 0;
+  for (const auto& result : counts.results) {
+    for (const auto& part : result.parts) done += part.chunks.count();
+  }
+  const std::uint64_t per_algorithm = options.shard.second != 0
+                                          ? bias_shard_chunks(options.trials, options.shard.first, options.shard.second).count()
+                                          : bias_chunk_count(options.trials);
+  return fmt::format("shufl: interrupted by {}: saved {} of {} chunks to '{}'; finish with the same command and --resume {}\n",
+                     signal, done, counts.results.size() * per_algorithm, escape_controls(file), escape_controls(file));
+}
+
+std::string bias_shard_saved_text(const bias_options& options, const std::string& file) {
+  const chunk_set mine = bias_shard_chunks(options.trials, options.shard.first, options.shard.second);
+  return fmt::format("shufl bias: shard {}/{}: chunks {} of {}, {} trials per algorithm, saved to '{}'\n", options.shard.first,
+                     options.shard.second, mine.text(), bias_chunk_count(options.trials), mine.trials_in(options.trials),
+                     escape_controls(file));
 }
 
 }  // namespace shufl::render

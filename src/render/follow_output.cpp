@@ -7,7 +7,9 @@
 #include <cmath>
 #include <ctime>
 
+#include "render/audit_output.hpp"
 #include "render/text_escape.hpp"
+#include "shufl/text_input.hpp"
 #include "shufl/error.hpp"
 #include "shufl/json_text.hpp"
 #include "shufl/permutation.hpp"
@@ -41,10 +43,15 @@ std::string arl_text(double arl) {
   return fmt::format("{:.6g}", arl);
 }
 
+// "group NAME  " before a grouped status (the name with control characters escaped).
+std::string group_prefix(const audit::follow_status& f) {
+  return f.grouped ? fmt::format("group {}  ", escape_controls(f.group)) : std::string();
+}
+
 // The body of a status line (without the time).
 std::string status_body(const audit::follow_status& f) {
   const auto& s = f.e;
-  std::string out = fmt::format("decks {}  log10 e:", s.decks);
+  std::string out = group_prefix(f) + fmt::format("decks {}  log10 e:", s.decks);
   for (const auto& [predictor, value] : s.log10_e) out += fmt::format(" {} {:.2f}", predictor, value);
   out += fmt::format("  mixture {:.2f}  p {}  leader {}  detector log10 M {:.2f} (alarm at {:.2f}: ARL >= {} decks)  leader {}\n",
                      s.log10_mixture, format_p(s.anytime_p, s.max_log10_mixture), s.leader, f.detector.log10_m,
@@ -113,6 +120,7 @@ nlohmann::ordered_json follow_status_json(const audit::follow_status& f, const c
   nlohmann::ordered_json j;
   j["type"] = type;
   j["time"] = rfc3339_utc(f.time);
+  j["group"] = f.grouped ? json_text<nlohmann::ordered_json>(f.group) : nlohmann::ordered_json(nullptr);
   j["decks"] = s.decks;
   j["decks_this_run"] = f.decks_this_run;
   nlohmann::ordered_json e = nlohmann::ordered_json::object();
@@ -139,9 +147,9 @@ nlohmann::ordered_json follow_status_json(const audit::follow_status& f, const c
 std::string follow_alarm_text(const audit::follow_status& f) {
   const auto& s = f.e;
   return rfc3339_utc(f.time) + " " + escape_controls(fmt::format(
-             "ALARM after {}: the change detector reached 10^{:.2f} >= 10^{:.2f} (ARL >= {} decks) after {} of "
+             "{}ALARM after {}: the change detector reached 10^{:.2f} >= 10^{:.2f} (ARL >= {} decks) after {} of "
              "its own; leader {}: {}; since the start: mixture 10^{:.2f}, anytime p {}",
-             decks_word(s.decks), f.detector.log10_m, f.detector.log10_threshold, arl_text(f.arl),
+             f.grouped ? fmt::format("group {}: ", f.group) : std::string(), decks_word(s.decks), f.detector.log10_m, f.detector.log10_threshold, arl_text(f.arl),
              decks_word(f.detector.decks), f.detector.leader, f.detector.evidence, s.log10_mixture,
              format_p(s.anytime_p, s.max_log10_mixture))) +
          "\n";
@@ -150,6 +158,7 @@ std::string follow_alarm_text(const audit::follow_status& f) {
 nlohmann::ordered_json follow_alarm_json(const audit::follow_status& f, const std::string& input) {
   nlohmann::ordered_json j = follow_status_json(f, "alarm");
   j["input"] = json_text<nlohmann::ordered_json>(input);
+  j["line"] = f.line;  // `time` (when the alarm was raised) is every status's
   return j;
 }
 
@@ -221,10 +230,11 @@ std::string follow_note_text(audit::follow_note kind, const std::string& text, s
       return fmt::format("shufl audit: {}: its first {} lines are in the state already: resuming after them\n",
                          quote(input), lines);
     case audit::follow_note::restored_alarm:
-      return fmt::format("shufl audit: {} holds an alarm: it is given again (--reset-alarm re-arms the detector)\n",
-                         quote(state));
+      return fmt::format("shufl audit: {} holds an alarm{}: it is given again (--reset-alarm re-arms the detector)\n",
+                         quote(state), text.empty() ? std::string() : " of group " + escape_controls(text));
     case audit::follow_note::alarm_reset:
-      return fmt::format("shufl audit: {} held an alarm: reset, the detector starts again from 0\n", quote(state));
+      return fmt::format("shufl audit: {} held an alarm{}: reset, the detector starts again from 0\n", quote(state),
+                         text.empty() ? std::string() : " of group " + escape_controls(text));
     case audit::follow_note::overlap_skipped:
       return fmt::format("shufl audit: the first {} of {} are the last decks in {}: skipped\n",
                          decks_word(lines), quote(input), quote(state));
@@ -243,6 +253,25 @@ std::string follow_note_text(audit::follow_note kind, const std::string& text, s
                          quote(input));
   }
   return {};
+}
+
+std::string follow_final_output(const audit::follow_final& f, const std::string& reason, const std::string& input,
+                                bool json) {
+  audit_input in;
+  in.sha256 = f.sha256;
+  in.bytes = f.bytes;
+  if (json) {
+    in.name = input;
+    nlohmann::ordered_json j = follow_status_json(f.status, "final");
+    j["reason"] = reason;
+    j["report"] = f.report ? audit_json_report(*f.report, in, *f.pack) : nlohmann::ordered_json(nullptr);
+    return j.dump() + "\n";
+  }
+  in.name = input_display_name(input);
+  std::string out = follow_final_text(f.status, reason);
+  if (!f.report) return out.append("no decks in this run: no battery report\n");
+  out += '\n';
+  return out.append(audit_text_report(*f.report, in));
 }
 
 }  // namespace shufl::render

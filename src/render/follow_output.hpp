@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -30,6 +31,14 @@ nlohmann::ordered_json follow_alarm_json(const audit::follow_status& s, const st
 
 /// The first part of the final text (the status line after "final (REASON): ").
 std::string follow_final_text(const audit::follow_status& s, const std::string& reason);
+
+/// What the end of a run writes to stdout: as JSON (`json`), one line of follow_status_json(f.status,
+/// "final") with "reason" and "report" (audit_json_report of the battery on this run's decks, the
+/// input `input` as given, or null when there was no deck); as text, follow_final_text and the
+/// battery's text report (the input as input_display_name shows it) or "no decks in this run: no
+/// battery report".
+std::string follow_final_output(const audit::follow_final& f, const std::string& reason, const std::string& input,
+                                bool json);
 
 /// What every metrics file states beside the groups' records.
 struct follow_metrics_info {

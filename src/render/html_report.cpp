@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "bias_report.hpp"
 #include "bias_view.hpp"
 #include "heatmap.hpp"
 #include "html_pages.hpp"
@@ -304,6 +305,10 @@ std::string report_page(const nlohmann::ordered_json& doc, const page_provenance
   page += json_for_html(doc);
   page += "</script>\n</body>\n</html>\n";
   return page;
+}
+
+std::string bias_report_page(const bias_report& report, unsigned threads, const page_provenance& made) {
+  return report_page(nlohmann::ordered_json::parse(json_report(report, threads)), made);
 }
 
 }  // namespace shufl::render

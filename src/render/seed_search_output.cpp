@@ -1,5 +1,6 @@
 // The seed search's reports (see seed_search_output.hpp).
 #include "render/seed_search_output.hpp"
+#include "render/seed_search_parts.hpp"
 
 #include <fmt/format.h>
 
@@ -52,11 +53,11 @@ std::string variant_loop_name(const audit::family_variant& v) {
     case audit::shuffle_loop::naive: return "naive";
     case audit::shuffle_loop::inside_out: return "inside-out";
     case audit::shuffle_loop::sample: return fmt::format("sample:{}", v.sample_size);
+    case audit::shuffle_loop::pop: return "pop";
+    case audit::shuffle_loop::sort: return "sort";
   }
   return "";
 }
-
-namespace {
 
 std::string cards_text(const deck& pack, std::span<const std::uint32_t> cards) {
   std::string out;
@@ -99,10 +100,10 @@ std::string_view verdict_name(audit::seed_verdict v) {
   return "";
 }
 
-}  // namespace
 
 seed_search_report seed_search_output(const seed_search_input& in, const audit::seed_search_result& result,
                                       const audit::seed_chance& chance, const audit::seed_prediction& prediction) {
+  if (in.family->family == audit::seed_family::node_math_random) return node_state_output(in, result, chance, prediction);
   const auto& family = *in.family;
   const auto& full = in.full;
   const auto& range = in.range;
@@ -350,6 +351,13 @@ std::string seed_search_estimate(std::uint64_t seeds, unsigned threads, double r
   return fmt::format("shufl: searching {} seeds on {} thread{}: at most about {} ({:.3g} seeds/s per thread, measured on the "
                      "first seeds; without --all it stops at the first match; --shard I/N splits the range)\n",
                      count_text(seeds), threads, threads == 1 ? "" : "s", d, rate);
+}
+
+std::string seed_search_stdout(const seed_search_report& report, bool json) {
+  if (!json) return report.text;
+  nlohmann::ordered_json doc;
+  doc["seed_search"] = report.json;
+  return doc.dump(2) + "\n";
 }
 
 std::string seed_search_variants_cost(const audit::seed_family_info& family,

@@ -42,6 +42,16 @@ struct seed_search_report {
 seed_search_report seed_search_output(const seed_search_input& in, const audit::seed_search_result& result,
                                       const audit::seed_chance& chance, const audit::seed_prediction& prediction);
 
+/// What `shufl audit --seed-search` writes to stdout: the report's text, or with `json` the
+/// document {"seed_search": report.json} indented by 2, with a newline.
+std::string seed_search_stdout(const seed_search_report& report, bool json);
+
+/// The audit page's seed search (audit --report with --seed-search), from the JSON object
+/// "seed_search": its result line (class overall pass/fail/inconclusive, id seed-search-K) and its
+/// section (family, what was searched, cards logged, E, verdict, what was found and predicted).
+std::string seed_search_page_result(const nlohmann::ordered_json& seed_search, std::size_t k);
+std::string seed_search_page_section(const nlohmann::ordered_json& seed_search, std::size_t k);
+
 /// A variant's --loop as written: down, up, naive, inside-out, sample:K.
 std::string variant_loop_name(const audit::family_variant& variant);
 

@@ -1,5 +1,6 @@
 #include "text_escape.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 
@@ -52,6 +53,46 @@ std::string csv_field(std::string_view text) {
   }
   out += '"';
   return out;
+}
+
+namespace {
+
+// A word as a POSIX shell reads it: bare when it holds only safe characters, else single-quoted.
+std::string shell_word(const std::string& w) {
+  const bool safe = !w.empty() && std::all_of(w.begin(), w.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           std::string_view("_./:=,+-%@").find(c) != std::string_view::npos;
+  });
+  if (safe) return w;
+  std::string out(1, '\'');
+  for (const char c : w) {
+    if (c == '\'') {
+      out.append("'\\''");
+    } else {
+      out.push_back(c);
+    }
+  }
+  out.push_back('\'');
+  return out;
+}
+
+}  // namespace
+
+std::string shell_command_line(std::string_view raw) {
+  std::string command;
+  std::size_t start = 0;
+  for (std::size_t k = 0; start < raw.size(); ++k) {
+    std::size_t end = raw.find('\0', start);
+    if (end == std::string_view::npos) end = raw.size();
+    if (k == 0) {
+      command.append("shufl");
+    } else {
+      command.push_back(' ');
+      command.append(shell_word(std::string(raw.substr(start, end - start))));
+    }
+    start = end + 1;
+  }
+  return command;
 }
 
 }  // namespace shufl::render

@@ -30,4 +30,9 @@ std::string xml_escape(std::string_view text);
 /// cells only: numbers shufl writes itself (-10.68) are written as they are.
 std::string csv_field(std::string_view text);
 
+/// A command line as a POSIX shell reads it, from its words separated by NUL bytes (as
+/// /proc/self/cmdline holds them): the program named "shufl", each other word bare when it holds
+/// only safe characters (letters, digits, _./:=,+-%@), else single-quoted ('\'' for a quote).
+std::string shell_command_line(std::string_view words);
+
 }  // namespace shufl::render

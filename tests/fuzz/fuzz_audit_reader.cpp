@@ -1,6 +1,7 @@
 // `shufl audit`'s deck reader (audit/deck_reader.hpp, under text_input.hpp's convention). The
 // first byte chooses the options (bits 0-2: pack — 0..2 inferred, 3 custom labels, 4 standard,
-// 5 piquet, 6 euchre, 7 tarot; bit 3: skip_bad; bits 4-5: decks 1, 1, 2, 3; bit 6: one joker per
+// 5 piquet, 6 euchre, 7 tarot; bit 3: skip_bad; bits 4-5: decks 1, 1 with --group-by 1, 2, 3
+// (a group is non-empty, at most max_group_bytes, UTF-8); bit 6: one joker per
 // deck; bit 7: dealt 5), the rest is the file. Properties: every deck returned is a valid
 // multiset of the pack (all of it, or `dealt` cards with no face more often than the pack has
 // it); faces, copies and face_of agree; the same decks come from memory, streaming from a file
@@ -31,6 +32,7 @@ void check_message(const std::string& m) {
 
 struct outcome {
   std::vector<std::vector<std::uint32_t>> decks;
+  std::vector<std::string> groups;
   std::string error;
   bool failed = false;
 };
@@ -56,6 +58,10 @@ outcome read(shufl::text_reader& in, const shufl::audit::reader_options& o) {
         check(++seen[f] <= p.copies[f], "no face more often than the pack has it");
       }
       check(reader.line_number() > 0, "a line number");
+      const std::string_view g = reader.group();
+      check(o.group_field == 0 ? g.empty() : !g.empty() && g.size() <= shufl::audit::max_group_bytes, "a group");
+      check(shufl::is_valid_utf8(g), "a group is UTF-8");
+      out.groups.emplace_back(g);
       out.decks.push_back(faces);
     }
     check(o.skip_bad || reader.skipped() == 0, "skips only with skip_bad");
@@ -89,6 +95,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   o.skip_bad = (b & 8) != 0;
   const unsigned d = (b >> 4) & 3;
   o.decks = d < 2 ? 1 : d;
+  if (d == 1) o.group_field = 1;
   if ((b & 64) != 0) o.jokers = 1;
   if ((b & 128) != 0) o.dealt = 5;
   const std::string_view text = fuzz::bytes(data + 1, size - 1);
@@ -118,7 +125,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       },
       "'decks'");
   const outcome s = read(sourced, o);
-  check(a.decks == s.decks && a.failed == s.failed && a.error == s.error, "byte source = memory");
+  check(a.decks == s.decks && a.groups == s.groups && a.failed == s.failed && a.error == s.error, "byte source = memory");
   // The battery's reader: in memory, through read_at in pieces, from the file with pread.
   audit::audit_options ao;
   ao.threads = 2;

@@ -7,7 +7,8 @@
 // of the pack's size); add_deck accepts valid decks and throws shufl::error for others, leaving
 // the process unchanged; every status value is finite (no NaN) and a state round-trips. Bit 2 in
 // mode 0: the rest is the change detector's part of a state (audit/detector.hpp), held to the
-// same rules.
+// same rules. Bits 1 and 2 together: the rest is the state of a monitor's groups (--group-by,
+// audit/follow_groups.hpp: bit 3 says whether groups are expected), held to the same rules.
 #include <cmath>
 #include <string>
 #include <vector>
@@ -15,6 +16,7 @@
 #include "fuzz_support.hpp"
 #include "shufl/audit/deck_reader.hpp"
 #include "shufl/audit/detector.hpp"
+#include "shufl/audit/follow_groups.hpp"
 #include "shufl/audit/monitor.hpp"
 #include "shufl/deck.hpp"
 
@@ -52,6 +54,22 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string_view rest = fuzz::bytes(data + 1, size - 1);
   audit::e_process e(pack);
   std::vector<std::uint32_t> deck(pack.size());
+  if ((data[0] & 6) == 6) {
+    const bool grouped = (data[0] & 8) != 0;
+    audit::follow_group_set groups(pack, 1e9, grouped, 50);
+    try {
+      groups.deserialize(rest);
+    } catch (const shufl::error& err) {
+      check(std::string(err.what()).rfind("state file: ", 0) == 0, "state messages say so");
+      return 0;
+    }
+    const std::string once = groups.serialize();
+    audit::follow_group_set again(pack, 1e9, grouped, 50);
+    again.deserialize(once);
+    check(again.serialize() == once, "an accepted groups state round-trips");
+    check(groups.all().size() <= 50, "at most --max-groups groups");
+    return 0;
+  }
   if ((data[0] & 6) == 4) {
     audit::change_detector d(pack, 1e9);
     const std::string fresh = d.serialize();

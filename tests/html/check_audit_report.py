@@ -52,13 +52,17 @@ def make_runs(shufl, out):
     with open(decks, "w") as f:
         f.write(run([shufl, "deck", "--count", "300", "--seed", "page"], out))
     runs = []
+    # The third page: the battery and a seed search that finds nothing (its JSON needs --report).
+    seed = [name, "--seed-search", "c-rand", "--reseed", "once", "--seeds", "0..100"]
     for label, args, status in (("file", [name, "--game", "poker"], 0),
-                                ("algo", ["--algo", "riffle:3,fisher-yates", "--trials", "2000", "--seed", "1"], 0)):
+                                ("algo", ["--algo", "riffle:3,fisher-yates", "--trials", "2000", "--seed", "1"], 0),
+                                ("seed", seed, 0)):
         page = os.path.join(out, f"audit-report-{label}.html")
         text = run([shufl, "audit", *args, "--report", page], out, status)
-        doc = json.loads(run([shufl, "audit", *args, "--format", "json"], out, status))
+        json_args = [*args, "--report", os.path.join(out, "json-run.html")] if label == "seed" else args
+        doc = json.loads(run([shufl, "audit", *json_args, "--format", "json"], out, status))
         docs = doc["audits"] if "audits" in doc else [doc]
-        runs.append((page, args, text, docs, decks if label == "file" else None))
+        runs.append((page, args, text, docs, decks if label != "algo" else None))
     return runs
 
 
@@ -90,6 +94,7 @@ return {
     poker: [...s.querySelectorAll('table.poker tr[data-class]')].map(r => Number(r.cells[1].textContent)),
   })),
   data: JSON.parse(document.getElementById('audit-data').textContent),
+  seed: (document.getElementById('seed-search-0') || {}).textContent || null,
   text: document.body.innerText,
   wide: document.documentElement.scrollWidth - window.innerWidth,
 };
@@ -140,11 +145,18 @@ def check_page(shufl, out):
                     check(s["facts"].get("bytes") == str(len(data)), f"{name}: bytes")
                     check(s["facts"].get("input file") == os.path.basename(decks), f"{name}: file name {s['facts']}")
                     check(s["markup"] == 0, f"{name}: the file name became markup")
-                    check(len(s["poker"]) == 9 and sum(s["poker"]) == doc["decks"], f"{name}: poker rows {s['poker']}")
+                    if "--game" in args:
+                        check(len(s["poker"]) == 9 and sum(s["poker"]) == doc["decks"], f"{name}: poker rows {s['poker']}")
                 else:
                     check(s["facts"].get("seed") == "1", f"{name}: seed {s['facts']}")
             check(("fail" in [r[-1] for s in got["sections"] for r in s["rows"]]) == (page.endswith("algo.html")),
                   f"{name}: failing rows where expected")
+            # The seed search's result line under the battery's, as its JSON says.
+            if "--seed-search" in args:
+                check((got["seed"] or "").startswith("seed search: not found: c-rand, E = "), f"{name}: seed line {got['seed']!r}")
+                check(docs[0]["seed_search"]["chance"]["verdict"] == "not-found", f"{name}: seed verdict")
+            else:
+                check(got["seed"] is None, f"{name}: a seed line without --seed-search")
             d.set_window_size(700, 900)
             check(d.execute_script("return document.documentElement.scrollWidth - window.innerWidth") <= 0,
                   f"{name}: wider than a 700 px window")
@@ -199,7 +211,7 @@ def check_print(shufl, out):
     check(7 < eight < 12, f"8 pt prints as {eight} pt high boxes")
     # Two prints (Chromium takes seconds each): a deck file with --game poker, and the --algo page
     # (two audits, one failing).
-    for page, args, text, docs, decks in make_runs(shufl, out):
+    for page, args, text, docs, decks in make_runs(shufl, out)[:2]:
         pdf = page[:-5] + ".pdf"
         if os.path.exists(pdf):
             os.remove(pdf)

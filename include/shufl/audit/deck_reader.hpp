@@ -12,6 +12,7 @@ namespace shufl::audit {
 using audit_pack = cards::pack_layout;
 using cards::deck_reader;
 using cards::line_item;
+using cards::max_group_bytes;
 using cards::max_skip_reasons;
 using cards::quote_input_text;
 using cards::read_line_items;

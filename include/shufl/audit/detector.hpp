@@ -19,6 +19,12 @@
 // decks in the window, p_max the largest probability of one deck (Π copies!/n! for a whole deck,
 // a bound Π min(copies, n−t)/(n−t) for a deal of fewer cards), 2^−64 the chance that another deck has the same hash (the hash taken as a random
 // function); the e-value (1 − w) + w·[hit]/p (w in {1/64, 1/2}) has conditional mean <= 1.
+// The same predictor bets on runs (replay_runs.hpp): for decks of at least 6 cards, windows of
+// L = min(10, floor(63/bits), floor(len/2)) cards; a hit (some window of the deck equals an
+// aligned window of a deck in the window) has null probability at most p_r = S·m·p1 (S stored
+// windows, m = len − L + 1 windows of the deck, p1 = Π_{t<L} min(copies, n−t)/(n−t)); when both
+// bet, e = (1 − w) + w·(½[hit]/p + ½[run hit]/p_r), still of conditional mean <= 1. Runs of 2L
+// cards (20 for 52-card decks) from any deck in the window are found.
 //
 // Statistic. Per component, M_{k,t} = e_{k,t} · (M_{k,t−1} + 1), M_{k,0} = 0 (Shiryaev–Roberts);
 // the detector is the fixed-weight average M_t = Σ_k π_k M_{k,t} (π: 1/2 per learner set, 1/4
@@ -31,6 +37,8 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
+#include <optional>
 #include <unordered_map>
 #include <span>
 #include <string>
@@ -38,8 +46,43 @@
 #include <vector>
 
 #include "shufl/audit/monitor.hpp"
+#include "shufl/audit/replay_runs.hpp"
 
 namespace shufl::audit {
+
+/// The replay predictor's memory: the 64-bit hashes of the last `window` decks (a ring) and how
+/// often each is in it. One window may serve the detectors of several groups (--group-by): a
+/// deck of any group is then looked up among the recent decks of every group.
+class replay_window {
+ public:
+  /// The default window (decks).
+  static constexpr std::size_t default_window = std::size_t{1} << 20;
+  /// A window of the last `window` decks (> 0; the ring is allocated at the first deck).
+  explicit replay_window(std::size_t window = default_window);
+  /// What the window said of one deck.
+  struct look {
+    bool hit = false;          ///< the deck's hash is among the window's (before this deck)
+    std::uint64_t lag = 0;     ///< decks back to its last copy (0: no hit)
+    std::size_t distinct = 0;  ///< distinct hashes in the window before this deck
+  };
+  /// Looks `hash` up among the window's decks, then adds it (the oldest leaves a full window).
+  look add(std::uint64_t hash);
+  [[nodiscard]] std::uint64_t seen() const noexcept { return seen_; }
+  [[nodiscard]] std::size_t window() const noexcept { return window_; }
+  /// Looks the runs of `faces` up among the same window's decks, then adds the deck
+  /// (shufl/audit/replay_runs.hpp; the run window is made at the first call, with its shape).
+  run_window::look add_runs(std::span<const std::uint32_t> faces, unsigned length, unsigned bits, std::size_t slots);
+  /// The run window (null before the first add_runs).
+  [[nodiscard]] const run_window* runs() const noexcept { return runs_ ? &*runs_ : nullptr; }
+
+ private:
+  std::size_t window_;
+  std::vector<std::uint64_t> ring_;
+  std::uint64_t seen_ = 0;
+  struct entry { std::uint32_t count = 0; std::uint64_t last = 0; };  // copies in the window, last index
+  std::unordered_map<std::uint64_t, entry> count_;
+  std::optional<run_window> runs_;
+};
 
 /// The Shiryaev–Roberts e-detector over the monitor's predictors with windowed learners and
 /// the replay predictor.
@@ -60,8 +103,10 @@ class change_detector {
   /// A detector for decks of `pack` with threshold `arl` (A > 1: the guaranteed average run
   /// length to a false alarm, in decks) and learner `windows` (each > 0). Throws shufl::error
   /// for an empty pack, arl <= 1 or a zero window.
+  /// `replay`: the replay window to share (null: a window of its own, made at the first deck).
   change_detector(const audit_pack& pack, double arl,
-                  std::span<const std::size_t> windows = default_windows);
+                  std::span<const std::size_t> windows = default_windows,
+                  std::shared_ptr<replay_window> replay = nullptr);
 
   /// Adds one deck (as e_process::add_deck; throws the same errors, changing nothing).
   void add_deck(std::span<const std::uint32_t> faces);
@@ -69,6 +114,8 @@ class change_detector {
   [[nodiscard]] bool alarmed() const noexcept { return log_m_ >= log_threshold_; }
   /// ln M_t (−inf before any deck and right after restart()).
   [[nodiscard]] double log_m() const noexcept { return log_m_; }
+  /// Bets on replays in `replay` from now on (shared: copies of this detector share it too).
+  void share_replay(std::shared_ptr<replay_window> replay) { replay_ = replay_ref(std::move(replay), false); }
   /// Starts the statistic again from M = 0 (the learners keep their windows).
   void restart() noexcept;
   [[nodiscard]] status current() const;
@@ -90,16 +137,38 @@ class change_detector {
   std::vector<double> weight_log_;                // ln π_k, per learner × component (−inf: null)
   std::vector<double> log_sr_;                    // ln M_{k,t}, same layout
   std::vector<double> before_, after_;            // scratch
-  // replay: the last replay_window hashes (ring) and how often each is in it
-  static constexpr std::size_t replay_window = std::size_t{1} << 20;
+  // replay: the window of recent decks (maybe shared between groups)
   static constexpr std::array<double, 2> replay_weights = {1.0 / 64, 1.0 / 2};
-  std::vector<std::uint64_t> replay_ring_;
-  std::uint64_t replay_seen_ = 0;
-  struct seen { std::uint32_t count = 0; std::uint64_t last = 0; };  // copies in the window, last index
-  std::unordered_map<std::uint64_t, seen> replay_count_;
+  // A copy of a detector copies a window of its own (an enumeration of next decks over copies
+  // must not see its siblings) and shares a shared one.
+  struct replay_ref {
+    std::shared_ptr<replay_window> window;
+    bool owned = true;
+    replay_ref() = default;
+    replay_ref(std::shared_ptr<replay_window> w, bool own) : window(std::move(w)), owned(own) {}
+    replay_ref(const replay_ref& o)
+        : window(o.owned && o.window ? std::make_shared<replay_window>(*o.window) : o.window), owned(o.owned) {}
+    replay_ref& operator=(const replay_ref& o) {
+      if (this != &o) *this = replay_ref(o);
+      return *this;
+    }
+    replay_ref(replay_ref&&) noexcept = default;
+    replay_ref& operator=(replay_ref&&) noexcept = default;
+    ~replay_ref() = default;
+    replay_window* operator->() const noexcept { return window.get(); }
+  };
+  replay_ref replay_;
+  std::uint64_t replay_seen_ = 0;                // decks this detector looked up
+  std::size_t replay_distinct_ = 0;              // distinct decks in the window at the last look
+  bool have_p_max_ = false;
   double log_p_max_ = 0;                         // ln of the largest null probability of one deck
   std::array<double, 2> replay_sr_{};            // ln M of the replay components
   std::uint64_t last_hit_lag_ = 0;               // lag of the last replay hit (0: none)
+  // runs (replay_runs.hpp): windows of run_length_ cards, bet on when run_length_ >= 3
+  unsigned run_length_ = 0, run_bits_ = 0;
+  std::size_t run_slots_ = 0;
+  double log_run_p1_ = 0;                        // ln of the largest null probability of one window
+  std::uint64_t last_run_lag_ = 0;               // lag of the last run hit (0: none)
   double log_m_ = 0;
   double log_threshold_ = 0;
   double log10_threshold_ = 0;

@@ -15,6 +15,7 @@
 // (src/audit/follow_source.hpp: copytruncate, rename; `reopen` makes the check at once).
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -24,6 +25,8 @@
 #include "shufl/audit.hpp"
 #include "shufl/audit/deck_reader.hpp"
 #include "shufl/audit/detector.hpp"
+#include "shufl/audit/follow_groups.hpp"
+#include "shufl/audit/groups.hpp"
 #include "shufl/audit/monitor.hpp"
 
 namespace shufl::audit {
@@ -34,7 +37,8 @@ struct follow_settings {
   std::string name;                  ///< the input as messages name it ("standard input", a path)
   std::string path;                  ///< the followed file's path, for rotation ("": standard input)
   int wake_fd = -1;                  ///< readable after a signal (non-blocking; drained by the loop); -1: none
-  reader_options reader;             ///< pack, deal length, --skip-bad
+  reader_options reader;             ///< pack, deal length, --skip-bad, --group-by (group_field)
+  std::size_t max_groups = default_max_groups;  ///< --max-groups: the most groups (with group_field)
   game_deal game;                    ///< the battery's game tests
   double alpha = 0.001;              ///< the battery's level (and the since-start evidence's scale)
   double arl = 1e9;                  ///< the detector's threshold A: average run length to a false alarm >= A decks
@@ -55,8 +59,11 @@ struct follow_settings {
   std::size_t overlap_decks = 64;
 };
 
-/// One status of the monitor (also the alarm's and the final one's).
+/// One status of the monitor (also the alarm's and the final one's): of one group with --group-by.
 struct follow_status {
+  bool grouped = false;              ///< --group-by was given
+  std::string group;                 ///< the group's name ("" without --group-by)
+  std::uint64_t line = 0;            ///< input line of the group's last deck in this run (0: none)
   e_process::status e;               ///< the since-start e-process after the last deck
   change_detector::status detector;  ///< the change detector after the last deck
   double arl = 1e9;                  ///< the detector's threshold A (decks)
@@ -107,7 +114,11 @@ struct follow_final {
   follow_status status;
   follow_end end = follow_end::end_of_input;
   int stop_signal = 0;                  ///< `stop`'s value when end == stopped
-  std::optional<audit_report> report;   ///< the battery on this run's decks (none: no deck)
+  std::optional<audit_report> report;   ///< the battery on this run's decks (none: no deck; --group-by: see groups)
+  /// --group-by: every group's final status (`status` is the last of them) and the batteries of
+  /// every group with decks in this run, Holm over all (none: no deck).
+  std::vector<follow_status> group_statuses;
+  std::optional<grouped_report> group_reports;
   const audit_pack* pack = nullptr;
   std::string sha256;                   ///< of every byte read (skipped lines included), hex
   std::uint64_t bytes = 0;
@@ -128,7 +139,8 @@ class follow_events {
   /// The end: the final status and the battery's report.
   virtual void final(const follow_final& f) = 0;
   /// The metrics: after each status, alarm and the final record, and every
-  /// settings.metrics_interval seconds while idle.
+  /// settings.metrics_interval seconds while idle; one record per group (one, named "",
+  /// without --group-by).
   virtual void metrics(const follow_metrics_record& record) { (void)record; }
 };
 

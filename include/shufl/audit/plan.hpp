@@ -27,7 +27,12 @@
 //    about normal with mean shifted by Tδ, so (z-statistic)² is non-central χ²₁ with λ = Tδ²/σ²:
 //    two-sided tests at α/m; upper-tail tests (guessing) as a two-sided
 //    test at 2α/m (the same critical value; the far side's power is negligible).
-//  - duplicates, poker-hands: not planned (their power depends on how many distinct decks the
+//  - coupon-collector-suits, coupon-collector-ranks: as the totals, the mean of the cards dealt
+//    until every suit (rank) has shown shifts by δ, σ² from the exact law (audit/pairs.hpp).
+//  - position-pairs: a share δ of the decks has the pack's second card glued below its first;
+//    λ per deck from the Wald statistic of lag 1's mean table (plan.cpp), at level/L.
+//  - gap: the same glued pair, seen by the first card's suit (plan.cpp), at level/(suits).
+//  - duplicates, poker-hands, permutation-3/-4: not planned (their power depends on how many distinct decks the
 //    shuffler can make, or on which classes it favours; no single δ describes that).
 // Decks needed: λ* = the non-centrality at which a χ² test with the df rejects at α/m with the
 // power (stats.hpp detectable_noncentrality, Boost.Math non_central_chi_squared), decks =

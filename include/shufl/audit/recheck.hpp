@@ -17,8 +17,8 @@ namespace shufl::audit {
 
 /// How an audit of a deck file ran, as its report states it.
 struct report_settings {
-  reader_options reader;  ///< the pack (named packs only), decks, jokers, --dealt; --skip-bad when decks were skipped
-  audit_options options;  ///< alpha, and the game with its seats (from the game test's note; 1 when it names none)
+  reader_options reader;  ///< the pack (named, or --cards-file's labels), decks, jokers, --dealt; --skip-bad when decks were skipped
+  audit_options options;  ///< alpha, --lags, and --game with its --deal (the document's `settings`)
 };
 
 /// The embedded documents of a report page (the text of its audit-data script): a JSON array
@@ -26,7 +26,7 @@ struct report_settings {
 nlohmann::ordered_json parse_report_data(std::string_view text);
 
 /// The settings of one audit document of a deck file. Throws shufl::error when the document
-/// lacks them or cannot be redone ("a --cards-file pack cannot be recomputed").
+/// lacks them (a page made before documents carried `settings`: "... has no settings ...").
 report_settings settings_of_report(const nlohmann::ordered_json& doc);
 
 /// Where `now` (a recomputed document) differs from `page`: the same keys, strings and array

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstddef>
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -29,7 +30,8 @@ namespace shufl::audit {
 
 /// The searchable generator + shuffle families.
 enum class seed_family : std::uint8_t { python_random, c_rand, cpp_mt19937, java_random, asf_poker, glibc_rand_r,
-                                         msvc_rand, php_mt_rand, php_mt_rand_legacy, go_math_rand, dotnet_random };
+                                         msvc_rand, php_mt_rand, php_mt_rand_legacy, go_math_rand, dotnet_random,
+                                         node_math_random };
 
 /// What a time window's instants become as seeds of a family.
 enum class time_unit : std::uint8_t {
@@ -64,7 +66,10 @@ enum class reseed_mode : std::uint8_t { per_deal, once };
 /// random.sample(list, k) (python-random only): when n ≤ 21 + (k > 5 ? 4^⌈log4(3k)⌉ : 0), for i
 /// = 0 to k−1: j = draw(n−i), deal pool[j], pool[j] = pool[n−i−1]; otherwise for i = 0 to k−1:
 /// j = draw(n) drawn again while already dealt, deal list[j]. A sample deals k cards, not n.
-enum class shuffle_loop : std::uint8_t { down, up, naive, inside_out, sample };
+/// pop (node-math-random only): down, then the cards dealt with pop() from the end of the list
+/// (the last index first); sort (node-math-random only): deck.sort(() => Math.random() - 0.5) as
+/// V8 sorts fewer than 64 elements.
+enum class shuffle_loop : std::uint8_t { down, up, naive, inside_out, sample, pop, sort };
 /// How a raw output becomes draw(k): native, the generator's own bounded draw (c-rand: rand() % k;
 /// go-math-rand's down loop: Shuffle's own multiply, its other loops r.Intn(k)); div: rand() /
 /// (RAND_MAX / k + 1) (c-rand, glibc-rand-r: RAND_MAX = 2^31 − 1); mod: go-math-rand's r.Intn(k)
@@ -110,7 +115,8 @@ inline constexpr std::uint64_t max_search_seeds = std::uint64_t{1} << 48;
 /// `family`: Unix seconds [t0, t1], Unix milliseconds [1000·t0, 1000·t1 + 999], or milliseconds
 /// since midnight (the window's clock times; a window of a day or more, or one that crosses
 /// midnight, is the whole day 0..86,399,999). Throws shufl::error naming `option` on bad syntax,
-/// A > B, a seed above max_seed or more than max_search_seeds seeds.
+/// A > B, a seed above max_seed or more than max_search_seeds seeds, or when `text` is empty;
+/// node-math-random takes no range (empty `text`: the range 0..0, the recovery; else an error).
 seed_range parse_seed_range(std::string_view text, const seed_family_info& family,
                             std::string_view option = "--seeds");
 
@@ -147,12 +153,50 @@ struct seed_match {
   std::size_t deal = 0;  ///< per_deal: the 0-based logged deal it reproduces; once: 0.
 };
 
+/// node-math-random: a V8 Math.random state (xorshift128+) and where the shuffles start in it.
+struct xorshift_state {
+  std::uint64_t state0 = 0;  ///< The 128-bit state before the refill of the cache block that serves
+  std::uint64_t state1 = 0;  ///< the first draw of the first logged deal.
+  unsigned offset = 0;       ///< Values of that block served before it (0..63: the calls made earlier, mod 64).
+  bool double53 = false;     ///< ToDouble (state0 >> 11) / 2^53; false: ((state0 >> 12) | exponent of 1.0) − 1.
+};
+
+/// How node-math-random recovered (or failed to recover) the state from the logged cards.
+struct state_recovery {
+  std::size_t draws_seen = 0;    ///< Draws the logged cards reveal (j of Math.floor(Math.random() * k)).
+  std::size_t equations = 0;     ///< Linear equations over GF(2) they give (known leading bits of state0).
+  std::size_t best_rank = 0;     ///< The largest rank of a consistent system over the offsets tried (128: pinned down).
+  std::size_t offsets_consistent = 0;  ///< Cache offsets (of 64) whose system was consistent.
+  std::vector<xorshift_state> states;  ///< Every state that reproduces every logged card.
+  double seconds = 0;            ///< CPU time of the recovery (wall clock of one thread).
+};
+
 struct seed_search_result {
   std::vector<seed_match> matches;   ///< Sorted by (deal, seed); without `all` the lowest seed per search.
   std::uint64_t seeds_tried = 0;     ///< Seeds examined over all searches (≤ range.count() × searches).
   std::size_t searches = 0;          ///< 1 (once) or the number of deals (per_deal).
   bool truncated = false;            ///< `all` stopped at max_matches.
+  std::optional<state_recovery> recovery;  ///< node-math-random (matches: one {0, 0} per state found).
 };
+
+/// The node-math-random recovery (search_seeds calls it for that family; the deals in list
+/// indices, dealt order). Method: each logged card of a loop that leaves it final when drawn
+/// (down on whole decks, up, pop) reveals j = floor(u·k) of one Math.random() value u, i.e. the
+/// leading bits that every u in [j/k, (j+1)/k) shares, and those are bits of state0, linear over
+/// GF(2) in the 128-bit state; for each of the 64 cache offsets the equations are solved by
+/// Gaussian elimination (up to 2^16 solutions of a short rank enumerated), and a state counts only
+/// when it reproduces every logged card under one of the two ToDouble rules. Deals are
+/// consecutive: n − 1 draws each, no other Math.random call between them.
+state_recovery recover_node_state(const seed_search_options& options);
+
+/// Deals made by Math.random from `state`: `deals` consecutive shuffles of a fresh canonical list
+/// with `loop` (down, up, pop or sort), each in dealing order (pop: the list's last index first).
+/// `values_used`, when given, receives the number of Math.random() values the deals took.
+std::vector<std::vector<std::uint32_t>> node_deals(const xorshift_state& state, std::size_t n, std::size_t deals,
+                                                   shuffle_loop loop, std::size_t* values_used = nullptr);
+/// The Math.random() values `state` serves, from value `skip` (0: the first draw of the first
+/// deal; each deal of n cards takes n − 1) on, `count` of them.
+std::vector<double> node_values(const xorshift_state& state, std::size_t skip, std::size_t count);
 
 /// Runs the search. Throws shufl::error when the deals are empty, a deal is longer than n, has a
 /// card ≥ n or repeats a card, or the range exceeds the family's seeds.
@@ -170,6 +214,10 @@ seed_search_result search_seeds(const seed_search_options& options);
 /// then RANKS[1]... Returns deck_order (empty for the canonical order). Throws shufl::error naming
 /// --deck-order on bad syntax or when n ≠ 52.
 std::vector<std::uint32_t> parse_deck_order(std::string_view spec, std::size_t n);
+
+/// The names --loop takes (in shuffle_loop order; sample also as sample:K) and --reduce takes.
+inline constexpr std::array<std::string_view, 7> shuffle_loop_names{"down", "up", "naive", "inside-out", "sample", "pop", "sort"};
+inline constexpr std::array<std::string_view, 3> draw_reduction_names{"native", "mod", "div"};
 
 /// The variant of --loop LOOP (down, up, naive, inside-out, sample[:K]; sample without K deals the
 /// most cards logged of a deal), --reduce RULE (empty: the family's own; native, mod, div) and

@@ -8,17 +8,29 @@
    Totals: the exact per-deck variance from closed forms (fixed points 1, descents (n+1)/12,
    guessing sum 1/k (1 - 1/k)) and a two-sided z-test (upper tail: one-sided) solved with
    scipy.stats.norm. shufl's numbers must match (decks within 1 for root-finding rounding).
+   The coupon collector (cards dealt until every suit, every rank, has shown): its exact law by
+   inclusion-exclusion in fractions (P(T > t) = sum_k (-1)^(k+1) C(g, k) C(n - k s, t) / C(n, t)
+   for g groups of s cards), a two-sided z-test on the total as for the totals.
 2. Simulation: decks of a 24-card pack whose first card is on top with probability 1/24 + delta
    (the rest uniform), at the number of decks the plan gives; the card-position statistic
    (Pearson X^2 * (N-1)/N) is computed for R replications (fixed seed) and compared with the
    chi-squared critical value at alpha/m. The share rejected must lie within 4 binomial standard
    deviations of the planned power (the plan uses the non-central chi-squared approximation).
+3. Simulation of the coupon collector's model (mean per deck shifted by delta): at the planned
+   decks, totals of decks drawn from the exact law, each deck dealing one card more with
+   probability delta (mean + delta, variance + delta(1 - delta)), two-sided at alpha/m.
+4. Simulation of position-pairs' and gap's model (a share delta of the decks has the pack's
+   second card right below its first, the n - 1 units in uniform order; the rest uniform): decks
+   of a 24-card pack written as numbers and audited by shufl; the share whose p (Bonferroni over
+   the lags, over the suits) is below alpha/m, against the plan's power.
 Usage: plan_check.py SHUFL. Needs python3-numpy and python3-scipy (Debian's python3).
 """
 import json
 import math
+from fractions import Fraction
 import subprocess
 import sys
+import tempfile
 
 import numpy as np
 from scipy import optimize, stats
@@ -71,6 +83,24 @@ def expect_decks(name, got, per_deck, df, level, power, minimum, pairs=False):
           f"{name}: per deck {got['noncentrality_per_deck']} vs {per_deck}")
 
 
+def coupon_law(g, size):
+    """Exact pmf over t = 0..n of the cards dealt until each of g groups of `size` cards shows."""
+    n = g * size
+    surv = []
+    for t in range(n + 1):
+        miss = sum((-1) ** (k + 1) * math.comb(g, k) * Fraction(math.comb(n - k * size, t), math.comb(n, t))
+                   for k in range(1, g + 1))
+        surv.append(miss)  # P(T > t)
+    pmf = [Fraction(1) - surv[0]] + [surv[t - 1] - surv[t] for t in range(1, n + 1)]
+    assert sum(pmf) == 1 and min(pmf) >= 0
+    return pmf
+
+
+def moments(pmf):
+    mean = sum(t * p for t, p in enumerate(pmf))
+    return mean, sum(t * t * p for t, p in enumerate(pmf)) - mean * mean
+
+
 def main():
     shufl = sys.argv[1]
     power = 0.9
@@ -113,6 +143,17 @@ def main():
             want = math.ceil(z * z * var / d ** 2)
             got = tests[name]["decks"]
             check(abs(got - want) <= max(2, 2e-3 * want), f"{args} {name}: decks {got}, independently {want}")
+        default_coupon = 0.1 if not args else 0.03
+        for name, groups, size in (("coupon-collector-suits", suits, n // suits), ("coupon-collector-ranks", ranks, n // ranks)):
+            d = eff.get(name, default_coupon)
+            mean, var = moments(coupon_law(groups, size))
+            check(abs(tests[name]["effect"] - d) < 1e-15, f"{args} {name}: effect {tests[name]['effect']}")
+            check(f"null mean {float(mean):.4g}, sd {math.sqrt(var):.4g}" in tests[name]["model"],
+                  f"{args} {name}: model {tests[name]['model']} (mean {float(mean)}, var {float(var)})")
+            z = stats.norm.isf(level / 2) + stats.norm.isf(1 - power)
+            want = math.ceil(z * z * float(var) / d ** 2)
+            got = tests[name]["decks"]
+            check(abs(got - want) <= max(2, 2e-3 * want), f"{args} {name}: decks {got}, independently {want}")
         check(tests["duplicates"]["decks"] is None and not tests["duplicates"]["planned"], f"{args}: duplicates planned")
         check(doc["decks"] == max(t["decks"] for t in doc["tests"] if t["planned"]), f"{args}: overall decks")
 
@@ -142,6 +183,52 @@ def main():
     band = 4 * math.sqrt(0.9 * 0.1 / reps)
     print(f"simulation: {T} decks, {reps} replications, rejected {share:.3f} (asked about 0.9)")
     check(0.8 <= share <= 0.9 + band, f"simulation: empirical power {share:.3f} outside [0.8, {0.9 + band:.3f}]")
+    # Simulation of the coupon collector's model at the planned decks (standard pack).
+    doc = plan(shufl)
+    level = doc["level"]
+    crit = stats.norm.isf(level / 2)
+    for name, groups, size in (("coupon-collector-suits", 4, 13), ("coupon-collector-ranks", 13, 4)):
+        t = next(t for t in doc["tests"] if t["name"] == name)
+        T, delta = t["decks"], t["effect"]
+        pmf = coupon_law(groups, size)
+        mean, var = (float(x) for x in moments(pmf))
+        p = np.array([float(x) for x in pmf])
+        rejected = 0
+        for _ in range(reps):
+            total = (rng.multinomial(T, p / p.sum()) * np.arange(len(p))).sum() + rng.binomial(T, delta)
+            rejected += abs(total - T * mean) / math.sqrt(T * var) > crit
+        share = rejected / reps
+        print(f"simulation {name}: {T} decks, {reps} replications, rejected {share:.3f} (asked about 0.9)")
+        check(0.8 <= share <= 0.9 + band, f"simulation {name}: empirical power {share:.3f} outside [0.8, {0.9 + band:.3f}]")
+    # Simulation of the glued-pair model of position-pairs and gap (euchre, 24 cards), audited by shufl.
+    n, preps = 24, 300
+    for name, delta in (("position-pairs", 0.05), ("gap", 0.2)):
+        doc = plan(shufl, "--pack", "euchre", "--effect", f"{name}={delta}")
+        t = next(t for t in doc["tests"] if t["name"] == name)
+        T, level = t["decks"], doc["level"]
+        check(t["planned"] and not t["validity_bound"], f"{name}: {t}")
+        rejected = 0
+        with tempfile.TemporaryDirectory() as tmp:
+            path = f"{tmp}/decks.txt"
+            for _ in range(preps):
+                decks = np.argsort(rng.random((T, n)), axis=1)
+                for row in np.nonzero(rng.random(T) < delta)[0]:
+                    units = rng.permutation(n - 1)  # unit 0 is the pair (card 0, card 1); unit u > 0 is card u + 1
+                    deck = []
+                    for u in units:
+                        deck += [0, 1] if u == 0 else [u + 1]
+                    decks[row] = deck
+                np.savetxt(path, decks + 1, fmt="%d")
+                run = subprocess.run([shufl, "audit", path, "--pack", "euchre", "--format", "json"], capture_output=True,
+                                     text=True)
+                if run.returncode not in (0, 3):
+                    raise SystemExit(f"shufl audit: exit {run.returncode}: {run.stderr}")
+                got = next(x for x in json.loads(run.stdout)["tests"] if x["name"] == name)
+                rejected += got["p"] < level
+        share = rejected / preps
+        band = 4 * math.sqrt(0.9 * 0.1 / preps)
+        print(f"simulation {name}: D = {delta}, {T} decks, {preps} replications, rejected {share:.3f} (asked about 0.9)")
+        check(0.8 <= share <= 0.9 + band, f"simulation {name}: empirical power {share:.3f} outside [0.8, {0.9 + band:.3f}]")
     if failures:
         print(f"{len(failures)} failure(s)")
         return 1

@@ -1,0 +1,131 @@
+// The monitor's groups and their state document (include/shufl/audit/follow_groups.hpp).
+#include "shufl/audit/follow_groups.hpp"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "shufl/error.hpp"
+
+namespace shufl::audit {
+
+namespace {
+
+constexpr const char* kGroupsFormat = "shufl audit follow groups";
+
+// One group's state: the e-process's own fields, its detector, whether it had alarmed.
+nlohmann::ordered_json one_state(const follow_group& g) {
+  auto j = nlohmann::ordered_json::parse(g.e.serialize());
+  j["detector"] = nlohmann::ordered_json::parse(g.detector.serialize());
+  // An alarm the detector has not restarted after: a restart gives it again (or resets it).
+  j["alarm"] = g.detector.alarmed() || g.restored_alarm;
+  return j;
+}
+
+// Restores one group from one_state's object; true when it had alarmed.
+bool restore_one(follow_group& g, nlohmann::json j) {
+  if (!j.is_object()) throw error("state file: a group's state is not a JSON object");
+  if (!j.contains("detector")) throw error("state file: no change detector in it (written by an older monitor)");
+  if (!j.value("alarm", nlohmann::json(false)).is_boolean()) throw error("state file: 'alarm' is not true or false");
+  const bool had_alarm = j.value("alarm", false);
+  const std::string detector_text = j["detector"].dump();
+  j.erase("detector");
+  j.erase("alarm");
+  g.e.deserialize(j.dump());
+  g.detector.deserialize(detector_text);
+  return had_alarm;
+}
+
+}  // namespace
+
+follow_group_set::follow_group_set(const audit_pack& pack, double arl, bool grouped, std::size_t max_groups)
+    : pack_(pack), arl_(arl), grouped_(grouped), max_groups_(max_groups), replay_(std::make_shared<replay_window>()) {
+  if (max_groups == 0) throw error("--max-groups must be at least 1");
+}
+
+follow_group_set::follow_group_set(const follow_group_set& o)
+    : pack_(o.pack_), arl_(o.arl_), grouped_(o.grouped_), max_groups_(o.max_groups_),
+      replay_(std::make_shared<replay_window>(*o.replay_)), by_name_(o.by_name_) {
+  for (const auto& g : o.groups_) {
+    groups_.push_back(std::make_unique<follow_group>(*g));
+    groups_.back()->detector.share_replay(replay_);
+  }
+}
+
+double follow_group_set::log_sum_m() const {
+  double top = -std::numeric_limits<double>::infinity();
+  for (const auto& g : groups_) top = std::max(top, g->detector.log_m());
+  if (!std::isfinite(top)) return top;
+  double sum = 0;
+  for (const auto& g : groups_) sum += std::exp(g->detector.log_m() - top);
+  return top + std::log(sum);
+}
+
+follow_group& follow_group_set::get(std::string_view name) {
+  if (!grouped_) name = {};
+  if (!grouped_ && !groups_.empty()) return *groups_.front();
+  if (grouped_) {
+    const auto it = by_name_.find(name);
+    if (it != by_name_.end()) return *groups_[it->second];
+    if (groups_.size() >= max_groups_) {
+      throw error(fmt::format("more than {} groups (--max-groups {})", max_groups_, max_groups_));
+    }
+  }
+  groups_.push_back(std::make_unique<follow_group>(std::string(name), pack_, arl_, replay_));
+  by_name_.emplace(std::string(name), groups_.size() - 1);
+  return *groups_.back();
+}
+
+std::string follow_group_set::serialize() const {
+  if (!grouped_) return groups_.empty() ? std::string("{}") : one_state(*groups_.front()).dump();
+  nlohmann::ordered_json j;
+  j["format"] = kGroupsFormat;
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (const auto& g : groups_) list.push_back({{"group", g->name}, {"state", one_state(*g)}});
+  j["groups"] = std::move(list);
+  return j.dump();
+}
+
+std::vector<std::string> follow_group_set::deserialize(std::string_view json_text) {
+  const nlohmann::json j = nlohmann::json::parse(json_text, nullptr, false);
+  const bool has_groups = j.is_object() && j.value("format", nlohmann::json("")) == kGroupsFormat;
+  if (has_groups && !grouped_) {
+    throw error("state file: it holds the groups of a monitor run with --group-by: give --group-by as then");
+  }
+  std::vector<std::string> alarmed;
+  try {
+    if (!grouped_) {
+      if (j.is_discarded()) {  // not JSON: the e-process's reader says what is wrong
+        follow_group& g = get({});
+        g.e.deserialize(json_text);
+      }
+      follow_group& g = get({});
+      if (restore_one(g, j)) alarmed.push_back(g.name);
+      return alarmed;
+    }
+    if (!has_groups) throw error("state file: written by a monitor without --group-by: drop --group-by, or start a new state");
+    const auto& list = j.at("groups");
+    if (!list.is_array()) throw error("state file: 'groups' is not a list");
+    if (list.size() > max_groups_) {
+      throw error(fmt::format("state file: {} groups, more than --max-groups {}", list.size(), max_groups_));
+    }
+    for (const auto& item : list) {
+      if (!item.is_object() || !item.contains("group") || !item["group"].is_string() || !item.contains("state")) {
+        throw error("state file: a group without its name or state");
+      }
+      const std::string name = item["group"].get<std::string>();
+      if (name.empty() || name.size() > max_group_bytes) throw error("state file: a group name is empty or too long");
+      if (by_name_.count(name) != 0) throw error(fmt::format("state file: group {} appears twice", nlohmann::json(name).dump()));
+      follow_group& g = get(name);
+      if (restore_one(g, item["state"])) alarmed.push_back(name);
+    }
+  } catch (const nlohmann::json::exception&) {
+    throw error("state file: the groups' part is malformed");
+  }
+  return alarmed;
+}
+
+}  // namespace shufl::audit
