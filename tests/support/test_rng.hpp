@@ -37,6 +37,15 @@ struct test_rng {
     for (std::size_t i = n; i-- > 1;) std::swap(d[i], d[below(static_cast<std::uint32_t>(i + 1))]);
     return d;
   }
+  /// `count` uniform orders of 0..n-1 (deck() each), one after another in one vector.
+  std::vector<std::uint32_t> decks(std::size_t count, std::size_t n) {
+    std::vector<std::uint32_t> all;
+    for (std::size_t t = 0; t < count; ++t) {
+      const auto d = deck(n);
+      all.insert(all.end(), d.begin(), d.end());
+    }
+    return all;
+  }
   /// The first k cards of a uniform deal of 0..n-1 (partial Fisher–Yates upward, k <= n; a draw
   /// is next() mod (n - i), whose bias below n/2^64 no test can see).
   std::vector<std::uint32_t> partial_deal(std::size_t n, std::size_t k) {
