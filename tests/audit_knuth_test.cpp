@@ -48,11 +48,7 @@ TEST(AuditPermutation, FairDecksRejectAtTheLevel) {
   int r3 = 0, r4 = 0;
   for (int rep = 0; rep < 400; ++rep) {
     battery b(shufl::test::distinct_shape(10));
-    std::vector<std::uint32_t> all;
-    for (int t = 0; t < 300; ++t) {
-      const auto d = rng.deck(10);
-      all.insert(all.end(), d.begin(), d.end());
-    }
+    auto all = rng.decks(300, 10);
     b.add_block(all.data(), 300, nullptr, 0);
     for (const auto& t : b.evaluate()) {
       if (t.name == "permutation-3") {

@@ -82,11 +82,7 @@ TEST(AuditPairs, FairDecksRejectAtTheLevel) {
   double sum = 0;
   for (int rep = 0; rep < 400; ++rep) {
     battery b(shufl::test::distinct_shape(10));
-    std::vector<std::uint32_t> all;
-    for (int t = 0; t < 300; ++t) {
-      const auto d = rng.deck(10);
-      all.insert(all.end(), d.begin(), d.end());
-    }
+    auto all = rng.decks(300, 10);
     b.add_block(all.data(), 300, nullptr, 0);
     sum += position_pairs_wald(std::span(b.position_pairs).first(100), 10, 1, 300).statistic;
     for (const auto& t : b.evaluate()) {
@@ -191,11 +187,7 @@ TEST(AuditCoupon, FairDecksRejectAtTheLevel) {
   int suits = 0, ranks = 0;
   for (int rep = 0; rep < 400; ++rep) {
     battery b(shape);
-    std::vector<std::uint32_t> all;
-    for (int t = 0; t < 300; ++t) {
-      const auto d = rng.deck(12);
-      all.insert(all.end(), d.begin(), d.end());
-    }
+    auto all = rng.decks(300, 12);
     b.add_block(all.data(), 300, nullptr, 0);
     for (const auto& t : b.evaluate()) {
       if (t.name == "coupon-collector-suits") suits += t.p < 0.05;
@@ -288,11 +280,7 @@ TEST(AuditGap, FairDecksRejectAtTheLevel) {
   int rejected = 0;
   for (int rep = 0; rep < 400; ++rep) {
     battery b(shape);
-    std::vector<std::uint32_t> all;
-    for (int t = 0; t < 300; ++t) {
-      const auto d = rng.deck(12);
-      all.insert(all.end(), d.begin(), d.end());
-    }
+    auto all = rng.decks(300, 12);
     b.add_block(all.data(), 300, nullptr, 0);
     for (const auto& t : b.evaluate()) {
       if (t.name != "gap") continue;

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "support/background.hpp"
+#include "support/node_exporter.hpp"
 #include "support/run.hpp"
 
 namespace shufl::test {
@@ -326,33 +327,8 @@ TEST(AuditFollowService, TwoMonitorsMetricsThroughNodeExporterAndAnIdleHeartbeat
 
   const std::string exporter = "/usr/bin/prometheus-node-exporter";
   if (access(exporter.c_str(), X_OK) != 0) GTEST_SKIP() << exporter << " is not installed";
-  const int s = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof a;
-  ASSERT_EQ(bind(s, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
-  ASSERT_EQ(getsockname(s, reinterpret_cast<sockaddr*>(&a), &len), 0);
-  const int port = ntohs(a.sin_port);
-  close(s);
-  const std::string script = fmt::format(
-      R"(import subprocess, sys, time, urllib.request
-p = subprocess.Popen(["{}", "--collector.disable-defaults", "--collector.textfile",
-    "--collector.textfile.directory={}", "--web.listen-address=127.0.0.1:{}"],
-    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-try:
-    for _ in range(200):
-        try:
-            sys.stdout.write(urllib.request.urlopen("http://127.0.0.1:{}/metrics", timeout=2).read().decode())
-            break
-        except OSError:
-            time.sleep(0.02)
-finally:
-    p.terminate()
-    sys.stderr.write(p.communicate()[1].decode())
-)",
-      exporter, dir.path(), port, port);
-  const auto scraped = run_program("/usr/bin/python3", {"-c", script});
+  run_result scraped;
+  ASSERT_NO_FATAL_FAILURE(scrape_node_exporter(exporter, dir.path(), scraped));
   ASSERT_EQ(scraped.status, 0) << scraped.err;
   EXPECT_NE(scraped.out.find("\nnode_textfile_scrape_error 0\n"), std::string::npos) << scraped.out;
   EXPECT_EQ(scraped.err.find("level=error"), std::string::npos) << scraped.err;

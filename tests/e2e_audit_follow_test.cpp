@@ -25,30 +25,13 @@
 #include <vector>
 
 #include "support/background.hpp"
+#include "support/node_exporter.hpp"
 #include "support/run.hpp"
 #include "support/test_rng.hpp"
 
 namespace shufl::test {
 namespace {
 
-
-// One Gilbert–Shannon–Reeds riffle: cut binomially, drop from each packet with probability
-// proportional to its size.
-std::vector<std::uint32_t> riffle(const std::vector<std::uint32_t>& d, test_rng& rng) {
-  std::size_t cut = 0;
-  for (std::size_t i = 0; i < d.size(); ++i) cut += rng.next() >> 63;
-  std::vector<std::uint32_t> out;
-  std::size_t a = 0, b = cut;
-  while (a < cut || b < d.size()) {
-    const std::uint32_t left = static_cast<std::uint32_t>(cut - a), right = static_cast<std::uint32_t>(d.size() - b);
-    if (rng.below(left + right) < left) {
-      out.push_back(d[a++]);
-    } else {
-      out.push_back(d[b++]);
-    }
-  }
-  return out;
-}
 
 // `count` decks, each three riffles of the canonical order (a flaw the monitor finds in a few decks).
 std::string three_riffles(std::size_t count, std::uint64_t seed) {
@@ -57,7 +40,7 @@ std::string three_riffles(std::size_t count, std::uint64_t seed) {
   for (std::size_t t = 0; t < count; ++t) {
     std::vector<std::uint32_t> d(52);
     std::iota(d.begin(), d.end(), 0u);
-    for (int r = 0; r < 3; ++r) d = riffle(d, rng);
+    for (int r = 0; r < 3; ++r) d = gsr_riffle(d, rng);
     text += deck_line(d);
   }
   return text;
@@ -470,34 +453,8 @@ TEST(AuditFollow, MetricsFileReadBackThroughNodeExporter) {
 
   const std::string exporter = "/usr/bin/prometheus-node-exporter";
   if (access(exporter.c_str(), X_OK) != 0) GTEST_SKIP() << exporter << " is not installed";
-  // A free port: bind to 0, read it back, release it for the exporter.
-  const int s = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof a;
-  ASSERT_EQ(bind(s, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
-  ASSERT_EQ(getsockname(s, reinterpret_cast<sockaddr*>(&a), &len), 0);
-  const int port = ntohs(a.sin_port);
-  close(s);
-  const std::string script = fmt::format(
-      R"(import subprocess, sys, time, urllib.request
-p = subprocess.Popen(["{}", "--collector.disable-defaults", "--collector.textfile",
-    "--collector.textfile.directory={}", "--web.listen-address=127.0.0.1:{}"],
-    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-try:
-    for _ in range(200):
-        try:
-            sys.stdout.write(urllib.request.urlopen("http://127.0.0.1:{}/metrics", timeout=2).read().decode())
-            break
-        except OSError:
-            time.sleep(0.02)
-finally:
-    p.terminate()
-    p.wait()
-)",
-      exporter, dir.path(), port, port);
-  const auto scraped = run_program("/usr/bin/python3", {"-c", script});
+  run_result scraped;
+  ASSERT_NO_FATAL_FAILURE(scrape_node_exporter(exporter, dir.path(), scraped));
   ASSERT_EQ(scraped.status, 0) << scraped.err;
   ASSERT_NE(scraped.out.find("shufl_audit_decks_total"), std::string::npos) << scraped.out;
   EXPECT_NE(scraped.out.find("\nnode_textfile_scrape_error 0\n"), std::string::npos) << scraped.out;

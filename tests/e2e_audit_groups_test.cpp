@@ -19,24 +19,6 @@
 namespace shufl::test {
 namespace {
 
-// One Gilbert–Shannon–Reeds riffle: cut binomially, drop from each packet with probability
-// proportional to its size.
-std::vector<std::uint32_t> riffle(const std::vector<std::uint32_t>& d, test_rng& rng) {
-  std::size_t cut = 0;
-  for (std::size_t i = 0; i < d.size(); ++i) cut += rng.next() >> 63;
-  std::vector<std::uint32_t> out;
-  std::size_t a = 0, b = cut;
-  while (a < cut || b < d.size()) {
-    const auto left = static_cast<std::uint32_t>(cut - a), right = static_cast<std::uint32_t>(d.size() - b);
-    if (rng.below(left + right) < left) {
-      out.push_back(d[a++]);
-    } else {
-      out.push_back(d[b++]);
-    }
-  }
-  return out;
-}
-
 // `rounds` rounds of one deck per table T00..T39, "Tnn " before the deck; table `bad` riffles
 // its own previous deck three times (starting from the canonical order), the others are fair.
 std::string forty_tables(std::size_t rounds, int bad, std::uint64_t seed) {
@@ -49,7 +31,7 @@ std::string forty_tables(std::size_t rounds, int bad, std::uint64_t seed) {
       std::vector<std::uint32_t> d;
       if (k == bad) {
         d = previous;
-        for (int r = 0; r < 3; ++r) d = riffle(d, rng);
+        for (int r = 0; r < 3; ++r) d = gsr_riffle(d, rng);
         previous = d;
       } else {
         d = rng.deck(52);

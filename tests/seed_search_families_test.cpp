@@ -13,25 +13,14 @@
 #include "shufl/audit/seed_search.hpp"
 #include "shufl/error.hpp"
 #include "support/run.hpp"
+#include "support/seed_search_deals.hpp"
 
 namespace shufl::audit {
 namespace {
 
-using deals_t = std::vector<std::vector<std::uint32_t>>;
-
-std::string ref(const std::string& name) { return test::reference_dir() + "/seed_search/" + name; }
-
-deals_t parse_deals(const std::string& text) {
-  deals_t out;
-  for (const auto& line : test::lines(text)) {
-    if (line.empty()) continue;
-    std::istringstream in(line);
-    std::vector<std::uint32_t> deal;
-    for (std::uint32_t c; in >> c;) deal.push_back(c);
-    out.push_back(deal);
-  }
-  return out;
-}
+using test::deals_t;
+using test::parse_deals;
+using test::seed_search_ref;
 
 // The runtime's deals (`command N 3 SEED...`) against ours, 3 consecutive deals per seed.
 void compare(const std::string& command, seed_family f, const family_variant& v, const std::vector<std::uint64_t>& seeds,
@@ -57,7 +46,7 @@ const std::vector<std::size_t> sizes{2, 5, 8, 52, 53, 100};
 // php-cli is in scripts/setup.sh: the default suite runs PHP itself.
 TEST(SeedSearchFamilies, PhpMtRandIsPhp) {
   ASSERT_EQ(test::run_shell("php -v").status, 0) << "php is not on PATH (scripts/setup.sh installs php-cli)";
-  const std::string php = "php " + ref("php_shuffle.php");
+  const std::string php = "php " + seed_search_ref("php_shuffle.php");
   compare(php + " mt shuffle", seed_family::php_mt_rand, {}, seeds32, sizes);
   compare(php + " legacy shuffle", seed_family::php_mt_rand_legacy, {}, seeds32, sizes);
   // Loops written with mt_rand(0, k - 1).
@@ -77,7 +66,7 @@ TEST(SeedSearchFamilies, GoMathRandIsGo) {
     GTEST_SKIP() << "set SHUFL_SEED_SEARCH_GO=1 (ctest -L long runs seed_search.go, which installs Go)";
   test::temp_dir dir;
   const auto built = test::run_shell("cd " + dir.file("") + " && GOCACHE=" + dir.file("cache") + " GO111MODULE=off go build -o " +
-                                     dir.file("go_shuffle") + " " + ref("go_shuffle.go"));
+                                     dir.file("go_shuffle") + " " + seed_search_ref("go_shuffle.go"));
   ASSERT_EQ(built.status, 0) << built.err;
   const std::string go = dir.file("go_shuffle");
   compare(go + " shuffle", seed_family::go_math_rand, {}, go_seeds, sizes);
@@ -93,7 +82,7 @@ TEST(SeedSearchFamilies, DotnetRandomIsMono) {
   if (std::getenv("SHUFL_SEED_SEARCH_MONO") == nullptr)
     GTEST_SKIP() << "set SHUFL_SEED_SEARCH_MONO=1 (ctest -L long runs seed_search.mono, which installs mono)";
   test::temp_dir dir;
-  const auto built = test::run_shell("mcs -out:" + dir.file("ds.exe") + " " + ref("DotnetShuffle.cs"));
+  const auto built = test::run_shell("mcs -out:" + dir.file("ds.exe") + " " + seed_search_ref("DotnetShuffle.cs"));
   ASSERT_EQ(built.status, 0) << built.out << built.err;
   const std::string cs = "mono " + dir.file("ds.exe");
   compare(cs + " down", seed_family::dotnet_random, {}, dotnet_seeds, sizes);

@@ -13,25 +13,14 @@
 
 #include "shufl/error.hpp"
 #include "support/run.hpp"
+#include "support/seed_search_deals.hpp"
 
 namespace shufl::audit {
 namespace {
 
-using deals_t = std::vector<std::vector<std::uint32_t>>;
-
-std::string ref(const std::string& name) { return test::reference_dir() + "/seed_search/" + name; }
-
-deals_t parse_deals(const std::string& text) {
-  deals_t out;
-  for (const auto& line : test::lines(text)) {
-    if (line.empty()) continue;
-    std::istringstream in(line);
-    std::vector<std::uint32_t> deal;
-    for (std::uint32_t c; in >> c;) deal.push_back(c);
-    out.push_back(deal);
-  }
-  return out;
-}
+using test::deals_t;
+using test::parse_deals;
+using test::seed_search_ref;
 
 std::string args_of(std::size_t n, std::size_t deals, const std::vector<std::uint64_t>& seeds) {
   std::string a = std::to_string(n) + " " + std::to_string(deals);
@@ -75,13 +64,13 @@ TEST(SeedSearchFamilies, PythonRandomIsCPython) {
   std::vector<std::uint64_t> seeds = seeds32;
   seeds.push_back(std::uint64_t{1} << 32);   // two key words
   seeds.push_back(1796083200123ull);         // milliseconds
-  compare_with("python3 " + ref("python_random.py"), seed_family::python_random, seeds, sizes);
+  compare_with("python3 " + seed_search_ref("python_random.py"), seed_family::python_random, seeds, sizes);
 }
 
 TEST(SeedSearchFamilies, CRandIsGlibc) {
   const auto dir = temp_dir();
   ASSERT_FALSE(dir.empty());
-  const auto build = test::run_shell("cc -O1 -o " + dir + "/c_rand " + ref("c_rand.c"));
+  const auto build = test::run_shell("cc -O1 -o " + dir + "/c_rand " + seed_search_ref("c_rand.c"));
   ASSERT_EQ(build.status, 0) << build.err;
   compare_with(dir + "/c_rand", seed_family::c_rand, seeds32, sizes);
 }
@@ -89,7 +78,7 @@ TEST(SeedSearchFamilies, CRandIsGlibc) {
 TEST(SeedSearchFamilies, CppMt19937IsLibstdcxx) {
   const auto dir = temp_dir();
   ASSERT_FALSE(dir.empty());
-  const auto build = test::run_shell("c++ -std=c++17 -O1 -o " + dir + "/cpp_mt19937 " + ref("cpp_mt19937.cpp"));
+  const auto build = test::run_shell("c++ -std=c++17 -O1 -o " + dir + "/cpp_mt19937 " + seed_search_ref("cpp_mt19937.cpp"));
   ASSERT_EQ(build.status, 0) << build.err;
   compare_with(dir + "/cpp_mt19937", seed_family::cpp_mt19937, seeds32, {2, 5, 8, 51, 52, 100});
   // n² above 2^32 − 1: libstdc++'s one-position-per-draw loop.
@@ -104,11 +93,11 @@ TEST(SeedSearchFamilies, JavaRandomIsTheJdk) {
   std::vector<std::uint64_t> seeds = seeds32;
   seeds.push_back(1796083200123ull);
   seeds.push_back((std::uint64_t{1} << 48) - 1);
-  compare_with("java " + ref("JavaShuffle.java"), seed_family::java_random, seeds, {2, 5, 16, 52, 53});
+  compare_with("java " + seed_search_ref("JavaShuffle.java"), seed_family::java_random, seeds, {2, 5, 16, 52, 53});
 }
 
 TEST(SeedSearchFamilies, AsfPokerIsThePublishedPascal) {
-  compare_with("python3 " + ref("asf_poker.py"), seed_family::asf_poker, {0, 1, 1234567, 86399999, 4294967295u},
+  compare_with("python3 " + seed_search_ref("asf_poker.py"), seed_family::asf_poker, {0, 1, 1234567, 86399999, 4294967295u},
                {2, 5, 52});
 }
 

@@ -14,6 +14,7 @@ from typing import Any, Callable, Optional, Sequence
 import numpy as np
 
 from . import _shufl
+from ._report import _Report
 
 _GAMES = ("poker", "blackjack")
 
@@ -69,7 +70,7 @@ class TestResult:
     columns: Optional[list] = None
 
 
-class AuditResult:
+class AuditResult(_Report):
     """The report of one audit: the battery's tests and the decision (Holm at ``alpha``).
 
     Attributes
@@ -98,16 +99,8 @@ class AuditResult:
     """
 
     def __init__(self, doc: dict, text: str):
-        self._doc = doc
-        self._text = text
+        super().__init__(doc, text)
         self.tests = [TestResult(**{k: t.get(k) for k in TestResult.__dataclass_fields__}) for t in doc["tests"]]
-
-    # Pickling keeps the document and the text; the tests are rebuilt from them.
-    def __getstate__(self):
-        return {"doc": self._doc, "text": self._text}
-
-    def __setstate__(self, state):
-        self.__init__(state["doc"], state["text"])
 
     @property
     def passed(self) -> bool:
@@ -130,10 +123,6 @@ class AuditResult:
         return self._doc["alpha"]
 
     @property
-    def text(self) -> str:
-        return self._text
-
-    @property
     def failed(self) -> list:
         """The tests that failed (after Holm's adjustment)."""
         return [t for t in self.tests if t.result == "fail"]
@@ -147,9 +136,6 @@ class AuditResult:
     def __bool__(self) -> bool:
         return self.passed
 
-    def __str__(self) -> str:
-        return self._text
-
     def __repr__(self) -> str:
         return f"<shufl.AuditResult {self.result}: {self.summary}>"
 
@@ -157,7 +143,7 @@ class AuditResult:
         """The document ``shufl audit --format json`` writes (schema/audit-report.schema.json),
         with ``input`` = {"name": "<array>", "shape": [rows, columns], "dtype": "..."} for an
         array. A new copy each call."""
-        return json.loads(json.dumps(self._doc))
+        return self._doc_copy()
 
     def to_frame(self):
         """The tests as a pandas DataFrame, one row per test, columns as ``TestResult``'s

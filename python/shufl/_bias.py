@@ -6,9 +6,10 @@ import json
 from typing import Optional, Union, Sequence
 
 from . import _shufl
+from ._report import _Report
 
 
-class BiasResult:
+class BiasResult(_Report):
     """The report of ``shufl bias``: one result per algorithm.
 
     Attributes
@@ -21,16 +22,6 @@ class BiasResult:
         The text report (``str(result)``).
     """
 
-    def __init__(self, doc: dict, text: str):
-        self._doc = doc
-        self._text = text
-
-    def __getstate__(self):
-        return {"doc": self._doc, "text": self._text}
-
-    def __setstate__(self, state):
-        self.__init__(state["doc"], state["text"])
-
     @property
     def results(self) -> list:
         return self._doc["results"]
@@ -39,19 +30,12 @@ class BiasResult:
     def verdicts(self) -> dict:
         return {r["algorithm"]: r["verdict"] for r in self._doc["results"]}
 
-    @property
-    def text(self) -> str:
-        return self._text
-
-    def __str__(self) -> str:
-        return self._text
-
     def __repr__(self) -> str:
         return f"<shufl.BiasResult {self.verdicts}>"
 
     def to_dict(self) -> dict:
         """The document ``shufl bias --format json`` writes (a new copy each call)."""
-        return json.loads(json.dumps(self._doc))
+        return self._doc_copy()
 
 
 def bias(n: int = 3, trials: int = 60_000, algos: Union[str, Sequence[str]] = "fisher-yates,naive", *,

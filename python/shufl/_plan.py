@@ -6,10 +6,11 @@ import json
 from typing import Mapping, Optional, Union
 
 from . import _shufl
+from ._report import _Report
 from ._audit import _args
 
 
-class Plan:
+class Plan(_Report):
     """The decks each test of the battery needs to detect an effect.
 
     Attributes
@@ -23,16 +24,6 @@ class Plan:
         The text of ``shufl audit --plan`` (``str(plan)``).
     """
 
-    def __init__(self, doc: dict, text: str):
-        self._doc = doc
-        self._text = text
-
-    def __getstate__(self):
-        return {"doc": self._doc, "text": self._text}
-
-    def __setstate__(self, state):
-        self.__init__(state["doc"], state["text"])
-
     @property
     def decks(self) -> int:
         return max((t["decks"] for t in self._doc["tests"] if t["planned"]), default=0)
@@ -41,19 +32,12 @@ class Plan:
     def tests(self) -> list:
         return self._doc["tests"]
 
-    @property
-    def text(self) -> str:
-        return self._text
-
-    def __str__(self) -> str:
-        return self._text
-
     def __repr__(self) -> str:
         return f"<shufl.Plan {self.decks} decks>"
 
     def to_dict(self) -> dict:
         """The document ``shufl audit --plan --format json`` writes (a new copy each call)."""
-        return json.loads(json.dumps(self._doc))
+        return self._doc_copy()
 
 
 def plan(*, pack: str = "standard", decks_in_shoe: int = 1, game: Optional[str] = None, deal=None,

@@ -22,11 +22,7 @@ TEST(AuditPairsLong, ThousandFairAuditsRejectAtTheLevel) {
   int pairs = 0, suits = 0, ranks = 0, gap = 0;
   for (int rep = 0; rep < 1000; ++rep) {
     battery b(shape);
-    std::vector<std::uint32_t> all;
-    for (int t = 0; t < 1000; ++t) {
-      const auto d = rng.deck(52);
-      all.insert(all.end(), d.begin(), d.end());
-    }
+    auto all = rng.decks(1000, 52);
     b.add_block(all.data(), 1000, nullptr, 0);
     for (const auto& t : b.evaluate()) {
       if (t.name == "position-pairs") pairs += t.p < 0.01;

@@ -72,11 +72,7 @@ TEST(AuditPermutationLong, ThousandFairAuditsRejectAtTheLevel) {
   int r3 = 0, r4 = 0;
   for (int rep = 0; rep < 1000; ++rep) {
     battery b(shufl::test::distinct_shape(52));
-    std::vector<std::uint32_t> all;
-    for (int t = 0; t < 1000; ++t) {
-      const auto d = rng.deck(52);
-      all.insert(all.end(), d.begin(), d.end());
-    }
+    auto all = rng.decks(1000, 52);
     b.add_block(all.data(), 1000, nullptr, 0);
     for (const auto& t : b.evaluate()) {
       if (t.name == "permutation-3") r3 += t.p < 0.01;

@@ -1,5 +1,6 @@
 // What the audit tests build decks with, independently of shufl: a small random generator
-// (splitmix64, S. Vigna, with an unbiased bounded draw by rejection) and poker-code deck lines.
+// (splitmix64, S. Vigna, with an unbiased bounded draw by rejection), a riffle and poker-code deck
+// lines.
 #pragma once
 
 #include <cstddef>
@@ -36,6 +37,15 @@ struct test_rng {
     for (std::size_t i = n; i-- > 1;) std::swap(d[i], d[below(static_cast<std::uint32_t>(i + 1))]);
     return d;
   }
+  /// `count` uniform orders of 0..n-1 (deck() each), one after another in one vector.
+  std::vector<std::uint32_t> decks(std::size_t count, std::size_t n) {
+    std::vector<std::uint32_t> all;
+    for (std::size_t t = 0; t < count; ++t) {
+      const auto d = deck(n);
+      all.insert(all.end(), d.begin(), d.end());
+    }
+    return all;
+  }
   /// The first k cards of a uniform deal of 0..n-1 (partial Fisher–Yates upward, k <= n; a draw
   /// is next() mod (n - i), whose bias below n/2^64 no test can see).
   std::vector<std::uint32_t> partial_deal(std::size_t n, std::size_t k) {
@@ -46,6 +56,24 @@ struct test_rng {
     return a;
   }
 };
+
+/// One Gilbert–Shannon–Reeds riffle of `d`: cut binomially, drop from each packet with probability
+/// proportional to its size.
+inline std::vector<std::uint32_t> gsr_riffle(const std::vector<std::uint32_t>& d, test_rng& rng) {
+  std::size_t cut = 0;
+  for (std::size_t i = 0; i < d.size(); ++i) cut += rng.next() >> 63;
+  std::vector<std::uint32_t> out;
+  std::size_t a = 0, b = cut;
+  while (a < cut || b < d.size()) {
+    const auto left = static_cast<std::uint32_t>(cut - a), right = static_cast<std::uint32_t>(d.size() - b);
+    if (rng.below(left + right) < left) {
+      out.push_back(d[a++]);
+    } else {
+      out.push_back(d[b++]);
+    }
+  }
+  return out;
+}
 
 /// Poker code of canonical card k of a standard pack: As 2s ... Ks, Ah ... Kh, Ad ... Kd, Ac ... Kc.
 inline std::string code(std::uint32_t k) {
