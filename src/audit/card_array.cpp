@@ -2,6 +2,7 @@
 // converts its rows a block at a time into face ids, checking each row as the deck reader checks
 // a line of numbers, and adds the block to its own battery; the batteries are merged in row order.
 #include "shufl/audit/card_array.hpp"
+#include "shufl/audit/tally.hpp"
 
 #include <fmt/format.h>
 
@@ -207,17 +208,7 @@ audit_report audit_array(const card_array& a, const audit_pack& pack, std::optio
 
   battery total(shape);
   for (const auto& b : batteries) total.merge(b);
-  audit_report r;
-  r.tests = total.evaluate(options.threads);
-  r.decks = total.decks();
-  r.decision = decide(r.tests, r.decks, options.alpha);
-  r.pack = pack.name;
-  r.pack_description = pack.cards.description;
-  r.cards = shape.cards;
-  r.positions = shape.positions;
-  r.game = shape.game;
-  r.lags = shape.lags;
-  return r;
+  return report_of_battery(total, pack, options.alpha, options.threads);
 }
 
 }  // namespace shufl::audit

@@ -28,22 +28,6 @@ namespace shufl::audit {
 
 namespace {
 
-audit_report finish(const battery& b, const audit_pack& pack, double alpha, unsigned threads) {
-  audit_report r;
-  r.tests = b.evaluate(threads);
-  r.decks = b.decks();
-  r.decision = decide(r.tests, r.decks, alpha);
-  r.pack = pack.name;
-  r.pack_description = pack.cards.description;
-  r.cards = b.shape().cards;
-  r.positions = b.shape().positions;
-  r.game = b.shape().game;
-  r.lags = b.shape().lags;
-  for (const auto& e : detectable_effects(b.shape(), b.decks(), alpha)) {
-    r.detectable.push_back({e.name, e.effect, e.model});
-  }
-  return r;
-}
 
 void check_options(const audit_options& o) {
   if (!(o.alpha > 0 && o.alpha < 1)) throw error(fmt::format("--alpha must be in (0, 1), not {}", o.alpha));
@@ -167,7 +151,7 @@ audit_report audit_decks(deck_reader& reader, const audit_options& options) {
       index += count;
       stop(index, more);
     }
-    return tiered(finish(b, pack, options.alpha, options.threads));
+    return tiered(report_of_battery(b, pack, options.alpha, options.threads));
   }
 
   const unsigned workers = options.threads;
@@ -222,7 +206,7 @@ audit_report audit_decks(deck_reader& reader, const audit_options& options) {
   }
   battery total(shape);
   for (const auto& b : batteries) total.merge(b);
-  return tiered(finish(total, pack, options.alpha, options.threads));
+  return tiered(report_of_battery(total, pack, options.alpha, options.threads));
 }
 
 audit_report audit_algorithm(const algorithm_spec& algorithm, const audit_pack& pack, std::uint64_t trials,
@@ -232,6 +216,23 @@ audit_report audit_algorithm(const algorithm_spec& algorithm, const audit_pack& 
   const audit_tally t = tally_algorithm(algorithm, pack, T, engine, key, options, 0, bias_chunk_count(T));
   audit_report r = report_of(t, options.alpha, options.threads);
   r.tier = options.tier;
+  return r;
+}
+
+audit_report report_of_battery(const battery& b, const audit_pack& pack, double alpha, unsigned threads) {
+  audit_report r;
+  r.tests = b.evaluate(threads);
+  r.decks = b.decks();
+  r.decision = decide(r.tests, r.decks, alpha);
+  r.pack = pack.name;
+  r.pack_description = pack.cards.description;
+  r.cards = b.shape().cards;
+  r.positions = b.shape().positions;
+  r.game = b.shape().game;
+  r.lags = b.shape().lags;
+  for (const auto& e : detectable_effects(b.shape(), b.decks(), alpha)) {
+    r.detectable.push_back({e.name, e.effect, e.model});
+  }
   return r;
 }
 
