@@ -207,17 +207,7 @@ audit_report audit_array(const card_array& a, const audit_pack& pack, std::optio
 
   battery total(shape);
   for (const auto& b : batteries) total.merge(b);
-  audit_report r;
-  r.tests = total.evaluate(options.threads);
-  r.decks = total.decks();
-  r.decision = decide(r.tests, r.decks, options.alpha);
-  r.pack = pack.name;
-  r.pack_description = pack.cards.description;
-  r.cards = shape.cards;
-  r.positions = shape.positions;
-  r.game = shape.game;
-  r.lags = shape.lags;
-  return r;
+  return battery_report(total, pack, options.alpha, options.threads);
 }
 
 }  // namespace shufl::audit

@@ -26,23 +26,6 @@ namespace shufl::audit {
 
 namespace {
 
-audit_report finish(const battery& b, const audit_pack& pack, double alpha, unsigned threads) {
-  audit_report r;
-  r.tests = b.evaluate(threads);
-  r.decks = b.decks();
-  r.decision = decide(r.tests, r.decks, alpha);
-  r.pack = pack.name;
-  r.pack_description = pack.cards.description;
-  r.cards = b.shape().cards;
-  r.positions = b.shape().positions;
-  r.game = b.shape().game;
-  r.lags = b.shape().lags;
-  for (const auto& e : detectable_effects(b.shape(), b.decks(), alpha)) {
-    r.detectable.push_back({e.name, e.effect, e.model});
-  }
-  return r;
-}
-
 void check_options(const audit_options& o) {
   if (!(o.alpha > 0 && o.alpha < 1)) throw error(fmt::format("--alpha must be in (0, 1), not {}", o.alpha));
   if (o.threads < 1) throw error("--threads must be at least 1");
@@ -118,6 +101,23 @@ class block_queue {
 
 }  // namespace
 
+audit_report battery_report(const battery& b, const audit_pack& pack, double alpha, unsigned threads) {
+  audit_report r;
+  r.tests = b.evaluate(threads);
+  r.decks = b.decks();
+  r.decision = decide(r.tests, r.decks, alpha);
+  r.pack = pack.name;
+  r.pack_description = pack.cards.description;
+  r.cards = b.shape().cards;
+  r.positions = b.shape().positions;
+  r.game = b.shape().game;
+  r.lags = b.shape().lags;
+  for (const auto& e : detectable_effects(b.shape(), b.decks(), alpha)) {
+    r.detectable.push_back({e.name, e.effect, e.model});
+  }
+  return r;
+}
+
 audit_report audit_decks(deck_reader& reader, const audit_options& options) {
   check_options(options);
   std::vector<std::uint32_t> faces;
@@ -142,7 +142,7 @@ audit_report audit_decks(deck_reader& reader, const audit_options& options) {
       has_previous = true;
       index += count;
     }
-    audit_report r = finish(b, pack, options.alpha, options.threads);
+    audit_report r = battery_report(b, pack, options.alpha, options.threads);
     r.skipped = reader.skipped();
     r.skip_reasons = reader.skip_reasons();
     return r;
@@ -199,7 +199,7 @@ audit_report audit_decks(deck_reader& reader, const audit_options& options) {
   }
   battery total(shape);
   for (const auto& b : batteries) total.merge(b);
-  audit_report r = finish(total, pack, options.alpha, options.threads);
+  audit_report r = battery_report(total, pack, options.alpha, options.threads);
   r.skipped = reader.skipped();
   r.skip_reasons = reader.skip_reasons();
   return r;
