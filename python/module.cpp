@@ -12,6 +12,7 @@
 #include <span>
 #include <chrono>
 #include <condition_variable>
+#include <deque>
 #include <mutex>
 #include <thread>
 #include <cstdint>
@@ -366,6 +367,8 @@ class detector {
           const std::span<const std::uint32_t> deck(faces.data() + k * positions_, positions_);
           e_.add_deck(deck);
           detector_.add_deck(deck);
+          recent_.push_back(audit::deck_hash(deck));  // the CLI's restart-overlap memory
+          if (recent_.size() > audit::default_overlap_decks) recent_.pop_front();
           ++decks_this_run_;
           if (detector_.alarmed() && !alarmed_before_) {
             alarmed_before_ = true;
@@ -397,7 +400,11 @@ class detector {
     return render::follow_status_json(f, "status").dump();
   }
 
-  std::string state() const { return audit::write_monitor_state(e_, detector_, alarm()); }
+  std::string state() const {
+    audit::monitor_records records;
+    records.recent = recent_;
+    return audit::write_monitor_state(e_, detector_, alarm(), records);
+  }
 
   void restore(const std::string& text, bool reset_alarm) {
     const audit::monitor_state_parts parts = audit::read_monitor_state(text);
@@ -407,6 +414,7 @@ class detector {
     d.deserialize(parts.detector);
     e_ = std::move(e);
     detector_ = std::move(d);
+    recent_ = parts.records.recent;
     restored_alarm_ = parts.alarm && !reset_alarm;
     if (parts.alarm && reset_alarm) detector_.restart();
     alarmed_before_ = alarm();
@@ -425,6 +433,7 @@ class detector {
   audit::e_process e_;
   audit::change_detector detector_;
   std::uint64_t decks_this_run_ = 0, alarms_ = 0;
+  std::deque<std::uint64_t> recent_;  // deck_hash of the last decks, as follow.cpp keeps them
   bool restored_alarm_ = false, alarmed_before_ = false;
 };
 

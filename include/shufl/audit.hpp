@@ -521,6 +521,10 @@ struct audit_options {
 /// Decks per block handed to a worker thread.
 inline constexpr std::size_t audit_block_decks = 4096;
 
+/// The report of a battery's decks: its tests, Holm decision at `alpha`, the pack and shape, and
+/// the effects detectable at its number of decks (plan.hpp). Every audit's report is made here.
+audit_report battery_report(const battery& b, const audit_pack& pack, double alpha, unsigned threads);
+
 /// Audits every deck `reader` yields: the reader runs on the calling thread, the battery on
 /// options.threads workers (blocks of audit_block_decks decks; the result does not depend on
 /// the number of threads). Throws the reader's shufl::error (no report) and "NAME: no decks".

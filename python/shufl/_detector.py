@@ -84,7 +84,9 @@ class Detector:
         self._core.restart()
 
     def save(self, path) -> None:
-        """Write the state as a ``--state`` file (a temporary file renamed into place)."""
+        """Write the state as a ``--state`` file (a temporary file renamed into place): the
+        command line's document byte for byte, with the hashes of the last 64 decks, so
+        ``shufl audit --follow - --state`` fed some of those decks again skips them."""
         path = os.fspath(path)
         text = self._core.state()
         fd, tmp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)), prefix=".shufl-state-")

@@ -2,7 +2,6 @@
 // converts its rows a block at a time into face ids, checking each row as the deck reader checks
 // a line of numbers, and adds the block to its own battery; the batteries are merged in row order.
 #include "shufl/audit/card_array.hpp"
-#include "shufl/audit/tally.hpp"
 
 #include <fmt/format.h>
 
@@ -208,7 +207,7 @@ audit_report audit_array(const card_array& a, const audit_pack& pack, std::optio
 
   battery total(shape);
   for (const auto& b : batteries) total.merge(b);
-  return report_of_battery(total, pack, options.alpha, options.threads);
+  return battery_report(total, pack, options.alpha, options.threads);
 }
 
 }  // namespace shufl::audit

@@ -29,6 +29,7 @@
 #include <string_view>
 #include <vector>
 
+#include "shufl/audit/monitor_state.hpp"
 #include "shufl/error.hpp"
 #include "shufl/text_input.hpp"
 #include "follow_source.hpp"
@@ -45,24 +46,6 @@ using detail::follow_switch;
 // Seconds since 1970-01-01 UTC, now.
 double unix_now() {
   return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
-
-// A deck's 64-bit SipHash-2-4 (libsodium): what the state remembers of its last decks. With
-// --group-by the group's name follows the faces (a deck of another table is another deck).
-std::uint64_t deck_hash(const std::vector<std::uint32_t>& faces, bool grouped, std::string_view group) {
-  static const unsigned char key[crypto_shorthash_KEYBYTES] = {'s', 'h', 'u', 'f', 'l', ' ', 'o', 'v',
-                                                               'e', 'r', 'l', 'a', 'p', ' ', 'k', 'y'};
-  unsigned char out[crypto_shorthash_BYTES];
-  if (!grouped) {
-    crypto_shorthash(out, reinterpret_cast<const unsigned char*>(faces.data()), faces.size() * sizeof(std::uint32_t), key);
-  } else {
-    std::string bytes(reinterpret_cast<const char*>(faces.data()), faces.size() * sizeof(std::uint32_t));
-    bytes += group;
-    crypto_shorthash(out, reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size(), key);
-  }
-  std::uint64_t h = 0;
-  for (int i = 0; i < 8; ++i) h = (h << 8) | out[i];
-  return h;
 }
 
 class follow_loop {
@@ -163,7 +146,7 @@ class follow_loop {
     g.last_line = line;
     g.last_deck_time = unix_now();
     if (s_.overlap_decks > 0) {
-      recent_.push_back(deck_hash(faces, groups_->grouped(), g.name));
+      recent_.push_back(deck_hash(faces, groups_->grouped() ? std::string_view(g.name) : std::string_view()));
       if (recent_.size() > s_.overlap_decks) recent_.pop_front();
     }
     if (g.detector.alarmed() || g.restored_alarm) {
@@ -189,7 +172,7 @@ class follow_loop {
   // Only those decks: a replay further back is still seen by the detector. True: held back.
   bool overlap(const std::vector<std::uint32_t>& faces, std::string_view group, std::uint64_t line) {
     if (!matching_) return false;
-    const std::uint64_t h = deck_hash(faces, groups_->grouped(), groups_->grouped() ? group : std::string_view());
+    const std::uint64_t h = deck_hash(faces, groups_->grouped() ? group : std::string_view());
     const std::size_t m = pending_.size(), k = recent_.size();
     std::vector<std::size_t> next;
     if (m == 0) {
@@ -325,38 +308,18 @@ class follow_loop {
     // restart on the same file does not add its decks twice (a pipe or another file is read
     // whole: its decks are new), and the hashes of the last decks (a restarted pipe's overlap).
     try {
-      auto j = nlohmann::json::parse(text);
-      if (j.is_object() && j.contains("follow_input")) {
-        const auto f = j["follow_input"];
-        j.erase("follow_input");
-        if (!f.is_object() || !f.value("id", nlohmann::json("")).is_string() ||
-            !f.value("lines", nlohmann::json(0u)).is_number_unsigned())
-          throw error(fmt::format("--state '{}': state file: 'follow_input' is malformed", state_name_));
-        text = j.dump();
-        if (f.is_object() && f.value("id", std::string()) == input_id_ && !input_id_.empty()) {
-          resume_lines_ = f.value("lines", std::uint64_t{0});
-        } else if (f.is_object() && f.value("lines", std::uint64_t{0}) > 0) {
+      monitor_document doc = read_monitor_document(text, s_.overlap_decks);
+      text = std::move(doc.groups_state);
+      if (doc.has_input) {
+        if (doc.records.input_id == input_id_ && !input_id_.empty()) {
+          resume_lines_ = doc.records.lines;
+        } else if (doc.records.lines > 0) {
           ev_.note(follow_note::other_input, {}, 0);
         }
       }
-      if (j.is_object() && j.contains("recent_decks")) {
-        const auto& recent = j["recent_decks"];
-        if (!recent.is_array() || recent.size() > (std::size_t{1} << 20))
-          throw error(fmt::format("--state '{}': state file: 'recent_decks' is malformed", state_name_));
-        for (const auto& h : recent) {
-          const std::string hex = h.is_string() ? h.get<std::string>() : std::string();
-          std::uint64_t v = 0;
-          const auto [end, ec] = std::from_chars(hex.data(), hex.data() + hex.size(), v, 16);
-          if (hex.size() != 16 || ec != std::errc() || end != hex.data() + hex.size())
-            throw error(fmt::format("--state '{}': state file: 'recent_decks' is malformed", state_name_));
-          recent_.push_back(v);
-        }
-        while (recent_.size() > s_.overlap_decks) recent_.pop_front();
-        j.erase("recent_decks");
-        text = j.dump();
-      }
-    } catch (const nlohmann::json::exception&) {
-      // not JSON: the library's reader says what is wrong
+      recent_ = std::move(doc.records.recent);
+    } catch (const error& e) {
+      throw error(fmt::format("--state '{}': {}", state_name_, e.what()));
     }
     std::vector<std::string> had_alarm;
     try {
@@ -432,16 +395,12 @@ class follow_loop {
   void save(const follow_status& f) {
     std::string state;
     if (s_.keep_state) {
-      auto j = nlohmann::ordered_json::parse(groups_->serialize());
       const std::uint64_t base = source_ != nullptr ? source_->lines_before() : 0;
       const std::uint64_t read = reader_ != nullptr && reader_->line_number() > base ? reader_->line_number() - base : 0;
       const std::uint64_t lines = base == 0 ? std::max(read, resume_lines_) : read;
-      j["follow_input"] = {{"id", input_id_}, {"lines", regular_ ? lines : 0}};
       // The last decks (hashes), so a pipe restarted with some of them again skips just those.
-      nlohmann::ordered_json recent = nlohmann::ordered_json::array();
-      for (const std::uint64_t h : recent_) recent.push_back(fmt::format("{:016x}", h));
-      j["recent_decks"] = std::move(recent);
-      state = j.dump() + "\n";
+      monitor_records records{input_id_, regular_ ? lines : 0, recent_};
+      state = write_monitor_state(groups_->serialize(), records);
     }
     ev_.save(f, state);
   }

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <limits>
 
+#include "shufl/audit/monitor_state.hpp"
 #include "shufl/error.hpp"
 
 namespace shufl::audit {
@@ -18,25 +19,17 @@ constexpr const char* kGroupsFormat = "shufl audit follow groups";
 
 // One group's state: the e-process's own fields, its detector, whether it had alarmed.
 nlohmann::ordered_json one_state(const follow_group& g) {
-  auto j = nlohmann::ordered_json::parse(g.e.serialize());
-  j["detector"] = nlohmann::ordered_json::parse(g.detector.serialize());
   // An alarm the detector has not restarted after: a restart gives it again (or resets it).
-  j["alarm"] = g.detector.alarmed() || g.restored_alarm;
-  return j;
+  return nlohmann::ordered_json::parse(stream_state(g.e, g.detector, g.detector.alarmed() || g.restored_alarm));
 }
 
 // Restores one group from one_state's object; true when it had alarmed.
-bool restore_one(follow_group& g, nlohmann::json j) {
+bool restore_one(follow_group& g, const nlohmann::json& j) {
   if (!j.is_object()) throw error("state file: a group's state is not a JSON object");
-  if (!j.contains("detector")) throw error("state file: no change detector in it (written by an older monitor)");
-  if (!j.value("alarm", nlohmann::json(false)).is_boolean()) throw error("state file: 'alarm' is not true or false");
-  const bool had_alarm = j.value("alarm", false);
-  const std::string detector_text = j["detector"].dump();
-  j.erase("detector");
-  j.erase("alarm");
-  g.e.deserialize(j.dump());
-  g.detector.deserialize(detector_text);
-  return had_alarm;
+  const stream_state_parts parts = split_stream_state(j.dump());
+  g.e.deserialize(parts.e_process);
+  g.detector.deserialize(parts.detector);
+  return parts.alarm;
 }
 
 }  // namespace

@@ -23,19 +23,7 @@
 namespace shufl::audit {
 
 audit_report report_of(const audit_tally& t, double alpha, unsigned threads) {
-  audit_report r;
-  r.tests = t.sums.evaluate(threads);
-  r.decks = t.sums.decks();
-  r.decision = decide(r.tests, r.decks, alpha);
-  r.pack = t.pack.name;
-  r.pack_description = t.pack.cards.description;
-  r.cards = t.sums.shape().cards;
-  r.positions = t.sums.shape().positions;
-  r.game = t.sums.shape().game;
-  r.lags = t.sums.shape().lags;
-  for (const auto& e : detectable_effects(t.sums.shape(), t.sums.decks(), alpha)) {
-    r.detectable.push_back({e.name, e.effect, e.model});
-  }
+  audit_report r = battery_report(t.sums, t.pack, alpha, threads);
   r.skipped = t.skipped;
   r.skip_reasons = t.skip_reasons;
   return r;

@@ -32,6 +32,54 @@ def text(arr):
     return "".join(" ".join(CARDS[c - 1] for c in row) + "\n" for row in arr)
 
 
+def siphash24(key, data):
+    """SipHash-2-4 (Aumasson and Bernstein, 2012), written from the paper: the deck hashes'
+    independent reference."""
+    mask = (1 << 64) - 1
+
+    def rotl(x, b):
+        return ((x << b) | (x >> (64 - b))) & mask
+
+    def rounds(v, n):
+        for _ in range(n):
+            v[0] = (v[0] + v[1]) & mask; v[1] = rotl(v[1], 13); v[1] ^= v[0]; v[0] = rotl(v[0], 32)
+            v[2] = (v[2] + v[3]) & mask; v[3] = rotl(v[3], 16); v[3] ^= v[2]
+            v[0] = (v[0] + v[3]) & mask; v[3] = rotl(v[3], 21); v[3] ^= v[0]
+            v[2] = (v[2] + v[1]) & mask; v[1] = rotl(v[1], 17); v[1] ^= v[2]; v[2] = rotl(v[2], 32)
+
+    k0, k1 = int.from_bytes(key[:8], "little"), int.from_bytes(key[8:], "little")
+    v = [k0 ^ 0x736F6D6570736575, k1 ^ 0x646F72616E646F6D, k0 ^ 0x6C7967656E657261, k1 ^ 0x7465646279746573]
+    tail = len(data) % 8
+    for i in range(0, len(data) - tail, 8):
+        m = int.from_bytes(data[i:i + 8], "little")
+        v[3] ^= m
+        rounds(v, 2)
+        v[0] ^= m
+    m = int.from_bytes(data[len(data) - tail:], "little") | ((len(data) & 0xFF) << 56)
+    v[3] ^= m
+    rounds(v, 2)
+    v[0] ^= m
+    v[2] ^= 0xFF
+    rounds(v, 4)
+    return v[0] ^ v[1] ^ v[2] ^ v[3]
+
+
+def test_siphash24_reference_vector():
+    # The paper's Appendix A: key 00..0f, message 00..0e.
+    assert siphash24(bytes(range(16)), bytes(range(15))) == 0xA129CA6149BE45E5
+
+
+def recent_hashes(arr, keep=64):
+    """What a state remembers of the last decks: SipHash-2-4 under the key "shufl overlap ky" of
+    the faces (card number − 1) as little-endian uint32, written as 16 hex digits of the digest's
+    bytes in order."""
+    out = []
+    for row in arr[-keep:]:
+        digest = siphash24(b"shufl overlap ky", b"".join(int(c - 1).to_bytes(4, "little") for c in row))
+        out.append(digest.to_bytes(8, "little").hex())
+    return out
+
+
 def follow(shufl_cli, arr, state, *extra):
     p = shufl_cli("audit", "--follow", "-", "--state", str(state), "--format", "json", *extra, input=text(arr),
                   check=False)
@@ -53,6 +101,7 @@ def test_states_round_trip_with_the_cli(shufl_cli, tmp_path):
     assert {k: status[k] for k in SAME} == {k: final[k] for k in SAME}
     d.save(tmp_path / "py.json")
     assert (tmp_path / "py.json").read_text() == cli_state.read_text()
+    assert json.loads(cli_state.read_text())["recent_decks"] == recent_hashes(first)
     # Python resumes from the CLI's file, the CLI from Python's: the same numbers after more decks.
     resumed = shufl.Detector.load(cli_state)
     resumed.add_many(second)

@@ -71,9 +71,4 @@ audit_tally tally_algorithm(const algorithm_spec& algorithm, const audit_pack& p
 /// duplicates test).
 audit_report report_of(const audit_tally& tally, double alpha, unsigned threads = 1);
 
-/// The report of a filled battery: its tests (Holm at `alpha`), decks, pack, shape and the
-/// effects it could detect (audit/plan.hpp's detectable_effects). Every path that ends in one
-/// battery (a stream, an array, a tally, the monitor's final) makes its report here.
-audit_report report_of_battery(const battery& b, const audit_pack& pack, double alpha, unsigned threads = 1);
-
 }  // namespace shufl::audit
