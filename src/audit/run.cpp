@@ -16,7 +16,9 @@
 
 #include "fill_block.hpp"
 #include "shufl/audit.hpp"
+#include "shufl/audit/batches.hpp"
 #include "shufl/audit/plan.hpp"
+#include "shufl/audit/tier.hpp"
 #include "shufl/audit/tally.hpp"
 #include "shufl/bias.hpp"
 #include "shufl/detail/bias_loops.hpp"
@@ -26,10 +28,12 @@ namespace shufl::audit {
 
 namespace {
 
+
 void check_options(const audit_options& o) {
   if (!(o.alpha > 0 && o.alpha < 1)) throw error(fmt::format("--alpha must be in (0, 1), not {}", o.alpha));
   if (o.threads < 1) throw error("--threads must be at least 1");
   if (o.lags < 1 || o.lags > 64) throw error(fmt::format("--lags must be 1 to 64, not {}", o.lags));
+  check_batch_size(o.batch_size);
 }
 
 // A block of decks on its way from the reader to a worker.
@@ -101,23 +105,6 @@ class block_queue {
 
 }  // namespace
 
-audit_report battery_report(const battery& b, const audit_pack& pack, double alpha, unsigned threads) {
-  audit_report r;
-  r.tests = b.evaluate(threads);
-  r.decks = b.decks();
-  r.decision = decide(r.tests, r.decks, alpha);
-  r.pack = pack.name;
-  r.pack_description = pack.cards.description;
-  r.cards = b.shape().cards;
-  r.positions = b.shape().positions;
-  r.game = b.shape().game;
-  r.lags = b.shape().lags;
-  for (const auto& e : detectable_effects(b.shape(), b.decks(), alpha)) {
-    r.detectable.push_back({e.name, e.effect, e.model});
-  }
-  return r;
-}
-
 audit_report audit_decks(deck_reader& reader, const audit_options& options) {
   check_options(options);
   std::vector<std::uint32_t> faces;
@@ -126,9 +113,30 @@ audit_report audit_decks(deck_reader& reader, const audit_options& options) {
   battery_shape shape = make_shape(pack, faces.size());
   set_game(shape, pack, options.game);
   shape.lags = options.lags;
+  shape.batch_size = options.batch_size;
   if (options.on_pack) options.on_pack();
   const std::size_t K = shape.positions;
   const std::size_t ids = audit_block_decks * K;
+  // --tier: the first tier->decks decks only (`cut`: the input had more).
+  const std::uint64_t limit = options.tier ? options.tier->decks : 0;
+  bool cut = false;
+  const auto capacity = [limit](std::uint64_t index) {
+    return limit == 0 ? audit_block_decks : static_cast<std::size_t>(std::min<std::uint64_t>(audit_block_decks, limit - index));
+  };
+  const auto stop = [limit, &cut](std::uint64_t index, bool& more) {
+    if (limit != 0 && index >= limit) {
+      cut = more;
+      more = false;
+    }
+  };
+  const auto tiered = [&](audit_report r) {
+    if (options.tier && r.decks < options.tier->decks) throw error(tier_too_few(*options.tier, r.decks));
+    r.tier = options.tier;
+    r.tier_cut = cut;
+    r.skipped = reader.skipped();
+    r.skip_reasons = reader.skip_reasons();
+    return r;
+  };
 
   if (options.threads == 1) {
     battery b(shape);
@@ -136,16 +144,14 @@ audit_report audit_decks(deck_reader& reader, const audit_options& options) {
     bool has_previous = false, more = true;
     std::uint64_t index = 0;
     while (more) {
-      const std::size_t count = fill_block(reader, faces, decks.data(), K, audit_block_decks, more);
+      const std::size_t count = fill_block(reader, faces, decks.data(), K, capacity(index), more);
       b.add_block(decks.data(), count, has_previous ? previous.data() : nullptr, index);
       std::memcpy(previous.data(), decks.data() + (count - 1) * K, K * sizeof(std::uint32_t));
       has_previous = true;
       index += count;
+      stop(index, more);
     }
-    audit_report r = battery_report(b, pack, options.alpha, options.threads);
-    r.skipped = reader.skipped();
-    r.skip_reasons = reader.skip_reasons();
-    return r;
+    return tiered(battery_report(b, pack, options.alpha, options.threads));
   }
 
   const unsigned workers = options.threads;
@@ -177,7 +183,7 @@ audit_report audit_decks(deck_reader& reader, const audit_options& options) {
     while (more) {
       auto b = queue.take_free();
       if (!b) break;  // a worker failed
-      const std::size_t count = fill_block(reader, faces, b->decks.data(), K, audit_block_decks, more);
+      const std::size_t count = fill_block(reader, faces, b->decks.data(), K, capacity(index), more);
       b->count = count;
       b->has_previous = !previous.empty();
       if (b->has_previous) b->previous = previous;
@@ -185,6 +191,7 @@ audit_report audit_decks(deck_reader& reader, const audit_options& options) {
       previous.assign(b->decks.begin() + static_cast<std::ptrdiff_t>((count - 1) * K),
                       b->decks.begin() + static_cast<std::ptrdiff_t>(count * K));
       index += count;
+      stop(index, more);
       queue.push(std::move(b));
     }
     queue.close(false);
@@ -199,17 +206,34 @@ audit_report audit_decks(deck_reader& reader, const audit_options& options) {
   }
   battery total(shape);
   for (const auto& b : batteries) total.merge(b);
-  audit_report r = battery_report(total, pack, options.alpha, options.threads);
-  r.skipped = reader.skipped();
-  r.skip_reasons = reader.skip_reasons();
-  return r;
+  return tiered(battery_report(total, pack, options.alpha, options.threads));
 }
 
 audit_report audit_algorithm(const algorithm_spec& algorithm, const audit_pack& pack, std::uint64_t trials,
                              engine_kind engine, const seed_key& key, const audit_options& options) {
   check_options(options);
-  const audit_tally t = tally_algorithm(algorithm, pack, trials, engine, key, options, 0, bias_chunk_count(trials));
-  return report_of(t, options.alpha, options.threads);
+  const std::uint64_t T = options.tier ? options.tier->decks : trials;
+  const audit_tally t = tally_algorithm(algorithm, pack, T, engine, key, options, 0, bias_chunk_count(T));
+  audit_report r = report_of(t, options.alpha, options.threads);
+  r.tier = options.tier;
+  return r;
+}
+
+audit_report battery_report(const battery& b, const audit_pack& pack, double alpha, unsigned threads) {
+  audit_report r;
+  r.tests = b.evaluate(threads);
+  r.decks = b.decks();
+  r.decision = decide(r.tests, r.decks, alpha);
+  r.pack = pack.name;
+  r.pack_description = pack.cards.description;
+  r.cards = b.shape().cards;
+  r.positions = b.shape().positions;
+  r.game = b.shape().game;
+  r.lags = b.shape().lags;
+  for (const auto& e : detectable_effects(b.shape(), b.decks(), alpha)) {
+    r.detectable.push_back({e.name, e.effect, e.model});
+  }
+  return r;
 }
 
 }  // namespace shufl::audit
