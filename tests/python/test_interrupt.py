@@ -32,5 +32,7 @@ def test_sigint_stops_the_audit():
     p.send_signal(signal.SIGINT)
     line = p.stdout.readline().strip()
     p.wait(timeout=30)
+    # "interrupted" (not "finished") is the proof: the audit stops before its end. No tight time
+    # bound: on a loaded machine the signal's delivery alone can take a second; 10 s catches a hang.
     assert line.startswith("interrupted"), line
-    assert time.monotonic() - sent < 1.0
+    assert time.monotonic() - sent < 10.0
