@@ -4,6 +4,7 @@
 #include <tuple>
 
 #include "shufl/audit/seed_search.hpp"
+#include "shufl/audit/tier.hpp"
 #include "shufl/deck.hpp"
 #include "shufl/random.hpp"
 
@@ -13,13 +14,16 @@ std::string values_text(std::string_view command, std::string_view option) {
   using values = std::span<const std::string_view>;
   std::vector<std::string_view> families;
   for (const auto& f : audit::seed_families()) families.push_back(f.name);
+  std::vector<std::string_view> tiers;
+  for (const auto& t : audit::audit_tiers()) tiers.push_back(t.name);
   // The subcommands (space-separated), the option, its values.
   const std::tuple<std::string_view, std::string_view, values> lists[] = {
       {"deck audit", "--format", text_json},    {"bias", "--format", bias_format},    {"trace", "--format", trace_format},
       {"bias", "--test", bias_test},            {"bias deck audit", "--rng", engine_names()},
       {"deck audit", "--pack", pack_names()},   {"deck", "--style", card_style_names()},
       {"audit", "--game", game},                {"audit", "--seed-search", families}, {"audit", "--reseed", reseed},
-      {"audit", "--loop", audit::shuffle_loop_names}, {"audit", "--reduce", audit::draw_reduction_names},        {"audit", "--deck-order", deck_order}};
+      {"audit", "--loop", audit::shuffle_loop_names}, {"audit", "--reduce", audit::draw_reduction_names},        {"audit", "--deck-order", deck_order},
+      {"audit", "--tier", tiers}};
   const auto has = [](std::string_view commands, std::string_view c) {  // a word of the list
     for (std::size_t at = commands.find(c); !c.empty() && at != std::string_view::npos; at = commands.find(c, at + 1)) {
       const std::size_t end = at + c.size();

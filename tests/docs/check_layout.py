@@ -56,7 +56,7 @@ EXEMPT = {
 KNOWN_SIZES = {}
 KNOWN_INCLUDES = set()
 # 4564 after the merges of main (audit --keygen/--sign/--verify, the follow service options, --lags) and of node (--group-by, the seed search in --report, node-math-random).
-KNOWN_CLI_TOTAL = 4581  # after the merges of node, verify (+12, one verdict) and tier (+5, --tier, --batch-size)
+KNOWN_CLI_TOTAL = 4585  # after the merges of node, verify (+12, one verdict) and tier (+5, --tier, --batch-size), --tier completed (+4)
 
 ENGINES = ('audit', 'bias', 'lines', 'trace')
 INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]')
