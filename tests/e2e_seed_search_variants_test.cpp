@@ -74,6 +74,32 @@ TEST(E2eSeedSearchVariants, DeckOrderFromAFile) {
   EXPECT_NE(bad.err.find("none.txt"), std::string::npos) << bad.err;
 }
 
+// A custom pack (--cards-file) whose labels include standard card codes, and its starting order
+// from a file: the labels are the pack's own cards, repeated labels are refused as "appears twice".
+TEST(E2eSeedSearchVariants, DeckOrderFileOfACustomPack) {
+  temp_dir dir;
+  const auto rows = python_lines(
+      "import random\n"
+      "labels = ['red', 'green', 'blue', 'As', 'Kh', 'gold', 'jade', 'onyx']\n"
+      "order = labels[::-1]\n"
+      "random.seed(1234)\n"
+      "for d in range(4):\n"
+      "    deck = order[:]; random.shuffle(deck)\n"
+      "    print(' '.join(deck))\n");
+  ASSERT_EQ(rows.size(), 4u);
+  const std::string pack = dir.write("pack.txt", "red\ngreen\nblue\nAs\nKh\ngold\njade\nonyx\n");
+  const std::string order = dir.write("order.txt", "onyx jade gold Kh As blue green red\n");
+  const auto r = run_shufl({"audit", "--seed-search", "python-random", "--reseed", "once", "--cards-file", pack,
+                            "--deck-order", order, "--seeds", "0..2000", "-"},
+                           rows[0] + "\n" + rows[1] + "\n" + rows[2] + "\n");
+  expect_found(r, "1234", "Predicted next deal (deal 4):\n  " + rows[3] + "\n");
+  const auto twice = run_shufl({"audit", "--seed-search", "python-random", "--reseed", "once", "--cards-file", pack,
+                                "--deck-order", dir.write("twice.txt", "As As\n"), "--seeds", "0..9", "-"},
+                               rows[0] + "\n");
+  EXPECT_EQ(twice.status, 1);
+  EXPECT_NE(twice.err.find("'As' appears twice"), std::string::npos) << twice.err;
+}
+
 // A C program with glibc rand() that builds its list inside-out (a[i] = a[j]; a[j] = i).
 TEST(E2eSeedSearchVariants, InsideOutLoopOfARealCProgram) {
   temp_dir dir;

@@ -81,7 +81,11 @@ std::vector<std::uint32_t> read_deck_order(text_reader& in, const deck& pack) {
     ++line_number;
     cards::read_line_items(line, items);
     for (const auto& item : items) {
-      const auto at = item.named ? std::find(pack.cards.begin(), pack.cards.end(), *item.named) : pack.cards.end();
+      // A named card, or a custom pack's label (the first copy not yet listed: labels may repeat).
+      const auto names = [&](const card& c) { return (item.named && c == *item.named) || (!c.label.empty() && c.label == item.text); };
+      auto at = std::find_if(pack.cards.begin(), pack.cards.end(),
+                             [&](const card& c) { return names(c) && !seen[static_cast<std::size_t>(&c - pack.cards.data())]; });
+      if (at == pack.cards.end()) at = std::find_if(pack.cards.begin(), pack.cards.end(), names);  // listed already
       if (at == pack.cards.end())
         throw error(fmt::format("--deck-order {}: line {}: {} is not a card of the pack ({})", in.name(), line_number,
                                 cards::quote_input_text(item.text), pack.description));
