@@ -215,6 +215,14 @@ TEST(AuditGroups, Errors) {
   r = run_shufl({"audit", "--group-by", "1", "--algo", "riffle:3"});
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.err.find("--algo does not apply to --group-by"), std::string::npos) << r.err;
+  // batches and tiers are one sample's procedure, not run per group: refused, never silently dropped
+  for (const std::vector<std::string>& extra : {std::vector<std::string>{"--batch-size", "100"}, {"--tier", "small"}}) {
+    std::vector<std::string> args{"audit", "-", "--group-by", "1"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    r = run_shufl(args, log);
+    EXPECT_EQ(r.status, 1) << extra[0];
+    EXPECT_NE(r.err.find(extra[0] + " does not apply to --group-by"), std::string::npos) << r.err;
+  }
 }
 
 }  // namespace

@@ -162,7 +162,7 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
     return run_audit_plan({audit::make_audit_pack(ro), options.game, options.alpha, o.power, o.effect, o.format});
   }
   if (ro.group_field != 0) {  // one battery per group, Holm over all
-    for (const char* name : {"--algo", "--merge", "--save-counts", "--shard", "--seed-search", "--report"})
+    for (const char* name : {"--algo", "--merge", "--save-counts", "--shard", "--seed-search", "--report", "--batch-size", "--tier"})
       if (sub.count(name) > 0) throw error(fmt::format("{} does not apply to --group-by", name));
     return run_audit_groups(o, options, ro, max_groups);
   }
