@@ -201,6 +201,20 @@ std::vector<long double> gap_law(std::size_t n, std::size_t s) {
   return p;
 }
 
+// The report's p from the smallest ln p of `parts` Wald statistics (Bonferroni), floored at the
+// most extreme outcome (one order in every deck, n! of them); observed/expected are W and df.
+void set_bonferroni_p(test_report& r, double best_ln, std::size_t parts, std::size_t n, std::uint64_t decks) {
+  test_result p;
+  p.ln_p = std::min(0.0, best_ln + std::log(static_cast<double>(parts)));
+  p.p_value = std::exp(p.ln_p);
+  apply_floor(p, (1 - static_cast<double>(decks)) * std::lgamma(static_cast<double>(n) + 1));
+  r.observed = r.statistic;
+  r.expected = *r.df;
+  r.p = p.p_value;
+  r.ln_p = p.ln_p;
+  r.p_bound = p.bound;
+}
+
 }  // namespace
 
 std::size_t gap_last_bin(std::size_t n, std::size_t s, std::uint64_t decks) {
@@ -303,15 +317,7 @@ test_report gap_test(std::span<const std::uint64_t> counts, const coupon_groups&
     r.df.reset();
     return r;
   }
-  test_result p;
-  p.ln_p = std::min(0.0, best_ln + std::log(static_cast<double>(tested)));
-  p.p_value = std::exp(p.ln_p);
-  apply_floor(p, (1 - static_cast<double>(decks)) * std::lgamma(static_cast<double>(n) + 1));
-  r.observed = r.statistic;
-  r.expected = *r.df;
-  r.p = p.p_value;
-  r.ln_p = p.ln_p;
-  r.p_bound = p.bound;
+  set_bonferroni_p(r, best_ln, tested, n, decks);
   r.law = fmt::format("chi-squared, df B per suit: the Wald statistic of the histogram of gaps between consecutive cards "
                       "of one suit (lengths 0..B-1, B or more), against its exact null mean and covariance (exchangeable "
                       "gaps); Bonferroni over {} suits ({})",
@@ -344,16 +350,7 @@ test_report position_pairs_test(std::span<const std::uint64_t> counts, std::size
     }
     per_lag += fmt::format("{}lag {}: W = {:.6g}", k == 1 ? "" : "; ", k, w.statistic);
   }
-  test_result p;
-  p.ln_p = std::min(0.0, best_ln + std::log(static_cast<double>(lags)));
-  p.p_value = std::exp(p.ln_p);
-  // The most extreme outcomes: one order in every deck, n! of them.
-  apply_floor(p, (1 - static_cast<double>(decks)) * std::lgamma(static_cast<double>(n) + 1));
-  r.observed = r.statistic;
-  r.expected = *r.df;
-  r.p = p.p_value;
-  r.ln_p = p.ln_p;
-  r.p_bound = p.bound;
+  set_bonferroni_p(r, best_ln, lags, n, decks);
   r.law = fmt::format("chi-squared, {} df per lag: the Wald statistic of the pair table (card at i, card at i+k) "
                       "pooled over i, against its exact null mean and covariance (rank n(n-1)-1); lags 1..{}, "
                       "Bonferroni ({})",
