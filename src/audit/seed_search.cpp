@@ -170,7 +170,7 @@ seed_search_result search_seeds(const seed_search_options& options) {
       };
       for (;;) {
         const std::uint64_t b = next_block.fetch_add(1);
-        if (b >= blocks || stop) break;
+        if (b >= blocks || stop || (o.stop != nullptr && o.stop->load(std::memory_order_relaxed))) break;
         const std::uint64_t lo = o.range.first + b * block;
         if (!o.all && lo > best.load()) break;
         // lo + block - 1 would wrap past 2^64 - 1 in the last block below it: compare the distance.

@@ -94,7 +94,7 @@ std::vector<search_variant> family_variants(const seed_search_options& o, const 
 variant_search_result search_variants(seed_search_options& o, const std::vector<search_variant>& variants) {
   variant_search_result r;
   r.variant = variants.size();
-  for (std::size_t i = 0; i < variants.size(); ++i) {
+  for (std::size_t i = 0; i < variants.size() && (o.stop == nullptr || !o.stop->load()); ++i) {
     o.variant = variants[i].variant;
     o.deck_order = variants[i].deck_order;
     auto one = search_seeds(o);

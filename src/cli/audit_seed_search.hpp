@@ -7,25 +7,16 @@
 
 #include "render/seed_search_output.hpp"
 #include "shufl/audit/deck_reader.hpp"
+#include "shufl/audit/seed_search_run.hpp"
 
 namespace shufl::cli {
 
-/// What the audit command parsed for a seed search.
-struct seed_search_cli_options {
-  std::string family;              ///< --seed-search FAMILY (a name of audit::seed_families())
-  std::string seeds;               ///< --seeds RANGE: A..B or time:START..END
-  std::string reseed = "per-deal"; ///< --reseed per-deal|once
-  std::string deck_order;          ///< --deck-order suit-major|rank-major[:SUITS[:RANKS]]|FILE (empty: canonical)
-  std::string loop = "down";       ///< --loop down|up|naive|inside-out|sample[:K]
-  std::string reduce;              ///< --reduce native|mod|div (empty: the family's own)
-  bool carry_over = false, try_variants = false;  ///< --carry-over (needs --reseed once), --try-variants
-  bool all = false;                ///< --all: every matching seed, not only the first
-  unsigned threads = 0;            ///< --threads (0: every core)
-  std::string shard;               ///< --shard I/N (empty: the whole range)
+/// What the audit command parsed for a seed search: the library's request (family, --seeds,
+/// --reseed, --loop, ..., --threads, --shard, --max-chance) and what the command line adds.
+struct seed_search_cli_options : audit::seed_search_request {
   std::string format = "text";     ///< --format text|json
   std::string input = "-";         ///< FILE or "-": logged deals, one per line, top card first
   audit::reader_options reader;    ///< --pack, --dealt K (the first K cards of each deal), ...
-  double max_chance = 1e-3;        ///< --max-chance E: "predictable" (exit 3) only when E <= this
   bool progress = false;           ///< --progress: draw the bar even when stderr is not a terminal
 };
 
@@ -33,9 +24,10 @@ struct seed_search_cli_options {
 /// and the exit status (render/seed_search_output.hpp).
 using seed_search_report = render::seed_search_report;
 
-/// Reads the deals, runs the search and builds both reports. Throws shufl::error on bad input.
-/// `with_battery` (audit --report): the battery reads the input after the search, so it must be a
-/// regular file, and the search is whole (no --shard).
+/// Opens the deals, has the library read them and run the search (audit::run_seed_search, with the
+/// progress bar and the time estimate on stderr) and render build both reports. Throws
+/// shufl::error on bad input. `with_battery` (audit --report): the battery reads the input after
+/// the search, so it must be a regular file, and the search is whole (no --shard).
 seed_search_report make_seed_search_report(const seed_search_cli_options& options, bool with_battery = false);
 
 /// The exit status of a battery and a seed search run together: 3 when either found what it looks

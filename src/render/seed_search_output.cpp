@@ -353,6 +353,10 @@ std::string seed_search_estimate(std::uint64_t seeds, unsigned threads, double r
                      count_text(seeds), threads, threads == 1 ? "" : "s", d, rate);
 }
 
+seed_search_report seed_search_output(const audit::seed_search_outcome& outcome) {
+  return seed_search_output(outcome.setting, outcome.result, outcome.chance, outcome.prediction);
+}
+
 std::string seed_search_stdout(const seed_search_report& report, bool json) {
   if (!json) return report.text;
   nlohmann::ordered_json doc;

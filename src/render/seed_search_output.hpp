@@ -11,24 +11,13 @@
 #include <vector>
 
 #include "shufl/audit/seed_search.hpp"
+#include "shufl/audit/seed_search_run.hpp"
 #include "shufl/deck.hpp"
 
 namespace shufl::render {
 
 /// What was searched, as the reports state it.
-struct seed_search_input {
-  const audit::seed_family_info* family = nullptr;
-  std::string seeds_text;                        ///< --seeds as given
-  audit::seed_range full;                        ///< the whole range of --seeds
-  std::optional<audit::seed_range> range;        ///< the seeds searched (nullopt: an empty shard)
-  std::optional<std::pair<std::uint64_t, std::uint64_t>> shard;  ///< --shard I/N
-  audit::reseed_mode reseed = audit::reseed_mode::per_deal;
-  std::vector<std::vector<std::uint32_t>> deals;  ///< the logged deals (canonical indices)
-  deck pack;                                      ///< the pack the cards are named in
-  std::string deck_order;                         ///< --deck-order as given (empty: canonical)
-  audit::family_variant variant;                  ///< --loop, --reduce (with --try-variants: the one that matched)
-  std::size_t variants_tried = 1;                 ///< --try-variants: H, the variants searched
-};
+using seed_search_input = audit::seed_search_setting;
 
 /// The JSON object, the text report and the exit status (3: a seed reproduces the deals and E is at
 /// most max_chance; 4: seeds match but chance explains them; 0: none).
@@ -41,6 +30,8 @@ struct seed_search_report {
 /// Both reports of one search, its chance accounting and its predictions (shown only when predictable).
 seed_search_report seed_search_output(const seed_search_input& in, const audit::seed_search_result& result,
                                       const audit::seed_chance& chance, const audit::seed_prediction& prediction);
+/// The same, of a search run_seed_search finished.
+seed_search_report seed_search_output(const audit::seed_search_outcome& outcome);
 
 /// What `shufl audit --seed-search` writes to stdout: the report's text, or with `json` the
 /// document {"seed_search": report.json} indented by 2, with a newline.

@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -145,6 +146,9 @@ struct seed_search_options {
   bool all = false;                                  ///< Every matching seed, not only the first.
   std::size_t max_matches = 1000;                    ///< With `all`: stop after this many per search.
   seed_search_progress progress;
+  /// When given and set (by another thread), the workers stop at their next block of 2^16 seeds and
+  /// the search returns what it has (the caller knows why: it set the flag).
+  const std::atomic<bool>* stop = nullptr;
 };
 
 /// A seed that reproduces a deal (per_deal) or every deal (once).
