@@ -26,6 +26,7 @@
 #include "render/audit_plan.hpp"
 #include "render/bias_report.hpp"
 #include "render/follow_output.hpp"
+#include "render/seed_search_output.hpp"
 #include "render/text_escape.hpp"
 #include "shufl/audit.hpp"
 #include "shufl/audit/card_array.hpp"
@@ -33,6 +34,8 @@
 #include "shufl/audit/monitor.hpp"
 #include "shufl/audit/monitor_state.hpp"
 #include "shufl/audit/plan.hpp"
+#include "shufl/audit/seed_search_input.hpp"
+#include "shufl/audit/seed_search_run.hpp"
 #include "shufl/bias.hpp"
 #include "shufl/cpus.hpp"
 #include "shufl/deck.hpp"
@@ -437,6 +440,71 @@ class detector {
   bool restored_alarm_ = false, alarmed_before_ = false;
 };
 
+// `shufl audit --seed-search` on decks held in memory (audit::run_seed_search, render's reports):
+// the search runs with the GIL released while this thread polls Ctrl-C (signal_poll).
+py::tuple seed_search_deals(std::vector<std::vector<std::uint32_t>> deals, const deck& pack,
+                            const audit::seed_search_request& request, const audit::seed_search_setup& setup) {
+  audit::seed_search_hooks hooks;
+  signal_poll poll;
+  hooks.stop = [&] { return poll(); };
+  hooks.deck_order_file = [](const std::string& file, const deck& cards) {
+    auto in = text_reader::open(file, std::uint64_t{1} << 20);
+    return audit::read_deck_order(in, cards);
+  };
+  audit::seed_search_outcome outcome;
+  try {
+    py::gil_scoped_release release;
+    outcome = audit::run_seed_search(request, setup, std::move(deals), pack, hooks);
+  } catch (const error&) {
+    if (poll.raised) throw py::error_already_set();
+    throw;
+  }
+  const render::seed_search_report report = render::seed_search_output(outcome);
+  return py::make_tuple(report.json.dump(), report.text, report.status);
+}
+
+// The rows of a 2-D integer array as logged deals (pack as shufl.audit's; with dealt and no pack
+// the standard deck, as read_logged_deals takes it).
+py::tuple seed_search_array(const py::array& decks, const audit::seed_search_request& request, const audit_args& args,
+                            bool zero_based) {
+  const audit::seed_search_setup setup = audit::setup_seed_search(request);
+  if (decks.ndim() != 2) {
+    throw py::value_error("decks must be a 2-D array (one deal per row), not " + std::to_string(decks.ndim()) + "-D");
+  }
+  audit::card_array a;
+  a.type = card_int_of(decks.dtype());
+  a.data = decks.data();
+  a.rows = static_cast<std::size_t>(decks.shape(0));
+  a.columns = static_cast<std::size_t>(decks.shape(1));
+  a.row_stride = decks.strides(0);
+  a.column_stride = decks.strides(1);
+  a.zero_based = zero_based;
+  audit::audit_pack pack;
+  if (!args.pack.empty()) {
+    pack = audit::make_audit_pack(reader_options_of(args));
+  } else if (args.dealt) {
+    audit::reader_options standard;
+    standard.pack = pack_kind::standard;
+    pack = audit::make_audit_pack(standard);
+  } else {
+    pack = inferred_pack(a.columns, args);
+  }
+  auto deals = audit::logged_deals_of_array(a, pack, args.dealt);
+  return seed_search_deals(std::move(deals), pack.cards, request, setup);
+}
+
+// Logged deals as lines of tab-separated card labels, read by the CLI's own reader.
+py::tuple seed_search_text(const std::string& text, const std::string& name, const audit::seed_search_request& request,
+                           const audit_args& args, bool declared) {
+  const audit::seed_search_setup setup = audit::setup_seed_search(request);
+  text_reader in(text, name);
+  audit::reader_options ro = declared ? reader_options_of(args) : audit::reader_options{};
+  if (!declared) ro.dealt = args.dealt;
+  audit::audit_pack pack;
+  auto deals = audit::read_logged_deals(in, ro, pack);
+  return seed_search_deals(std::move(deals), pack.cards, request, setup);
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_shufl, m) {
@@ -480,6 +548,29 @@ PYBIND11_MODULE(_shufl, m) {
   m.def("deck", &deck_cards, py::arg("pack"), py::arg("decks"), py::arg("jokers"), py::arg("count"), py::arg("seed"),
         py::arg("engine"), py::arg("style"), "`shufl deck`: one deck's labels, or count decks as card numbers.");
   m.def("default_threads", &default_threads, "The default number of worker threads.");
+  py::class_<audit::seed_search_request>(m, "SeedSearchArgs")
+      .def(py::init<>())
+      .def_readwrite("family", &audit::seed_search_request::family)
+      .def_readwrite("seeds", &audit::seed_search_request::seeds)
+      .def_readwrite("reseed", &audit::seed_search_request::reseed)
+      .def_readwrite("deck_order", &audit::seed_search_request::deck_order)
+      .def_readwrite("loop", &audit::seed_search_request::loop)
+      .def_readwrite("reduce", &audit::seed_search_request::reduce)
+      .def_readwrite("carry_over", &audit::seed_search_request::carry_over)
+      .def_readwrite("try_variants", &audit::seed_search_request::try_variants)
+      .def_readwrite("all", &audit::seed_search_request::all)
+      .def_readwrite("threads", &audit::seed_search_request::threads)
+      .def_readwrite("shard", &audit::seed_search_request::shard)
+      .def_readwrite("max_chance", &audit::seed_search_request::max_chance);
+  m.def("seed_search_array", &seed_search_array, py::arg("decks"), py::arg("request"), py::arg("args"), py::arg("zero_based"),
+        "`shufl audit --seed-search` on the rows of a 2-D integer array; returns (JSON text, text report, exit status).");
+  m.def("seed_search_text", &seed_search_text, py::arg("text"), py::arg("name"), py::arg("request"), py::arg("args"),
+        py::arg("declared"), "`shufl audit --seed-search` on lines of card labels; returns (JSON text, text report, exit status).");
+  m.def("seed_search_families", [] {
+    std::vector<std::string> names;
+    for (const auto& f : audit::seed_families()) names.emplace_back(f.name);
+    return names;
+  }, "The seed-search family names, in documentation order.");
   m.def("pack_size", [](const std::string& pack, std::uint64_t decks) {
     audit::reader_options o;
     o.pack = parse_pack(pack);

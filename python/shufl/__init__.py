@@ -17,6 +17,7 @@ shuffle             the order of ``shufl lines --seed SEED``
 deck                shuffled decks as ``shufl deck`` makes them
 bias                the algorithm zoo's counts and tests (``shufl bias``)
 plan                how many decks an audit needs (``shufl audit --plan``)
+seed_search         can logged deals be predicted? (``shufl audit --seed-search``)
 Detector            the live monitor of ``shufl audit --follow``, its --state files
 testing.assert_fair_shuffle   a pytest assertion for shuffle functions
 
@@ -28,6 +29,7 @@ from ._audit import AuditResult, TestResult, audit, audit_shuffle, deck, shuffle
 from ._bias import BiasResult, bias
 from ._detector import Detector
 from ._plan import Plan, plan
+from ._seed_search import SeedSearchResult, seed_search
 from . import testing
 
-__all__ = ["__version__", "AuditResult", "BiasResult", "Detector", "Plan", "TestResult", "audit", "audit_shuffle", "bias", "deck", "plan", "shuffle", "testing"]
+__all__ = ["__version__", "AuditResult", "BiasResult", "Detector", "Plan", "SeedSearchResult", "TestResult", "audit", "audit_shuffle", "bias", "deck", "plan", "seed_search", "shuffle", "testing"]

@@ -148,3 +148,61 @@ def deck(
     engine: Optional[str] = ...,
     style: str = ...,
 ) -> Union[list[str], np.ndarray]: ...
+
+class SeedSearchResult:
+    @property
+    def found(self) -> bool: ...
+    @property
+    def verdict(self) -> str: ...
+    @property
+    def predictable(self) -> bool: ...
+    @property
+    def status(self) -> int: ...
+    @property
+    def text(self) -> str: ...
+    family: str
+    definition: str
+    reseed: str
+    pack: str
+    convention: str
+    deck_order: str
+    seeds: Optional[dict[str, Any]]
+    shard: Optional[list[int]]
+    loop: str
+    reduce: str
+    carry_over: bool
+    variants_tried: int
+    deals: int
+    cards_logged: list[int]
+    seeds_tried: int
+    matches: list[dict[str, Any]]
+    truncated: bool
+    chance: dict[str, Any]
+    reproduced_deals: list[Any]
+    predicted_rest_of_last_deal: Optional[list[Optional[str]]]
+    predicted_next_deal: Optional[list[Optional[str]]]
+    statement: str
+    states: Optional[list[dict[str, Any]]]
+    recovery: Optional[dict[str, Any]]
+    def to_dict(self) -> dict[str, Any]: ...
+
+def seed_search(
+    decks: Union[npt.ArrayLike, Sequence[Sequence[str]]],
+    family: str,
+    seeds: Union[None, str, range] = ...,
+    *,
+    reseed: str = ...,
+    dealt: Optional[int] = ...,
+    pack: Optional[str] = ...,
+    decks_in_shoe: int = ...,
+    zero_based: bool = ...,
+    deck_order: Optional[str] = ...,
+    loop: str = ...,
+    reduce: Optional[str] = ...,
+    carry_over: bool = ...,
+    try_variants: bool = ...,
+    all: bool = ...,
+    shard: Optional[str] = ...,
+    max_chance: float = ...,
+    threads: Optional[int] = ...,
+) -> SeedSearchResult: ...

@@ -10,6 +10,16 @@
 
 namespace shufl::audit {
 
+namespace {
+
+void check_distinct(const audit_pack& pack) {
+  if (pack.faces() != pack.size())
+    throw error(fmt::format("--seed-search: the pack ({}) repeats cards; a seed search needs a pack of distinct cards",
+                            pack.cards.description));
+}
+
+}  // namespace
+
 std::vector<std::vector<std::uint32_t>> read_logged_deals(text_reader& in, const reader_options& given,
                                                           audit_pack& pack) {
   reader_options options = given;
@@ -31,9 +41,23 @@ std::vector<std::vector<std::uint32_t>> read_logged_deals(text_reader& in, const
   }
   if (deals.empty()) throw error(fmt::format("{}: no deals (one deal per line, top card first)", in.name()));
   pack = reader.pack();
-  if (pack.faces() != pack.size())
-    throw error(fmt::format("--seed-search: the pack ({}) repeats cards; a seed search needs a pack of distinct cards",
-                            pack.cards.description));
+  check_distinct(pack);
+  return deals;
+}
+
+std::vector<std::vector<std::uint32_t>> logged_deals_of_array(const card_array& a, const audit_pack& pack,
+                                                              std::optional<std::size_t> dealt) {
+  if (a.rows == 0) throw error(fmt::format("{}: no deals (one deal per row, top card first)", a.name));
+  if (dealt && *dealt == 0) throw error("--dealt must be at least 1");
+  if (dealt && *dealt > pack.size()) throw error(fmt::format("--dealt {} is more than the pack's {} cards", *dealt, pack.size()));
+  check_distinct(pack);
+  const std::size_t positions = dealt.value_or(pack.size());
+  std::vector<std::uint32_t> faces(a.rows * positions);
+  card_array_faces(a, pack, positions, 0, a.rows, faces.data());
+  std::vector<std::vector<std::uint32_t>> deals(a.rows);
+  for (std::size_t r = 0; r < a.rows; ++r)
+    deals[r].assign(faces.begin() + static_cast<std::ptrdiff_t>(r * positions),
+                    faces.begin() + static_cast<std::ptrdiff_t>((r + 1) * positions));
   return deals;
 }
 

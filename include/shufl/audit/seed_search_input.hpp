@@ -1,9 +1,12 @@
 // The seed search's input: logged deals read by the audit deck reader (see seed_search.hpp).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
+#include "shufl/audit/card_array.hpp"
 #include "shufl/audit/deck_reader.hpp"
 #include "shufl/text_input.hpp"
 
@@ -16,5 +19,12 @@ namespace shufl::audit {
 /// that repeats cards (a seed search needs distinct cards).
 std::vector<std::vector<std::uint32_t>> read_logged_deals(text_reader& in, const reader_options& options,
                                                           audit_pack& pack);
+
+/// The logged deals of an in-memory array (row r = deal r, top card first: the whole `pack`, or
+/// its first `dealt` cards), checked row by row as card_array_faces checks them (its errors, with
+/// numpy's 0-based row and column); no rows is "NAME: no deals (one deal per row, top card
+/// first)", and a pack that repeats cards is refused as read_logged_deals refuses it.
+std::vector<std::vector<std::uint32_t>> logged_deals_of_array(const card_array& decks, const audit_pack& pack,
+                                                              std::optional<std::size_t> dealt);
 
 }  // namespace shufl::audit
