@@ -5,7 +5,8 @@
 // Else bits 0–2 the integer type, bit 3 zero-based numbers, bit 4 two threads, bit 5 a deal of
 // the first 5 cards; the rest is the array of a euchre pack (24 cards; rows of 24 or 5 numbers,
 // row-major). audit_array either audits every row (decks = rows, finite statistics, the same
-// report on one and on two threads) or throws shufl::error naming the array.
+// report on one and on two threads) or throws shufl::error naming the array; so does
+// logged_deals_of_array (the seed search's deals: one per row, distinct cards of the pack).
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -15,6 +16,7 @@
 #include "shufl/audit/card_array.hpp"
 #include "shufl/audit/deck_reader.hpp"
 #include "shufl/audit/monitor_state.hpp"
+#include "shufl/audit/seed_search_input.hpp"
 #include "shufl/deck.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -64,6 +66,22 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const audit::audit_report s = audit::audit_array(a, pack, dealt, other);
     check(s.decision.summary == r.decision.summary && s.tests.size() == r.tests.size(), "threads change nothing");
     for (std::size_t i = 0; i < r.tests.size(); ++i) check(s.tests[i].table == r.tests[i].table, "the same tables");
+  } catch (const error& e) {
+    check(std::string(e.what()).rfind("<array>: ", 0) == 0, "errors name the array");
+  }
+  // The same rows as a seed search's logged deals: every row a deal of distinct cards of the
+  // pack, or the same kind of error.
+  try {
+    const auto deals = audit::logged_deals_of_array(a, pack, dealt);
+    check(deals.size() == a.rows && a.rows > 0, "one deal per row");
+    for (const auto& d : deals) {
+      check(d.size() == columns, "a deal per row of its columns");
+      std::vector<bool> seen(pack.size());
+      for (const auto c : d) {
+        check(c < pack.size() && !seen[c], "distinct cards of the pack");
+        seen[c] = true;
+      }
+    }
   } catch (const error& e) {
     check(std::string(e.what()).rfind("<array>: ", 0) == 0, "errors name the array");
   }
