@@ -187,7 +187,8 @@ TEST(AuditFollowEdges, ACutPartOfADeckAtARotationIsABadLineNotJoinedToTheNext) {
 }
 
 // Counts in words: a state of another pack names both packs ("1 deck", "0 jokers", "1 joker"),
-// a pipe that brings again the one last deck of the state skips "the first deck".
+// a pipe that brings again the one last deck of the state skips "the first deck", and
+// --max-groups 1 is "1 group".
 TEST(AuditFollowEdges, MessagesCountInWords) {
   temp_dir dir;
   const std::string state = dir.file("st.json");
@@ -210,6 +211,16 @@ TEST(AuditFollowEdges, MessagesCountInWords) {
             std::string::npos)
       << again.err;
   EXPECT_NE(again.out.find("no decks in this run: no battery report"), std::string::npos) << again.out;
+
+  // One group too many at --max-groups 1: "1 group", for the monitor and the batch audit.
+  const std::string two = run_shell("'" + shufl_binary() + "' deck --count 2 --seed words-g | sed '1s/^/T1 /; 2s/^/T2 /'").out;
+  for (const bool follow : {true, false}) {
+    std::vector<std::string> args{"audit", "-", "--group-by", "1", "--max-groups", "1"};
+    if (follow) args.push_back("--follow");
+    const auto g = run_shufl(args, two);
+    EXPECT_EQ(g.status, 1) << g.err;
+    EXPECT_NE(g.err.find("shufl: more than 1 group (--max-groups 1)\n"), std::string::npos) << g.err;
+  }
 }
 
 }  // namespace

@@ -65,7 +65,7 @@ follow_group& follow_group_set::get(std::string_view name) {
     const auto it = by_name_.find(name);
     if (it != by_name_.end()) return *groups_[it->second];
     if (groups_.size() >= max_groups_) {
-      throw error(fmt::format("more than {} groups (--max-groups {})", max_groups_, max_groups_));
+      throw error(fmt::format("more than {} {} (--max-groups {})", max_groups_, max_groups_ == 1 ? "group" : "groups", max_groups_));
     }
   }
   groups_.push_back(std::make_unique<follow_group>(std::string(name), pack_, arl_, replay_));
