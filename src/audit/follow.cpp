@@ -71,12 +71,18 @@ class follow_loop {
     source_ = &source;
     regular_ = source.regular();
     input_id_ = source.id();
-    text_reader in(text_reader::byte_source([&source](char* b, std::size_t n) { return source.read(b, n); }), s_.name);
     crypto_hash_sha256_init(&sha_);
-    in.observe_bytes([this](std::string_view b) {
-      crypto_hash_sha256_update(&sha_, reinterpret_cast<const unsigned char*>(b.data()), b.size());
-      bytes_ += b.size();
-    });
+    // The checksum is of the input's bytes: the line end the source adds after a line that a
+    // rotation cut (follow_source::synthetic) is in no file, so it is left out.
+    text_reader in(text_reader::byte_source([this, &source](char* b, std::size_t n) {
+                     const std::size_t got = source.read(b, n);
+                     if (!source.synthetic()) {
+                       crypto_hash_sha256_update(&sha_, reinterpret_cast<const unsigned char*>(b), got);
+                       bytes_ += got;
+                     }
+                     return got;
+                   }),
+                   s_.name);
     deck_reader reader(in, s_.reader);
     reader_ = &reader;
     const auto& r = s_.reader;
@@ -255,6 +261,8 @@ class follow_loop {
 
   void switched(follow_switch why) {
     input_id_ = source_->id();
+    // A last line without its newline is a line of its own, never glued to the new bytes.
+    if (source_->cut_line()) ev_.note(follow_note::cut_line, {}, source_->lines_before());
     switch (why) {
       case follow_switch::truncated: ev_.note(follow_note::truncated, {}, 0); break;
       case follow_switch::renamed: ev_.note(follow_note::rotated, {}, 0); break;

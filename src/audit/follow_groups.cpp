@@ -16,6 +16,7 @@ namespace shufl::audit {
 namespace {
 
 constexpr const char* kGroupsFormat = "shufl audit follow groups";
+constexpr const char* kStreamFormat = "shufl audit monitor state";  // one stream's (e_process::serialize)
 
 // One group's state: the e-process's own fields, its detector, whether it had alarmed.
 nlohmann::ordered_json one_state(const follow_group& g) {
@@ -64,7 +65,7 @@ follow_group& follow_group_set::get(std::string_view name) {
     const auto it = by_name_.find(name);
     if (it != by_name_.end()) return *groups_[it->second];
     if (groups_.size() >= max_groups_) {
-      throw error(fmt::format("more than {} groups (--max-groups {})", max_groups_, max_groups_));
+      throw error(fmt::format("more than {} {} (--max-groups {})", max_groups_, max_groups_ == 1 ? "group" : "groups", max_groups_));
     }
   }
   groups_.push_back(std::make_unique<follow_group>(std::string(name), pack_, arl_, replay_));
@@ -84,17 +85,23 @@ std::string follow_group_set::serialize() const {
 
 std::vector<std::string> follow_group_set::deserialize(std::string_view json_text) {
   const nlohmann::json j = nlohmann::json::parse(json_text, nullptr, false);
-  const bool has_groups = j.is_object() && j.value("format", nlohmann::json("")) == kGroupsFormat;
+  // What the file is, before what it holds: a file that is not a monitor's state at all (or is
+  // damaged) is said to be so, whichever of the two kinds this run expects.
+  if (j.is_discarded()) throw error("state file: not JSON: not a state file of shufl audit --follow, or a damaged one");
+  if (!j.is_object()) throw error("state file: not a JSON object: not a state file of shufl audit --follow");
+  const nlohmann::json format = j.value("format", nlohmann::json(""));
+  const bool has_groups = format == kGroupsFormat;
+  if (!has_groups && format != kStreamFormat) {
+    throw error(format.is_string() && !format.get<std::string>().empty()
+                    ? fmt::format("state file: its format is {}, not a state file of shufl audit --follow", format.dump())
+                    : std::string("state file: no 'format' in it: not a state file of shufl audit --follow"));
+  }
   if (has_groups && !grouped_) {
     throw error("state file: it holds the groups of a monitor run with --group-by: give --group-by as then");
   }
   std::vector<std::string> alarmed;
   try {
     if (!grouped_) {
-      if (j.is_discarded()) {  // not JSON: the e-process's reader says what is wrong
-        follow_group& g = get({});
-        g.e.deserialize(json_text);
-      }
       follow_group& g = get({});
       if (restore_one(g, j)) alarmed.push_back(g.name);
       return alarmed;

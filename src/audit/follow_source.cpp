@@ -74,7 +74,14 @@ void follow_source::drain(int fd) noexcept {
 void follow_source::fail(int e) const { throw error(fmt::format("cannot read {}: {}", name_, std::strerror(e))); }
 
 std::size_t follow_source::read(char* buffer, std::size_t size) {
+  synthetic_ = false;
   for (;;) {
+    if (end_line_ && size > 0) {  // the line end of a line a switch cut (counted by start_over)
+      end_line_ = false;
+      synthetic_ = true;
+      buffer[0] = '\n';
+      return 1;
+    }
     if (h_.stop && h_.stop() != 0) throw follow_stopped{};
     if (h_.reopen && h_.reopen()) {
       if (regular_ && !path_.empty()) {
@@ -107,6 +114,7 @@ std::size_t follow_source::read(char* buffer, std::size_t size) {
     if (got > 0) {
       offset_ += static_cast<std::uint64_t>(got);
       lines_in_file_ += static_cast<std::uint64_t>(std::count(buffer, buffer + got, '\n'));
+      at_line_start_ = buffer[got - 1] == '\n';
       return static_cast<std::size_t>(got);
     }
     if (got < 0) {
@@ -123,9 +131,7 @@ bool follow_source::at_end_switch() {
   struct stat st {};
   if (::fstat(fd_, &st) == 0 && static_cast<std::uint64_t>(st.st_size) < offset_) {
     if (::lseek(fd_, 0, SEEK_SET) != 0) fail(errno);
-    offset_ = 0;
-    lines_before_ += lines_in_file_;
-    lines_in_file_ = 0;
+    start_over();
     if (h_.switched) h_.switched(follow_switch::truncated);
     return true;
   }
@@ -147,12 +153,21 @@ bool follow_source::at_end_switch() {
   fd_ = fresh;
   struct stat opened {};
   id_ = ::fstat(fd_, &opened) == 0 ? file_id(opened) : file_id(now);
-  offset_ = 0;
-  lines_before_ += lines_in_file_;
-  lines_in_file_ = 0;
+  start_over();
   watch();
   if (h_.switched) h_.switched(asked ? follow_switch::reopened : follow_switch::renamed);
   return true;
+}
+
+// Reading goes on at the start of a file (a new one, or this one truncated). A last line of the
+// old contents without its newline ends here: it counts as a line of the old contents, and the
+// next read() gives its line end.
+void follow_source::start_over() {
+  end_line_ = !at_line_start_;
+  lines_before_ += lines_in_file_ + (end_line_ ? 1 : 0);
+  lines_in_file_ = 0;
+  offset_ = 0;
+  at_line_start_ = true;
 }
 
 void follow_source::wait() {

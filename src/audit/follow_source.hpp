@@ -16,6 +16,11 @@
 // new one is read from its start. Each time, the old file has been read to its end first, so a
 // line written before the rotation is not lost. A reopen request (SIGHUP) makes the same check
 // at once when the file has been read to its end (no line of the old file is dropped).
+//
+// A last line of the old file without its newline is not glued to the new file's first bytes:
+// at the switch the source delivers one line end of its own (a byte of no file: `synthetic()`
+// says so, so the caller's checksum leaves it out), and the cut line is a line of the old file,
+// read as a last line without its newline is at the end of any input.
 #pragma once
 
 #include <chrono>
@@ -67,6 +72,12 @@ class follow_source {
   /// Lines (newlines) read from earlier files and earlier contents of this one (before a
   /// truncation): a line number minus this is a line of the file read now.
   [[nodiscard]] std::uint64_t lines_before() const noexcept { return lines_before_; }
+  /// Whether the bytes read() returned last are the line end the source added after a cut line
+  /// (one '\n' in no file), not bytes of the input.
+  [[nodiscard]] bool synthetic() const noexcept { return synthetic_; }
+  /// After a switch (in `switched`): whether the old file's last line had no newline and is ended
+  /// here; it is line number lines_before() of the whole input.
+  [[nodiscard]] bool cut_line() const noexcept { return end_line_; }
 
  private:
   void wait();
@@ -83,6 +94,10 @@ class follow_source {
   std::string id_;
   std::uint64_t offset_ = 0, lines_in_file_ = 0, lines_before_ = 0;
   bool reopen_pending_ = false;
+  bool at_line_start_ = true;  // the last byte read from this file was '\n' (or none was read)
+  bool end_line_ = false;      // a switch cut a line: the next read() returns the line end
+  bool synthetic_ = false;     // what read() returned last is that line end
+  void start_over();           // the bookkeeping of a switch to the start of a file
   int inotify_ = -1, file_watch_ = -1, dir_watch_ = -1;
 };
 

@@ -93,7 +93,7 @@ std::size_t group_batteries::index_of(std::string_view name) {
   const auto it = by_name_.find(name);
   if (it != by_name_.end()) return it->second;
   if (groups_.size() >= max_groups_) {
-    throw error(fmt::format("more than {} groups (--max-groups {})", max_groups_, max_groups_));
+    throw error(fmt::format("more than {} {} (--max-groups {})", max_groups_, max_groups_ == 1 ? "group" : "groups", max_groups_));
   }
   groups_.push_back(std::make_unique<group>(std::string(name), shape_));
   by_name_.emplace(std::string(name), groups_.size() - 1);

@@ -492,9 +492,12 @@ nlohmann::json pack_identity(const audit_pack& pack) {
 }
 
 std::string describe_pack(const nlohmann::json& id) {
-  return fmt::format("'{}' ({} cards, {} deck(s), {} joker(s))",
-                     id.value("name", std::string("?")), id.value("size", std::size_t{0}),
-                     id.value("decks", std::uint64_t{0}), id.value("jokers", std::uint64_t{0}));
+  // render::count_noun's rule (the library cannot call it): "1 deck", "0 jokers".
+  const auto count = [](std::uint64_t n, const char* one, const char* many) { return fmt::format("{} {}", n, n == 1 ? one : many); };
+  return fmt::format("'{}' ({}, {}, {})", id.value("name", std::string("?")),
+                     count(id.value("size", std::uint64_t{0}), "card", "cards"),
+                     count(id.value("decks", std::uint64_t{0}), "deck", "decks"),
+                     count(id.value("jokers", std::uint64_t{0}), "joker", "jokers"));
 }
 
 // A whole number >= 0 that fits T: a negative, fractional or too large count is refused (it

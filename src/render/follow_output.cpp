@@ -220,15 +220,18 @@ std::string follow_metrics_text(const follow_metrics_info& info, const std::vect
 }
 
 std::string follow_note_text(audit::follow_note kind, const std::string& text, std::uint64_t lines,
-                             const std::string& input, const std::string& state) {
+                             const std::string& input_path, const std::string& state) {
+  // The input as a note names it: "standard input" for "-", else the quoted path.
+  const std::string input = input_path == "-" ? std::string("standard input") : quote(input_path);
   switch (kind) {
     case audit::follow_note::inferred_pack:
       return fmt::format("shufl {}\n", text);
     case audit::follow_note::new_state:
       return fmt::format("shufl audit: {} does not exist yet: a new e-process starts\n", quote(state));
     case audit::follow_note::resuming:
-      return fmt::format("shufl audit: {}: its first {} lines are in the state already: resuming after them\n",
-                         quote(input), lines);
+      return lines == 1 ? fmt::format("shufl audit: {}: its first line is in the state already: resuming after it\n", input)
+                        : fmt::format("shufl audit: {}: its first {} lines are in the state already: resuming after them\n",
+                                      input, lines);
     case audit::follow_note::restored_alarm:
       return fmt::format("shufl audit: {} holds an alarm{}: it is given again (--reset-alarm re-arms the detector)\n",
                          quote(state), text.empty() ? std::string() : " of group " + escape_controls(text));
@@ -236,21 +239,26 @@ std::string follow_note_text(audit::follow_note kind, const std::string& text, s
       return fmt::format("shufl audit: {} held an alarm{}: reset, the detector starts again from 0\n", quote(state),
                          text.empty() ? std::string() : " of group " + escape_controls(text));
     case audit::follow_note::overlap_skipped:
-      return fmt::format("shufl audit: the first {} of {} are the last decks in {}: skipped\n",
-                         decks_word(lines), quote(input), quote(state));
+      return lines == 1 ? fmt::format("shufl audit: the first deck of {} is the last deck in {}: skipped\n", input, quote(state))
+                        : fmt::format("shufl audit: the first {} decks of {} are the last decks in {}: skipped\n", lines,
+                                      input, quote(state));
     case audit::follow_note::truncated:
-      return fmt::format("shufl audit: {} was truncated: reading it from its start\n", quote(input));
+      return fmt::format("shufl audit: {} was truncated: reading it from its start\n", input);
     case audit::follow_note::rotated:
-      return fmt::format("shufl audit: {} names a new file (rotated): reading it from its start\n", quote(input));
+      return fmt::format("shufl audit: {} names a new file (rotated): reading it from its start\n", input);
     case audit::follow_note::reopened:
-      return fmt::format("shufl audit: SIGHUP: reopened {}: a new file, read from its start\n", quote(input));
+      return fmt::format("shufl audit: SIGHUP: reopened {}: a new file, read from its start\n", input);
     case audit::follow_note::reopen_same:
-      return fmt::format("shufl audit: SIGHUP: {} is still the same file: reading goes on\n", quote(input));
+      return fmt::format("shufl audit: SIGHUP: {} is still the same file: reading goes on\n", input);
     case audit::follow_note::reopen_not_a_file:
-      return fmt::format("shufl audit: SIGHUP: {} is not a file to reopen: reading goes on\n", quote(input));
+      return fmt::format("shufl audit: SIGHUP: {} is not a file to reopen: reading goes on\n", input);
+    case audit::follow_note::cut_line:
+      return fmt::format("shufl audit: {}: line {}, the last before the file was rotated or truncated, had no newline: "
+                         "read as a line of its own\n",
+                         input, lines);
     case audit::follow_note::other_input:
       return fmt::format("shufl audit: the state's decks came from another input than {}: it is read from its start\n",
-                         quote(input));
+                         input);
   }
   return {};
 }

@@ -11,6 +11,7 @@
 #include <iterator>
 
 #include "bias_report.hpp"
+#include "count_noun.hpp"
 #include "bias_view.hpp"
 #include "heatmap.hpp"
 #include "html_pages.hpp"
@@ -292,7 +293,7 @@ std::string report_page(const nlohmann::ordered_json& doc, const page_provenance
       "document is embedded in this page (script element \"bias-data\").</p>\n",
       doc.value("alpha", 0.0), xml_escape(field_text(doc, "correction", "none")),
       doc.contains("threads") && doc["threads"].is_number()  // null for --input and --exact: nothing ran
-          ? fmt::format("{} thread(s); ", doc["threads"].get<std::uint64_t>())
+          ? count_noun(doc["threads"].get<std::uint64_t>(), "thread", "threads") + "; "
           : std::string(),
       xml_escape(field_text(doc, "shufl_version")));
   page += provenance(doc, made);

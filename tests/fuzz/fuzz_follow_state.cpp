@@ -3,7 +3,8 @@
 // refuses throws shufl::error; one it accepts runs to the end of the pipe (its `follow_input`,
 // `recent_decks`, `detector` and `alarm` parts parsed on the way, the leading decks matched
 // against the state's last ones), and the state it saves at the end is accepted again by a
-// second run, which ends with the same deck count.
+// second run, which ends with the same deck count. The same state is also given to a monitor run
+// with --group-by (the grouped reader, and what it says of a single-stream or foreign file).
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -33,7 +34,8 @@ class quiet_events final : public shufl::audit::follow_events {
 };
 
 // One run on `state` with `decks` through a pipe (at most 60,000 bytes: the pipe holds them).
-bool run(const std::string& state, std::string_view decks, quiet_events& ev) {
+// With `grouped`, as `--group-by 1` (a grouped state's reader; the decks' first field the group).
+bool run(const std::string& state, std::string_view decks, quiet_events& ev, bool grouped = false) {
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0) return false;
   decks = decks.substr(0, 60000);
@@ -43,6 +45,7 @@ bool run(const std::string& state, std::string_view decks, quiet_events& ev) {
   s.fd = fds[0];
   s.name = "fuzz";
   s.reader.pack = shufl::pack_kind::standard;
+  s.reader.group_field = grouped ? 1 : 0;
   s.keep_state = true;
   s.state_text = state;
   s.every = 7;
@@ -63,6 +66,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const auto nul = in.find('\0');
   const std::string state(in.substr(0, nul));
   const std::string_view decks = nul == std::string_view::npos ? std::string_view() : in.substr(nul + 1);
+  // The same bytes as the state of a monitor with --group-by (refused, or accepted and saved
+  // again in a form a restart accepts).
+  quiet_events grouped;
+  if (run(state, decks, grouped, true) && !grouped.state_.empty()) {
+    quiet_events again;
+    check(run(grouped.state_, {}, again, true), "a saved grouped state is accepted again");
+  }
   quiet_events first;
   if (!run(state, decks, first) || first.state_.empty()) return 0;
   quiet_events second;

@@ -29,10 +29,12 @@ namespace shufl::test {
 // waits for it. Never leaves the child behind (killed and reaped by the destructor).
 class background_run {
  public:
-  background_run(const std::vector<std::string>& args, const std::string& out, const std::string& err) {
+  /// `in`: the file its standard input is opened from.
+  background_run(const std::vector<std::string>& args, const std::string& out, const std::string& err,
+                 const std::string& in = "/dev/null") {
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, 0, in.c_str(), O_RDONLY, 0);
     posix_spawn_file_actions_addopen(&actions, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     posix_spawn_file_actions_addopen(&actions, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     posix_spawnattr_t attr;

@@ -104,6 +104,8 @@ enum class follow_note {
   reopened,           ///< a reopen request (SIGHUP) found a new file at the path: read from its start
   reopen_same,        ///< a reopen request found the same file: reading goes on
   reopen_not_a_file,  ///< a reopen request on a pipe or standard input: nothing to reopen
+  cut_line,           ///< `lines`: that line (of the whole input) was the last of a rotated or truncated
+                      ///< file and had no newline: read as a line of its own (the note before the switch's)
 };
 
 /// How the run ended.
