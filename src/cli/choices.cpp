@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <tuple>
 
+#include "render/name_lists.hpp"
 #include "shufl/audit/seed_search.hpp"
 #include "shufl/audit/tier.hpp"
 #include "shufl/deck.hpp"
@@ -13,8 +14,7 @@ namespace shufl::cli::choices {
 
 std::string values_text(std::string_view command, std::string_view option) {
   using values = std::span<const std::string_view>;
-  std::vector<std::string_view> families;
-  for (const auto& f : audit::seed_families()) families.push_back(f.name);
+  const std::vector<std::string_view> families = render::family_names();
   std::vector<std::string_view> tiers;
   for (const auto& t : audit::audit_tiers()) tiers.push_back(t.name);
   // The subcommands (space-separated), the option, its values.
