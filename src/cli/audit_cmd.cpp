@@ -251,7 +251,8 @@ subcommand audit_subcommand() {
             sub.add_option("--loop", o->search.loop,
                            "With --seed-search: " + render::listed(audit::shuffle_loop_names) + " (sample[:K] deals K cards; docs/seed-search.md)")
                 ->capture_default_str()->type_name("LOOP");
-            sub.add_option("--reduce", o->search.reduce, "With --seed-search: " + render::listed(audit::draw_reduction_names) + " (mod: rand() % k, go: r.Intn; div: rand() / (RAND_MAX/k + 1); native: each family's own rule)")
+            sub.add_option("--reduce", o->search.reduce, "With --seed-search: " + render::listed(audit::draw_reduction_names) +
+                                                             " (mod: rand() % k, go: r.Intn; div: rand() / (RAND_MAX/k + 1); native: each family's own rule)")
                 ->type_name("RULE");
             sub.add_flag("--carry-over", o->search.carry_over, "With --seed-search --reseed once: one list reshuffled every deal");
             sub.add_flag("--try-variants", o->search.try_variants, "With --seed-search: every loop, draw and deck order at once");
