@@ -1,7 +1,8 @@
 # bash completion for shufl. Options are read from `shufl SUBCOMMAND --help`, algorithm names from
-# `shufl bias --list` and the values of every closed list (--format, --rng, --seed-search, --game,
-# ...) from `shufl --complete-values SUBCOMMAND OPTION` when completing, so this file never lists
-# them itself and cannot drift.
+# `shufl bias --list`, which options take a closed list, files or a directory from
+# `shufl --complete-values SUBCOMMAND` and the values of every closed list (--format, --rng,
+# --seed-search, --game, ...) from `shufl --complete-values SUBCOMMAND OPTION` when completing, so
+# this file never lists them itself and cannot drift.
 
 _shufl_options() {
   # Every --long option (and -x short option) that the subcommand's --help lists.
@@ -67,16 +68,18 @@ _shufl() {
         COMPREPLY=("${COMPREPLY[@]#"$colon"}")
       fi
       return ;;
-    --temp-dir)
-      COMPREPLY=($(compgen -d -- "$cur")); return ;;
-    -o | --output | --random-source | --input | --items | --cards-file | --plot | --save-counts | --merge | --state | --metrics)
-      COMPREPLY=($(compgen -f -- "$cur")); return ;;
   esac
-  if [[ $prev == --* && $sub != lines ]]; then
-    local values
-    values=$("$prog" --complete-values "$sub" "$prev" 2>/dev/null)
-    if [[ -n $values ]]; then
-      COMPREPLY=($(compgen -W "$values" -- "$cur")); return
+  if [[ $prev == -* ]]; then
+    # How the option completes: "values" (a closed list), "files", "directories" (some options both).
+    local query=$prog kinds
+    [[ $(basename -- "$prog") == shuf ]] && query=${prog%shuf}shufl
+    kinds=$("$query" --complete-values "$sub" 2>/dev/null | awk -v o="$prev" '$1 == o {print $2}')
+    if [[ -n $kinds ]]; then
+      COMPREPLY=()
+      [[ $kinds == *values* ]] && COMPREPLY+=($(compgen -W "$("$query" --complete-values "$sub" "$prev" 2>/dev/null)" -- "$cur"))
+      [[ $kinds == *files* ]] && COMPREPLY+=($(compgen -f -- "$cur"))
+      [[ $kinds == *directories* ]] && COMPREPLY+=($(compgen -d -- "$cur"))
+      return
     fi
   fi
   if [[ $cur == -* ]]; then

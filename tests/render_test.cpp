@@ -125,6 +125,12 @@ TEST(Render, AuditRoundingsAndPage) {
   EXPECT_NE(page.find("2001-02-03 04:05:06 UTC"), std::string::npos);
   EXPECT_NE(page.find("shufl audit &lt;x&gt;"), std::string::npos);
   EXPECT_EQ(embedded(page, "<script id=\"audit-data\" type=\"application/json\">"), nlohmann::json::array());
+  EXPECT_NE(page.find(" build)</td></tr>"), std::string::npos) << "no commit given: none stated";
+  EXPECT_EQ(page.find(", commit"), std::string::npos);
+  render::page_provenance built = made;
+  built.commit = "v0.2.0-3-g<x>";
+  const std::string with_commit = render::audit_report_page({}, built);
+  EXPECT_NE(with_commit.find(" build, commit v0.2.0-3-g&lt;x&gt;)</td></tr>"), std::string::npos);
 }
 
 }  // namespace

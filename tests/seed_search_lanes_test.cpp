@@ -9,10 +9,12 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "audit/seed_search/loops.hpp"
+#include "audit/seed_search/mt19937.hpp"
 #include "shufl/audit/seed_search.hpp"
 
 namespace shufl::audit::seeds {
@@ -76,6 +78,40 @@ TEST(SeedSearchLanes, VectorAndScalarOneWordFiltersAgreeWithTheReference) {
   if (have_avx2()) {
     EXPECT_GT(vector_kept, 500u) << "the vector path ran and kept seeds";
   }
+}
+
+// mt_seed_lanes (the cpp-mt19937 and php-mt-rand filters' seeding): every lane holds
+// init_genrand(base + l) up to word `last` and nothing beyond it is written. The words of seed 5489
+// (std::mt19937's default) are the reference implementation's, computed with Python integers.
+TEST(SeedSearchLanes, MtSeedLanesIsInitGenrandInEveryLane) {
+  auto buffer = std::make_unique<mt_buffer>();
+  for (const std::uint32_t base : {std::uint32_t{5489 - 7}, std::uint32_t{0}, std::uint32_t{0xfffffff0u}}) {
+    for (const std::size_t last : {std::size_t{397 + 64}, std::size_t{623}}) {
+      for (auto& w : buffer->w)
+        for (auto& q : w.q) q = v8{} + 0xdeadbeefu;
+      const kernel_args k{nullptr, base, 32, 0, nullptr, nullptr, buffer.get(), nullptr};
+      mt_seed_lanes(k, last);
+      for (unsigned l = 0; l < lanes; ++l) {
+        mt19937_state g;
+        g.init_genrand(base + l);
+        for (std::size_t i = 0; i <= last; ++i) {
+          ASSERT_EQ(buffer->w[i].lane(l), g.mt[i]) << base << " lane " << l << " word " << i;
+        }
+        if (last < 623) {
+          EXPECT_EQ(buffer->w[last + 1].lane(l), 0xdeadbeefu) << "word last + 1 untouched";
+        }
+      }
+    }
+  }
+  mt_seed_lanes({nullptr, 5489 - 7, 32, 0, nullptr, nullptr, buffer.get(), nullptr}, 623);
+  EXPECT_EQ(buffer->w[0].lane(7), 5489u);
+  EXPECT_EQ(buffer->w[1].lane(7), 1301868182u);
+  EXPECT_EQ(buffer->w[2].lane(7), 2938499221u);
+  EXPECT_EQ(buffer->w[3].lane(7), 2950281878u);
+  EXPECT_EQ(buffer->w[623].lane(7), 79981964u);
+  mt_seed_lanes({nullptr, 0xfffffff0u, 32, 0, nullptr, nullptr, buffer.get(), nullptr}, 460);
+  EXPECT_EQ(buffer->w[1].lane(15), 1340201581u);
+  EXPECT_EQ(buffer->w[460].lane(15), 3557040187u) << "seed 2^32 - 1 (base 2^32 - 16, lane 15)";
 }
 
 }  // namespace

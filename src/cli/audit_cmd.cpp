@@ -12,6 +12,7 @@
 #include "audit_plan.hpp"
 #include "audit_seed_search.hpp"
 #include "choices.hpp"
+#include "render/name_lists.hpp"
 #include "audit_sign.hpp"
 #include "common.hpp"
 #include "side_file.hpp"
@@ -197,7 +198,7 @@ subcommand audit_subcommand() {
             auto o = std::make_shared<audit_cli_options>();
             sub.footer(kAuditFooter);
             sub.add_option("file", o->file, "Deck file, one deck per line ('-' = standard input)")->type_name("FILE");
-            sub.add_option("--pack", o->pack, "Declared pack: standard, piquet, euchre, tarot (default: inferred)")->type_name("NAME");
+            sub.add_option("--pack", o->pack, "Declared pack: " + render::listed(pack_names()) + " (default: inferred)")->type_name("NAME");
             sub.add_option("--decks", o->decks, "Decks in the shoe")->capture_default_str()->type_name("N");
             sub.add_option("--jokers", o->jokers, "Jokers per deck")->capture_default_str()->type_name("N");
             sub.add_option("--cards-file", o->cards_file, "A custom pack, one card per line, in canonical order")->type_name("FILE");
@@ -205,7 +206,7 @@ subcommand audit_subcommand() {
             sub.add_flag("--skip-bad", o->skip_bad, "Count and skip invalid decks instead of stopping");
             sub.add_option("--alpha", o->alpha, "Family-wise significance level (Holm)")->capture_default_str()->type_name("A");
             sub.add_flag("--check", o->check, "Exit 3 when any test fails");
-            sub.add_option("--format", o->format, "Output format: text or json")->capture_default_str()->type_name("FORMAT");
+            sub.add_option("--format", o->format, "Output format: " + render::listed(choices::text_json))->capture_default_str()->type_name("FORMAT");
             sub.add_option("--threads", o->threads, "Worker threads (default: the CPUs this process may use); never changes the result")->type_name("N");
             sub.add_option("--game", o->game,
                            "Add the game's hands test: poker (5-card hand classes) or blackjack (the two-card "
@@ -216,18 +217,16 @@ subcommand audit_subcommand() {
                            "default poker 1x5, blackjack 2x2 (player cards 1 and 3, dealer 2 and 4)")
                 ->type_name("HxC");
             sub.add_option("--lags", o->lags, "position-pairs: the cards 1..L positions apart (1 to 64)")->capture_default_str()->type_name("L");
-            sub.add_option("--tier", o->tier, "A named tier: small (10^4 decks), standard (10^6) or big (10^8); fixes tests, alpha, batch size, lags, decks (docs/audit.md)")->type_name("TIER");
+            sub.add_option("--tier", o->tier, "A named tier: " + render::tiers_text() + "; fixes tests, alpha, batch size, lags, decks (docs/audit.md)")->type_name("TIER");
             sub.add_option("--batch-size", o->batch_size, "batches: test every sample of K consecutive decks, then the samples' p-values by Kolmogorov-Smirnov (10 to 10^7; 0: off)")->capture_default_str()->type_name("K");
             sub.add_option("--algo", o->algo, "Audit decks of these algorithms (see 'shufl bias --list') instead of a file")->type_name("LIST");
             sub.add_option("--trials", o->trials, "With --algo: decks per algorithm")->capture_default_str()->type_name("T");
             sub.add_option("--seed", o->seed, "With --algo: any string; the same seed gives the same decks")->type_name("SEED")->expected(0, 1);
-            sub.add_option("--rng", o->rng, "With --algo: engine xoshiro256pp, chacha20, mt19937, minstd")->capture_default_str()->type_name("NAME");
+            sub.add_option("--rng", o->rng, "With --algo: engine " + render::listed(engine_names()))->capture_default_str()->type_name("NAME");
             sub.add_option("--seed-search", o->search.family,
-                           "Find the seed of a weak generator that reproduces the logged deals: python-random, c-rand, "
-                           "cpp-mt19937, java-random, asf-poker, glibc-rand-r, msvc-rand, php-mt-rand, php-mt-rand-legacy, "
-                           "go-math-rand, dotnet-random, node-math-random (no --seeds: its state is recovered from the "
-                           "cards); exit 3 when found and E <= --max-chance, 4 when chance explains it; with --report "
-                           "the battery runs too")
+                           "Find the seed of a weak generator that reproduces the logged deals: " + render::listed(render::family_names()) +
+                               " (node-math-random needs no --seeds: its state is recovered from the cards); exit 3 when "
+                               "found and E <= --max-chance, 4 when chance explains it; with --report the battery runs too")
                 ->type_name("FAMILY");
             sub.add_option("--seeds", o->search.seeds,
                            "With --seed-search: seeds to try, A..B (2^K, 2^K-1 allowed), time:YYYY-MM-DDTHH:MM:SSZ.."
@@ -245,13 +244,15 @@ subcommand audit_subcommand() {
                 ->capture_default_str()
                 ->type_name("E");
             sub.add_option("--deck-order", o->search.deck_order,
-                           "With --seed-search: the list's starting order, suit-major|rank-major[:SUITS[:RANKS]] "
-                           "(default suit-major:shdc:A23456789TJQK; e.g. rank-major:cdhs) or a FILE of the cards")
-                ->type_name("ORDER");
+                           "With --seed-search: the list's starting order, " + render::listed(choices::deck_order, "|") +
+                               "[:SUITS[:RANKS]] (default suit-major:shdc:A23456789TJQK; e.g. rank-major:cdhs), or a "
+                               "FILE listing every card of the pack once in that order (on one line or several)")
+                ->type_name("ORDER|FILE");
             sub.add_option("--loop", o->search.loop,
-                           "With --seed-search: down, up, naive, inside-out, sample[:K], pop or sort (docs/seed-search.md)")
+                           "With --seed-search: " + render::listed(audit::shuffle_loop_names) + " (sample[:K] deals K cards; docs/seed-search.md)")
                 ->capture_default_str()->type_name("LOOP");
-            sub.add_option("--reduce", o->search.reduce, "With --seed-search: mod (rand() % k; go: r.Intn) or div (rand() / (RAND_MAX/k + 1))")
+            sub.add_option("--reduce", o->search.reduce, "With --seed-search: " + render::listed(audit::draw_reduction_names) +
+                                                             " (mod: rand() % k, go: r.Intn; div: rand() / (RAND_MAX/k + 1); native: each family's own rule)")
                 ->type_name("RULE");
             sub.add_flag("--carry-over", o->search.carry_over, "With --seed-search --reseed once: one list reshuffled every deal");
             sub.add_flag("--try-variants", o->search.try_variants, "With --seed-search: every loop, draw and deck order at once");

@@ -11,6 +11,7 @@
 #include <csignal>
 
 #include "choices.hpp"
+#include "render/name_lists.hpp"
 #include "common.hpp"
 #include "page_provenance.hpp"
 #include "render/bias_report.hpp"
@@ -128,7 +129,7 @@ subcommand bias_subcommand() {
             sub.add_option("--alpha", o->alpha, "Significance level per algorithm (family-wise), in (0, 1)")
                 ->type_name("FLOAT")
                 ->capture_default_str();
-            sub.add_option("--test", o->test, "Primary test: auto, table or position")->type_name("NAME")->capture_default_str();
+            sub.add_option("--test", o->test, "Primary test: " + render::listed(choices::bias_test))->type_name("NAME")->capture_default_str();
             sub.add_flag("--no-secondary", o->no_secondary,
                          "Skip the fixed point, cycle, inversion and rising-sequence tests (about 2.5x faster at n = 52)");
             sub.add_flag("--exact", o->exact, "Exact laws, no trials: enumeration of every path (n <= 10), or the riffle:K closed form (any n)");
@@ -161,14 +162,14 @@ subcommand bias_subcommand() {
                            "Continue an interrupted --save-counts run: count only the chunks FILE lacks (same command)")
                 ->option_text("FILE");
             sub.add_option("--threads", o->threads, "Worker threads (default: the CPUs this process may use); never changes the counts")->type_name("N");
-            sub.add_option("--rng", o->rng, "Engine: xoshiro256pp, chacha20, mt19937, minstd")
+            sub.add_option("--rng", o->rng, "Engine: " + render::listed(engine_names()))
                 ->type_name("NAME")
                 ->capture_default_str();
             sub.add_flag("--progress", o->progress,
                          "Show the progress bar on stderr even when stderr is not a terminal, from the "
                          "start (as pv -f); on a terminal it appears by itself after 0.5 s");
             sub.add_flag("--check", o->check, "Exit 3 when any algorithm is biased, else 4 when any verdict is unreliable");
-            sub.add_option("--format", o->format, "Output format: text, json or csv")->type_name("FORMAT")->capture_default_str();
+            sub.add_option("--format", o->format, "Output format: " + render::listed(choices::bias_format))->type_name("FORMAT")->capture_default_str();
             return [o, &sub]() -> int {
               if (o->list) {
                 write_stdout(render::algorithm_list_text());

@@ -1,8 +1,10 @@
 // The closed lists of option values (choices.hpp).
 #include "choices.hpp"
 
+#include <algorithm>
 #include <tuple>
 
+#include "render/name_lists.hpp"
 #include "shufl/audit/seed_search.hpp"
 #include "shufl/audit/tier.hpp"
 #include "shufl/deck.hpp"
@@ -12,8 +14,7 @@ namespace shufl::cli::choices {
 
 std::string values_text(std::string_view command, std::string_view option) {
   using values = std::span<const std::string_view>;
-  std::vector<std::string_view> families;
-  for (const auto& f : audit::seed_families()) families.push_back(f.name);
+  const std::vector<std::string_view> families = render::family_names();
   std::vector<std::string_view> tiers;
   for (const auto& t : audit::audit_tiers()) tiers.push_back(t.name);
   // The subcommands (space-separated), the option, its values.
@@ -31,7 +32,24 @@ std::string values_text(std::string_view command, std::string_view option) {
     }
     return false;
   };
+  // The options whose value is a file (or a directory), completed as paths.
+  const std::tuple<std::string_view, std::string_view, std::string_view> paths[] = {
+      {"lines", "-o --output --random-source", "files"}, {"lines", "--temp-dir", "directories"}, {"deck", "--cards-file", "files"},
+      {"bias", "--input --items --plot --report --save-counts --merge --resume", "files"},
+      {"audit", "--cards-file --deck-order --save-counts --merge --state --metrics --report --keygen --sign --verify --key", "files"}};
   std::string out;
+  if (!command.empty() && option.empty()) {  // "OPTION values", "OPTION files", "OPTION directories"
+    for (const auto& [commands, name, list] : lists) {
+      if (has(commands, command)) out.append(name).append(" values\n");
+    }
+    for (const auto& [c, names, kind] : paths) {
+      for (std::size_t at = 0, end = 0; c == command && at < names.size(); at = end + 1) {
+        end = std::min(names.find(' ', at), names.size());
+        out.append(names.substr(at, end - at)).append(" ").append(kind).append("\n");
+      }
+    }
+    return out;
+  }
   for (const auto& [commands, name, list] : lists) {
     if (command.empty() && option.empty()) {
       for (const std::string_view c : {"lines", "bias", "deck", "trace", "audit"}) {

@@ -13,6 +13,7 @@
 #include "render/count_noun.hpp"
 #include "render/text_escape.hpp"
 #include "choices.hpp"
+#include "render/name_lists.hpp"
 #include "common.hpp"
 #include "render/deck_output.hpp"
 #include "shufl/deck.hpp"
@@ -331,7 +332,7 @@ subcommand deck_subcommand() {
           [](CLI::App& sub) -> std::function<int()> {
             auto o = std::make_shared<deck_cli_options>();
             sub.footer(kDeckFooter);
-            sub.add_option("--pack", o->pack, "Named pack: standard (52), piquet or skat (32), euchre (24), tarot (78)")->type_name("NAME");
+            sub.add_option("--pack", o->pack, "Named pack: " + render::packs_text())->type_name("NAME");
             sub.add_option("--decks", o->decks, "Number of decks in the shoe (blackjack: 6 or 8)")->capture_default_str()->type_name("N");
             sub.add_option("--jokers", o->jokers, "Jokers per deck, alternating red (RJ) and black (BJ)")->capture_default_str()->type_name("N");
             // An explicitly empty list is an error, not "no custom deck" (which would deal 52 cards).
@@ -351,10 +352,10 @@ subcommand deck_subcommand() {
                 ->each(non_empty("the symbol list is empty"));
             sub.add_option("--deal", o->deal, "Deal HANDSxCARDS round the table (e.g. 4x5), then show the stock")->type_name("HANDSxCARDS");
             sub.add_option("--burn", o->burn, "Burn N cards once before dealing")->type_name("N");
-            sub.add_option("--style", o->style, "Card style: code, unicode, glyph, name")->capture_default_str()->type_name("STYLE");
-            sub.add_option("--format", o->format, "Output format: text or json")->capture_default_str()->type_name("FORMAT");
+            sub.add_option("--style", o->style, "Card style: " + render::listed(card_style_names()))->capture_default_str()->type_name("STYLE");
+            sub.add_option("--format", o->format, "Output format: " + render::listed(choices::text_json))->capture_default_str()->type_name("FORMAT");
             o->seed_option = sub.add_option("--seed", o->seed, "Any string; the same seed gives the same deck everywhere")->type_name("SEED")->expected(0, 1);
-            o->rng_option = sub.add_option("--rng", o->rng, "Engine: chacha20 (default with --seed), xoshiro256pp, mt19937, minstd")->type_name("NAME");
+            o->rng_option = sub.add_option("--rng", o->rng, "Engine: " + render::listed(engine_names()) + " (default with --seed: chacha20)")->type_name("NAME");
             o->count_option = sub.add_option("--count", o->count, "Print K successive decks of the stream, one per line")->type_name("K");
             sub.add_flag("--explain", o->explain, "Instead of dealing, print how many orders the deck has and how many the randomness can reach");
             sub.add_flag("--commit", o->commit, "Print a commitment to the seed before the deal (provably fair play)");

@@ -100,8 +100,11 @@ int run_cli11(int argc, char** argv) {
   names.emplace_back("help");
   const std::string_view word = argc > 1 ? std::string_view(argv[1]) : std::string_view();
   if (argc < 2) return usage_error("missing command (lines, bias, deck, trace, audit or help)", "");
-  if (word == "--complete-values" && (argc == 2 || argc == 4)) {  // for completions/: not in --help
-    shufl::cli::write_stdout(shufl::cli::choices::values_text(argc == 4 ? argv[2] : "", argc == 4 ? argv[3] : ""));
+  if (word == "--complete-values") {  // [COMMAND [OPTION]], for completions/: not in --help
+    if (argc > 4) return usage_error("--complete-values takes at most COMMAND and OPTION", "");
+    if (argc > 2 && std::find(names.begin(), names.end(), argv[2]) == names.end())
+      return usage_error(shufl::unknown_name_error("command", argv[2], names).what(), "");
+    shufl::cli::write_stdout(shufl::cli::choices::values_text(argc > 2 ? argv[2] : "", argc > 3 ? argv[3] : ""));
     return shufl::cli::exit_ok;
   }
   if (word == "help") {

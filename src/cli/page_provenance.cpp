@@ -5,6 +5,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "build_info.hpp"
 #include "render/text_escape.hpp"
 
 namespace shufl::cli {
@@ -24,6 +25,6 @@ std::string page_command_line() {
   return render::shell_command_line(raw);
 }
 
-render::page_provenance page_provenance_now() { return {page_date_utc(), page_command_line(), {}}; }
+render::page_provenance page_provenance_now() { return {page_date_utc(), page_command_line(), {}, build_commit()}; }
 
 }  // namespace shufl::cli

@@ -1,5 +1,6 @@
 // Private to src/cli/: what a page states about its making that only the running process knows
-// (the clock, /proc/self/cmdline), handed to the page renderers of src/render/.
+// (the clock, /proc/self/cmdline, the commit it was built from), handed to the page renderers of
+// src/render/.
 #pragma once
 
 #include <string>
@@ -15,7 +16,7 @@ std::string page_date_utc();
 /// every other word as a POSIX shell reads it (bare when safe, else single-quoted).
 std::string page_command_line();
 
-/// Both, for report_page and audit_report_page.
+/// Both and build_commit(), for report_page and audit_report_page.
 render::page_provenance page_provenance_now();
 
 }  // namespace shufl::cli

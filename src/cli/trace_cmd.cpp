@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "choices.hpp"
+#include "render/name_lists.hpp"
 #include "common.hpp"
 #include "render/text_escape.hpp"
 #include "render/text_width.hpp"
@@ -82,7 +83,7 @@ subcommand trace_subcommand() {
             o->draws_option = sub.add_option("--draws", o->draws, "Comma-separated draws to replay, e.g. 2,0,2,0")
                                   ->type_name("LIST");
             sub.add_option("--format", o->format,
-                           "Output format: text, json, or html (a self-contained page to step through in a browser)")
+                           "Output format: " + render::listed(choices::trace_format) + " (html: a self-contained page to step through in a browser)")
                 ->type_name("FORMAT")
                 ->capture_default_str();
             sub.add_option("--runs", o->runs,

@@ -370,7 +370,8 @@ std::string audit_report_page(const std::vector<audit_page_section>& sections, c
           "level. A pass means that these tests found no such evidence in this number of decks; it does not show "
           "that no defect exists, and more decks can detect smaller defects.</p>\n";
   page += "<table class=\"facts\" id=\"run\">\n";
-  page += fact("tool", xml_escape(fmt::format("shufl {} ({} build)", SHUFL_VERSION, SHUFL_BUILD_TYPE)));
+  const std::string commit = made.commit.empty() ? "" : ", commit " + made.commit;
+  page += fact("tool", xml_escape(fmt::format("shufl {} ({} build{})", SHUFL_VERSION, SHUFL_BUILD_TYPE, commit)));
   page += fact("date (UTC)", xml_escape(made.date_utc));
   page += fact("command line", "<code>" + xml_escape(made.command_line) + "</code>");
   if (sections.size() > 1) page += fact("overall", all_pass ? "pass" : "fail");

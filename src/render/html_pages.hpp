@@ -66,6 +66,9 @@ struct page_provenance {
   /// `audit --sign`: the fingerprint of the signing key (audit::fingerprint), stated on the page
   /// (element id "key-fingerprint"); "" for an unsigned page.
   std::string key_fingerprint;
+  /// The commit the binary was built from, as `shufl --version` names it ("aefef8d",
+  /// "v0.2.0-3-gaefef8d", "unknown"); the audit report's tool line states it unless "".
+  std::string commit{};  // "{}": initialisers that stop at key_fingerprint stay warning-free
 };
 
 /// The report page built from the document of `shufl bias --format json`: the run's header, per

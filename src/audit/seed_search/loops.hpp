@@ -178,6 +178,23 @@ struct kernel_args {
   std::uint32_t* scratch;  // 2n words: the identity list, then the drawn indices
 };
 
+// init_genrand (MT19937's seeding) of seeds base .. base + 31 in the lanes, words 0 to `last`
+// (cpp-mt19937 and php-mt-rand: output k < 227 needs only the seeded words k, k + 1, k + 397).
+[[gnu::always_inline]] inline void mt_seed_lanes(const kernel_args& k, std::size_t last) noexcept {
+  lane_words* mt = k.mt->w;
+  v8 prev[sets];
+  for (std::size_t q = 0; q < sets; ++q) {
+    prev[q] = v8{};
+    for (unsigned l = 0; l < 8; ++l) prev[q][l] = k.base + static_cast<std::uint32_t>(q * 8 + l);
+    mt[0].q[q] = prev[q];
+  }
+  for (std::uint32_t i = 1; i <= last; ++i)
+    for (std::size_t q = 0; q < sets; ++q) {
+      prev[q] = (prev[q] ^ (prev[q] >> 30)) * 1812433253u + i;
+      mt[i].q[q] = prev[q];
+    }
+}
+
 inline bool have_avx2() noexcept {
 #if defined(__x86_64__)
   static const bool yes = __builtin_cpu_supports("avx2");

@@ -19,18 +19,7 @@ constexpr std::size_t php_outputs = 64;
 template <bool Legacy>
 [[gnu::always_inline]] inline lane_mask php_kernel(const kernel_args& k) noexcept {
   lane_words* mt = k.mt->w;
-  v8 prev[sets];
-  for (std::size_t q = 0; q < sets; ++q) {
-    prev[q] = v8{};
-    for (unsigned l = 0; l < 8; ++l) prev[q][l] = k.base + static_cast<std::uint32_t>(q * 8 + l);
-    mt[0].q[q] = prev[q];
-  }
-  constexpr std::size_t last = 397 + php_outputs;
-  for (std::uint32_t i = 1; i <= last; ++i)
-    for (std::size_t q = 0; q < sets; ++q) {
-      prev[q] = (prev[q] ^ (prev[q] >> 30)) * 1812433253u + i;
-      mt[i].q[q] = prev[q];
-    }
+  mt_seed_lanes(k, 397 + php_outputs);
   lane_mask candidates = 0;
   const log_view& log = *k.log;
   for (unsigned l = 0; l < k.count; ++l) {
