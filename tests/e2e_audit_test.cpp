@@ -508,7 +508,7 @@ TEST(E2eDeckCount, SuccessiveDecksOfOneStream) {
 }
 
 // --lags beyond the pair tables' bound (lags x cards^2 <= 2^24) is refused before they are
-// allocated: exit 1, the largest --lags named, nothing on stdout.
+// allocated: exit 1, the largest --lags named, nothing on stdout; --plan refuses the same.
 TEST(E2eAuditLags, PairTablesBeyondTheBoundAreRefused) {
   temp_dir dir;
   std::string cards, deck;
@@ -524,7 +524,10 @@ TEST(E2eAuditLags, PairTablesBeyondTheBoundAreRefused) {
   EXPECT_EQ(r.status, 1);
   EXPECT_EQ(r.out, "");
   EXPECT_EQ(r.err, message);
-  // (--lags 16, the bound itself, is accepted: AuditPairs.TablesAreBounded)
+  const run_result p = run_shufl({"audit", "--plan", "--cards-file", pack, "--lags", "64"});
+  EXPECT_EQ(p.status, 1);
+  EXPECT_EQ(p.out, "");
+  EXPECT_EQ(p.err, message);  // (--lags 16, the bound itself, is accepted: AuditPairs.TablesAreBounded)
 }
 
 }  // namespace

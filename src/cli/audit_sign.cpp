@@ -5,10 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cerrno>
-#include <initializer_list>
-#include <string_view>
 #include <cstdio>
 #include <cstring>
 #include <fmt/format.h>
@@ -102,15 +99,8 @@ int verify(const audit_sign_options& o, const std::string& file) {
   const auto key = read("--key", o.key, kMaxKeyFile, [](const std::string& t) { return audit::parse_public_key(t); });
   const auto page = read("--verify", o.verify, kMaxPage, [](const std::string& t) { return render::read_signed_page(t); });
   const std::string fp = audit::fingerprint(key), name = render::escape_controls(o.verify);
-  if (!page.tampered.empty()) {
-    std::fprintf(stderr, "shufl: --verify '%s': BAD page: %s (a page is signed once): it was changed after it was signed\n",
-                 name.c_str(), page.tampered.c_str());
-    return exit_audit_failed;
-  }
-  if (!audit::verify(page.message, page.sig, key)) {
-    std::fprintf(stderr, "shufl: --verify '%s': BAD signature: the signature does not match the page%s: it was changed "
-                         "after it was signed, or key %s did not sign it\n", name.c_str(),
-                 page.crlf ? " (its line endings were converted to CR LF)" : "", fp.c_str());
+  if (const auto bad = render::page_changed(page, audit::verify(page.message, page.sig, key), fp); !bad.empty()) {
+    std::fprintf(stderr, "shufl: --verify '%s': %s\n", name.c_str(), bad.c_str());
     return exit_audit_failed;
   }
   if (page.key_fingerprint != fp) {
@@ -160,24 +150,16 @@ void add_audit_sign_options(CLI::App& sub, audit_sign_options& o) {
 }
 
 std::optional<int> run_audit_sign(const audit_sign_options& o, const std::string& file, bool report, const CLI::App& sub) {
-  // --keygen and --verify do one thing each: an option that would change nothing is refused.
-  const auto alone = [&sub](const char* mode, std::initializer_list<std::string_view> allowed) {
-    for (const CLI::Option* opt : sub.get_options()) {
-      const std::string n = opt->get_name();
-      if (opt->count() == 0 || n == mode || std::find(allowed.begin(), allowed.end(), n) != allowed.end()) continue;
-      throw error(fmt::format("{} does not apply to {} (it takes {})", n == "file" ? "an input FILE" : n, mode,
-                              std::string_view(mode) == "--keygen" ? "NAME only" : "--key NAME.pub and an optional FILE"));
-    }
-  };
-  if (sub.count("--keygen") > 0) {
-    alone("--keygen", {});
+  const bool gen = sub.count("--keygen") > 0;  // --keygen and --verify take no option that would change nothing
+  const std::string takes = gen ? "--keygen (it takes NAME only)" : "--verify (it takes --key NAME.pub and an optional FILE)";
+  for (const CLI::Option* opt : gen || sub.count("--verify") > 0 ? sub.get_options() : std::vector<const CLI::Option*>{})
+    if (const std::string n = opt->get_name(); opt->count() > 0 && !takes.starts_with(n + " ") && (gen || (n != "--key" && n != "file")))
+      throw error(fmt::format("{} does not apply to {}", n == "file" ? "an input FILE" : n, takes));
+  if (gen) {
     if (o.keygen.empty()) throw error("--keygen needs a file name");
     return keygen(o.keygen);
   }
-  if (sub.count("--verify") > 0) {
-    alone("--verify", {"--key", "file"});
-    return verify(o, file);
-  }
+  if (sub.count("--verify") > 0) return verify(o, file);
   if (sub.count("--key") > 0) throw error("--key applies to --verify");
   if (sub.count("--sign") > 0) {
     if (!report) throw error("--sign applies to --report (it signs the page)");

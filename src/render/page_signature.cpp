@@ -75,4 +75,13 @@ signed_page read_signed_page(std::string_view page) {
   return s;
 }
 
+std::string page_changed(const signed_page& page, bool signature_matches, std::string_view fingerprint) {
+  if (!page.tampered.empty()) {
+    return fmt::format("BAD page: {} (a page is signed once): it was changed after it was signed", page.tampered);
+  }
+  if (signature_matches) return {};
+  return fmt::format("BAD signature: the signature does not match the page{}: it was changed after it was signed, or key "
+                     "{} did not sign it", page.crlf ? " (its line endings were converted to CR LF)" : "", fingerprint);
+}
+
 }  // namespace shufl::render

@@ -42,6 +42,12 @@ struct signed_page {
   std::string tampered;
 };
 
+/// What --verify says of a page read whole: "" when `signature_matches` (the signature verifies
+/// the message with the key of `fingerprint`) and nothing was tampered; else why it is BAD:
+/// "BAD page: two signature lines ...", or "BAD signature: the signature does not match the page
+/// (its line endings were converted to CR LF when crlf): ..., or key FINGERPRINT did not sign it".
+std::string page_changed(const signed_page& page, bool signature_matches, std::string_view fingerprint);
+
 /// Takes a page apart (any bytes). Throws shufl::error "no signature line (the page is not
 /// signed)" or "the signature line is malformed" (the page cannot be read); a page with more
 /// than one signature line is returned with `tampered` set.
