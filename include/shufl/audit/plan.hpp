@@ -32,8 +32,9 @@
 //  - position-pairs: a share δ of the decks has the pack's second card glued below its first;
 //    λ per deck from the Wald statistic of lag 1's mean table (plan.cpp), at level/L.
 //  - gap: the same glued pair, seen by the first card's suit (plan.cpp), at level/(suits).
-//  - duplicates, poker-hands, permutation-3/-4: not planned (their power depends on how many distinct decks the
-//    shuffler can make, or on which classes it favours; no single δ describes that).
+//  - duplicates, poker-hands, permutation-3/-4, batches: not planned (their power depends on how many distinct
+//    decks the shuffler can make, on which classes it favours, or on how a bias comes and goes
+//    between samples; no single δ describes that).
 // Decks needed: λ* = the non-centrality at which a χ² test with the df rejects at α/m with the
 // power (stats.hpp detectable_noncentrality, Boost.Math non_central_chi_squared), decks =
 // ⌈λ*/(λ per deck)⌉ (serial tests: pairs, + 1 deck), and never below the decks that make the
