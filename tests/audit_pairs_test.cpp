@@ -13,6 +13,7 @@
 #include "shufl/audit.hpp"
 #include "shufl/audit/pairs.hpp"
 #include "shufl/audit/plan.hpp"
+#include "shufl/error.hpp"
 #include "support/audit_packs.hpp"
 #include "support/test_rng.hpp"
 
@@ -71,6 +72,30 @@ TEST(AuditPairs, BatteryCountsEveryLag) {
       EXPECT_EQ(t.result, test_outcome::not_applicable);
     }
   }
+}
+
+// The pair tables are bounded: lags × n² ≤ 2^24 cells or the battery refuses before allocating
+// (1024 cards: --lags 16 is the most), and the threads shrink so their tables stay within 2^25.
+TEST(AuditPairs, TablesAreBounded) {
+  battery_shape s = shufl::test::distinct_shape(1024);
+  s.lags = 17;
+  try {
+    battery b(s);
+    ADD_FAILURE() << "--lags 17 at 1024 cards was allowed";
+  } catch (const error& e) {
+    EXPECT_STREQ(e.what(), "--lags 17: position-pairs would count 17 x 1024^2 = 17825792 pairs of cards, more than the "
+                           "16777216 this version keeps (128 MiB per thread): at 1024 cards give --lags 16 or fewer");
+  }
+  s.lags = 16;  // exactly 2^24 cells
+  EXPECT_NO_THROW(check_pair_cells(s));
+  EXPECT_EQ(pair_table_threads(s, 8), 2u);
+  s.lags = 2;  // 2^21 cells: 16 threads' worth
+  EXPECT_EQ(pair_table_threads(s, 64), 16u);
+  EXPECT_EQ(pair_table_threads(s, 3), 3u);
+  battery_shape small = shufl::test::distinct_shape(52);
+  small.lags = 64;  // 2 x 64 >= 52: no position-pairs, no tables, no bound
+  EXPECT_NO_THROW(check_pair_cells(small));
+  EXPECT_EQ(pair_table_threads(small, 64), 64u);
 }
 
 TEST(AuditPairs, FairDecksRejectAtTheLevel) {

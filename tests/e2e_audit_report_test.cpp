@@ -133,19 +133,53 @@ TEST(AuditPlan, TextTableAndRefusals) {
   EXPECT_EQ(s["family"], 8);  // position tables, both coupon collectors, gap, serial-position, duplicates
   EXPECT_FALSE(s["tests"][3]["planned"].get<bool>());  // successions: not applicable to a shoe
 
-  // Both plans against schema/audit-plan.schema.json (python3-jsonschema).
+  // --tier plans the tier's battery (batches joins the family; its alpha, lags) and says which
+  // planned tests its decks reach (the decks themselves: audit.plan_check, independently).
+  const auto tier = run_shufl({"audit", "--plan", "--tier", "standard", "--format", "json"});
+  ASSERT_EQ(tier.status, 0) << tier.err;
+  EXPECT_EQ(tier.err, "");
+  const auto tj = nlohmann::json::parse(tier.out);
+  EXPECT_EQ(tj["family"], 21);
+  EXPECT_EQ(tj["batch_size"], 10000);
+  EXPECT_EQ(tj["tier"]["decks"], 1000000);
+  for (const auto& t : tj["tests"]) EXPECT_EQ(t["tier_reached"], t["planned"].get<bool>() ? nlohmann::json(true) : nlohmann::json());
+  const auto small = run_shufl({"audit", "--plan", "--tier", "small"});
+  ASSERT_EQ(small.status, 0) << small.err;
+  EXPECT_NE(small.out.find("\ntier: small: 10000 decks, alpha 0.01, batches of 500, lags 2\ntest "), std::string::npos) << small.out;
+  EXPECT_NE(small.out.find("\nbatches                       -          -  no effect model: the power depends on how the bias "
+                           "comes and goes between samples\n"), std::string::npos) << small.out;
+  EXPECT_NE(small.out.find("\nthe small tier's 10000 decks fall short of power about 0.9 for: card-position ("), std::string::npos)
+      << small.out;
+  EXPECT_NE(small.out.find("(of 17 planned tests)\n"), std::string::npos) << small.out;
+  const auto standard = run_shufl({"audit", "--plan", "--tier", "standard"});
+  EXPECT_TRUE(standard.out.ends_with("\nthe standard tier's 1000000 decks reach power about 0.9 for every planned test\n"))
+      << standard.out;
+  const auto fixed = run_shufl({"audit", "--plan", "--tier", "small", "--alpha", "0.05"});
+  EXPECT_EQ(fixed.status, 1);
+  EXPECT_EQ(fixed.err, "shufl: --tier small fixes the battery, alpha, batch size, lags and decks: drop --alpha\n");
+  const auto lags = run_shufl({"audit", "--plan", "--lags", "12", "--pack", "euchre"});
+  ASSERT_EQ(lags.status, 0) << lags.err;
+  EXPECT_NE(lags.out.find("\nbattery: lags 12 (position-pairs)\n"), std::string::npos) << lags.out;
+  EXPECT_NE(lags.out.find("Holm over 19 tests"), std::string::npos) << lags.out;  // position-pairs needs more than 24 cards
+  const auto zero = run_shufl({"audit", "--plan", "--lags", "0"});
+  EXPECT_EQ(zero.status, 1);
+  EXPECT_EQ(zero.err, "shufl: --lags must be 1 to 64, not 0\n");
+
+  // The plans against schema/audit-plan.schema.json (python3-jsonschema).
   const std::string dir = temp_dir();
   std::ofstream(dir + "/poker.json") << poker.out;
   std::ofstream(dir + "/shoe.json") << shoe.out;
+  std::ofstream(dir + "/tier.json") << tier.out;
   const auto valid = run_shell(
       "python3 -c 'import json, sys, jsonschema\n"
       "schema = json.load(open(sys.argv[1]))\n"
       "jsonschema.Draft7Validator.check_schema(schema)\n"
       "for f in sys.argv[2:]: jsonschema.Draft7Validator(schema).validate(json.load(open(f)))\n"
       "print(\"valid\", len(sys.argv) - 2)' '" +
-      shufl::test::source_dir() + "/schema/audit-plan.schema.json' " + dir + "/poker.json " + dir + "/shoe.json");
+      shufl::test::source_dir() + "/schema/audit-plan.schema.json' " + dir + "/poker.json " + dir + "/shoe.json " + dir + "/tier.json");
   EXPECT_EQ(valid.status, 0) << valid.err;
-  EXPECT_EQ(valid.out, "valid 2\n");
+  EXPECT_EQ(valid.out, "valid 3\n");
+  std::remove((dir + "/tier.json").c_str());
   std::remove((dir + "/poker.json").c_str());
   std::remove((dir + "/shoe.json").c_str());
   rmdir(dir.c_str());

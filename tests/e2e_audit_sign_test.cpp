@@ -123,6 +123,57 @@ TEST(E2eAuditSign, AnEditedCellOrAnotherFileFails) {
   EXPECT_NE(f.err.find("the page's numbers are not those of"), std::string::npos) << f.err;
 }
 
+// A readable page changed otherwise than in a cell is tampering too (exit 3, not 1): its line
+// endings converted to CR LF (the signature no longer matches; the page is still read), or its
+// signature line doubled (a page is signed once).
+TEST(E2eAuditSign, ACrLfPageOrADoubledSignatureLineFails) {
+  signed_run s;
+  make_signed(s);
+  const std::string html = read_file(s.page), fp_line = run_shufl({"audit", "--verify", s.page, "--key", s.key + ".pub"}).out;
+  ASSERT_EQ(fp_line.rfind("good signature by key ", 0), 0u) << fp_line;
+  const std::string fp = fp_line.substr(22, 64);
+  std::string crlf;
+  for (const char c : html) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+  const std::string crlf_page = s.dir.write("crlf.html", crlf);
+  const auto c = run_shufl({"audit", "--verify", crlf_page, "--key", s.key + ".pub"});
+  EXPECT_EQ(c.status, 3);
+  EXPECT_EQ(c.out, "");
+  EXPECT_EQ(c.err, "shufl: --verify '" + crlf_page + "': BAD signature: the signature does not match the page (its line "
+                   "endings were converted to CR LF): it was changed after it was signed, or key " + fp +
+                   " did not sign it\n");
+  const auto at = html.find("<p id=\"shufl-signature\"");
+  ASSERT_NE(at, std::string::npos);
+  const std::string line = html.substr(at, html.find('\n', at) + 1 - at);
+  const std::string doubled = s.dir.write("doubled.html", html.substr(0, at) + line + html.substr(at));
+  const auto d = run_shufl({"audit", "--verify", doubled, "--key", s.key + ".pub", s.decks});
+  EXPECT_EQ(d.status, 3);
+  EXPECT_EQ(d.out, "");
+  EXPECT_EQ(d.err, "shufl: --verify '" + doubled + "': BAD page: two signature lines (a page is signed once): it was "
+                   "changed after it was signed\n");
+}
+
+// --verify and --keygen do one thing each: any other option is refused by name (exit 1), never
+// dropped without a word.
+TEST(E2eAuditSign, VerifyAndKeygenRefuseOtherOptions) {
+  signed_run s;
+  make_signed(s);
+  const auto sign = run_shufl({"audit", "--verify", s.page, "--key", s.key + ".pub", "--sign", s.key});
+  EXPECT_EQ(sign.status, 1);
+  EXPECT_EQ(sign.out, "");
+  EXPECT_EQ(sign.err, "shufl: --sign does not apply to --verify (it takes --key NAME.pub and an optional FILE)\n");
+  const auto alpha = run_shufl({"audit", "--verify", s.page, "--key", s.key + ".pub", s.decks, "--alpha", "0.5"});
+  EXPECT_EQ(alpha.status, 1);
+  EXPECT_EQ(alpha.err, "shufl: --alpha does not apply to --verify (it takes --key NAME.pub and an optional FILE)\n");
+  const auto keygen = run_shufl({"audit", "--keygen", s.dir.file("k2"), "--verify", s.page});
+  EXPECT_EQ(keygen.status, 1);
+  EXPECT_EQ(keygen.err, "shufl: --verify does not apply to --keygen (it takes NAME only)\n");
+  const auto input = run_shufl({"audit", "--keygen", s.dir.file("k3"), s.decks});
+  EXPECT_EQ(input.err, "shufl: an input FILE does not apply to --keygen (it takes NAME only)\n");
+  struct stat st {};
+  EXPECT_NE(::stat(s.dir.file("k2").c_str(), &st), 0);
+  EXPECT_NE(::stat(s.dir.file("k3").c_str(), &st), 0);
+}
+
 // What a recomputation needs is the document's `settings`: a --cards-file pack (its labels),
 // --game with --deal, --lags and --alpha are redone from them, not from the text of a note.
 TEST(E2eAuditSign, CardsFileGameDealAndLagsRecompute) {

@@ -507,5 +507,28 @@ TEST(E2eDeckCount, SuccessiveDecksOfOneStream) {
   EXPECT_EQ(run_shufl({"deck", "--count", "0"}).status, 1);
 }
 
+// --lags beyond the pair tables' bound (lags x cards^2 <= 2^24) is refused before they are
+// allocated: exit 1, the largest --lags named, nothing on stdout; --plan refuses the same.
+TEST(E2eAuditLags, PairTablesBeyondTheBoundAreRefused) {
+  temp_dir dir;
+  std::string cards, deck;
+  for (int i = 1; i <= 1024; ++i) {
+    cards += fmt::format("c{}\n", i);
+    deck += fmt::format("{}{}", i == 1 ? "" : " ", i);
+  }
+  const std::string pack = dir.write("cards.txt", cards), decks = dir.write("decks.txt", deck + "\n");
+  const std::string message = "shufl: --lags 64: position-pairs would count 64 x 1024^2 = 67108864 pairs of cards, more "
+                              "than the 16777216 this version keeps (128 MiB per thread): at 1024 cards give --lags 16 "
+                              "or fewer\n";
+  const run_result r = run_shufl({"audit", decks, "--cards-file", pack, "--lags", "64"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, message);
+  const run_result p = run_shufl({"audit", "--plan", "--cards-file", pack, "--lags", "64"});
+  EXPECT_EQ(p.status, 1);
+  EXPECT_EQ(p.out, "");
+  EXPECT_EQ(p.err, message);  // (--lags 16, the bound itself, is accepted: AuditPairs.TablesAreBounded)
+}
+
 }  // namespace
 }  // namespace shufl::test

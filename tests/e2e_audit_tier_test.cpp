@@ -22,6 +22,15 @@ TEST(E2eAuditTier, SmallTierOnAlgorithmTextAndJson) {
   EXPECT_EQ(doc["tier"]["batch_size"], 500);
   EXPECT_EQ(doc["tier"]["input_had_more"], false);
   EXPECT_DOUBLE_EQ(doc["alpha"].get<double>(), 0.01);
+  // input.trials is the decks generated (the tier's), not --trials' default 100000.
+  EXPECT_EQ(doc["input"]["trials"], 10000) << doc["input"];
+  const run_result two = run_shufl({"audit", "--algo", "fisher-yates,inside-out", "--seed", "1", "--tier", "small",
+                                    "--format", "json"});
+  ASSERT_EQ(two.status, 0) << two.err;
+  for (const auto& a : nlohmann::json::parse(two.out)["audits"]) {
+    EXPECT_EQ(a["input"]["trials"], 10000) << a["input"];
+    EXPECT_EQ(a["decks"], 10000);
+  }
 }
 
 TEST(E2eAuditTier, FileFirstDecksOrTooFew) {

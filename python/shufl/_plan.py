@@ -19,7 +19,8 @@ class Plan(_Report):
         The largest of the planned tests' decks: enough for every planned test.
     tests : list of dict
         Per test: name, planned, effect, model, df, noncentrality_per_deck, noncentrality, decks,
-        validity_bound, note (the JSON of ``shufl audit --plan --format json``).
+        validity_bound, tier_reached (None without a tier), note (the JSON of ``shufl audit
+        --plan --format json``).
     text : str
         The text of ``shufl audit --plan`` (``str(plan)``).
     """

@@ -153,7 +153,10 @@ battery::battery(const battery_shape& shape) : shape_(shape) {
     serial_cells_.assign(F * F, 0);
     position_repeats.assign(K, 0);
   }
-  if (position_pairs_apply(shape)) position_pairs.assign(shape.lags * F * F, 0);
+  if (position_pairs_apply(shape)) {
+    check_pair_cells(shape);  // before the tables are allocated
+    position_pairs.assign(shape.lags * F * F, 0);
+  }
   coupon_groups suits = coupon_groups_of(shape, false), ranks = coupon_groups_of(shape, true);
   if (!suits.sizes.empty()) {
     gap_counts.assign(suits.sizes.size() * shape.cards, 0);

@@ -17,6 +17,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "shufl/audit/pairs.hpp"
 #include "shufl/error.hpp"
 
 namespace shufl::audit {
@@ -137,7 +138,7 @@ audit_report audit_array(const card_array& a, const audit_pack& pack, std::optio
   if (stop && stop()) throw error(fmt::format("{}: stopped", a.name));  // asked before it began
   // Contiguous ranges of whole blocks, one per worker.
   const std::size_t blocks = (a.rows + audit_block_decks - 1) / audit_block_decks;
-  const std::size_t workers = std::min<std::size_t>(options.threads, blocks);
+  const std::size_t workers = std::min<std::size_t>(pair_table_threads(shape, options.threads), blocks);
   std::vector<battery> batteries(workers, battery(shape));
   std::vector<row_error> errors(workers);
   std::vector<std::exception_ptr> failures(workers);

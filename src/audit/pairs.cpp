@@ -331,6 +331,21 @@ bool position_pairs_apply(const battery_shape& s) noexcept {
          2 * s.lags < s.cards;
 }
 
+void check_pair_cells(const battery_shape& s) {
+  if (!position_pairs_apply(s)) return;
+  const std::uint64_t n2 = static_cast<std::uint64_t>(s.faces()) * s.faces();
+  if (s.lags * n2 <= max_pair_cells) return;
+  throw error(fmt::format("--lags {}: position-pairs would count {} x {}^2 = {} pairs of cards, more than the {} this "
+                          "version keeps (128 MiB per thread): at {} cards give --lags {} or fewer",
+                          s.lags, s.lags, s.faces(), s.lags * n2, max_pair_cells, s.faces(), max_pair_cells / n2));
+}
+
+std::size_t pair_table_threads(const battery_shape& s, std::size_t threads) noexcept {
+  if (!position_pairs_apply(s)) return threads;
+  const std::uint64_t cells = static_cast<std::uint64_t>(s.lags) * s.faces() * s.faces();
+  return std::max<std::size_t>(1, std::min<std::uint64_t>(threads, 2 * max_pair_cells / std::max<std::uint64_t>(1, cells)));
+}
+
 test_report position_pairs_test(std::span<const std::uint64_t> counts, std::size_t n, std::size_t lags,
                                 std::uint64_t decks) {
   test_report r;

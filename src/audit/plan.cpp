@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "shufl/audit/batches.hpp"
 #include "shufl/audit/laws.hpp"
 #include "shufl/audit/pairs.hpp"
 #include "shufl/error.hpp"
@@ -97,7 +98,17 @@ double position_noncentrality_per_deck(const std::vector<std::uint64_t>& rows, d
   return sum * (N - 1) / N;
 }
 
-audit_plan plan_audit(const battery_shape& s, const plan_options& o) {
+audit_plan plan_audit(const battery_shape& shape, const plan_options& options) {
+  battery_shape s = shape;
+  plan_options o = options;
+  if (o.tier) {  // the tier's procedure: its alpha, lags and batch size
+    o.alpha = o.tier->alpha;
+    s.lags = o.tier->lags;
+    s.batch_size = o.tier->batch_size;
+  }
+  if (s.lags < 1 || s.lags > 64) throw error(fmt::format("--lags must be 1 to 64, not {}", s.lags));
+  check_batch_size(s.batch_size);
+  check_pair_cells(s);  // the battery would refuse these lags for this pack
   for (const auto& [name, value] : o.effects) {
     if (std::find(std::begin(battery_test_names), std::end(battery_test_names), name) == std::end(battery_test_names)) {
       throw error(fmt::format("--effect: no test '{}' in the battery", name));
@@ -112,6 +123,9 @@ audit_plan plan_audit(const battery_shape& s, const plan_options& o) {
   audit_plan plan;
   plan.alpha = o.alpha;
   plan.power = o.power;
+  plan.lags = s.lags;
+  plan.batch_size = s.batch_size;
+  plan.tier = o.tier;
   // The family: the tests the battery makes applicable for this shape with enough decks.
   std::vector<std::string> applicable_why(std::size(battery_test_names));
   std::vector<bool> in_battery(std::size(battery_test_names));
@@ -133,6 +147,9 @@ audit_plan plan_audit(const battery_shape& s, const plan_options& o) {
     if (knuth && why.empty() && N < (t == "permutation-3" ? 3u : 4u)) why = "needs more cards";
     if (t == "position-pairs" && !position_pairs_apply(s)) {
       why = !permutations ? "needs whole decks of distinct cards" : fmt::format("needs more than 2 x {} (--lags) cards", s.lags);
+    }
+    if (t == "batches" && !permutations && coupon_groups_of(s, false).sizes.empty() && coupon_groups_of(s, true).sizes.empty()) {
+      why = "needs whole decks of distinct cards or a pack with suits and ranks";
     }
     if ((t.starts_with("coupon-collector-") || t == "gap") && coupon_groups_of(s, t.ends_with("ranks")).sizes.empty()) {
       why = suits ? "needs whole decks and at least 2 groups" : "the pack has no suits and ranks";
@@ -213,7 +230,8 @@ audit_plan plan_audit(const battery_shape& s, const plan_options& o) {
       // A mixture: with probability δ the deck is uniform but for the pack's second card glued
       // right below its first (the n − 1 units in uniform order), else uniform. Lag 1's mean
       // table per deck moves by δ·(glued − null): glued has 1 at (first, second), 1/(n − 1) at
-      // every cell that does not start at the first card or end at the second, 0 elsewhere; the
+      // every cell that does not start at the first card or end at the second but (second,
+      // first), 0 elsewhere (its cells sum to n − 1); the
       // null 1/n everywhere off the diagonal. λ per deck = μᵀΣ⁺μ, read off the test's own Wald
       // statistic of the mean table at 10^9 decks (the other lags' shifts are ignored, their
       // Bonferroni share kept: lag 1 alone at level/L, so the plan errs towards more decks).
@@ -223,7 +241,8 @@ audit_plan plan_audit(const battery_shape& s, const plan_options& o) {
       for (std::size_t a = 0; a < N; ++a) {
         for (std::size_t b = 0; b < N; ++b) {
           if (a == b) continue;
-          const double glued = a == 0 && b == 1 ? 1 : a == 0 || b == 1 ? 0 : 1 / (n - 1);
+          // (1, 0) is 0 too: card 1 ends the glued unit, card 0 starts it, and a unit is never next to itself.
+          const double glued = a == 0 && b == 1 ? 1 : a == 0 || b == 1 || (a == 1 && b == 0) ? 0 : 1 / (n - 1);
           counts[a * N + b] = static_cast<std::uint64_t>(std::llround(T * (1 / n + d * (glued - 1 / n))));
         }
       }
@@ -288,6 +307,7 @@ audit_plan plan_audit(const battery_shape& s, const plan_options& o) {
       p.per_deck = d * d / (sd * sd);
     } else {
       p.note = t == "duplicates" ? "no effect model: the power depends on how many distinct decks the shuffler makes"
+               : t == "batches"    ? "no effect model: the power depends on how the bias comes and goes between samples"
                : t.starts_with("permutation-") ? "no effect model: the power depends on which relative orders the shuffler favours"
                                               : "no effect model: the power depends on which classes the dealing favours";
       plan.tests.push_back(std::move(p));
@@ -304,10 +324,21 @@ audit_plan plan_audit(const battery_shape& s, const plan_options& o) {
       p.validity_bound = true;
     }
     p.decks = pairs ? need + 1 : need;
+    if (o.tier) p.tier_reached = p.decks <= o.tier->decks;
     plan.decks = std::max(plan.decks, p.decks);
     plan.tests.push_back(std::move(p));
   }
   return plan;
+}
+
+audit_plan plan_audit(const audit_pack& pack, const audit_options& options, plan_options o) {
+  battery_shape shape = make_shape(pack);
+  set_game(shape, pack, options.game);
+  shape.lags = options.lags;
+  shape.batch_size = options.batch_size;
+  o.alpha = options.alpha;
+  o.tier = options.tier;
+  return plan_audit(shape, o);
 }
 
 std::vector<detectable_effect> detectable_effects(const battery_shape& shape, std::uint64_t decks, double alpha,

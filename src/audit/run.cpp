@@ -22,6 +22,7 @@
 #include "shufl/audit/tally.hpp"
 #include "shufl/bias.hpp"
 #include "shufl/detail/bias_loops.hpp"
+#include "shufl/audit/pairs.hpp"
 #include "shufl/error.hpp"
 
 namespace shufl::audit {
@@ -154,7 +155,7 @@ audit_report audit_decks(deck_reader& reader, const audit_options& options) {
     return tiered(battery_report(b, pack, options.alpha, options.threads));
   }
 
-  const unsigned workers = options.threads;
+  const auto workers = static_cast<unsigned>(pair_table_threads(shape, options.threads));  // memory-bound
   block_queue queue(2 * workers + 2, ids);
   std::vector<battery> batteries(workers, battery(shape));
   std::vector<std::thread> threads;

@@ -17,6 +17,7 @@
 #include "shufl/audit/plan.hpp"
 #include "shufl/bias.hpp"
 #include "shufl/detail/bias_loops.hpp"
+#include "shufl/audit/pairs.hpp"
 #include "shufl/error.hpp"
 #include "shufl/text_input.hpp"
 
@@ -180,7 +181,8 @@ audit_tally tally_source(const text_source& text, const std::string& name, std::
   const std::size_t rest = text.size - begin;
   // More ranges than threads, each thread taking the next range when done with one, so a thread
   // slowed by the others (the SHA-256 reader, the machine's load) leaves no one waiting long.
-  const std::size_t threads = std::max<std::size_t>(1, std::min<std::size_t>(options.threads, rest / kMinBytesPerThread));
+  const std::size_t threads =
+      std::max<std::size_t>(1, std::min<std::size_t>(pair_table_threads(shape, options.threads), rest / kMinBytesPerThread));
   const std::size_t parts =
       threads == 1 ? 1 : std::max(threads, std::min<std::size_t>(threads * kRangesPerThread, rest / kMinBytesPerThread));
   std::vector<std::size_t> cut(parts + 1);
@@ -323,7 +325,8 @@ audit_tally tally_algorithm(const algorithm_spec& algorithm, const audit_pack& p
   // The first and last deck of every chunk, for the serial pairs at chunk boundaries.
   std::vector<std::uint32_t> firsts(chunks * n), lasts(chunks * n);
   constexpr std::size_t kSub = 1024;  // decks per add_block
-  const unsigned workers = static_cast<unsigned>(std::min<std::uint64_t>(std::max(1u, options.threads), chunks));
+  const unsigned workers =
+      static_cast<unsigned>(std::min<std::uint64_t>(pair_table_threads(shape, std::max(1u, options.threads)), chunks));
   std::vector<battery> batteries(workers, battery(shape));
   std::atomic<std::uint64_t> next{0};
   std::vector<std::exception_ptr> errors(workers);

@@ -146,7 +146,7 @@ int run_audit_battery(const audit_cli_options& o, const CLI::App& sub, audit::au
     if (ro.dealt) throw error("--dealt applies to deck files");
     if (o.skip_bad) throw error("--skip-bad applies to deck files");
     const auto algorithms = parse_algorithm_list(o.algo);
-    const std::uint64_t trials = parse_count("--trials", o.trials);
+    const std::uint64_t trials = options.tier ? options.tier->decks : parse_count("--trials", o.trials);  // a tier's own
     if (trials < 1 || trials > bias_max_trials) throw error(fmt::format("--trials must be between 1 and {}", bias_max_trials));
     std::optional<std::string> seed;
     if (sub.count("--seed") > 0) seed = check_seed(o.seed);

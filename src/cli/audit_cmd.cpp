@@ -60,7 +60,8 @@ print a final status and the battery's report (--alpha, default 0.001) on this r
 status: 0; 3: the detector alarmed (only then); 6: the final battery failed; 1: an error.
 --report FILE.html also writes a printable test report (A4; heatmaps, each total against its law).
 --plan prints the decks each test needs to detect an effect of size --effect with probability
---power at --alpha (each test planned at alpha/m, m the tests in Holm's family); it reads no decks.
+--power at --alpha/m (m: Holm's family) for the battery of --lags and --batch-size, or of --tier
+(and whether its decks suffice); it reads no decks.
 
 Examples:
   shufl deck --count 100000 --seed s | shufl audit -
@@ -160,7 +161,7 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
     for (const char* name : {"--algo", "--dealt", "--skip-bad", "--check", "--seed-search", "--report"}) {
       if (sub.count(name) > 0) throw error(fmt::format("--plan reads no decks: drop {}", name));
     }
-    return run_audit_plan({audit::make_audit_pack(ro), options.game, options.alpha, o.power, o.effect, o.format});
+    return run_audit_plan({audit::make_audit_pack(ro), options, o.power, o.effect, o.format});
   }
   if (ro.group_field != 0) {  // one battery per group, Holm over all
     for (const char* name : {"--algo", "--merge", "--save-counts", "--shard", "--seed-search", "--report", "--batch-size", "--tier"})
@@ -216,7 +217,7 @@ subcommand audit_subcommand() {
                            "With --game: H hands of C cards dealt round the table (card k to hand k mod H); "
                            "default poker 1x5, blackjack 2x2 (player cards 1 and 3, dealer 2 and 4)")
                 ->type_name("HxC");
-            sub.add_option("--lags", o->lags, "position-pairs: the cards 1..L positions apart (1 to 64)")->capture_default_str()->type_name("L");
+            sub.add_option("--lags", o->lags, "position-pairs: the cards 1..L positions apart (1 to 64; L x cards^2 at most 2^24)")->capture_default_str()->type_name("L");
             sub.add_option("--tier", o->tier, "A named tier: " + render::tiers_text() + "; fixes tests, alpha, batch size, lags, decks (docs/audit.md)")->type_name("TIER");
             sub.add_option("--batch-size", o->batch_size, "batches: test every sample of K consecutive decks, then the samples' p-values by Kolmogorov-Smirnov (10 to 10^7; 0: off)")->capture_default_str()->type_name("K");
             sub.add_option("--algo", o->algo, "Audit decks of these algorithms (see 'shufl bias --list') instead of a file")->type_name("LIST");

@@ -43,14 +43,10 @@ void parse_effects(const std::string& text, audit::plan_options& o) {
 
 int run_audit_plan(const audit_plan_cli& c) {
   audit::plan_options o;
-  o.alpha = c.alpha;
   o.power = parse_double("--power", c.power);
   if (!(o.power > 0 && o.power < 1)) throw error(fmt::format("--power must be between 0 and 1, not {}", c.power));
   parse_effects(c.effect, o);
-  audit::battery_shape shape = audit::make_shape(c.pack);
-  audit::set_game(shape, c.pack, c.game);
-  const audit::audit_plan plan = audit::plan_audit(shape, o);
-  write_stdout(render::audit_plan_stdout(plan, c.pack, c.format == "json"));
+  write_stdout(render::audit_plan_stdout(audit::plan_audit(c.pack, c.options, o), c.pack, c.format == "json"));
   return exit_ok;
 }
 

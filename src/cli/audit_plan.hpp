@@ -12,8 +12,7 @@ namespace shufl::cli {
 /// `shufl audit --plan` options, parsed and checked by audit_cmd.cpp except --effect and --power.
 struct audit_plan_cli {
   audit::audit_pack pack;
-  audit::game_deal game;           ///< --game and --deal.
-  double alpha = 0.01;
+  audit::audit_options options;    ///< --game and --deal, --alpha, --lags, --batch-size, --tier (applied).
   std::string power;               ///< --power as given (default "0.9").
   std::string effect;              ///< --effect as given: "D" or "TEST=D,TEST=D,..." (empty: defaults).
   std::string format = "text";

@@ -99,9 +99,8 @@ int verify(const audit_sign_options& o, const std::string& file) {
   const auto key = read("--key", o.key, kMaxKeyFile, [](const std::string& t) { return audit::parse_public_key(t); });
   const auto page = read("--verify", o.verify, kMaxPage, [](const std::string& t) { return render::read_signed_page(t); });
   const std::string fp = audit::fingerprint(key), name = render::escape_controls(o.verify);
-  if (!audit::verify(page.message, page.sig, key)) {
-    std::fprintf(stderr, "shufl: --verify '%s': BAD signature: the page was changed after it was signed, or key %s did "
-                         "not sign it\n", name.c_str(), fp.c_str());
+  if (const auto bad = render::page_changed(page, audit::verify(page.message, page.sig, key), fp); !bad.empty()) {
+    std::fprintf(stderr, "shufl: --verify '%s': %s\n", name.c_str(), bad.c_str());
     return exit_audit_failed;
   }
   if (page.key_fingerprint != fp) {
@@ -151,7 +150,12 @@ void add_audit_sign_options(CLI::App& sub, audit_sign_options& o) {
 }
 
 std::optional<int> run_audit_sign(const audit_sign_options& o, const std::string& file, bool report, const CLI::App& sub) {
-  if (sub.count("--keygen") > 0) {
+  const bool gen = sub.count("--keygen") > 0;  // --keygen and --verify take no option that would change nothing
+  const std::string takes = gen ? "--keygen (it takes NAME only)" : "--verify (it takes --key NAME.pub and an optional FILE)";
+  for (const CLI::Option* opt : gen || sub.count("--verify") > 0 ? sub.get_options() : std::vector<const CLI::Option*>{})
+    if (const std::string n = opt->get_name(); opt->count() > 0 && !takes.starts_with(n + " ") && (gen || (n != "--key" && n != "file")))
+      throw error(fmt::format("{} does not apply to {}", n == "file" ? "an input FILE" : n, takes));
+  if (gen) {
     if (o.keygen.empty()) throw error("--keygen needs a file name");
     return keygen(o.keygen);
   }

@@ -52,11 +52,17 @@ std::string with_signature(std::string_view page, const audit::signature& sig) {
 signed_page read_signed_page(std::string_view page) {
   const auto at = lines_starting(page, signature_line_start);
   if (at.empty()) throw error("no signature line (the page is not signed)");
-  if (at.size() > 1) throw error("more than one signature line");
+  signed_page s;
+  if (at.size() > 1) {  // readable, but not as signed: a page is signed once
+    s.tampered = at.size() == 2 ? std::string("two signature lines") : fmt::format("{} signature lines", at.size());
+    return s;
+  }
   const auto nl = page.find('\n', at[0]);
   if (nl == std::string_view::npos) throw error("the signature line is malformed");
-  const std::string_view line = page.substr(at[0], nl + 1 - at[0]);
-  signed_page s;
+  // A page whose line endings were converted to CR LF is read (and then fails the signature).
+  s.crlf = nl > at[0] && page[nl - 1] == '\r';
+  std::string line(page.substr(at[0], nl + 1 - at[0]));
+  if (s.crlf) line.erase(line.size() - 2, 1);
   if (!line.starts_with(kBefore) || !line.ends_with(kAfter) ||
       !audit::from_base64(line.substr(kBefore.size(), line.size() - kBefore.size() - kAfter.size()), s.sig.data(),
                           s.sig.size()) ||
@@ -67,6 +73,15 @@ signed_page read_signed_page(std::string_view page) {
   s.key_fingerprint = between(s.message, "<code id=\"key-fingerprint\">", "</code>");
   s.data = between(s.message, "<script id=\"audit-data\" type=\"application/json\">", "</script>");
   return s;
+}
+
+std::string page_changed(const signed_page& page, bool signature_matches, std::string_view fingerprint) {
+  if (!page.tampered.empty()) {
+    return fmt::format("BAD page: {} (a page is signed once): it was changed after it was signed", page.tampered);
+  }
+  if (signature_matches) return {};
+  return fmt::format("BAD signature: the signature does not match the page{}: it was changed after it was signed, or key "
+                     "{} did not sign it", page.crlf ? " (its line endings were converted to CR LF)" : "", fingerprint);
 }
 
 }  // namespace shufl::render

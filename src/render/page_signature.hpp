@@ -34,10 +34,23 @@ struct signed_page {
   audit::signature sig{};       ///< the signature the line holds
   std::string key_fingerprint;  ///< the fingerprint the page states (element id "key-fingerprint"); "" if none
   std::string data;             ///< the text of the page's audit-data script (its JSON); "" if none
+  /// The signature line ends in CR LF, not LF: the page's line endings were converted (message
+  /// then holds the converted bytes, which the signature does not match).
+  bool crlf = false;
+  /// Not empty when the page was read but cannot be as signed, e.g. "two signature lines" (a
+  /// page is signed once); the other fields are then empty.
+  std::string tampered;
 };
 
+/// What --verify says of a page read whole: "" when `signature_matches` (the signature verifies
+/// the message with the key of `fingerprint`) and nothing was tampered; else why it is BAD:
+/// "BAD page: two signature lines ...", or "BAD signature: the signature does not match the page
+/// (its line endings were converted to CR LF when crlf): ..., or key FINGERPRINT did not sign it".
+std::string page_changed(const signed_page& page, bool signature_matches, std::string_view fingerprint);
+
 /// Takes a page apart (any bytes). Throws shufl::error "no signature line (the page is not
-/// signed)", "more than one signature line", "the signature line is malformed".
+/// signed)" or "the signature line is malformed" (the page cannot be read); a page with more
+/// than one signature line is returned with `tampered` set.
 signed_page read_signed_page(std::string_view page);
 
 }  // namespace shufl::render

@@ -1,8 +1,9 @@
 // The readers of `shufl audit --verify` (outside bytes): the signed page (render/page_signature.hpp)
 // and the key files (audit/signature.hpp). The first byte chooses: bit 0 clear, the rest is a page:
-// read_signed_page either throws shufl::error or returns parts that rebuild the input exactly
-// (the message is the page without one line, that line is signature_line of the signature it
-// holds, and is the page's only line starting `<p id="shufl-signature"`); a signature made with
+// read_signed_page either throws shufl::error, or returns a page marked tampered (several lines
+// start a signature), or parts that rebuild the input exactly (the message is the page without
+// one line, that line is signature_line of the signature it holds, with CR LF when crlf, and is
+// the page's only line starting `<p id="shufl-signature"`); a signature made with
 // a fixed key over the message then verifies, and fails once a byte of the message flips. Bit 0
 // set, the rest is a key file: parse_public_key and parse_secret_key either throw shufl::error or
 // give a key whose fingerprint is 64 hex digits (a secret key's public half is its own).
@@ -41,7 +42,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     } catch (const shufl::error&) {
       return 0;
     }
-    const std::string line = render::signature_line(page.sig);
+    if (!page.tampered.empty()) {  // more than one line starts a signature: read, but never as signed
+      std::size_t lines = 0;
+      for (std::size_t i = 0; i < rest.size();) {
+        lines += rest.substr(i).starts_with(render::signature_line_start) ? 1 : 0;
+        const auto nl = rest.find('\n', i);
+        if (nl == std::string_view::npos) break;
+        i = nl + 1;
+      }
+      check(lines > 1 && page.message.empty(), "a page read as tampered has several signature lines");
+      return 0;
+    }
+    std::string line = render::signature_line(page.sig);
+    if (page.crlf) line.insert(line.size() - 1, "\r");  // a page converted to CR LF
     check(page.message.size() + line.size() == rest.size(), "the message is the page without its signature line");
     const auto at = rest.find(line);
     check(at != std::string_view::npos && (at == 0 || rest[at - 1] == '\n'), "the line is in the page, at a line start");

@@ -85,6 +85,18 @@ coupon_groups coupon_groups_of(const battery_shape& s, bool ranks);
 /// 1 ≤ lags and 2·lags < n.
 bool position_pairs_apply(const battery_shape& s) noexcept;
 
+/// The most cells position-pairs' tables may hold: lags × n² ≤ 2^24 (128 MiB of 64-bit counts
+/// in each thread's battery), so at 1024 cards --lags is at most 16, at 52 cards any of 1..64.
+inline constexpr std::uint64_t max_pair_cells = std::uint64_t{1} << 24;
+
+/// Throws shufl::error (naming the largest --lags the pack allows) when the shape gets the
+/// position-pairs test and its tables would hold more than max_pair_cells cells.
+void check_pair_cells(const battery_shape& s);
+
+/// Worker threads for batteries of `s`: `threads`, fewer when their position-pairs tables
+/// together would pass 2 × max_pair_cells (256 MiB), at least 1. Threads never change a result.
+std::size_t pair_table_threads(const battery_shape& s, std::size_t threads) noexcept;
+
 /// The position-pairs test over `decks` decks: counts holds lags tables of n × n (lag k's at
 /// (k−1)·n²); Bonferroni over the lags.
 test_report position_pairs_test(std::span<const std::uint64_t> counts, std::size_t n, std::size_t lags,

@@ -32,8 +32,9 @@
 //  - position-pairs: a share δ of the decks has the pack's second card glued below its first;
 //    λ per deck from the Wald statistic of lag 1's mean table (plan.cpp), at level/L.
 //  - gap: the same glued pair, seen by the first card's suit (plan.cpp), at level/(suits).
-//  - duplicates, poker-hands, permutation-3/-4: not planned (their power depends on how many distinct decks the
-//    shuffler can make, or on which classes it favours; no single δ describes that).
+//  - duplicates, poker-hands, permutation-3/-4, batches: not planned (their power depends on how many distinct
+//    decks the shuffler can make, on which classes it favours, or on how a bias comes and goes
+//    between samples; no single δ describes that).
 // Decks needed: λ* = the non-centrality at which a χ² test with the df rejects at α/m with the
 // power (stats.hpp detectable_noncentrality, Boost.Math non_central_chi_squared), decks =
 // ⌈λ*/(λ per deck)⌉ (serial tests: pairs, + 1 deck), and never below the decks that make the
@@ -57,6 +58,9 @@ struct plan_options {
   double power = 0.9;   ///< Power wanted per test, in (0, 1).
   /// δ per test name (battery_test_names); a test not named gets default_effect.
   std::map<std::string, double, std::less<>> effects;
+  /// --tier: plan the tier's battery (its α, lags and batch size replace `alpha` and the shape's)
+  /// and say which planned tests its decks reach (planned_test::tier_reached).
+  std::optional<audit_tier> tier;
 };
 
 /// One test of the plan.
@@ -70,6 +74,8 @@ struct planned_test {
   double noncentrality = 0;       ///< λ* needed for the power at the level.
   std::uint64_t decks = 0;        ///< Decks needed (planned tests only).
   bool validity_bound = false;    ///< decks is the minimum for a valid χ² (λ* needs fewer).
+  /// With a tier, planned tests only: decks ≤ the tier's decks (its decks give the power).
+  std::optional<bool> tier_reached;
   /// Why not planned; for a planned table test whose δ exceeds twice the null probability,
   /// the caveat that the approximation may give too few decks.
   std::string note;
@@ -81,6 +87,9 @@ struct audit_plan {
   double level = 0;               ///< α/m, each test's level.
   std::vector<planned_test> tests;  ///< battery_test_names order (poker-hands only with poker).
   std::uint64_t decks = 0;        ///< The largest of the planned tests' decks.
+  std::size_t lags = 2;           ///< position-pairs' lags 1..L (planned on lag 1 at level/L).
+  std::uint64_t batch_size = 0;   ///< batches' sample size (0: no batches test in the family).
+  std::optional<audit_tier> tier; ///< The tier planned (options.tier).
 };
 
 /// The default δ of a test (0 for tests without an effect model): 0.01 for the position tables
@@ -90,10 +99,17 @@ double default_effect(std::string_view test) noexcept;
 /// Tests that take an effect (have a model).
 bool has_effect_model(std::string_view test) noexcept;
 
-/// The plan for decks of `shape` (whole decks: shape.whole()). Throws shufl::error for a δ the
-/// model cannot take (a probability above 1, δ ≤ 0, a shift beyond the count's range) or an
-/// unknown test name in options.effects.
+/// The plan for decks of `shape` (whole decks: shape.whole()), with its lags (position-pairs'
+/// level α/(m·L); 2·L ≥ N cards makes it not applicable) and batch size (> 0: batches joins the
+/// family m, unplanned). Throws shufl::error for lags outside 1..64 or a batch size outside
+/// 0, [10, 10^7], a δ the model cannot take (a probability above 1, δ ≤ 0, a shift beyond the
+/// count's range) or an unknown test name in options.effects.
 audit_plan plan_audit(const battery_shape& shape, const plan_options& options);
+
+/// The plan of the battery an audit of whole decks of `pack` with `options` runs: its --game,
+/// --lags and --batch-size, at options.alpha, or its tier's (options.tier); `o`'s alpha and tier
+/// are replaced by options'. Throws as above.
+audit_plan plan_audit(const audit_pack& pack, const audit_options& options, plan_options o);
 
 /// What a planned test detects with power about `power` (asymptotic) at a number of decks: the
 /// plan inverted. Every effect model's non-centrality grows as δ², so δ = δ0·√(λ*/(T·λ0)) for the

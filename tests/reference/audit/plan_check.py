@@ -23,7 +23,11 @@
    second card right below its first, the n - 1 units in uniform order; the rest uniform): decks
    of a 24-card pack written as numbers and audited by shufl; the share whose p (Bonferroni over
    the lags, over the suits) is below alpha/m, against the plan's power.
-Usage: plan_check.py SHUFL. Needs python3-numpy and python3-scipy (Debian's python3).
+5. --lags and --tier (check_lags_and_tiers): the family, the level, position-pairs' df and decks at
+   alpha/(m L) from its exact null covariance written out here (pairs_lag1), and tier_reached.
+Usage: plan_check.py SHUFL [--lags-only | --simulate-lags]: --lags-only runs 1 and 5 only;
+--simulate-lags (the test labelled long) runs them and simulates position-pairs planned and
+audited with --lags 4 (300 replications). Needs python3-numpy and python3-scipy (Debian's python3).
 """
 import json
 import math
@@ -74,13 +78,74 @@ def table_per_deck(pi, rows, N):
     return ((pi - null) ** 2 / null).sum() * (N - 1) / N
 
 
-def expect_decks(name, got, per_deck, df, level, power, minimum, pairs=False):
+def expect_decks(name, got, per_deck, df, level, power, minimum, pairs=False, rel=1e-9):
     lam = needed_noncentrality(df, level, power)
     units = max(math.ceil(lam / per_deck), minimum)
     want = units + 1 if pairs else units
     check(abs(got["decks"] - want) <= 1, f"{name}: decks {got['decks']}, independently {want}")
-    check(abs(got["noncentrality_per_deck"] / per_deck - 1) < 1e-9,
+    check(abs(got["noncentrality_per_deck"] / per_deck - 1) < rel,
           f"{name}: per deck {got['noncentrality_per_deck']} vs {per_deck}")
+
+
+def pairs_lag1(n, delta):
+    """position-pairs' glued-pair model on lag 1: the Wald non-centrality per deck mu' Sigma^+ mu
+    and df = rank(Sigma), from the exact null covariance of a deck's pair counts X_ab (a != b,
+    card a right above card b) written out here: E X_ab = 1/n; E X_ab^2 = 1/n; for two cells,
+    E X_ab X_cd = [c = b, d != a] / (n(n-1)) (i then i + 1) + [d = a, c != b] / (n(n-1)) (i then
+    i - 1) + [a, b, c, d distinct] / (n(n-1)) ((n-2)(n-3) pairs of positions 2 or more apart, each
+    1 / (n(n-1)(n-2)(n-3))). The model's mean table: 1 at (0, 1), 1/(n-1) where a != 0, b != 1 and
+    (a, b) != (1, 0) (card 1 ends the glued unit, 0 starts it), 0 elsewhere."""
+    cells = [(a, b) for a in range(n) for b in range(n) if a != b]
+    A = np.array([c[0] for c in cells])
+    B = np.array([c[1] for c in cells])
+    q = 1.0 / (n * (n - 1))
+    same = (A[:, None] == A[None, :]) & (B[:, None] == B[None, :])
+    distinct4 = ((A[:, None] != A[None, :]) & (A[:, None] != B[None, :]) & (B[:, None] != A[None, :])
+                 & (B[:, None] != B[None, :]))
+    follow = (B[:, None] == A[None, :]) & (A[:, None] != B[None, :])
+    lead = (B[None, :] == A[:, None]) & (A[None, :] != B[:, None])
+    cov = np.where(same, 1.0 / n, q * (distinct4 + follow + lead)) - 1.0 / n ** 2
+    glued = np.where((A == 0) & (B == 1), 1.0,
+                     np.where((A == 0) | (B == 1) | ((A == 1) & (B == 0)), 0.0, 1.0 / (n - 1)))
+    assert abs(glued.sum() - (n - 1)) < 1e-9
+    mu = delta * (glued - 1.0 / n)
+    w, V = np.linalg.eigh(cov)
+    keep = w > 1e-10 * w.max()
+    return float(((V[:, keep].T @ mu) ** 2 / w[keep]).sum()), int(keep.sum())
+
+
+def check_lags_and_tiers(shufl):
+    """--lags and --tier change the battery the plan models: the family m (batches joins it with a
+    batch size; position-pairs leaves it when 2L >= n), the level alpha/m, position-pairs' level
+    alpha/(m L), and with a tier its alpha, lags and batch size; tier_reached is decks <= the
+    tier's decks. position-pairs' decks are recomputed from pairs_lag1 and scipy's ncx2."""
+    for pack, n, lags, tier, m in (("euchre", 24, 4, None, 20), ("piquet", 32, 1, None, 20), ("euchre", 24, 12, None, 19),
+                                   ("euchre", 24, None, ("small", 10000, 0.01, 2), 21),
+                                   ("piquet", 32, None, ("big", 100000000, 0.01, 4), 21)):
+        args = ["--pack", pack] + (["--lags", str(lags)] if lags else []) + (["--tier", tier[0]] if tier else [])
+        doc = plan(shufl, *args)
+        tests = {t["name"]: t for t in doc["tests"]}
+        L = tier[3] if tier else lags
+        alpha = tier[2] if tier else 0.01
+        check(doc["family"] == m and doc["lags"] == L, f"{args}: family {doc['family']}, lags {doc['lags']}")
+        check(abs(doc["level"] - alpha / m) < 1e-15, f"{args}: level {doc['level']}")
+        check(("batches" in tests) == bool(tier), f"{args}: batches in the plan: {'batches' in tests}")
+        pp = tests["position-pairs"]
+        if 2 * L >= n:
+            check(not pp["planned"] and "needs more than 2 x" in pp["note"], f"{args}: position-pairs {pp}")
+        else:
+            lam, df = pairs_lag1(n, pp["effect"])
+            check(pp["df"] == df, f"{args}: position-pairs df {pp['df']}, independently {df}")
+            # shufl reads its non-centrality off counts rounded at 10^9 decks: 1e-7 relative.
+            expect_decks(f"{args} position-pairs", pp, lam, df, alpha / m / L, 0.9, 5 * n, rel=1e-7)
+        if tier:
+            check(doc["tier"] == {"name": tier[0], "decks": tier[1], "alpha": tier[2], "batch_size": doc["batch_size"],
+                                  "lags": tier[3]}, f"{args}: tier {doc['tier']}")
+            for t in doc["tests"]:
+                want = (t["decks"] <= tier[1]) if t["planned"] else None
+                check(t["tier_reached"] == want, f"{args}: {t['name']} tier_reached {t['tier_reached']}")
+        else:
+            check(doc["tier"] is None and all(t["tier_reached"] is None for t in doc["tests"]), f"{args}: tier fields")
 
 
 def coupon_law(g, size):
@@ -99,6 +164,40 @@ def coupon_law(g, size):
 def moments(pmf):
     mean = sum(t * p for t, p in enumerate(pmf))
     return mean, sum(t * t * p for t, p in enumerate(pmf)) - mean * mean
+
+
+def simulate_glued(shufl, name, delta, extra, rng, preps=300):
+    """The glued-pair model (a share delta of the decks has card 1 right below card 0, the n - 1
+    units in uniform order; the rest uniform) on euchre decks written as numbers, at the decks the
+    plan gives with `extra` options, audited by shufl with the same options: the share whose p
+    (Bonferroni over the lags, the suits) is below alpha/m, against the plan's power."""
+    n = 24
+    doc = plan(shufl, "--pack", "euchre", "--effect", f"{name}={delta}", *extra)
+    t = next(t for t in doc["tests"] if t["name"] == name)
+    T, level = t["decks"], doc["level"]
+    check(t["planned"] and not t["validity_bound"], f"{name}: {t}")
+    rejected = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        path = f"{tmp}/decks.txt"
+        for _ in range(preps):
+            decks = np.argsort(rng.random((T, n)), axis=1)
+            for row in np.nonzero(rng.random(T) < delta)[0]:
+                units = rng.permutation(n - 1)  # unit 0 is the pair (card 0, card 1); unit u > 0 is card u + 1
+                deck = []
+                for u in units:
+                    deck += [0, 1] if u == 0 else [u + 1]
+                decks[row] = deck
+            np.savetxt(path, decks + 1, fmt="%d")
+            run = subprocess.run([shufl, "audit", path, "--pack", "euchre", "--format", "json", *extra],
+                                 capture_output=True, text=True)
+            if run.returncode not in (0, 3):
+                raise SystemExit(f"shufl audit: exit {run.returncode}: {run.stderr}")
+            got = next(x for x in json.loads(run.stdout)["tests"] if x["name"] == name)
+            rejected += got["p"] < level
+    share = rejected / preps
+    band = 4 * math.sqrt(0.9 * 0.1 / preps)
+    print(f"simulation {name} {extra}: D = {delta}, {T} decks, {preps} replications, rejected {share:.3f} (asked about 0.9)")
+    check(0.8 <= share <= 0.9 + band, f"simulation {name} {extra}: empirical power {share:.3f} outside [0.8, {0.9 + band:.3f}]")
 
 
 def main():
@@ -157,6 +256,12 @@ def main():
         check(tests["duplicates"]["decks"] is None and not tests["duplicates"]["planned"], f"{args}: duplicates planned")
         check(doc["decks"] == max(t["decks"] for t in doc["tests"] if t["planned"]), f"{args}: overall decks")
 
+    check_lags_and_tiers(shufl)
+    if "--simulate-lags" in sys.argv:  # the long test: position-pairs planned and audited with --lags 4
+        simulate_glued(shufl, "position-pairs", 0.05, ["--lags", "4"], np.random.default_rng(20261203))
+    if "--lags-only" in sys.argv or "--simulate-lags" in sys.argv:
+        return report()
+
     # Simulation of card-position at the planned decks.
     n, delta, reps = 24, 0.05, 300
     doc = plan(shufl, "--pack", "euchre", "--effect", f"card-position={delta}")
@@ -201,34 +306,12 @@ def main():
         print(f"simulation {name}: {T} decks, {reps} replications, rejected {share:.3f} (asked about 0.9)")
         check(0.8 <= share <= 0.9 + band, f"simulation {name}: empirical power {share:.3f} outside [0.8, {0.9 + band:.3f}]")
     # Simulation of the glued-pair model of position-pairs and gap (euchre, 24 cards), audited by shufl.
-    n, preps = 24, 300
     for name, delta in (("position-pairs", 0.05), ("gap", 0.2)):
-        doc = plan(shufl, "--pack", "euchre", "--effect", f"{name}={delta}")
-        t = next(t for t in doc["tests"] if t["name"] == name)
-        T, level = t["decks"], doc["level"]
-        check(t["planned"] and not t["validity_bound"], f"{name}: {t}")
-        rejected = 0
-        with tempfile.TemporaryDirectory() as tmp:
-            path = f"{tmp}/decks.txt"
-            for _ in range(preps):
-                decks = np.argsort(rng.random((T, n)), axis=1)
-                for row in np.nonzero(rng.random(T) < delta)[0]:
-                    units = rng.permutation(n - 1)  # unit 0 is the pair (card 0, card 1); unit u > 0 is card u + 1
-                    deck = []
-                    for u in units:
-                        deck += [0, 1] if u == 0 else [u + 1]
-                    decks[row] = deck
-                np.savetxt(path, decks + 1, fmt="%d")
-                run = subprocess.run([shufl, "audit", path, "--pack", "euchre", "--format", "json"], capture_output=True,
-                                     text=True)
-                if run.returncode not in (0, 3):
-                    raise SystemExit(f"shufl audit: exit {run.returncode}: {run.stderr}")
-                got = next(x for x in json.loads(run.stdout)["tests"] if x["name"] == name)
-                rejected += got["p"] < level
-        share = rejected / preps
-        band = 4 * math.sqrt(0.9 * 0.1 / preps)
-        print(f"simulation {name}: D = {delta}, {T} decks, {preps} replications, rejected {share:.3f} (asked about 0.9)")
-        check(0.8 <= share <= 0.9 + band, f"simulation {name}: empirical power {share:.3f} outside [0.8, {0.9 + band:.3f}]")
+        simulate_glued(shufl, name, delta, [], rng)
+    return report()
+
+
+def report():
     if failures:
         print(f"{len(failures)} failure(s)")
         return 1
