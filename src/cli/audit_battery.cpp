@@ -15,7 +15,7 @@
 #include "render/audit_groups_output.hpp"
 #include "render/audit_outputs.hpp"
 #include "render/text_escape.hpp"
-#include "side_file.hpp"
+#include "shufl/io/side_file.hpp"
 #include "shufl/audit.hpp"
 #include "shufl/audit/counts.hpp"
 #include "shufl/audit/deck_file.hpp"
@@ -84,8 +84,8 @@ audit::game_deal parse_game(const std::string& game, const std::string& deal, bo
 
 int run_audit_battery(const audit_cli_options& o, const CLI::App& sub, audit::audit_options options,
                       const audit::reader_options& ro, bool generated, const std::optional<seed_search_report>& search) {
-  std::optional<side_file> report_file;
-  if (!o.report.empty()) report_file.emplace("--report", o.report, side_format::html);
+  std::optional<io::side_file> report_file;
+  if (!o.report.empty()) report_file.emplace("--report", o.report, io::side_format::html);
   for (const char* name : {"--seeds", "--reseed", "--all", "--progress", "--max-chance", "--deck-order", "--loop", "--reduce",
                            "--carry-over", "--try-variants"}) {
     if (sub.count(name) > 0 && !search) throw error(fmt::format("{} applies to --seed-search", name));
@@ -109,7 +109,7 @@ int run_audit_battery(const audit_cli_options& o, const CLI::App& sub, audit::au
     if (o.check) throw error("--shard counts one part and tests nothing: drop --check (the merge of the parts tests)");
   }
   if (o.allow_partial && o.merge.empty()) throw error("--allow-partial applies to --merge only");
-  std::optional<side_file> counts_file;
+  std::optional<io::side_file> counts_file;
   if (!o.save_counts.empty()) counts_file.emplace("--save-counts", o.save_counts);
   const auto status = [&](bool pass) { return worse_status(o.check && !pass ? exit_audit_failed : exit_ok, search); };
   // A shard's part is saved, named on stderr, and tested by the merge of the parts.

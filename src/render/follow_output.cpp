@@ -162,6 +162,17 @@ nlohmann::ordered_json follow_alarm_json(const audit::follow_status& f, const st
   return j;
 }
 
+std::string follow_status_line(const audit::follow_status& s, bool json) {
+  return json ? follow_status_json(s, "status").dump() + "\n" : follow_status_text(s);
+}
+
+follow_alarm_lines follow_alarm_output(const audit::follow_status& s, const std::string& input, bool json) {
+  follow_alarm_lines out;
+  out.hook = follow_alarm_json(s, input).dump() + "\n";
+  out.line = json ? out.hook : follow_alarm_text(s);
+  return out;
+}
+
 std::string follow_final_text(const audit::follow_status& s, const std::string& reason) {
   return fmt::format("{} final ({}): {}", rfc3339_utc(s.time), reason, status_body(s));
 }

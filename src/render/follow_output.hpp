@@ -29,6 +29,17 @@ std::string follow_alarm_text(const audit::follow_status& s);
 /// input as given.
 nlohmann::ordered_json follow_alarm_json(const audit::follow_status& s, const std::string& input);
 
+/// A status as stdout shows it: one JSON Lines object (follow_status_json, type "status") or the
+/// text line, each with its newline.
+std::string follow_status_line(const audit::follow_status& s, bool json);
+
+/// An alarm's two texts: `line` for stdout (follow_alarm_json as one JSON line, or
+/// follow_alarm_text) and `hook`, the JSON line --on-alarm's command reads on its stdin.
+struct follow_alarm_lines {
+  std::string line, hook;
+};
+follow_alarm_lines follow_alarm_output(const audit::follow_status& s, const std::string& input, bool json);
+
 /// The first part of the final text (the status line after "final (REASON): ").
 std::string follow_final_text(const audit::follow_status& s, const std::string& reason);
 
