@@ -289,4 +289,13 @@ std::vector<std::pair<std::string, std::string>> parse_audit_meta(const std::vec
   return out;
 }
 
+nlohmann::ordered_json recheck_json_report(const nlohmann::ordered_json& doc, const audit::recheck_run& run) {
+  audit_input in;
+  in.name = doc["input"].value("name", "");  // the name as the page gives it
+  in.sha256 = run.sha256;
+  in.bytes = run.bytes;
+  for (const auto& [key, value] : doc["meta"].items()) in.meta.emplace_back(key, value.is_string() ? value.get<std::string>() : "");
+  return audit_json_report(run.report, in, run.pack);
+}
+
 }  // namespace shufl::render

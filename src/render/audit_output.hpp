@@ -13,6 +13,7 @@
 
 #include "shufl/audit.hpp"
 #include "shufl/audit/deck_reader.hpp"
+#include "shufl/audit/recheck.hpp"
 
 namespace shufl::render {
 
@@ -52,6 +53,11 @@ std::string audit_overall_text(std::size_t algorithms, const std::vector<std::st
 /// largest finite doubles.
 nlohmann::ordered_json audit_json_report(const audit::audit_report& r, const audit_input& in,
                                          const audit::audit_pack& pack);
+
+/// The --format json document of a recomputed deck file (`--verify PAGE --key K FILE`), to
+/// compare with the page's `doc` (audit::report_differences): the input named and described
+/// (meta) as `doc` gives it, the file's SHA-256 and size as `run` found them.
+nlohmann::ordered_json recheck_json_report(const nlohmann::ordered_json& doc, const audit::recheck_run& run);
 
 /// The text report's roundings of a p-value (from p and ln p; "<=" for a bound, rounded up) and of
 /// a statistic.
