@@ -262,6 +262,24 @@ nlohmann::ordered_json audit_json_report(const audit::audit_report& r, const aud
   return j;
 }
 
+audit_input generated_audit_input(std::string algorithm, std::optional<std::string> seed, std::string engine,
+                                  std::uint64_t trials) {
+  audit_input in;
+  in.generated = true;
+  in.algorithm = std::move(algorithm);
+  in.seed = std::move(seed);
+  in.engine = std::move(engine);
+  in.trials = trials;
+  return in;
+}
+
+audit_input merged_audit_input(const std::vector<std::string>& files, const audit::audit_counts& merged) {
+  audit_input in;
+  in.merged = files;
+  for (const auto& part : merged.parts) in.parts.push_back(part.describe());
+  return in;
+}
+
 std::vector<std::pair<std::string, std::string>> parse_audit_meta(const std::vector<std::string>& texts) {
   std::vector<std::pair<std::string, std::string>> out;
   for (const auto& text : texts) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "shufl/audit.hpp"
+#include "shufl/audit/counts.hpp"
 #include "shufl/audit/deck_reader.hpp"
 #include "shufl/audit/recheck.hpp"
 
@@ -33,6 +34,13 @@ struct audit_input {
   /// lab, tester), in the order given.
   std::vector<std::pair<std::string, std::string>> meta;
 };
+
+/// The input of an --algo run: `trials` decks of `algorithm` from `engine`, seeded or not.
+audit_input generated_audit_input(std::string algorithm, std::optional<std::string> seed, std::string engine,
+                                  std::uint64_t trials);
+
+/// The input of a --merge of the counts files `files`, whose merge is `merged` (each part described).
+audit_input merged_audit_input(const std::vector<std::string>& files, const audit::audit_counts& merged);
 
 /// Parses --meta KEY=VALUE texts: KEY of letters, digits, '_', '-', '.' (at most 64), VALUE valid
 /// UTF-8 of at most 1000 bytes without control characters; a KEY given twice is an error. Throws
