@@ -290,19 +290,7 @@ subcommand bias_subcommand() {
                 }
                 // The chunks to count: a shard's, less what a resumed file holds.
                 std::optional<bias_counts> resumed;
-                if (!b.input && !b.exact && (sharded || !o->resume.empty())) {
-                  const chunk_set target = sharded ? bias_shard_chunks(b.trials, b.shard.first, b.shard.second)
-                                                   : chunk_set::all_of(b.trials);
-                  b.chunks.assign(b.algorithms.size(), target);
-                  if (!o->resume.empty()) {
-                    resumed = read_counts_file(o->resume);
-                    check_resume(*resumed, b, o->resume);
-                    for (std::size_t a = 0; a < b.algorithms.size(); ++a) {
-                      for (const auto& part : resumed->results[a].parts) b.chunks[a] = b.chunks[a].minus(part.chunks);
-                    }
-                    b.evaluate = false;
-                  }
-                }
+                if (!b.input && !b.exact && (sharded || !o->resume.empty())) resumed = plan_chunks(b, o->resume);
                 // A bar on a terminal (or forced) for runs of trials; erased before any output (U02).
                 std::optional<progress_bar> bar;
                 if ((o->progress || isatty(STDERR_FILENO) == 1) && !b.exact && !b.input) {
@@ -314,19 +302,7 @@ subcommand bias_subcommand() {
                 if (stops_cleanly) b.stop = &g_stop;
                 report = run_bias(b);
                 if (bar) bar->stop();
-                bias_counts counts = counts_of_report(report);
-                if (resumed) {
-                  bias_merge both;
-                  both.add(*resumed, o->resume);
-                  both.add(counts, "this run");
-                  counts = both.merged();
-                  if (!report.interrupted && !sharded) {
-                    b.evaluate = true;
-                    report = both.report(b);
-                    report.merged_files.clear();  // one run, reported as if never interrupted
-                    report.missing.clear();
-                  }
-                }
+                const bias_counts counts = resumed ? resumed_counts(*resumed, o->resume, report, b) : counts_of_report(report);
                 if (!o->save_counts.empty()) counts_text = write_counts_file(counts);
                 if (report.interrupted || sharded) {
                   if (!counts_file) throw error("--shard needs --save-counts FILE");
