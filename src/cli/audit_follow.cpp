@@ -98,9 +98,7 @@ class follow_output final : public audit::follow_events {
     alarm_json_.clear();
   }
   void final(const audit::follow_final& f) override {
-    const std::string reason = f.end == audit::follow_end::end_of_input ? "end of input"
-                               : f.end == audit::follow_end::alarm      ? "alarm"
-                                                                        : io::signal_name(f.stop_signal);
+    const std::string reason = follow_end_reason(f);
     if (f.status.grouped) return emit(follow_groups_final(f, reason, o_.input, json_));
     emit(follow_final_output(f, reason, o_.input, json_));
   }

@@ -11,6 +11,7 @@
 #include "render/text_escape.hpp"
 #include "shufl/text_input.hpp"
 #include "shufl/error.hpp"
+#include "shufl/io/side_file.hpp"
 #include "shufl/json_text.hpp"
 #include "shufl/permutation.hpp"
 
@@ -171,6 +172,12 @@ follow_alarm_lines follow_alarm_output(const audit::follow_status& s, const std:
   out.hook = follow_alarm_json(s, input).dump() + "\n";
   out.line = json ? out.hook : follow_alarm_text(s);
   return out;
+}
+
+std::string follow_end_reason(const audit::follow_final& f) {
+  return f.end == audit::follow_end::end_of_input ? "end of input"
+         : f.end == audit::follow_end::alarm      ? "alarm"
+                                                  : io::signal_name(f.stop_signal);
 }
 
 std::string follow_final_text(const audit::follow_status& s, const std::string& reason) {

@@ -43,6 +43,10 @@ follow_alarm_lines follow_alarm_output(const audit::follow_status& s, const std:
 /// The first part of the final text (the status line after "final (REASON): ").
 std::string follow_final_text(const audit::follow_status& s, const std::string& reason);
 
+/// Why a run ended, as the final status says it: "end of input", "alarm" or the stop signal's
+/// name ("SIGINT", io::signal_name).
+std::string follow_end_reason(const audit::follow_final& f);
+
 /// What the end of a run writes to stdout: as JSON (`json`), one line of follow_status_json(f.status,
 /// "final") with "reason" and "report" (audit_json_report of the battery on this run's decks, the
 /// input `input` as given, or null when there was no deck); as text, follow_final_text and the
