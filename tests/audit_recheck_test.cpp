@@ -3,6 +3,7 @@
 // an audit document states. audit/signature.hpp: keys round-trip through their PEM text and
 // RFC 8032's test vector 1 (the empty message) signs and verifies as published.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <string>
 #include <vector>
@@ -10,6 +11,7 @@
 #include "shufl/audit/recheck.hpp"
 #include "shufl/audit/signature.hpp"
 #include "shufl/error.hpp"
+#include "support/run.hpp"
 
 namespace {
 
@@ -71,6 +73,37 @@ TEST(AuditRecheck, SettingsOfAReport) {
   }
   EXPECT_THROW(sa::settings_of_report(json::parse(R"({"pack": {}, "settings": {}})")), shufl::error);
   EXPECT_THROW(sa::parse_report_data("{not json"), shufl::error);
+}
+
+TEST(AuditRecheck, OnlyThePageOfOneDeckFileIsRecomputed) {
+  EXPECT_EQ(sa::recheckable_document(R"([{"input": {"sha256": "ab"}}])")["input"]["sha256"], "ab");
+  for (const char* data : {R"([])", R"([{"input": {"sha256": "ab"}}, {"input": {"sha256": "cd"}}])",
+                           R"([{"input": {"algorithm": "naive"}}])"}) {
+    EXPECT_THROW(sa::recheckable_document(data), shufl::error) << data;
+  }
+  const shufl::test::temp_dir dir;
+  EXPECT_THROW(sa::recheck_deck_file(json::parse(R"({"pack": {}})"), dir.path(), 1), shufl::error);  // no settings
+}
+
+TEST(AuditSignature, AKeyPairIsWrittenNewWithItsModes) {
+  const shufl::test::temp_dir dir;
+  const std::string name = dir.file("k");
+  const sa::key_pair_files keys = sa::write_key_pair(name);
+  EXPECT_EQ(shufl::test::read_file(name), keys.secret_pem);
+  EXPECT_EQ(shufl::test::read_file(name + ".pub"), keys.public_pem);
+  struct stat st {};
+  ASSERT_EQ(::stat(name.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0600u);
+  ASSERT_EQ(::stat((name + ".pub").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0644u);
+  EXPECT_EQ(sa::fingerprint(sa::parse_public_key(keys.public_pem)), sa::fingerprint(keys.pub));
+  try {
+    sa::write_key_pair(name);
+    FAIL() << "overwritten";
+  } catch (const shufl::error& e) {
+    EXPECT_EQ(std::string(e.what()), "--keygen: '" + name + "' exists: a key is never overwritten");
+  }
+  EXPECT_EQ(shufl::test::read_file(name), keys.secret_pem);
 }
 
 TEST(AuditSignature, Rfc8032TestVector1) {

@@ -4,6 +4,7 @@
 #include "shufl/bias_counts.hpp"
 #include "shufl/error.hpp"
 #include "shufl/version.hpp"
+#include "support/run.hpp"
 
 namespace shufl {
 namespace {
@@ -12,6 +13,43 @@ chunk_set of(std::initializer_list<std::pair<std::uint64_t, std::uint64_t>> rang
   chunk_set s;
   for (const auto& [b, e] : ranges) s.add(b, e);
   return s;
+}
+
+// --resume as library calls: the first of three chunks counted and saved, then plan_chunks and
+// resumed_counts give the counts of the run that was never interrupted (each chunk's stream
+// depends only on the seed and the chunk's number).
+TEST(BiasCounts, AResumedRunEqualsTheWholeRun) {
+  bias_options o;
+  o.n = 3;
+  o.trials = 3 * bias_chunk_trials;
+  o.seed = "resume";
+  o.algorithms = parse_algorithm_list("naive");
+  const bias_report whole = run_bias(o);
+  ASSERT_EQ(whole.results.at(0).counts.size(), 6u);
+
+  bias_options first = o;
+  EXPECT_EQ(plan_chunks(first, ""), std::nullopt);
+  EXPECT_EQ(first.chunks, std::vector<chunk_set>{of({{0, 3}})});
+  first.chunks = {of({{0, 1}})};
+  first.evaluate = false;
+  const test::temp_dir dir;
+  const std::string saved = dir.write("part.json", write_counts_file(counts_of_report(run_bias(first))));
+
+  bias_options rest = o;
+  const std::optional<bias_counts> resumed = plan_chunks(rest, saved);
+  ASSERT_TRUE(resumed.has_value());
+  EXPECT_EQ(rest.chunks, std::vector<chunk_set>{of({{1, 3}})});
+  EXPECT_FALSE(rest.evaluate);
+  bias_report report = run_bias(rest);
+  const bias_counts both = resumed_counts(*resumed, saved, report, rest);
+  EXPECT_TRUE(rest.evaluate);
+  EXPECT_EQ(report.results.at(0).counts, whole.results.at(0).counts);
+  EXPECT_EQ(report.results.at(0).ln_p_primary_adjusted, whole.results.at(0).ln_p_primary_adjusted);
+  EXPECT_EQ(both.results.at(0).counts, whole.results.at(0).counts);
+
+  bias_options other = o;
+  other.seed = "another";
+  EXPECT_THROW(plan_chunks(other, saved), error);  // check_resume: another experiment
 }
 
 TEST(BiasCounts, ChunkSetArithmetic) {

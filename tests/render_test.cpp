@@ -13,6 +13,7 @@
 #include "render/bias_report.hpp"
 #include "render/heatmap.hpp"
 #include "render/html_pages.hpp"
+#include "render/progress_line.hpp"
 #include "render/text_escape.hpp"
 #include "render/trace_output.hpp"
 #include "shufl/bias.hpp"
@@ -35,6 +36,23 @@ nlohmann::json embedded(const std::string& page, const std::string& open) {
   EXPECT_NE(at, std::string::npos) << open;
   const auto begin = at + open.size();
   return nlohmann::json::parse(page.substr(begin, page.find("</script>", begin) - begin));
+}
+
+// By hand: 1450 trials in 10 s (145/s); f = (1 + 0.45) / 3, left 10 (1 - f) / f = 10.69 s; the bar
+// 79 - 15 - 32 - 2 = 30 wide, 13 filled.
+TEST(Render, ProgressLines) {
+  EXPECT_EQ(render::bias_progress_line("naive", 1, 3, 450, 1000, 10.0, 80),
+            "naive (2 of 3) [" + std::string(13, '#') + std::string(17, ' ') + "]  45%    145 trials/s  0:11 left");
+  EXPECT_EQ(render::bias_progress_line("naive", 1, 3, 450, 1000, 10.0, 20), "naive (2 of 3)  45%");
+  EXPECT_EQ(render::bias_progress_line("x", 0, 1, 0, 1000, 0.1, 20), "x (1 of 1)   0%  --");
+  // 5 M/s, 1.5 s left rounds to 2; at 50 columns 11 + 32 + 12 > 49: no bar; at 60 the bar is 14.
+  EXPECT_EQ(render::bias_progress_line("a", 0, 1, 2'500'000, 10'000'000, 0.5, 50),
+            "a (1 of 1)  25%  5.00M trials/s  0:02 left");
+  EXPECT_EQ(render::bias_progress_line("a", 0, 1, 2'500'000, 10'000'000, 0.5, 60),
+            "a (1 of 1) [###           ]  25%  5.00M trials/s  0:02 left");
+  EXPECT_EQ(render::lines_progress_line("writing", std::uint64_t{3} << 29, std::uint64_t{1} << 31),
+            "shufl: writing 1.50 GiB (75%)");
+  EXPECT_EQ(render::lines_progress_line("reading", std::uint64_t{3} << 29, 0), "shufl: reading 1.50 GiB");
 }
 
 TEST(Render, Escaping) {

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -58,6 +59,18 @@ bias_counts read_counts_file(const std::string& path);
 /// trials, n, --no-secondary, --shard, algorithms and tests); throws shufl::error
 /// "--resume 'FILE': saved with ...: run the same command that saved it" otherwise.
 void check_resume(const bias_counts& saved, const bias_options& options, const std::string& file);
+
+/// --shard and --resume before a run of trials: sets options.chunks, per algorithm, to the
+/// chunks of options.shard (when options.shard.second is not 0; else every chunk), less those the
+/// counts file `resume_file` (none when "") already holds: read_counts_file and check_resume
+/// first, and options.evaluate = false (resumed_counts evaluates). Returns the file's counts.
+std::optional<bias_counts> plan_chunks(bias_options& options, const std::string& resume_file);
+
+/// After a resumed run: `resumed` (the file `name`) and the counts of this run's `report`
+/// merged. Unless the run was interrupted or is a shard, `report` becomes the merge's, evaluated
+/// with `options` (evaluate = true) and reported as one run never interrupted.
+bias_counts resumed_counts(const bias_counts& resumed, const std::string& name, bias_report& report,
+                           bias_options& options);
 
 /// The counts file of a report (--save-counts): its runs and every non-exact result.
 bias_counts counts_of_report(const bias_report& report);

@@ -5,8 +5,11 @@
 #include <cmath>
 #include <fmt/format.h>
 
+#include "shufl/audit/deck_file.hpp"
+#include "shufl/audit/tally.hpp"
 #include "shufl/deck.hpp"
 #include "shufl/error.hpp"
+#include "shufl/text_input.hpp"
 
 namespace shufl::audit {
 
@@ -103,6 +106,29 @@ std::vector<std::string> report_differences(const json& page, const json& now, s
   std::vector<std::string> out;
   compare(page, now, "audit", out, max);
   return out;
+}
+
+json recheckable_document(std::string_view data) {
+  const json docs = parse_report_data(data);
+  if (docs.size() != 1 || !docs[0].contains("input") || !docs[0]["input"].contains("sha256")) {
+    throw error("only the page of one deck file can be recomputed");
+  }
+  return docs[0];
+}
+
+recheck_run recheck_deck_file(const json& doc, const std::string& file, unsigned threads) {
+  const report_settings s = settings_of_report(doc);
+  audit_options options = s.options;
+  options.threads = threads;
+  const auto opened = deck_file::open(file);
+  if (!opened) throw error(fmt::format("'{}': give the deck file itself (a regular file)", file));
+  auto [tally, sha] = tally_deck_file(*opened, {0, opened->size()}, input_display_name(file), s.reader, options);
+  recheck_run run;
+  run.report = report_of(tally, options.alpha, options.threads);
+  run.pack = std::move(tally.pack);
+  run.sha256 = std::move(sha);
+  run.bytes = opened->size();
+  return run;
 }
 
 }  // namespace shufl::audit

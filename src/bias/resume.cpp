@@ -2,6 +2,7 @@
 // (shufl/bias_counts.hpp).
 #include <fmt/format.h>
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -34,6 +35,33 @@ void check_resume(const bias_counts& saved, const bias_options& b, const std::st
     if (r.label != b.algorithms[a].label() || r.definition != b.algorithms[a].info->definition) fail("saved with a different --algo");
     if (r.test != choose_test(b.test, b.n, b.trials)) fail("saved with a different --test");
   }
+}
+
+std::optional<bias_counts> plan_chunks(bias_options& b, const std::string& resume_file) {
+  const chunk_set target = b.shard.second != 0 ? bias_shard_chunks(b.trials, b.shard.first, b.shard.second)
+                                               : chunk_set::all_of(b.trials);
+  b.chunks.assign(b.algorithms.size(), target);
+  if (resume_file.empty()) return std::nullopt;
+  bias_counts resumed = read_counts_file(resume_file);
+  check_resume(resumed, b, resume_file);
+  for (std::size_t a = 0; a < b.algorithms.size(); ++a) {
+    for (const auto& part : resumed.results[a].parts) b.chunks[a] = b.chunks[a].minus(part.chunks);
+  }
+  b.evaluate = false;
+  return resumed;
+}
+
+bias_counts resumed_counts(const bias_counts& resumed, const std::string& name, bias_report& report, bias_options& b) {
+  bias_merge both;
+  both.add(resumed, name);
+  both.add(counts_of_report(report), "this run");
+  if (!report.interrupted && b.shard.second == 0) {
+    b.evaluate = true;
+    report = both.report(b);
+    report.merged_files.clear();  // one run, reported as if never interrupted
+    report.missing.clear();
+  }
+  return both.merged();
 }
 
 bias_merge merge_counts_files(const std::vector<std::string>& files) {

@@ -15,7 +15,7 @@
 #include "render/audit_groups_output.hpp"
 #include "render/audit_outputs.hpp"
 #include "render/text_escape.hpp"
-#include "side_file.hpp"
+#include "shufl/io/side_file.hpp"
 #include "shufl/audit.hpp"
 #include "shufl/audit/counts.hpp"
 #include "shufl/audit/deck_file.hpp"
@@ -84,8 +84,8 @@ audit::game_deal parse_game(const std::string& game, const std::string& deal, bo
 
 int run_audit_battery(const audit_cli_options& o, const CLI::App& sub, audit::audit_options options,
                       const audit::reader_options& ro, bool generated, const std::optional<seed_search_report>& search) {
-  std::optional<side_file> report_file;
-  if (!o.report.empty()) report_file.emplace("--report", o.report, side_format::html);
+  std::optional<io::side_file> report_file;
+  if (!o.report.empty()) report_file.emplace("--report", o.report, io::side_format::html);
   for (const char* name : {"--seeds", "--reseed", "--all", "--progress", "--max-chance", "--deck-order", "--loop", "--reduce",
                            "--carry-over", "--try-variants"}) {
     if (sub.count(name) > 0 && !search) throw error(fmt::format("{} applies to --seed-search", name));
@@ -109,7 +109,7 @@ int run_audit_battery(const audit_cli_options& o, const CLI::App& sub, audit::au
     if (o.check) throw error("--shard counts one part and tests nothing: drop --check (the merge of the parts tests)");
   }
   if (o.allow_partial && o.merge.empty()) throw error("--allow-partial applies to --merge only");
-  std::optional<side_file> counts_file;
+  std::optional<io::side_file> counts_file;
   if (!o.save_counts.empty()) counts_file.emplace("--save-counts", o.save_counts);
   const auto status = [&](bool pass) { return worse_status(o.check && !pass ? exit_audit_failed : exit_ok, search); };
   // A shard's part is saved, named on stderr, and tested by the merge of the parts.
@@ -128,12 +128,9 @@ int run_audit_battery(const audit_cli_options& o, const CLI::App& sub, audit::au
     for (const auto& f : o.merge) merge.add(audit::read_audit_counts(f), f);
     const audit::audit_counts merged = merge.merged();
     const audit::audit_report r = audit::report_of(*merged.tally, options.alpha, options.threads);
-    render::audit_input in;
-    in.merged = o.merge;
-    for (const auto& part : merged.parts) in.parts.push_back(part.describe());
     side_file_errors side_errors;
     if (counts_file) side_errors.commit(*counts_file, audit::write_audit_counts(merged));
-    emit(r, in, merged.tally->pack, side_errors);
+    emit(r, render::merged_audit_input(o.merge, merged), merged.tally->pack, side_errors);
     const auto missing = merge.missing();
     if (!missing.empty() && !o.allow_partial) {
       for (const auto& m : missing) std::fprintf(stderr, "shufl: partial merge: %s\n", escape_controls(m).c_str());
@@ -160,27 +157,16 @@ int run_audit_battery(const audit_cli_options& o, const CLI::App& sub, audit::au
                                                                 options, shard, sharded, o.shard);
       if (sharded) return save_shard(c);
       const audit::audit_report r = audit::report_of(c.tally, options.alpha, options.threads);
-      render::audit_input in;
-      in.generated = true;
-      in.algorithm = c.part.name;
-      in.seed = seed;
-      in.engine = c.part.engine;
-      in.trials = trials;
       side_file_errors side_errors;
       side_errors.commit(*counts_file, c.counts);
-      emit(r, in, pack, side_errors);
+      emit(r, render::generated_audit_input(c.part.name, seed, c.part.engine, trials), pack, side_errors);
       return side_errors.finish(status(r.decision.pass));
     }
     if (sharded) throw error("--shard needs --save-counts FILE: the part's counts go there");
     std::vector<std::pair<audit::audit_report, render::audit_input>> runs;
     bool all_pass = true;
     for (const auto& a : algorithms) {
-      render::audit_input in;
-      in.generated = true;
-      in.algorithm = a.label();
-      in.seed = seed;
-      in.engine = std::string(engine_name(engine));
-      in.trials = trials;
+      render::audit_input in = render::generated_audit_input(a.label(), seed, std::string(engine_name(engine)), trials);
       in.meta = meta;
       runs.emplace_back(audit::audit_algorithm(a, pack, trials, engine, key, options), std::move(in));
       all_pass = all_pass && runs.back().first.decision.pass;

@@ -15,7 +15,7 @@
 #include "render/name_lists.hpp"
 #include "audit_sign.hpp"
 #include "common.hpp"
-#include "side_file.hpp"
+#include "shufl/io/side_file.hpp"
 #include "shufl/cpus.hpp"
 #include "shufl/audit/tier.hpp"
 #include "shufl/error.hpp"
@@ -83,7 +83,7 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
     if (sub.count(name) > 0 && value->empty()) throw error(fmt::format("{} needs a file name", name));
   }
   {  // No output over an input or another output (--state is read and rewritten, but is no other file).
-    std::vector<named_file> files;
+    std::vector<io::named_file> files;
     for (const auto& [name, value] : {std::pair<const char*, const std::string*>{"--report", &o.report},
                                       {"--save-counts", &o.save_counts}, {"--metrics", &o.metrics}, {"--state", &o.state}}) {
       if (!value->empty()) files.push_back({name, *value, true});
@@ -92,7 +92,7 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
     if (!o.file.empty() || reads_stdin) files.push_back({"", o.file.empty() ? "-" : o.file, false});
     if (!o.cards_file.empty()) files.push_back({"--cards-file", o.cards_file, false});
     for (const auto& m : o.merge) files.push_back({"--merge", m, false, "--save-counts"});
-    check_distinct_files(files);
+    io::check_distinct_files(files);
   }
   audit::audit_options options;
   options.alpha = parse_double("--alpha", o.alpha);

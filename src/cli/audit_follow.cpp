@@ -26,7 +26,7 @@
 #include "shufl/error.hpp"
 #include "shufl/text_input.hpp"
 #include "shufl/version.hpp"
-#include "side_file.hpp"
+#include "shufl/io/side_file.hpp"
 
 namespace shufl::cli {
 
@@ -68,32 +68,6 @@ double parse_positive_seconds(const char* option, const std::string& text) {
   return s;
 }
 
-// A side file rewritten at every status: a fresh temporary renamed into place each time. A
-// failure is reported once per file (on stderr) and makes the exit status 1 at the end.
-class rewritten_file {
- public:
-  rewritten_file(std::string option, std::string path) : option_(std::move(option)), path_(std::move(path)) {
-    side_file check(option_, path_);  // fails now, before the work, if it cannot be written
-  }
-  void write(std::string_view data) {
-    std::string message;
-    try {
-      side_file f(option_, path_);
-      message = f.commit(data);
-    } catch (const std::exception& e) {
-      message = e.what();
-    }
-    if (message.empty()) return;
-    if (!failed_) std::fprintf(stderr, "shufl: %s\n", escape_controls(message).c_str());
-    failed_ = true;
-  }
-  [[nodiscard]] bool failed() const noexcept { return failed_; }
-
- private:
-  std::string option_, path_;
-  bool failed_ = false;
-};
-
 // Shows and stores what the library's loop reports.
 class follow_output final : public audit::follow_events {
  public:
@@ -106,30 +80,25 @@ class follow_output final : public audit::follow_events {
   void note(audit::follow_note kind, const std::string& text, std::uint64_t lines) override {
     std::fputs(follow_note_text(kind, text, lines, o_.input, o_.state).c_str(), stderr);
   }
-  void status(const audit::follow_status& s) override {
-    emit(json_ ? follow_status_json(s, "status").dump() + "\n" : follow_status_text(s));
-  }
+  void status(const audit::follow_status& s) override { emit(follow_status_line(s, json_)); }
   void alarm(const audit::follow_status& s) override {
-    const auto j = follow_alarm_json(s, o_.input);
-    emit(json_ ? j.dump() + "\n" : follow_alarm_text(s));
-    alarm_json_ = j.dump() + "\n";
+    follow_alarm_lines a = follow_alarm_output(s, o_.input, json_);
+    emit(a.line);
+    alarm_json_ = std::move(a.hook);
   }
   void save(const audit::follow_status&, const std::string& state) override {
-    if (state_file_) state_file_->write(state);
+    if (state_file_) tell(state_file_->write(state));
   }
   void metrics(const audit::follow_metrics_record& r) override {
     metrics_info_.pack = r.pack;
-    if (metrics_file_) metrics_file_->write(follow_metrics_text(metrics_info_, r.groups, r.now));
+    if (metrics_file_) tell(metrics_file_->write(follow_metrics_text(metrics_info_, r.groups, r.now)));
     if (!alarm_json_.empty() && !o_.on_alarm.empty()) {  // the alarm's side files first, then its command
-      const std::string failure = audit::run_alarm_command(o_.on_alarm, alarm_json_, alarm_timeout_);
-      if (!failure.empty()) std::fprintf(stderr, "shufl: %s\n", escape_controls(failure).c_str());
+      tell(audit::run_alarm_command(o_.on_alarm, alarm_json_, alarm_timeout_));
     }
     alarm_json_.clear();
   }
   void final(const audit::follow_final& f) override {
-    const std::string reason = f.end == audit::follow_end::end_of_input ? "end of input"
-                               : f.end == audit::follow_end::alarm      ? "alarm"
-                                                                        : signal_name(f.stop_signal);
+    const std::string reason = follow_end_reason(f);
     if (f.status.grouped) return emit(follow_groups_final(f, reason, o_.input, json_));
     emit(follow_final_output(f, reason, o_.input, json_));
   }
@@ -138,6 +107,9 @@ class follow_output final : public audit::follow_events {
   }
 
  private:
+  static void tell(const std::string& failure) {
+    if (!failure.empty()) std::fprintf(stderr, "shufl: %s\n", escape_controls(failure).c_str());
+  }
   // Straight to the descriptor, flushed at once (a log collector or a terminal sees every
   // status as it comes). A stop signal while a full pipe blocks the write interrupts it (no
   // SA_RESTART): the write is retried, so the final report still comes.
@@ -154,7 +126,7 @@ class follow_output final : public audit::follow_events {
 
   const follow_cli_options& o_;
   bool json_;
-  std::optional<rewritten_file> state_file_, metrics_file_;
+  std::optional<io::rewritten_file> state_file_, metrics_file_;
   std::string alarm_json_;
   follow_metrics_info metrics_info_;
   double alarm_timeout_ = 0;
@@ -162,7 +134,7 @@ class follow_output final : public audit::follow_events {
 
 int stopped_before_any_deck() {
   std::fprintf(stderr, "shufl audit: stopped by %s before the first deck\n",
-               signal_name(g_follow_signal == 0 ? SIGINT : g_follow_signal).c_str());
+               io::signal_name(g_follow_signal == 0 ? SIGINT : g_follow_signal).c_str());
   return exit_ok;
 }
 

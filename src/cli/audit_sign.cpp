@@ -1,13 +1,7 @@
 // `shufl audit --keygen`, `--sign` and `--verify` (audit_sign.hpp).
 #include "audit_sign.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <fmt/format.h>
 
 #include "common.hpp"
@@ -15,7 +9,6 @@
 #include "render/audit_output.hpp"
 #include "render/page_signature.hpp"
 #include "render/text_escape.hpp"
-#include "shufl/audit/deck_file.hpp"
 #include "shufl/audit/recheck.hpp"
 #include "shufl/cpus.hpp"
 #include "shufl/error.hpp"
@@ -28,63 +21,11 @@ namespace {
 constexpr std::uint64_t kMaxKeyFile = 64 * 1024;
 constexpr std::uint64_t kMaxPage = std::uint64_t{256} << 20;
 
-// Creates `path` with `mode` (whatever the umask), never over an existing file, and writes and
-// syncs `text`; a file it created and could not fill is removed. Throws shufl::error.
-void write_new_file(const std::string& path, const std::string& text, mode_t mode) {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
-  if (fd < 0) {
-    if (errno == EEXIST) throw error(fmt::format("--keygen: '{}' exists: a key is never overwritten", path));
-    throw error(fmt::format("--keygen: cannot create '{}': {}", path, std::strerror(errno)));
-  }
-  bool ok = ::fchmod(fd, mode) == 0;
-  for (std::size_t done = 0; ok && done < text.size();) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    ok = n > 0;
-    if (ok) done += static_cast<std::size_t>(n);
-  }
-  const int e = errno;
-  ok = ::fsync(fd) == 0 && ok;
-  if (::close(fd) != 0 || !ok) {
-    ::unlink(path.c_str());
-    throw error(fmt::format("--keygen: cannot write '{}': {}", path, std::strerror(e)));
-  }
-}
-
 int keygen(const std::string& name) {
-  const std::string pub = name + ".pub";
-  for (const auto& p : {name, pub}) {
-    struct stat st {};
-    if (::lstat(p.c_str(), &st) == 0) throw error(fmt::format("--keygen: '{}' exists: a key is never overwritten", p));
-  }
-  const audit::key_pair_files keys = audit::generate_key_pair();
-  write_new_file(name, keys.secret_pem, 0600);
-  try {
-    write_new_file(pub, keys.public_pem, 0644);
-  } catch (...) {
-    ::unlink(name.c_str());
-    throw;
-  }
-  write_stdout(fmt::format("wrote the secret key '{}' (mode 0600: keep it private) and the public key '{}'\n"
-                           "fingerprint: {}\n", name, pub, audit::fingerprint(keys.pub)));
+  const audit::key_pair_files keys = audit::write_key_pair(name);
+  write_stdout(fmt::format("wrote the secret key '{}' (mode 0600: keep it private) and the public key '{}.pub'\n"
+                           "fingerprint: {}\n", name, name, audit::fingerprint(keys.pub)));
   return exit_ok;
-}
-
-// Audits FILE as the page's one document states, and lists where the numbers differ.
-std::vector<std::string> recompute(const nlohmann::ordered_json& doc, const std::string& file) {
-  const audit::report_settings s = audit::settings_of_report(doc);
-  audit::audit_options options = s.options;
-  options.threads = default_threads();
-  const auto opened = audit::deck_file::open(file);
-  if (!opened) throw error(fmt::format("'{}': give the deck file itself (a regular file)", file));
-  const auto [tally, sha] = audit::tally_deck_file(*opened, {0, opened->size()}, input_display_name(file), s.reader, options);
-  render::audit_input in;
-  in.name = doc["input"].value("name", "");  // the name as the page gives it
-  in.sha256 = sha;
-  in.bytes = opened->size();
-  for (const auto& [key, value] : doc["meta"].items()) in.meta.emplace_back(key, value.is_string() ? value.get<std::string>() : "");
-  const auto r = audit::report_of(tally, options.alpha, options.threads);
-  return audit::report_differences(doc, render::audit_json_report(r, in, tally.pack));
 }
 
 int verify(const audit_sign_options& o, const std::string& file) {
@@ -117,11 +58,9 @@ int verify(const audit_sign_options& o, const std::string& file) {
   const std::string data = render::escape_controls(file);
   std::vector<std::string> differ;
   try {
-    const auto docs = audit::parse_report_data(page.data);
-    if (docs.size() != 1 || !docs[0].contains("input") || !docs[0]["input"].contains("sha256")) {
-      throw error("only the page of one deck file can be recomputed");
-    }
-    differ = recompute(docs[0], file);
+    const auto doc = audit::recheckable_document(page.data);
+    const audit::recheck_run run = audit::recheck_deck_file(doc, file, default_threads());
+    differ = audit::report_differences(doc, render::recheck_json_report(doc, run));
   } catch (const error& e) {
     throw error(fmt::format("--verify '{}': the signature is good, but '{}' was not recomputed: {}", name, data, e.what()));
   } catch (const nlohmann::json::exception&) {

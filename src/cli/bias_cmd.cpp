@@ -16,7 +16,7 @@
 #include "page_provenance.hpp"
 #include "render/bias_report.hpp"
 #include "progress.hpp"
-#include "side_file.hpp"
+#include "shufl/io/side_file.hpp"
 #include "render/text_escape.hpp"
 #include "shufl/cpus.hpp"
 #include "shufl/bias.hpp"
@@ -103,7 +103,7 @@ void catch_stop_signals() {
   struct sigaction sa {};
   sa.sa_handler = on_stop_signal;
   sigemptyset(&sa.sa_mask);
-  for (const int sig : side_file_signals) {
+  for (const int sig : io::side_file_signals) {
     struct sigaction old {};
     if (sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;
     sigaction(sig, &sa, nullptr);
@@ -236,14 +236,14 @@ subcommand bias_subcommand() {
               // an input would destroy it (the counts file may be the --resume or --merge file it
               // extends: read whole before it is replaced).
               {
-                std::vector<named_file> files;
+                std::vector<io::named_file> files;
                 if (sub.count("--save-counts") > 0) files.push_back({"--save-counts", o->save_counts, true});
                 if (sub.count("--plot") > 0) files.push_back({"--plot", o->plot, true});
                 if (sub.count("--report") > 0) files.push_back({"--report", o->report, true});
                 for (const auto& m : o->merge) files.push_back({"--merge", m, false, "--save-counts"});
                 if (!o->input.empty()) files.push_back({"--input", o->input, false});
                 if (!o->resume.empty()) files.push_back({"--resume", o->resume, false, "--save-counts"});
-                check_distinct_files(files);
+                io::check_distinct_files(files);
               }
               // A run of trials that saves its counts stops cleanly on a signal: the handler goes in
               // before the side files exist (theirs then stays out), so a signal during the setup
@@ -251,10 +251,10 @@ subcommand bias_subcommand() {
               const bool stops_cleanly = !o->save_counts.empty() && o->merge.empty() && !b.exact && o->input.empty();
               if (stops_cleanly) catch_stop_signals();
               // Side files are created now, before the work, so a bad path fails at once (U05).
-              std::optional<side_file> counts_file, plot_file, report_file;
+              std::optional<io::side_file> counts_file, plot_file, report_file;
               if (sub.count("--save-counts") > 0) counts_file.emplace("--save-counts", o->save_counts);
-              if (sub.count("--plot") > 0) plot_file.emplace("--plot", o->plot, side_format::svg);
-              if (sub.count("--report") > 0) report_file.emplace("--report", o->report, side_format::html);
+              if (sub.count("--plot") > 0) plot_file.emplace("--plot", o->plot, io::side_format::svg);
+              if (sub.count("--report") > 0) report_file.emplace("--report", o->report, io::side_format::html);
               bias_report report;
               std::string counts_text;
               if (!o->merge.empty()) {
@@ -291,19 +291,7 @@ subcommand bias_subcommand() {
                 }
                 // The chunks to count: a shard's, less what a resumed file holds.
                 std::optional<bias_counts> resumed;
-                if (!b.input && !b.exact && (sharded || !o->resume.empty())) {
-                  const chunk_set target = sharded ? bias_shard_chunks(b.trials, b.shard.first, b.shard.second)
-                                                   : chunk_set::all_of(b.trials);
-                  b.chunks.assign(b.algorithms.size(), target);
-                  if (!o->resume.empty()) {
-                    resumed = read_counts_file(o->resume);
-                    check_resume(*resumed, b, o->resume);
-                    for (std::size_t a = 0; a < b.algorithms.size(); ++a) {
-                      for (const auto& part : resumed->results[a].parts) b.chunks[a] = b.chunks[a].minus(part.chunks);
-                    }
-                    b.evaluate = false;
-                  }
-                }
+                if (!b.input && !b.exact && (sharded || !o->resume.empty())) resumed = plan_chunks(b, o->resume);
                 // A bar on a terminal (or forced) for runs of trials; erased before any output (U02).
                 std::optional<progress_bar> bar;
                 if ((o->progress || isatty(STDERR_FILENO) == 1) && !b.exact && !b.input) {
@@ -315,26 +303,14 @@ subcommand bias_subcommand() {
                 if (stops_cleanly) b.stop = &g_stop;
                 report = run_bias(b);
                 if (bar) bar->stop();
-                bias_counts counts = counts_of_report(report);
-                if (resumed) {
-                  bias_merge both;
-                  both.add(*resumed, o->resume);
-                  both.add(counts, "this run");
-                  counts = both.merged();
-                  if (!report.interrupted && !sharded) {
-                    b.evaluate = true;
-                    report = both.report(b);
-                    report.merged_files.clear();  // one run, reported as if never interrupted
-                    report.missing.clear();
-                  }
-                }
+                const bias_counts counts = resumed ? resumed_counts(*resumed, o->resume, report, b) : counts_of_report(report);
                 if (!o->save_counts.empty()) counts_text = write_counts_file(counts);
                 if (report.interrupted || sharded) {
                   if (!counts_file) throw error("--shard needs --save-counts FILE");
                   if (std::string m = counts_file->commit(counts_text); !m.empty()) throw error(m);
                   if (report.interrupted) {
                     const int sig = g_signal == 0 ? SIGINT : g_signal;
-                    std::fputs(render::bias_interrupted_text(counts, b, signal_name(sig), o->save_counts).c_str(), stderr);
+                    std::fputs(render::bias_interrupted_text(counts, b, io::signal_name(sig), o->save_counts).c_str(), stderr);
                     return 128 + sig;
                   }
                   std::fputs(render::bias_shard_saved_text(b, o->save_counts).c_str(), stderr);

@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "shufl/error.hpp"
+#include "shufl/quote.hpp"
 
 namespace shufl::cli {
 
@@ -139,6 +140,11 @@ void write_stdout(std::string_view data) {
   if (std::fwrite(data.data(), 1, data.size(), stdout) != data.size()) {
     throw error(fmt::format("write error: {}", std::strerror(errno)));
   }
+}
+
+int side_file_errors::finish(int status) const {
+  for (const auto& m : messages()) std::fprintf(stderr, "shufl: %s\n", escape_controls(m).c_str());
+  return messages().empty() ? status : exit_error;
 }
 
 void finish_stdout() {

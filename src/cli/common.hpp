@@ -13,6 +13,8 @@
 #include <utility>
 #include <string_view>
 
+#include "shufl/io/side_file.hpp"
+
 namespace shufl::render {}  // src/render/: reports, pictures and pages, below the command line
 
 namespace shufl::cli {
@@ -61,6 +63,13 @@ std::size_t parse_choice(std::string_view option, std::string_view value, std::s
 inline constexpr const char* license_notice =
     "Copyright (c) 2026 the shufl authors. License: MIT (SPDX-License-Identifier: MIT).\n"
     "This is free software: you are free to change and redistribute it. There is NO WARRANTY.";
+
+/// The library's side_file_errors (shufl/io/side_file.hpp) and the command line's end of them.
+struct side_file_errors : io::side_file_errors {
+  /// Prints "shufl: MESSAGE" on stderr for each failure (call after the report was written);
+  /// returns `status` when none failed, else exit_error.
+  int finish(int status) const;
+};
 
 /// Writes `data` to stdout (unlocked, fully buffered).
 void write_stdout(std::string_view data);

@@ -2,6 +2,8 @@
 // run(), which hands the parsed options to the library (shufl/lines/run.hpp).
 #include "lines_progress.hpp"
 
+#include "render/progress_line.hpp"
+
 #include <unistd.h>
 
 #include <chrono>
@@ -20,14 +22,7 @@ void progress_display::operator()(const shufl::lines::external_progress& p) {
   const auto now = std::chrono::steady_clock::now();
   if (shown_ && now - last_ < std::chrono::milliseconds(250)) return;
   last_ = now;
-  const double gib = static_cast<double>(p.done) / (1 << 30);
-  const auto phase_size = static_cast<int>(p.phase.size());
-  if (p.total > 0) {
-    const auto percent = static_cast<int>(100.0 * static_cast<double>(p.done) / static_cast<double>(p.total));
-    std::fprintf(stderr, "\rshufl: %.*s %.2f GiB (%d%%)\033[K", phase_size, p.phase.data(), gib, percent);
-  } else {
-    std::fprintf(stderr, "\rshufl: %.*s %.2f GiB\033[K", phase_size, p.phase.data(), gib);
-  }
+  std::fprintf(stderr, "\r%s\033[K", render::lines_progress_line(p.phase, p.done, p.total).c_str());
   std::fflush(stderr);
   shown_ = true;
   erase_on_signal::shown(true);

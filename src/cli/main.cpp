@@ -24,7 +24,7 @@
 #include "common.hpp"
 #include "build_info.hpp"
 #include "help.hpp"
-#include "side_file.hpp"
+#include "shufl/io/side_file.hpp"
 #include "render/text_escape.hpp"
 #include "shufl/error.hpp"
 #include "shufl/version.hpp"
@@ -236,7 +236,7 @@ const char* g_program = "shufl";
 // reports the same exception; side files' temporaries removed; stdout's buffer is not flushed (no
 // partial output). Allocates nothing it cannot do without.
 [[noreturn]] void last_resort() noexcept {
-  shufl::cli::remove_side_temporaries();
+  shufl::io::remove_side_temporaries();
   const char* message = "unknown error";
   std::string escaped;
   if (const std::exception_ptr e = std::current_exception()) {

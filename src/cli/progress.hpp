@@ -38,16 +38,15 @@ class erase_on_signal {
   bool installed_[4] = {};
 };
 
-/// A pv-like bar on file descriptor `fd` (stderr): "naive (2 of 3) [####    ]  45%
-/// 12.3M trials/s  0:07 left". The library reports progress through `callback()` (any thread;
+/// A pv-like bar on file descriptor `fd` (stderr), its line render::bias_progress_line's
+/// (render/progress_line.hpp). The library reports progress through `callback()` (any thread;
 /// it only stores numbers); a drawing thread of this object redraws the line every 200 ms, with
 /// "\r", the line, and "\033[K", never wider than the terminal (TIOCGWINSZ; 80 columns when
 /// unknown), so a line never wraps. `stop()` (also the destructor, so an exception unwinding past
 /// it erases the bar before main prints the error) ends the thread and erases the line with
 /// "\r\033[K" when anything was drawn: the caller writes its report only after that. A signal
 /// that ends the run erases it too (erase_on_signal).
-/// Unless `forced`, the first frame waits 0.5 s, so short runs draw nothing. Time left: the
-/// elapsed time × (1 − f) / f, with f = (finished algorithms + done / total) / algorithms.
+/// Unless `forced`, the first frame waits 0.5 s, so short runs draw nothing.
 class progress_bar {
  public:
   /// `labels`: the algorithms' labels in run order (k of m is found by label).
@@ -61,11 +60,6 @@ class progress_bar {
 
   /// Stops the drawing thread and erases the bar (idempotent).
   void stop();
-
-  /// The bar line for algorithm `k` (0-based) of `m` at `done` of `total` trials, `seconds` after
-  /// the run started (no "\r" or erase), at most `columns` - 1 wide.
-  static std::string line(const std::string& label, std::size_t k, std::size_t m, std::uint64_t done,
-                          std::uint64_t total, double seconds, std::size_t columns);
 
  private:
   void update(std::uint64_t done, std::uint64_t total, const std::string& label);

@@ -262,6 +262,24 @@ nlohmann::ordered_json audit_json_report(const audit::audit_report& r, const aud
   return j;
 }
 
+audit_input generated_audit_input(std::string algorithm, std::optional<std::string> seed, std::string engine,
+                                  std::uint64_t trials) {
+  audit_input in;
+  in.generated = true;
+  in.algorithm = std::move(algorithm);
+  in.seed = std::move(seed);
+  in.engine = std::move(engine);
+  in.trials = trials;
+  return in;
+}
+
+audit_input merged_audit_input(const std::vector<std::string>& files, const audit::audit_counts& merged) {
+  audit_input in;
+  in.merged = files;
+  for (const auto& part : merged.parts) in.parts.push_back(part.describe());
+  return in;
+}
+
 std::vector<std::pair<std::string, std::string>> parse_audit_meta(const std::vector<std::string>& texts) {
   std::vector<std::pair<std::string, std::string>> out;
   for (const auto& text : texts) {
@@ -287,6 +305,15 @@ std::vector<std::pair<std::string, std::string>> parse_audit_meta(const std::vec
     out.emplace_back(key, value);
   }
   return out;
+}
+
+nlohmann::ordered_json recheck_json_report(const nlohmann::ordered_json& doc, const audit::recheck_run& run) {
+  audit_input in;
+  in.name = doc["input"].value("name", "");  // the name as the page gives it
+  in.sha256 = run.sha256;
+  in.bytes = run.bytes;
+  for (const auto& [key, value] : doc["meta"].items()) in.meta.emplace_back(key, value.is_string() ? value.get<std::string>() : "");
+  return audit_json_report(run.report, in, run.pack);
 }
 
 }  // namespace shufl::render

@@ -12,7 +12,9 @@
 #include <vector>
 
 #include "shufl/audit.hpp"
+#include "shufl/audit/counts.hpp"
 #include "shufl/audit/deck_reader.hpp"
+#include "shufl/audit/recheck.hpp"
 
 namespace shufl::render {
 
@@ -33,6 +35,13 @@ struct audit_input {
   std::vector<std::pair<std::string, std::string>> meta;
 };
 
+/// The input of an --algo run: `trials` decks of `algorithm` from `engine`, seeded or not.
+audit_input generated_audit_input(std::string algorithm, std::optional<std::string> seed, std::string engine,
+                                  std::uint64_t trials);
+
+/// The input of a --merge of the counts files `files`, whose merge is `merged` (each part described).
+audit_input merged_audit_input(const std::vector<std::string>& files, const audit::audit_counts& merged);
+
 /// Parses --meta KEY=VALUE texts: KEY of letters, digits, '_', '-', '.' (at most 64), VALUE valid
 /// UTF-8 of at most 1000 bytes without control characters; a KEY given twice is an error. Throws
 /// shufl::error naming the bad text.
@@ -52,6 +61,11 @@ std::string audit_overall_text(std::size_t algorithms, const std::vector<std::st
 /// largest finite doubles.
 nlohmann::ordered_json audit_json_report(const audit::audit_report& r, const audit_input& in,
                                          const audit::audit_pack& pack);
+
+/// The --format json document of a recomputed deck file (`--verify PAGE --key K FILE`), to
+/// compare with the page's `doc` (audit::report_differences): the input named and described
+/// (meta) as `doc` gives it, the file's SHA-256 and size as `run` found them.
+nlohmann::ordered_json recheck_json_report(const nlohmann::ordered_json& doc, const audit::recheck_run& run);
 
 /// The text report's roundings of a p-value (from p and ln p; "<=" for a bound, rounded up) and of
 /// a statistic.

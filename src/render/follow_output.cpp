@@ -11,6 +11,7 @@
 #include "render/text_escape.hpp"
 #include "shufl/text_input.hpp"
 #include "shufl/error.hpp"
+#include "shufl/io/side_file.hpp"
 #include "shufl/json_text.hpp"
 #include "shufl/permutation.hpp"
 
@@ -160,6 +161,23 @@ nlohmann::ordered_json follow_alarm_json(const audit::follow_status& f, const st
   j["input"] = json_text<nlohmann::ordered_json>(input);
   j["line"] = f.line;  // `time` (when the alarm was raised) is every status's
   return j;
+}
+
+std::string follow_status_line(const audit::follow_status& s, bool json) {
+  return json ? follow_status_json(s, "status").dump() + "\n" : follow_status_text(s);
+}
+
+follow_alarm_lines follow_alarm_output(const audit::follow_status& s, const std::string& input, bool json) {
+  follow_alarm_lines out;
+  out.hook = follow_alarm_json(s, input).dump() + "\n";
+  out.line = json ? out.hook : follow_alarm_text(s);
+  return out;
+}
+
+std::string follow_end_reason(const audit::follow_final& f) {
+  return f.end == audit::follow_end::end_of_input ? "end of input"
+         : f.end == audit::follow_end::alarm      ? "alarm"
+                                                  : io::signal_name(f.stop_signal);
 }
 
 std::string follow_final_text(const audit::follow_status& s, const std::string& reason) {

@@ -29,8 +29,23 @@ std::string follow_alarm_text(const audit::follow_status& s);
 /// input as given.
 nlohmann::ordered_json follow_alarm_json(const audit::follow_status& s, const std::string& input);
 
+/// A status as stdout shows it: one JSON Lines object (follow_status_json, type "status") or the
+/// text line, each with its newline.
+std::string follow_status_line(const audit::follow_status& s, bool json);
+
+/// An alarm's two texts: `line` for stdout (follow_alarm_json as one JSON line, or
+/// follow_alarm_text) and `hook`, the JSON line --on-alarm's command reads on its stdin.
+struct follow_alarm_lines {
+  std::string line, hook;
+};
+follow_alarm_lines follow_alarm_output(const audit::follow_status& s, const std::string& input, bool json);
+
 /// The first part of the final text (the status line after "final (REASON): ").
 std::string follow_final_text(const audit::follow_status& s, const std::string& reason);
+
+/// Why a run ended, as the final status says it: "end of input", "alarm" or the stop signal's
+/// name ("SIGINT", io::signal_name).
+std::string follow_end_reason(const audit::follow_final& f);
 
 /// What the end of a run writes to stdout: as JSON (`json`), one line of follow_status_json(f.status,
 /// "final") with "reason" and "report" (audit_json_report of the battery on this run's decks, the

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,6 +29,24 @@ nlohmann::ordered_json parse_report_data(std::string_view text);
 /// The settings of one audit document of a deck file. Throws shufl::error when the document
 /// lacks them (a page made before documents carried `settings`: "... has no settings ...").
 report_settings settings_of_report(const nlohmann::ordered_json& doc);
+
+/// The one document of a page's audit data (parse_report_data) that can be recomputed: a page
+/// of one deck file, whose `input` states its sha256. Throws shufl::error "only the page of one
+/// deck file can be recomputed" otherwise (nlohmann's exceptions for a document of another shape).
+nlohmann::ordered_json recheckable_document(std::string_view data);
+
+/// A deck file audited again as a document states it.
+struct recheck_run {
+  audit_report report;  ///< the battery and its decision at the document's alpha
+  audit_pack pack;      ///< the pack the decks gave
+  std::string sha256;   ///< the file's SHA-256 (hex)
+  std::uint64_t bytes = 0;
+};
+
+/// Audits `file` (a regular file: else shufl::error "'FILE': give the deck file itself (a
+/// regular file)") with the settings of `doc` (settings_of_report) on `threads` threads. The
+/// reader's errors are shufl::error too.
+recheck_run recheck_deck_file(const nlohmann::ordered_json& doc, const std::string& file, unsigned threads);
 
 /// Where `now` (a recomputed document) differs from `page`: the same keys, strings and array
 /// lengths, integers exactly, reals to 1e-9 (|a − b| ≤ 1e-9·max(1, |a|, |b|)). At most `max`

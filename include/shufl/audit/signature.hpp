@@ -38,6 +38,14 @@ struct key_pair_files {
 /// Throws shufl::error when libsodium cannot start.
 key_pair_files generate_key_pair();
 
+/// `shufl audit --keygen NAME` as a library call: a new key pair (generate_key_pair) written to
+/// NAME (secret, mode 0600) and NAME.pub (mode 0644), whatever the umask, each created new and
+/// synced. Never overwrites: throws shufl::error "--keygen: 'PATH' exists: a key is never
+/// overwritten" (a symbolic link counts) before writing anything; "--keygen: cannot create
+/// 'PATH': REASON" or "cannot write ..." when a file fails, after removing what it wrote.
+/// Returns the pair (its public key gives the fingerprint).
+key_pair_files write_key_pair(const std::string& name);
+
 /// Reads a secret key file's text (PKCS#8 PEM of an Ed25519 seed, as generate_key_pair or
 /// `openssl genpkey -algorithm ed25519` writes it). Throws shufl::error "not an Ed25519 private
 /// key (PKCS#8 PEM)" for anything else. At most 64 KiB of text is looked at.

@@ -1,4 +1,4 @@
-#include "side_file.hpp"
+#include "shufl/io/side_file.hpp"
 
 #include <fcntl.h>
 #include <fmt/format.h>
@@ -8,7 +8,6 @@
 #include <cctype>
 #include <cerrno>
 #include <climits>
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -19,11 +18,10 @@
 #include <csignal>
 #include <pthread.h>
 
-#include "common.hpp"
-#include "render/text_escape.hpp"
 #include "shufl/error.hpp"
+#include "shufl/quote.hpp"
 
-namespace shufl::cli {
+namespace shufl::io {
 
 namespace {
 
@@ -299,9 +297,25 @@ void side_file_errors::commit(side_file& file, std::string_view data) {
   if (!message.empty()) messages_.push_back(std::move(message));
 }
 
-int side_file_errors::finish(int status) const {
-  for (const auto& m : messages_) std::fprintf(stderr, "shufl: %s\n", escape_controls(m).c_str());
-  return messages_.empty() ? status : exit_error;
+rewritten_file::rewritten_file(std::string option, std::string path) : option_(std::move(option)), path_(std::move(path)) {
+  const side_file check(option_, path_);  // fails now, before the work, if it cannot be written
 }
 
-}  // namespace shufl::cli
+std::string rewritten_file::write(std::string_view data) noexcept {
+  std::string message;
+  try {
+    side_file f(option_, path_);
+    message = f.commit(data);
+  } catch (const std::exception& e) {
+    try {
+      message = e.what();
+    } catch (...) {
+      message = "out of memory";
+    }
+  }
+  if (message.empty() || failed_) return {};
+  failed_ = true;
+  return message;
+}
+
+}  // namespace shufl::io

@@ -1,5 +1,6 @@
 // Side files: files a subcommand writes beside its report (`bias --plot`, `--save-counts`,
-// `--report`, ...). NOT for `lines -o`, which keeps GNU shuf's late open.
+// `--report`, ...). NOT for `lines -o`, which keeps GNU shuf's late open. The library's io room:
+// the command line uses it, and so may the Python module or any program linking libshufl.
 //
 // Use it for EVERY such option of bias, deck and trace (DESIGN.md, "Command line"):
 //
@@ -9,7 +10,7 @@
 //   side_file_errors errors;
 //   if (plot) errors.commit(*plot, svg_plot(report));      // temp file → rename into place
 //   write_stdout(report_text);                              // the report is printed all the same
-//   return errors.finish(exit_ok);                          // "shufl: ..." per failure, exit 1
+//   return errors.finish(exit_ok);     // src/cli/: "shufl: ..." per failure of messages(), exit 1
 //
 // The target is never truncated by a failed run: the data goes to a temporary file in the target's
 // directory, renamed over the target only once completely written.
@@ -28,7 +29,7 @@
 #include <utility>
 #include <vector>
 
-namespace shufl::cli {
+namespace shufl::io {
 
 /// The signals that end a run and whose arrival removes every side file's temporary: a dropped
 /// terminal or ssh session (SIGHUP), Ctrl-C (SIGINT), a closed pipe (SIGPIPE), kill (SIGTERM).
@@ -110,17 +111,35 @@ class side_file {
   int slot_ = -1;       // where the signal handler finds temp_ (-1: not registered)
 };
 
-/// Collects the failures of side-file commits at the end of a run.
+/// Collects the failures of side-file commits at the end of a run (the command line prints them
+/// after the report and exits 1).
 class side_file_errors {
  public:
   /// Commits `file` with `data`; remembers the message if it fails.
   void commit(side_file& file, std::string_view data);
-  /// Prints "shufl: MESSAGE" on stderr for each failure (call after the report was written);
-  /// returns `status` when none failed, else 1 (exit_error).
-  int finish(int status) const;
+  /// The messages of the failed commits, in order ("cannot write 'PATH' (OPTION): REASON").
+  [[nodiscard]] const std::vector<std::string>& messages() const noexcept { return messages_; }
 
  private:
   std::vector<std::string> messages_;
 };
 
-}  // namespace shufl::cli
+/// A side file rewritten many times (`audit --follow`'s --state and --metrics): each write() is a
+/// fresh side_file renamed into place, so a reader always finds a whole version. The constructor
+/// makes (and drops) one side_file, so a name that cannot be written fails at once, before the
+/// work, with side_file's error.
+class rewritten_file {
+ public:
+  rewritten_file(std::string option, std::string path);
+  /// Writes `data` as the file's new version. Never throws: "" on success or after an earlier
+  /// failure (a failure is told once per file), else the message of the first failure.
+  std::string write(std::string_view data) noexcept;
+  /// Whether any write failed.
+  [[nodiscard]] bool failed() const noexcept { return failed_; }
+
+ private:
+  std::string option_, path_;
+  bool failed_ = false;
+};
+
+}  // namespace shufl::io
