@@ -53,7 +53,7 @@ struct audit_args {
   std::uint64_t decks_in_shoe = 1;
   std::optional<std::size_t> dealt;
   std::optional<std::string> game;
-  std::optional<std::pair<std::size_t, std::size_t>> deal;
+  std::optional<std::string> deal;  // "HxC", as --deal
   double alpha = 0.01;
   unsigned threads = 1;
 };
@@ -70,15 +70,7 @@ audit::audit_options audit_options_of(const audit_args& a) {
   audit::audit_options o;
   o.alpha = a.alpha;
   o.threads = a.threads;
-  if (a.game) {
-    o.game.game = *a.game == "poker" ? audit::game_kind::poker : audit::game_kind::blackjack;
-    o.game.hands = o.game.game == audit::game_kind::poker ? 1 : 2;
-    o.game.cards = o.game.game == audit::game_kind::poker ? 5 : 2;
-    if (a.deal) {
-      o.game.hands = a.deal->first;
-      o.game.cards = a.deal->second;
-    }
-  }
+  o.game = audit::parse_game(a.game, a.deal);
   return o;
 }
 

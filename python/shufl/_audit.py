@@ -7,6 +7,7 @@ import html
 import itertools
 import json
 import math
+import operator
 import re
 from dataclasses import dataclass, asdict
 from typing import Any, Callable, Optional, Sequence
@@ -15,9 +16,6 @@ import numpy as np
 
 from . import _shufl
 from ._report import _Report
-
-_GAMES = ("poker", "blackjack")
-
 
 @dataclass(frozen=True)
 class TestResult:
@@ -219,19 +217,13 @@ def _args(pack, decks_in_shoe, dealt, game, deal, alpha, threads):
         raise ValueError(f"decks_in_shoe must be a whole number of at least 1, not {decks_in_shoe!r}")
     a.decks_in_shoe = int(decks_in_shoe)
     a.dealt = None if dealt is None else int(dealt)
-    if game is not None and game not in _GAMES:
-        raise ValueError(f"game must be 'poker' or 'blackjack', not {game!r}")
-    if deal is not None:
-        if game is None:
-            raise ValueError("deal applies to game")
-        if isinstance(deal, str):
-            m = re.fullmatch(r"(\d+)x(\d+)", deal)
-            if not m:
-                raise ValueError(f"deal takes 'HxC' (hands x cards each), e.g. '6x5', not {deal!r}")
-            deal = (int(m.group(1)), int(m.group(2)))
-        deal = tuple(int(x) for x in deal)
-        if len(deal) != 2 or not 1 <= deal[0] <= 1024 or not 1 <= deal[1] <= 1024:
-            raise ValueError(f"deal must be (hands, cards) between 1 and 1024 each, not {deal!r}")
+    # game and deal are checked by the library, in the command line's words (--game, --deal).
+    if deal is not None and not isinstance(deal, str):
+        try:
+            hands, cards = (operator.index(x) for x in deal)
+        except (TypeError, ValueError):
+            raise TypeError(f"deal must be 'HxC' or (hands, cards), not {deal!r}") from None
+        deal = f"{hands}x{cards}"
     a.game = game
     a.deal = deal
     a.alpha = float(alpha)

@@ -138,6 +138,27 @@ def test_wrong_inputs_use_the_cli_words(shufl_cli, tmp_path):
     assert str(e.value) == cli.removeprefix("shufl: ").replace("standard input", "<decks>")
 
 
+@pytest.mark.parametrize("kwargs,cli_args", [
+    ({"game": "bridge"}, ["--game", "bridge"]),
+    ({"deal": "2x5"}, ["--deal", "2x5"]),
+    ({"game": "poker", "deal": "6by5"}, ["--game", "poker", "--deal", "6by5"]),
+    ({"game": "poker", "deal": (0, 5)}, ["--game", "poker", "--deal", "0x5"]),
+    ({"game": "blackjack", "deal": (-1, 2)}, ["--game", "blackjack", "--deal=-1x2"]),
+    ({"game": "poker", "deal": "2x2000"}, ["--game", "poker", "--deal", "2x2000"]),
+])
+def test_bad_game_or_deal_uses_the_cli_words(shufl_cli, kwargs, cli_args):
+    cli = shufl_cli("audit", "-", *cli_args, input="", check=False)
+    assert cli.returncode == 1
+    with pytest.raises(ValueError) as e:
+        shufl.audit(random_decks(10, 52, 1), **kwargs)
+    assert "shufl: " + str(e.value) + "\n" == cli.stderr
+    with pytest.raises(ValueError) as e:
+        shufl.plan(**kwargs)
+    assert "shufl: " + str(e.value) + "\n" == cli.stderr
+    with pytest.raises(TypeError, match="deal must be 'HxC' or"):
+        shufl.audit(random_decks(10, 52, 1), game="poker", deal=(1, 2, 3))
+
+
 def test_result_object():
     r = shufl.audit(random_decks(2000, 52, 9), threads=1)
     again = pickle.loads(pickle.dumps(r))
