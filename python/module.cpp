@@ -270,7 +270,7 @@ py::tuple plan(const audit_args& args, double power, const std::optional<double>
 }
 
 // `shufl deck`: one deck's labels in shuffled order (shuffle_indices), or `count` decks from one
-// engine stream (fisher_yates_indices in turn, as `--count`) as card numbers 1..n.
+// stream (shuffle_decks, as `--count`) as card numbers 1..n.
 py::object deck_cards(const std::string& pack_name, std::uint64_t decks, std::uint64_t jokers, std::optional<std::uint64_t> count,
                 const std::optional<std::string>& seed, const std::optional<std::string>& engine, const std::string& style) {
   if (seed && seed->empty()) throw error("--seed must not be empty");
@@ -289,22 +289,17 @@ py::object deck_cards(const std::string& pack_name, std::uint64_t decks, std::ui
   if (*count > (std::uint64_t{1} << 40) / n) throw error("count is too large");
   py::array_t<std::uint16_t> out({static_cast<py::ssize_t>(*count), static_cast<py::ssize_t>(n)});
   std::uint16_t* o = out.mutable_data();
-  const auto fill = [&](auto& e) {
-    for (std::uint64_t k = 0; k < *count; ++k) {
-      const std::vector<std::uint32_t> order = fisher_yates_indices(n, e);
-      for (std::size_t i = 0; i < n; ++i) *o++ = static_cast<std::uint16_t>(order[i] + 1);
-    }
-  };
-  {
-    py::gil_scoped_release release;
-    if (seed) {
-      with_engine(r.engine.value_or(engine_kind::chacha20), deck_key(*seed), 0, fill);
-    } else if (r.engine) {
-      with_engine(*r.engine, key_from_os(), 0, fill);
-    } else {
-      os_engine e;
-      fill(e);
-    }
+  std::atomic<bool> stop{false};
+  with_stop_flag(stop, [&] {
+    shuffle_decks(n, *count, r, [&](std::span<const std::uint32_t> order) {
+      for (const auto i : order) *o++ = static_cast<std::uint16_t>(i + 1);
+      return !stop;
+    });
+    return 0;
+  });
+  if (stop) {
+    PyErr_SetNone(PyExc_KeyboardInterrupt);
+    throw py::error_already_set();
   }
   py::object result = out;
   return result;

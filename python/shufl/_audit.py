@@ -495,6 +495,8 @@ def deck(count: Optional[int] = None, *, pack: str = "standard", decks_in_shoe: 
     ------
     ValueError
         Unknown pack, style or engine (the command line's words), an empty seed.
+    KeyboardInterrupt
+        Ctrl-C while ``count`` decks are made.
 
     Examples
     --------
