@@ -1,7 +1,8 @@
 // The Python module shufl._shufl (pybind11): a thin layer over the library, as the CLI is one
 // over the same functions (audit::audit_array and audit::audit_decks, lines::scatter_shuffle,
-// render::audit_json_report and audit_text_report). No statistics or formats here: the Python
-// package (python/shufl/) builds its result objects from the JSON document render makes.
+// render::audit_json_report, audit_text_report and audit_report_fragment). No statistics or
+// formats here: the Python package (python/shufl/) builds its result objects from the JSON
+// document, the text and the HTML render makes.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -24,6 +25,7 @@
 
 #include "render/audit_output.hpp"
 #include "render/audit_plan.hpp"
+#include "render/audit_report.hpp"
 #include "render/bias_report.hpp"
 #include "render/follow_output.hpp"
 #include "render/text_escape.hpp"
@@ -105,10 +107,6 @@ audit::audit_pack inferred_pack(std::size_t columns, const audit_args& args) {
   return reader.pack();
 }
 
-py::tuple reports(const audit::audit_report& r, const render::audit_input& in, const audit::audit_pack& pack) {
-  return py::make_tuple(render::audit_json_report(r, in, pack).dump(), render::audit_text_report(r, in));
-}
-
 audit::card_int card_int_of(const py::dtype& dt) {
   const char kind = dt.kind();
   if (kind != 'i' && kind != 'u') {
@@ -125,7 +123,16 @@ audit::card_int card_int_of(const py::dtype& dt) {
   }
 }
 
-py::tuple audit_array(const py::array& decks, const audit_args& args, bool zero_based) {
+// The JSON document, the text report and the HTML fragment for a notebook (_repr_html_).
+py::tuple reports(const audit::audit_report& r, const render::audit_input& in, const audit::audit_pack& pack) {
+  nlohmann::ordered_json doc = render::audit_json_report(r, in, pack);
+  std::string json = doc.dump();
+  const std::string html = render::audit_report_fragment(render::audit_page_section_of(r, in, std::move(doc)));
+  return py::make_tuple(std::move(json), render::audit_text_report(r, in), html);
+}
+
+// A 2-D integer array as the library reads it, where it lies (any strides).
+audit::card_array card_array_of(const py::array& decks, bool zero_based) {
   if (decks.ndim() != 2) {
     throw py::value_error("decks must be a 2-D array (one deck per row), not " + std::to_string(decks.ndim()) + "-D");
   }
@@ -137,6 +144,11 @@ py::tuple audit_array(const py::array& decks, const audit_args& args, bool zero_
   a.row_stride = decks.strides(0);
   a.column_stride = decks.strides(1);
   a.zero_based = zero_based;
+  return a;
+}
+
+py::tuple audit_array(const py::array& decks, const audit_args& args, bool zero_based) {
+  const audit::card_array a = card_array_of(decks, zero_based);
   const audit::audit_pack pack = args.pack.empty() ? inferred_pack(a.columns, args) : audit::make_audit_pack(reader_options_of(args));
   const audit::audit_options options = audit_options_of(args);
   signal_poll poll;
@@ -149,7 +161,7 @@ py::tuple audit_array(const py::array& decks, const audit_args& args, bool zero_
     throw;
   }
   render::audit_input in;
-  in.name = a.name;
+  in.array = render::audit_array_input{a.name, a.rows, a.columns, py::str(static_cast<const py::object&>(decks.dtype())).cast<std::string>()};
   return reports(r, in, pack);
 }
 
@@ -332,17 +344,7 @@ class detector {
 
   // Adds the rows of a 2-D integer array; returns whether the detector has alarmed.
   bool add_array(const py::array& decks, bool zero_based) {
-    if (decks.ndim() != 2) {
-      throw py::value_error("decks must be a 2-D array (one deck per row), not " + std::to_string(decks.ndim()) + "-D");
-    }
-    audit::card_array a;
-    a.type = card_int_of(decks.dtype());
-    a.data = decks.data();
-    a.rows = static_cast<std::size_t>(decks.shape(0));
-    a.columns = static_cast<std::size_t>(decks.shape(1));
-    a.row_stride = decks.strides(0);
-    a.column_stride = decks.strides(1);
-    a.zero_based = zero_based;
+    const audit::card_array a = card_array_of(decks, zero_based);
     std::atomic<bool> stop{false};
     with_stop_flag(stop, [&] {
       std::vector<std::uint32_t> faces;
@@ -446,9 +448,9 @@ PYBIND11_MODULE(_shufl, m) {
       .def_readwrite("alpha", &audit_args::alpha)
       .def_readwrite("threads", &audit_args::threads);
   m.def("audit_array", &audit_array, py::arg("decks"), py::arg("args"), py::arg("zero_based"),
-        "Audits the rows of a 2-D integer array; returns (JSON text, text report).");
+        "Audits the rows of a 2-D integer array; returns (JSON text, text report, HTML fragment).");
   m.def("audit_text", &audit_text, py::arg("text"), py::arg("name"), py::arg("args"), py::arg("declared"),
-        "Audits decks given as lines of tab-separated card labels; returns (JSON text, text report).");
+        "Audits decks given as lines of tab-separated card labels; returns (JSON text, text report, HTML fragment).");
   m.def("shuffle_order", &shuffle_order, py::arg("n"), py::arg("seed"),
         "The permutation of 0..n-1 that `shufl lines --seed SEED` applies to n records.");
   m.def("bias", &bias, py::arg("n"), py::arg("trials"), py::arg("algorithms"), py::arg("seed"), py::arg("alpha"),
