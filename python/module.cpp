@@ -123,12 +123,19 @@ audit::card_int card_int_of(const py::dtype& dt) {
   }
 }
 
-// The JSON document, the text report and the HTML fragment for a notebook (_repr_html_).
+// One audit's HTML fragment for a notebook (_repr_html_), made when asked for: it holds the
+// heatmaps' SVG (about 0.7 MB for a 52-card pack), which a result per group need not carry.
+struct report_html {
+  render::audit_page_section section;
+  [[nodiscard]] std::string html() const { return render::audit_report_fragment(section); }
+};
+
+// The JSON document, the text report and the source of the HTML fragment.
 py::tuple reports(const audit::audit_report& r, const render::audit_input& in, const audit::audit_pack& pack) {
   nlohmann::ordered_json doc = render::audit_json_report(r, in, pack);
   std::string json = doc.dump();
-  const std::string html = render::audit_report_fragment(render::audit_page_section_of(r, in, std::move(doc)));
-  return py::make_tuple(std::move(json), render::audit_text_report(r, in), html);
+  return py::make_tuple(std::move(json), render::audit_text_report(r, in),
+                        report_html{render::audit_page_section_of(r, in, std::move(doc))});
 }
 
 // A 2-D integer array as the library reads it, where it lies (any strides).
@@ -447,10 +454,12 @@ PYBIND11_MODULE(_shufl, m) {
       .def_readwrite("deal", &audit_args::deal)
       .def_readwrite("alpha", &audit_args::alpha)
       .def_readwrite("threads", &audit_args::threads);
+  py::class_<report_html>(m, "ReportHtml")
+      .def("html", &report_html::html, "The audit's section of the --report page as a notebook fragment.");
   m.def("audit_array", &audit_array, py::arg("decks"), py::arg("args"), py::arg("zero_based"),
-        "Audits the rows of a 2-D integer array; returns (JSON text, text report, HTML fragment).");
+        "Audits the rows of a 2-D integer array; returns (JSON text, text report, ReportHtml).");
   m.def("audit_text", &audit_text, py::arg("text"), py::arg("name"), py::arg("args"), py::arg("declared"),
-        "Audits decks given as lines of tab-separated card labels; returns (JSON text, text report, HTML fragment).");
+        "Audits decks given as lines of tab-separated card labels; returns (JSON text, text report, ReportHtml).");
   m.def("shuffle_order", &shuffle_order, py::arg("n"), py::arg("seed"),
         "The permutation of 0..n-1 that `shufl lines --seed SEED` applies to n records.");
   m.def("bias", &bias, py::arg("n"), py::arg("trials"), py::arg("algorithms"), py::arg("seed"), py::arg("alpha"),

@@ -96,13 +96,13 @@ class AuditResult(_Report):
     the output cell).
     """
 
-    def __init__(self, doc: dict, text: str, html: str = ""):
+    def __init__(self, doc: dict, text: str, html=""):
         super().__init__(doc, text)
-        self._html = html
+        self._html = html  # the fragment, or the module's ReportHtml that makes it when asked
         self.tests = [TestResult(**{k: t.get(k) for k in TestResult.__dataclass_fields__}) for t in doc["tests"]]
 
     def __getstate__(self):
-        return {**super().__getstate__(), "html": self._html}
+        return {**super().__getstate__(), "html": self._repr_html_()}
 
     def __setstate__(self, state):
         self.__init__(state["doc"], state["text"], state.get("html", ""))
@@ -166,6 +166,8 @@ class AuditResult(_Report):
     def _repr_html_(self) -> str:
         # The report page's section of this audit (its table, heatmaps, totals), made by the same
         # code as `shufl audit --report`; its styles are scoped to the fragment's own <div>.
+        if not isinstance(self._html, str):
+            self._html = self._html.html()
         return self._html
 
 
