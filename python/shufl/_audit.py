@@ -244,10 +244,12 @@ def audit(decks, *, pack: Optional[str] = "standard", decks_in_shoe: int = 1, de
     Raises
     ------
     TypeError
-        ``decks`` is not an array of integers or of labels (e.g. floats or booleans).
+        ``decks`` is not an array of integers or of labels (e.g. floats or booleans); ``deal``
+        neither "HxC" nor a pair of whole numbers.
     ValueError
         A bad shape, a card number out of range or repeated in a row, an unknown label, or a bad
-        option; the message has the command line's words, with numpy's 0-based row and column
+        option (a bad ``game`` or ``deal``: the command line's message, "invalid value 'bridge'
+        for --game: expected poker or blackjack"); the message has the command line's words, with numpy's 0-based row and column
         ("<array>: row 3, column 7: unknown card 53 (numbers run from 1 to 52)"). For labels,
         ``line L`` counts rows from 1.
     KeyboardInterrupt
