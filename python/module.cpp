@@ -1,7 +1,8 @@
 // The Python module shufl._shufl (pybind11): a thin layer over the library, as the CLI is one
 // over the same functions (audit::audit_array and audit::audit_decks, lines::scatter_shuffle,
-// render::audit_json_report and audit_text_report). No statistics or formats here: the Python
-// package (python/shufl/) builds its result objects from the JSON document render makes.
+// render::audit_json_report, audit_text_report and audit_report_fragment). No statistics or
+// formats here: the Python package (python/shufl/) builds its result objects from the JSON
+// document, the text and the HTML render makes.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -24,6 +25,7 @@
 
 #include "render/audit_output.hpp"
 #include "render/audit_plan.hpp"
+#include "render/audit_report.hpp"
 #include "render/bias_report.hpp"
 #include "render/follow_output.hpp"
 #include "render/seed_search_output.hpp"
@@ -56,7 +58,7 @@ struct audit_args {
   std::uint64_t decks_in_shoe = 1;
   std::optional<std::size_t> dealt;
   std::optional<std::string> game;
-  std::optional<std::pair<std::size_t, std::size_t>> deal;
+  std::optional<std::string> deal;  // "HxC", as --deal
   double alpha = 0.01;
   unsigned threads = 1;
 };
@@ -73,15 +75,7 @@ audit::audit_options audit_options_of(const audit_args& a) {
   audit::audit_options o;
   o.alpha = a.alpha;
   o.threads = a.threads;
-  if (a.game) {
-    o.game.game = *a.game == "poker" ? audit::game_kind::poker : audit::game_kind::blackjack;
-    o.game.hands = o.game.game == audit::game_kind::poker ? 1 : 2;
-    o.game.cards = o.game.game == audit::game_kind::poker ? 5 : 2;
-    if (a.deal) {
-      o.game.hands = a.deal->first;
-      o.game.cards = a.deal->second;
-    }
-  }
+  o.game = audit::parse_game(a.game, a.deal);
   return o;
 }
 
@@ -116,10 +110,6 @@ audit::audit_pack inferred_pack(std::size_t columns, const audit_args& args) {
   return reader.pack();
 }
 
-py::tuple reports(const audit::audit_report& r, const render::audit_input& in, const audit::audit_pack& pack) {
-  return py::make_tuple(render::audit_json_report(r, in, pack).dump(), render::audit_text_report(r, in));
-}
-
 audit::card_int card_int_of(const py::dtype& dt) {
   const char kind = dt.kind();
   if (kind != 'i' && kind != 'u') {
@@ -136,7 +126,23 @@ audit::card_int card_int_of(const py::dtype& dt) {
   }
 }
 
-py::tuple audit_array(const py::array& decks, const audit_args& args, bool zero_based) {
+// One audit's HTML fragment for a notebook (_repr_html_), made when asked for: it holds the
+// heatmaps' SVG (about 0.7 MB for a 52-card pack), which a result per group need not carry.
+struct report_html {
+  render::audit_page_section section;
+  [[nodiscard]] std::string html() const { return render::audit_report_fragment(section); }
+};
+
+// The JSON document, the text report and the source of the HTML fragment.
+py::tuple reports(const audit::audit_report& r, const render::audit_input& in, const audit::audit_pack& pack) {
+  nlohmann::ordered_json doc = render::audit_json_report(r, in, pack);
+  std::string json = doc.dump();
+  return py::make_tuple(std::move(json), render::audit_text_report(r, in),
+                        report_html{render::audit_page_section_of(r, in, std::move(doc))});
+}
+
+// A 2-D integer array as the library reads it, where it lies (any strides).
+audit::card_array card_array_of(const py::array& decks, bool zero_based) {
   if (decks.ndim() != 2) {
     throw py::value_error("decks must be a 2-D array (one deck per row), not " + std::to_string(decks.ndim()) + "-D");
   }
@@ -148,6 +154,11 @@ py::tuple audit_array(const py::array& decks, const audit_args& args, bool zero_
   a.row_stride = decks.strides(0);
   a.column_stride = decks.strides(1);
   a.zero_based = zero_based;
+  return a;
+}
+
+py::tuple audit_array(const py::array& decks, const audit_args& args, bool zero_based) {
+  const audit::card_array a = card_array_of(decks, zero_based);
   const audit::audit_pack pack = args.pack.empty() ? inferred_pack(a.columns, args) : audit::make_audit_pack(reader_options_of(args));
   const audit::audit_options options = audit_options_of(args);
   signal_poll poll;
@@ -160,7 +171,7 @@ py::tuple audit_array(const py::array& decks, const audit_args& args, bool zero_
     throw;
   }
   render::audit_input in;
-  in.name = a.name;
+  in.array = render::audit_array_input{a.name, a.rows, a.columns, py::str(static_cast<const py::object&>(decks.dtype())).cast<std::string>()};
   return reports(r, in, pack);
 }
 
@@ -281,7 +292,7 @@ py::tuple plan(const audit_args& args, double power, const std::optional<double>
 }
 
 // `shufl deck`: one deck's labels in shuffled order (shuffle_indices), or `count` decks from one
-// engine stream (fisher_yates_indices in turn, as `--count`) as card numbers 1..n.
+// stream (shuffle_decks, as `--count`) as card numbers 1..n.
 py::object deck_cards(const std::string& pack_name, std::uint64_t decks, std::uint64_t jokers, std::optional<std::uint64_t> count,
                 const std::optional<std::string>& seed, const std::optional<std::string>& engine, const std::string& style) {
   if (seed && seed->empty()) throw error("--seed must not be empty");
@@ -300,22 +311,17 @@ py::object deck_cards(const std::string& pack_name, std::uint64_t decks, std::ui
   if (*count > (std::uint64_t{1} << 40) / n) throw error("count is too large");
   py::array_t<std::uint16_t> out({static_cast<py::ssize_t>(*count), static_cast<py::ssize_t>(n)});
   std::uint16_t* o = out.mutable_data();
-  const auto fill = [&](auto& e) {
-    for (std::uint64_t k = 0; k < *count; ++k) {
-      const std::vector<std::uint32_t> order = fisher_yates_indices(n, e);
-      for (std::size_t i = 0; i < n; ++i) *o++ = static_cast<std::uint16_t>(order[i] + 1);
-    }
-  };
-  {
-    py::gil_scoped_release release;
-    if (seed) {
-      with_engine(r.engine.value_or(engine_kind::chacha20), deck_key(*seed), 0, fill);
-    } else if (r.engine) {
-      with_engine(*r.engine, key_from_os(), 0, fill);
-    } else {
-      os_engine e;
-      fill(e);
-    }
+  std::atomic<bool> stop{false};
+  with_stop_flag(stop, [&] {
+    shuffle_decks(n, *count, r, [&](std::span<const std::uint32_t> order) {
+      for (const auto i : order) *o++ = static_cast<std::uint16_t>(i + 1);
+      return !stop;
+    });
+    return 0;
+  });
+  if (stop) {
+    PyErr_SetNone(PyExc_KeyboardInterrupt);
+    throw py::error_already_set();
   }
   py::object result = out;
   return result;
@@ -348,17 +354,7 @@ class detector {
 
   // Adds the rows of a 2-D integer array; returns whether the detector has alarmed.
   bool add_array(const py::array& decks, bool zero_based) {
-    if (decks.ndim() != 2) {
-      throw py::value_error("decks must be a 2-D array (one deck per row), not " + std::to_string(decks.ndim()) + "-D");
-    }
-    audit::card_array a;
-    a.type = card_int_of(decks.dtype());
-    a.data = decks.data();
-    a.rows = static_cast<std::size_t>(decks.shape(0));
-    a.columns = static_cast<std::size_t>(decks.shape(1));
-    a.row_stride = decks.strides(0);
-    a.column_stride = decks.strides(1);
-    a.zero_based = zero_based;
+    const audit::card_array a = card_array_of(decks, zero_based);
     std::atomic<bool> stop{false};
     with_stop_flag(stop, [&] {
       std::vector<std::uint32_t> faces;
@@ -526,10 +522,12 @@ PYBIND11_MODULE(_shufl, m) {
       .def_readwrite("deal", &audit_args::deal)
       .def_readwrite("alpha", &audit_args::alpha)
       .def_readwrite("threads", &audit_args::threads);
+  py::class_<report_html>(m, "ReportHtml")
+      .def("html", &report_html::html, "The audit's section of the --report page as a notebook fragment.");
   m.def("audit_array", &audit_array, py::arg("decks"), py::arg("args"), py::arg("zero_based"),
-        "Audits the rows of a 2-D integer array; returns (JSON text, text report).");
+        "Audits the rows of a 2-D integer array; returns (JSON text, text report, ReportHtml).");
   m.def("audit_text", &audit_text, py::arg("text"), py::arg("name"), py::arg("args"), py::arg("declared"),
-        "Audits decks given as lines of tab-separated card labels; returns (JSON text, text report).");
+        "Audits decks given as lines of tab-separated card labels; returns (JSON text, text report, ReportHtml).");
   m.def("shuffle_order", &shuffle_order, py::arg("n"), py::arg("seed"),
         "The permutation of 0..n-1 that `shufl lines --seed SEED` applies to n records.");
   m.def("bias", &bias, py::arg("n"), py::arg("trials"), py::arg("algorithms"), py::arg("seed"), py::arg("alpha"),

@@ -464,15 +464,32 @@ double log2_distinct_orders(std::span<const card> cards, std::uint64_t copies) {
 seed_key deck_key(std::string_view seed) { return derive_key(key_from_seed(seed), "deck", 0); }
 
 std::vector<std::uint32_t> shuffle_indices(std::size_t n, const deck_randomness& r) {
+  std::vector<std::uint32_t> order;
+  shuffle_decks(n, 1, r, [&](std::span<const std::uint32_t> first) {
+    order.assign(first.begin(), first.end());
+    return false;
+  });
+  return order;
+}
+
+void shuffle_decks(std::size_t n, std::uint64_t count, const deck_randomness& r,
+                   const std::function<bool(std::span<const std::uint32_t>)>& each) {
+  std::vector<std::uint32_t> order(n);
+  const auto run = [&](auto& engine) {
+    for (std::uint64_t k = 0; k < count; ++k) {
+      for (std::size_t i = 0; i < n; ++i) order[i] = static_cast<std::uint32_t>(i);
+      fisher_yates(std::span<std::uint32_t>(order), engine);
+      if (!each(order)) return;
+    }
+  };
   if (r.seed) {
-    return with_engine(r.engine.value_or(engine_kind::chacha20), deck_key(*r.seed), 0,
-                       [n](auto& e) { return fisher_yates_indices(n, e); });
+    with_engine(r.engine.value_or(engine_kind::chacha20), deck_key(*r.seed), 0, run);
+  } else if (r.engine) {
+    with_engine(*r.engine, key_from_os(), 0, run);
+  } else {
+    os_engine e;
+    run(e);
   }
-  if (r.engine) {
-    return with_engine(*r.engine, key_from_os(), 0, [n](auto& e) { return fisher_yates_indices(n, e); });
-  }
-  os_engine e;
-  return fisher_yates_indices(n, e);
 }
 
 double reachable_bits(const deck_randomness& r) noexcept {

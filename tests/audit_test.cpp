@@ -10,6 +10,7 @@
 
 #include "shufl/audit.hpp"
 #include "shufl/detail/huge_pages.hpp"
+#include "shufl/error.hpp"
 #include "shufl/random.hpp"
 #include "shufl/shuffle.hpp"
 
@@ -528,6 +529,35 @@ TEST(AuditBattery, BlocksAndMergeGiveTheSameCounts) {
   EXPECT_EQ(x.rising_sequences.total, one.rising_sequences.total);
   EXPECT_EQ(x.duplicates.decks(), 9u);
   EXPECT_EQ(x.duplicates.repeats(), one.duplicates.repeats());
+}
+
+TEST(AuditGames, ParseGameDefaultsAndDeals) {
+  EXPECT_EQ(audit::parse_game(std::nullopt, std::nullopt).game, audit::game_kind::none);
+  const auto poker = audit::parse_game("poker", std::nullopt);
+  EXPECT_EQ(poker.game, audit::game_kind::poker);
+  EXPECT_EQ(poker.hands, 1u);
+  EXPECT_EQ(poker.cards, 5u);
+  const auto blackjack = audit::parse_game("blackjack", std::nullopt);
+  EXPECT_EQ(blackjack.hands, 2u);
+  EXPECT_EQ(blackjack.cards, 2u);
+  const auto six = audit::parse_game("poker", "6x5");
+  EXPECT_EQ(six.hands, 6u);
+  EXPECT_EQ(six.cards, 5u);
+  const auto message = [](std::optional<std::string_view> game, std::optional<std::string_view> deal) {
+    try {
+      (void)audit::parse_game(game, deal);
+    } catch (const error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(message("bridge", std::nullopt), "invalid value 'bridge' for --game: expected poker or blackjack");
+  EXPECT_EQ(message(std::nullopt, "2x5"), "--deal applies to --game");
+  EXPECT_EQ(message("poker", "x5"), "--deal takes HxC (hands x cards each), e.g. 6x5, not 'x5'");
+  EXPECT_EQ(message("poker", "ax5"), "invalid value 'a' for --deal: expected a non-negative decimal integer");
+  EXPECT_EQ(message("poker", "99999999999999999999x5"), "invalid value '99999999999999999999' for --deal: too large");
+  EXPECT_EQ(message("poker", "0x5"), "--deal: the number of hands must be between 1 and 1024");
+  EXPECT_EQ(message("poker", "2x1025"), "--deal: too many cards per hand");
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 #include "render/progress_line.hpp"
 #include "render/text_escape.hpp"
 #include "render/trace_output.hpp"
+#include "shufl/audit.hpp"
 #include "shufl/bias.hpp"
 #include "shufl/shuffle.hpp"
 #include "shufl/trace.hpp"
@@ -149,6 +150,46 @@ TEST(Render, AuditRoundingsAndPage) {
   built.commit = "v0.2.0-3-g<x>";
   const std::string with_commit = render::audit_report_page({}, built);
   EXPECT_NE(with_commit.find(" build, commit v0.2.0-3-g&lt;x&gt;)</td></tr>"), std::string::npos);
+}
+
+// An array's input (the Python package) in the JSON and the text report, and the notebook
+// fragment: the page's section, every style selector under the fragment's own class.
+TEST(Render, AuditArrayInputAndFragment) {
+  audit::audit_report r;
+  r.decks = 3;
+  r.cards = r.positions = 52;
+  r.pack_description = "standard 52-card deck";
+  r.decision.summary = "no evidence of non-randomness in 3 decks at alpha 0.01";
+  render::audit_input in;
+  in.array = render::audit_array_input{"<array>", 3, 52, "uint8"};
+  audit::reader_options o;
+  o.pack = pack_kind::standard;
+  const auto doc = render::audit_json_report(r, in, audit::make_audit_pack(o));
+  EXPECT_EQ(doc["input"].dump(), R"({"name":"<array>","shape":[3,52],"dtype":"uint8"})");
+  const std::string text = render::audit_text_report(r, in);
+  EXPECT_EQ(text.substr(0, text.find('\n')), "audit of <array>: 3 decks of a standard 52-card deck (shape 3x52, uint8)");
+  const std::string html = render::audit_report_fragment(render::audit_page_section_of(r, in, doc));
+  EXPECT_EQ(html.rfind("<div class=\"shufl-audit\">\n<style>\n", 0), 0u);
+  EXPECT_EQ(occurrences(html, "<style"), 1u);
+  EXPECT_EQ(html.find("<script"), std::string::npos);
+  EXPECT_NE(html.find("<h2>Audit of &lt;array&gt;</h2>"), std::string::npos);
+  EXPECT_NE(html.find("<tr><th>shape</th><td>3 \u00d7 52 (decks \u00d7 cards)</td></tr>"), std::string::npos);
+  EXPECT_NE(html.find("<tr><th>element type</th><td>uint8</td></tr>"), std::string::npos);
+  const std::size_t begin = html.find("<style>\n") + 8;
+  const std::string style = html.substr(begin, html.find("</style>") - begin);
+  std::size_t selectors = 0;
+  for (std::size_t at = 0, open; (open = style.find('{', at)) != std::string::npos; at = style.find('}', open) + 1) {
+    std::string list = style.substr(at, open - at);
+    for (std::size_t from = 0; from < list.size();) {
+      const std::size_t comma = std::min(list.find(',', from), list.size());
+      const std::string one = list.substr(list.find_first_not_of(" \n", from), 12);
+      EXPECT_EQ(one, ".shufl-audit") << list;
+      ++selectors;
+      from = comma + 1;
+    }
+  }
+  EXPECT_GT(selectors, 20u);
+  EXPECT_EQ(style.find('@'), std::string::npos);
 }
 
 }  // namespace

@@ -62,6 +62,18 @@ struct game_deal {
   std::size_t cards = 5;  ///< C: 5 for poker, 2 for blackjack.
 };
 
+/// The values --game takes, in game_kind's order (poker, blackjack).
+inline constexpr std::string_view game_names[] = {"poker", "blackjack"};
+
+/// --game G and --deal HxC as given (nullopt: not given), checked: the game and its deal (a
+/// default deal without --deal: poker 1x5, blackjack 2x2; game_kind::none without --game). Throws
+/// shufl::error in the command line's words: "invalid value 'G' for --game: expected poker or
+/// blackjack", "--deal applies to --game", "--deal takes HxC (hands x cards each), e.g. 6x5, not
+/// 'D'", "invalid value 'X' for --deal: expected a non-negative decimal integer" (or ": too
+/// large"), "--deal: the number of hands must be between 1 and 1024", "--deal: too many cards per
+/// hand". The pack and the cards per hand are set_game's to check.
+game_deal parse_game(std::optional<std::string_view> game, std::optional<std::string_view> deal);
+
 /// "poker-hands" or "blackjack-hands".
 std::string_view game_test_name(game_kind game) noexcept;
 /// Number of classes a hand of the game falls in (9 poker, 26 blackjack; 0 for none).

@@ -15,6 +15,7 @@
 #include <compare>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -222,6 +223,14 @@ std::vector<std::uint32_t> fisher_yates_indices(std::size_t n, Engine& engine) {
 /// an engine: that engine keyed from 32 OS bytes (the weak engines stay weak).
 /// Precondition: n ≤ max_deck_size.
 std::vector<std::uint32_t> shuffle_indices(std::size_t n, const deck_randomness& r);
+
+/// `shufl deck --count K`: `count` decks shuffled in turn from one stream of the randomness `r`
+/// (the engine and key shuffle_indices chooses, so the first deck is shuffle_indices' own), each a
+/// Fisher–Yates shuffle of the identity 0..n-1 handed to `each` as the order, top card first (the
+/// span is reused: copy what you keep). `each` returns false to stop before the next deck.
+/// Precondition: n ≤ max_deck_size.
+void shuffle_decks(std::size_t n, std::uint64_t count, const deck_randomness& r,
+                   const std::function<bool(std::span<const std::uint32_t>)>& each);
 
 /// log2 of the number of different shuffles the randomness can produce at most: infinity for
 /// unseeded OS randomness, otherwise engine_seed_bits of the engine (256 for chacha20).

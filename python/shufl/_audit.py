@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import array
-import html
 import itertools
 import json
 import math
-import re
+import operator
 from dataclasses import dataclass, asdict
 from typing import Any, Callable, Optional, Sequence
 
@@ -15,9 +14,6 @@ import numpy as np
 
 from . import _shufl
 from ._report import _Report
-
-_GAMES = ("poker", "blackjack")
-
 
 @dataclass(frozen=True)
 class TestResult:
@@ -95,12 +91,21 @@ class AuditResult(_Report):
     to_dict()   the JSON document of ``shufl audit --format json``
     to_frame()  the tests as a pandas DataFrame (needs pandas)
 
-    Results pickle, and show as a table with the card-position heatmap in Jupyter.
+    Results pickle, and show in Jupyter as the section of ``shufl audit --report``'s page: the
+    battery table, the card, suit and rank × position heatmaps and the totals (styles scoped to
+    the output cell).
     """
 
-    def __init__(self, doc: dict, text: str):
+    def __init__(self, doc: dict, text: str, html=""):
         super().__init__(doc, text)
+        self._html = html  # the fragment, or the module's ReportHtml that makes it when asked
         self.tests = [TestResult(**{k: t.get(k) for k in TestResult.__dataclass_fields__}) for t in doc["tests"]]
+
+    def __getstate__(self):
+        return {**super().__getstate__(), "html": self._repr_html_()}
+
+    def __setstate__(self, state):
+        self.__init__(state["doc"], state["text"], state.get("html", ""))
 
     @property
     def passed(self) -> bool:
@@ -159,57 +164,11 @@ class AuditResult(_Report):
         return pd.DataFrame(rows).set_index("name")
 
     def _repr_html_(self) -> str:
-        # Inline styles only (no <style> element, no class names): the cell cannot restyle the
-        # notebook around it.
-        esc = html.escape
-        colour = {"pass": "#1a7f37", "fail": "#cf222e", "not-valid": "#9a6700", "not-applicable": "#57606a"}
-        cell = "padding:2px 8px;text-align:right;border-bottom:1px solid #d0d7de"
-        out = [f'<div style="font-family:sans-serif;font-size:13px">'
-               f'<p style="margin:4px 0"><b style="color:{colour[self.result]}">{esc(self.result)}</b>: '
-               f'{esc(self.summary)}</p>',
-               '<table style="border-collapse:collapse">',
-               "<tr>" + "".join(f'<th style="{cell}">{h}</th>' for h in
-                                ("test", "decks", "statistic", "df", "p", "Holm p", "result")) + "</tr>"]
-
-        def num(x, fmt="{:.4g}"):
-            return "" if x is None else fmt.format(x)
-
-        for t in self.tests:
-            out.append(f'<tr><td style="{cell};text-align:left">{esc(t.name)}</td><td style="{cell}">{t.decks}</td>'
-                       f'<td style="{cell}">{num(t.statistic)}</td><td style="{cell}">{num(t.df, "{:g}")}</td>'
-                       f'<td style="{cell}">{num(t.p, "{:.3g}")}</td><td style="{cell}">{num(t.holm_p, "{:.3g}")}</td>'
-                       f'<td style="{cell};color:{colour.get(t.result, "#000")}">{esc(t.result)}</td></tr>')
-        out.append("</table>")
-        out.append(_heatmap_html(self))
-        out.append("</div>")
-        return "".join(out)
-
-
-def _heatmap_html(r: AuditResult) -> str:
-    """The card-position table as cells coloured by their Pearson residual (blue below, red
-    above what a fair shuffle gives; full colour at |z| = 4)."""
-    try:
-        t = r["card-position"]
-    except KeyError:
-        return ""
-    if not t.table or t.result == "not-applicable":
-        return ""
-    table = np.asarray(t.table, dtype=float)
-    total = table.sum(axis=1, keepdims=True)
-    expected = total * table.sum(axis=0, keepdims=True) / table.sum()
-    z = np.where(expected > 0, (table - expected) / np.sqrt(np.maximum(expected, 1e-300)), 0.0)
-    rows = []
-    for i in range(z.shape[0]):
-        cells = []
-        for v in z[i]:
-            a = min(abs(v) / 4, 1.0)
-            rgb = (207, 34, 46) if v > 0 else (9, 105, 218)
-            cells.append(f'<td title="{v:+.2f}" style="width:6px;height:6px;padding:0;'
-                         f'background:rgba({rgb[0]},{rgb[1]},{rgb[2]},{a:.2f})"></td>')
-        rows.append("<tr>" + "".join(cells) + "</tr>")
-    return ('<p style="margin:6px 0 2px">card-position: card (row) × position (column), '
-            'residual (O−E)/√E, red above, blue below</p>'
-            '<table style="border-collapse:collapse;border:1px solid #d0d7de">' + "".join(rows) + "</table>")
+        # The report page's section of this audit (its table, heatmaps, totals), made by the same
+        # code as `shufl audit --report`; its styles are scoped to the fragment's own <div>.
+        if not isinstance(self._html, str):
+            self._html = self._html.html()
+        return self._html
 
 
 def _args(pack, decks_in_shoe, dealt, game, deal, alpha, threads):
@@ -219,19 +178,13 @@ def _args(pack, decks_in_shoe, dealt, game, deal, alpha, threads):
         raise ValueError(f"decks_in_shoe must be a whole number of at least 1, not {decks_in_shoe!r}")
     a.decks_in_shoe = int(decks_in_shoe)
     a.dealt = None if dealt is None else int(dealt)
-    if game is not None and game not in _GAMES:
-        raise ValueError(f"game must be 'poker' or 'blackjack', not {game!r}")
-    if deal is not None:
-        if game is None:
-            raise ValueError("deal applies to game")
-        if isinstance(deal, str):
-            m = re.fullmatch(r"(\d+)x(\d+)", deal)
-            if not m:
-                raise ValueError(f"deal takes 'HxC' (hands x cards each), e.g. '6x5', not {deal!r}")
-            deal = (int(m.group(1)), int(m.group(2)))
-        deal = tuple(int(x) for x in deal)
-        if len(deal) != 2 or not 1 <= deal[0] <= 1024 or not 1 <= deal[1] <= 1024:
-            raise ValueError(f"deal must be (hands, cards) between 1 and 1024 each, not {deal!r}")
+    # game and deal are checked by the library, in the command line's words (--game, --deal).
+    if deal is not None and not isinstance(deal, str):
+        try:
+            hands, cards = (operator.index(x) for x in deal)
+        except (TypeError, ValueError):
+            raise TypeError(f"deal must be 'HxC' or (hands, cards), not {deal!r}") from None
+        deal = f"{hands}x{cards}"
     a.game = game
     a.deal = deal
     a.alpha = float(alpha)
@@ -291,10 +244,12 @@ def audit(decks, *, pack: Optional[str] = "standard", decks_in_shoe: int = 1, de
     Raises
     ------
     TypeError
-        ``decks`` is not an array of integers or of labels (e.g. floats or booleans).
+        ``decks`` is not an array of integers or of labels (e.g. floats or booleans); ``deal``
+        neither "HxC" nor a pair of whole numbers.
     ValueError
         A bad shape, a card number out of range or repeated in a row, an unknown label, or a bad
-        option; the message has the command line's words, with numpy's 0-based row and column
+        option (a bad ``game`` or ``deal``: the command line's message, "invalid value 'bridge'
+        for --game: expected poker or blackjack"); the message has the command line's words, with numpy's 0-based row and column
         ("<array>: row 3, column 7: unknown card 53 (numbers run from 1 to 52)"). For labels,
         ``line L`` counts rows from 1.
     KeyboardInterrupt
@@ -333,8 +288,8 @@ def audit(decks, *, pack: Optional[str] = "standard", decks_in_shoe: int = 1, de
                 if "\t" in c or "\n" in c or "\r" in c:
                     raise ValueError(f"card label {c!r} holds a tab or a line break")
             lines.append("\t".join(items))
-        doc, text = _shufl.audit_text("\n".join(lines) + "\n", "<decks>", args, pack is not None)
-        return AuditResult(json.loads(doc), text)
+        doc, text, html = _shufl.audit_text("\n".join(lines) + "\n", "<decks>", args, pack is not None)
+        return AuditResult(json.loads(doc), text, html)
     if not isinstance(decks, np.ndarray):
         try:
             decks = np.asarray(decks)
@@ -342,13 +297,8 @@ def audit(decks, *, pack: Optional[str] = "standard", decks_in_shoe: int = 1, de
             raise ValueError("decks must be a 2-D array (one deck per row): rows of different lengths") from None
         if decks.dtype.kind == "O":
             raise ValueError("decks must be a 2-D array (one deck per row): rows of different lengths")
-    doc, text = _shufl.audit_array(decks, args, bool(zero_based))
-    d = json.loads(doc)
-    d["input"] = {"name": "<array>", "shape": list(decks.shape), "dtype": str(decks.dtype)}
-    text = re.sub(r"^(audit of <array>: .*?) \(sha256 , 0 bytes\)$",
-                  lambda m: f"{m.group(1)} (shape {decks.shape[0]}x{decks.shape[1]}, {decks.dtype})", text, count=1,
-                  flags=re.M)
-    return AuditResult(d, text)
+    doc, text, html = _shufl.audit_array(decks, args, bool(zero_based))
+    return AuditResult(json.loads(doc), text, html)
 
 
 def audit_shuffle(fn: Callable, n: int = 52, trials: int = 100_000, *, alpha: float = 0.01,
@@ -503,6 +453,8 @@ def deck(count: Optional[int] = None, *, pack: str = "standard", decks_in_shoe: 
     ------
     ValueError
         Unknown pack, style or engine (the command line's words), an empty seed.
+    KeyboardInterrupt
+        Ctrl-C while ``count`` decks are made.
 
     Examples
     --------

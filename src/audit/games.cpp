@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <cmath>
 #include <string>
 
@@ -15,6 +16,51 @@
 #include "shufl/stats.hpp"
 
 namespace shufl::audit {
+
+namespace {
+
+// A number of --deal, in the command line's words for a bad one.
+std::uint64_t deal_number(std::string_view text) {
+  std::uint64_t value = 0;
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, value, 10);
+  if (text.empty() || ec == std::errc::invalid_argument || ptr != end) {
+    throw error(fmt::format("invalid value '{}' for --deal: expected a non-negative decimal integer", text));
+  }
+  if (ec == std::errc::result_out_of_range) throw error(fmt::format("invalid value '{}' for --deal: too large", text));
+  return value;
+}
+
+}  // namespace
+
+game_deal parse_game(std::optional<std::string_view> game, std::optional<std::string_view> deal) {
+  game_deal g;
+  if (!game) {
+    if (deal) throw error("--deal applies to --game");
+    return g;
+  }
+  if (*game == game_names[0]) {
+    g.game = game_kind::poker;
+  } else if (*game == game_names[1]) {
+    g.game = game_kind::blackjack;
+  } else {
+    throw error(fmt::format("invalid value '{}' for --game: expected {} or {}", *game, game_names[0], game_names[1]));
+  }
+  g.hands = g.game == game_kind::poker ? 1 : 2;
+  g.cards = g.game == game_kind::poker ? 5 : 2;
+  if (deal) {
+    const auto x = deal->find('x');
+    if (x == std::string_view::npos || x == 0 || x + 1 == deal->size()) {
+      throw error(fmt::format("--deal takes HxC (hands x cards each), e.g. 6x5, not '{}'", *deal));
+    }
+    const std::uint64_t h = deal_number(deal->substr(0, x)), c = deal_number(deal->substr(x + 1));
+    if (h < 1 || h > 1024) throw error("--deal: the number of hands must be between 1 and 1024");
+    if (c > 1024) throw error("--deal: too many cards per hand");
+    g.hands = static_cast<std::size_t>(h);
+    g.cards = static_cast<std::size_t>(c);
+  }
+  return g;
+}
 
 std::string_view game_test_name(game_kind game) noexcept {
   switch (game) {

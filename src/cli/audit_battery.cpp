@@ -57,31 +57,6 @@ audit::reader_options reader_options_of(const audit_cli_options& o, const CLI::A
   return r;
 }
 
-// --game poker|blackjack and --deal HxC (defaults 1x5 and 2x2).
-audit::game_deal parse_game(const std::string& game, const std::string& deal, bool has_game, bool has_deal) {
-  audit::game_deal g;
-  if (!has_game) {
-    if (has_deal) throw error("--deal applies to --game");
-    return g;
-  }
-  parse_choice("--game", game, choices::game);
-  g.game = game == "poker" ? audit::game_kind::poker : audit::game_kind::blackjack;
-  g.hands = g.game == audit::game_kind::poker ? 1 : 2;
-  g.cards = g.game == audit::game_kind::poker ? 5 : 2;
-  if (has_deal) {
-    const auto x = deal.find('x');
-    if (x == std::string::npos || x == 0 || x + 1 == deal.size()) {
-      throw error(fmt::format("--deal takes HxC (hands x cards each), e.g. 6x5, not '{}'", deal));
-    }
-    const std::uint64_t h = parse_uint("--deal", deal.substr(0, x)), c = parse_uint("--deal", deal.substr(x + 1));
-    if (h < 1 || h > 1024) throw error("--deal: the number of hands must be between 1 and 1024");
-    if (c > 1024) throw error("--deal: too many cards per hand");
-    g.hands = static_cast<std::size_t>(h);
-    g.cards = static_cast<std::size_t>(c);
-  }
-  return g;
-}
-
 int run_audit_battery(const audit_cli_options& o, const CLI::App& sub, audit::audit_options options,
                       const audit::reader_options& ro, bool generated, const std::optional<seed_search_report>& search) {
   std::optional<io::side_file> report_file;

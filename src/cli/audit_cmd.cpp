@@ -105,7 +105,10 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
     if (t < 1 || t > 1024) throw error("--threads must be between 1 and 1024");
     options.threads = static_cast<unsigned>(t);
   }
-  options.game = parse_game(o.game, o.deal, sub.count("--game") > 0, sub.count("--deal") > 0);
+  const auto given = [&](const char* name, const std::string& value) {
+    return sub.count(name) > 0 ? std::optional<std::string_view>(value) : std::nullopt;
+  };
+  options.game = audit::parse_game(given("--game", o.game), given("--deal", o.deal));
   options.lags = static_cast<std::size_t>(parse_uint("--lags", o.lags));
   if ((options.batch_size = parse_uint("--batch-size", o.batch_size)) > 0 && (!o.save_counts.empty() || !o.merge.empty())) throw error(audit::batches_counts_refusal);
   if (!o.tier.empty()) audit::apply_tier(options, o.tier, [&](const char* name) { return sub.count(name) > 0; });

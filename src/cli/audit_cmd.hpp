@@ -62,9 +62,6 @@ struct audit_cli_options {
 /// --pack, --decks, --jokers, --cards-file, --dealt and --skip-bad, checked.
 audit::reader_options reader_options_of(const audit_cli_options& o, const CLI::App& sub);
 
-/// --game poker|blackjack and --deal HxC (defaults 1x5 and 2x2), checked.
-audit::game_deal parse_game(const std::string& game, const std::string& deal, bool has_game, bool has_deal);
-
 /// The battery on a deck file, standard input, --algo decks or --merge'd counts (with --report,
 /// --save-counts, --shard): refuses the seed-search options (unless `search`), writes the reports
 /// and side files, and returns the exit status. `options` and `reader` as run_audit checked them.

@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "render/name_lists.hpp"
+#include "shufl/audit.hpp"
 #include "shufl/audit/seed_search.hpp"
 #include "shufl/audit/tier.hpp"
 #include "shufl/deck.hpp"
@@ -22,7 +23,7 @@ std::string values_text(std::string_view command, std::string_view option) {
       {"deck audit", "--format", text_json},    {"bias", "--format", bias_format},    {"trace", "--format", trace_format},
       {"bias", "--test", bias_test},            {"bias deck audit", "--rng", engine_names()},
       {"deck audit", "--pack", pack_names()},   {"deck", "--style", card_style_names()},
-      {"audit", "--game", game},                {"audit", "--seed-search", families}, {"audit", "--reseed", reseed},
+      {"audit", "--game", audit::game_names},                {"audit", "--seed-search", families}, {"audit", "--reseed", reseed},
       {"audit", "--loop", audit::shuffle_loop_names}, {"audit", "--reduce", audit::draw_reduction_names},        {"audit", "--deck-order", deck_order},
       {"audit", "--tier", tiers}};
   const auto has = [](std::string_view commands, std::string_view c) {  // a word of the list

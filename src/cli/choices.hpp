@@ -15,7 +15,6 @@ inline constexpr std::string_view text_json[] = {"text", "json"};
 inline constexpr std::string_view bias_format[] = {"text", "json", "csv"};
 inline constexpr std::string_view trace_format[] = {"text", "json", "html"};
 inline constexpr std::string_view bias_test[] = {"auto", "table", "position"};
-inline constexpr std::string_view game[] = {"poker", "blackjack"};
 inline constexpr std::string_view reseed[] = {"per-deal", "once"};
 inline constexpr std::string_view deck_order[] = {"suit-major", "rank-major"};
 

@@ -70,20 +70,15 @@ Examples:
   shufl deck --count 1000 --seed s              1000 successive decks, one per line
 )";
 
-// --count K: K decks from one engine stream, each Fisher–Yates over 0..n-1 as shuffle_indices
-// does (the first deck is the one printed without --count), written one per line in batches.
-template <class Engine>
-void write_decks(Engine& engine, const deck& d, std::uint64_t count, card_style style, bool json) {
-  const std::size_t n = d.cards.size();
+// --count K: K decks from one stream (shuffle_decks), written one per line in batches.
+void write_decks(const deck& d, std::uint64_t count, const deck_randomness& r, card_style style, bool json) {
   const std::vector<std::string> labels = render::deck_count_labels(d, style, json);
   const char* separator = render::deck_count_separator(d, style, json);
-  std::vector<std::uint32_t> order(n);
   std::string out;
-  for (std::uint64_t k = 0; k < count; ++k) {
-    for (std::size_t i = 0; i < n; ++i) order[i] = static_cast<std::uint32_t>(i);
-    fisher_yates(std::span<std::uint32_t>(order), engine);
-    if (json) out += k == 0 ? "    [" : ",\n    [";
-    for (std::size_t i = 0; i < n; ++i) {
+  std::uint64_t k = 0;
+  shuffle_decks(d.cards.size(), count, r, [&](std::span<const std::uint32_t> order) {
+    if (json) out += k++ == 0 ? "    [" : ",\n    [";
+    for (std::size_t i = 0; i < order.size(); ++i) {
       if (i) out += separator;
       out += labels[order[i]];
     }
@@ -92,7 +87,8 @@ void write_decks(Engine& engine, const deck& d, std::uint64_t count, card_style 
       write_stdout(out);
       out.clear();
     }
-  }
+    return true;
+  });
   write_stdout(out);
 }
 
@@ -251,15 +247,7 @@ int run_deck(const deck_cli_options& o) {
     if (json) {
       write_stdout(render::deck_count_json_head(d, r, o.style, *count));
     }
-    if (r.seed) {
-      with_engine(r.engine.value_or(engine_kind::chacha20), deck_key(*r.seed), 0,
-                  [&](auto& e) { write_decks(e, d, *count, style, json); });
-    } else if (r.engine) {
-      with_engine(*r.engine, key_from_os(), 0, [&](auto& e) { write_decks(e, d, *count, style, json); });
-    } else {
-      os_engine e;
-      write_decks(e, d, *count, style, json);
-    }
+    write_decks(d, *count, r, style, json);
     if (json) write_stdout(render::deck_count_json_tail);
     return exit_ok;
   }

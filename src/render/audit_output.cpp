@@ -73,6 +73,11 @@ std::string audit_text_report(const audit::audit_report& r, const audit_input& i
     out += fmt::format("audit of {}: {} of a {} ({}{})\n", in.algorithm, count_noun(r.decks, "deck", "decks"),
                        r.pack_description,
                        in.seed ? fmt::format("seed \"{}\", ", escape_controls(*in.seed)) : std::string("unseeded, "), in.engine);
+  } else if (in.array) {
+    out += fmt::format("audit of {}: {} of a {}{} (shape {}x{}, {})\n", escape_controls(in.array->name),
+                       count_noun(r.decks, "deck", "decks"), r.pack_description,
+                       r.positions < r.cards ? fmt::format(", first {} cards of each", r.positions) : std::string(),
+                       in.array->rows, in.array->columns, escape_controls(in.array->dtype));
   } else {
     out += fmt::format("audit of {}: {} of a {}{} (sha256 {}, {})\n", escape_controls(in.name), count_noun(r.decks, "deck", "decks"),
                        r.pack_description,
@@ -175,6 +180,10 @@ nlohmann::ordered_json audit_json_report(const audit::audit_report& r, const aud
                   {"seed", in.seed ? json_text(*in.seed) : nlohmann::ordered_json(nullptr)},
                   {"engine", in.engine},
                   {"trials", in.trials}};
+  } else if (in.array) {
+    j["input"] = {{"name", json_text(in.array->name)},
+                  {"shape", nlohmann::ordered_json::array({in.array->rows, in.array->columns})},
+                  {"dtype", json_text(in.array->dtype)}};
   } else {
     j["input"] = {{"name", json_text(in.name)}, {"sha256", in.sha256}, {"bytes", in.bytes}};
   }

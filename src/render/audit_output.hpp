@@ -18,6 +18,13 @@
 
 namespace shufl::render {
 
+/// Decks from an in-memory array (the Python package): its name, shape and element type.
+struct audit_array_input {
+  std::string name = "<array>";
+  std::uint64_t rows = 0, columns = 0;
+  std::string dtype;  ///< numpy's name of the element type: "uint8", "int64", ...
+};
+
 /// Where an audit's decks came from, as its reports state it.
 struct audit_input {
   bool generated = false;
@@ -30,6 +37,8 @@ struct audit_input {
   std::uint64_t trials = 0;
   std::vector<std::string> merged;  // --merge: the counts files
   std::vector<std::string> parts;   // --merge: what they hold
+  /// Decks from an array: the reports state its shape and type instead of a file's digest and size.
+  std::optional<audit_array_input> array;
   /// --meta KEY=VALUE: provenance the lab states (game, software version, window, exported by,
   /// lab, tester), in the order given.
   std::vector<std::pair<std::string, std::string>> meta;
@@ -58,7 +67,8 @@ std::string audit_text_report(const audit::audit_report& r, const audit_input& i
 std::string audit_overall_text(std::size_t algorithms, const std::vector<std::string>& failed, double alpha);
 
 /// The --format json document (schema/audit-report.schema.json); infinities written as the
-/// largest finite doubles.
+/// largest finite doubles. An array's `input` is {"name": "<array>", "shape": [rows, columns],
+/// "dtype": "uint8"}.
 nlohmann::ordered_json audit_json_report(const audit::audit_report& r, const audit_input& in,
                                          const audit::audit_pack& pack);
 

@@ -17,18 +17,14 @@ audit_outputs audit_outputs_of(const audit::audit_report& r, audit_input info, c
                                bool page, const seed_search_report* search) {
   nlohmann::ordered_json doc = audit_json_report(r, info, pack);
   if (search) doc["seed_search"] = search->json;
-  const std::string given = info.merged.empty() ? info.name : fmt::format("{}", fmt::join(info.merged, ", "));
   audit_outputs outputs;
+  if (page) outputs.page = {audit_page_section_of(r, info, doc)};  // the input named as given
   if (json) {
     outputs.out = doc.dump(2) + "\n";
   } else {
     if (!info.generated && info.merged.empty()) info.name = input_display_name(info.name);
     outputs.out = audit_text_report(r, info);
     if (search) outputs.out += "\n" + search->text;
-  }
-  if (page) {
-    outputs.page = {{r, info.generated, given, info.sha256, info.bytes, info.algorithm, info.seed, info.engine,
-                     info.trials, doc}};
   }
   return outputs;
 }
@@ -42,7 +38,7 @@ audit_outputs audit_algorithms_outputs(const std::vector<std::pair<audit::audit_
   for (const auto& [r, in] : runs) {
     if (!r.decision.pass) failed.push_back(in.algorithm);
     if (with_page) {
-      page.push_back({r, true, {}, {}, 0, in.algorithm, in.seed, in.engine, in.trials, audit_json_report(r, in, pack)});
+      page.push_back({r, true, {}, {}, 0, in.algorithm, in.seed, in.engine, in.trials, audit_json_report(r, in, pack), {}});
     }
     if (json) {
       reports.push_back(audit_json_report(r, in, pack));

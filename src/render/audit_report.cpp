@@ -22,9 +22,11 @@ namespace shufl::render {
 
 namespace {
 
-constexpr const char* kHead = R"~(<style>
-body { font-family: "DejaVu Sans", Verdana, sans-serif; margin: 1.5em auto; padding: 0 1.5em; color: #222; background: #fff; max-width: 56em; font-size: 15px; }
-h1 { font-size: 1.45em; margin: 0 0 .2em; } h2 { font-size: 1.2em; margin: 1.4em 0 .4em; border-top: 1px solid #bbb; padding-top: .6em; }
+// The page's styles: the body's, those the sections share (scoped to .shufl-audit in the fragment),
+// and the paper's.
+constexpr const char* kBodyStyle = R"~(body { font-family: "DejaVu Sans", Verdana, sans-serif; margin: 1.5em auto; padding: 0 1.5em; color: #222; background: #fff; max-width: 56em; font-size: 15px; }
+)~";
+constexpr const char* kSectionStyle = R"~(h1 { font-size: 1.45em; margin: 0 0 .2em; } h2 { font-size: 1.2em; margin: 1.4em 0 .4em; border-top: 1px solid #bbb; padding-top: .6em; }
 h3 { font-size: 1.02em; margin: 1em 0 .3em; }
 .muted { color: #555; font-size: .92em; }
 table { border-collapse: collapse; margin: .5em 0; font-size: .9em; }
@@ -44,14 +46,14 @@ table.totals { width: 100%; font-size: .85em; } table.totals td { white-space: n
 table.totals td:first-child { text-align: left; } table.totals td.chart { padding: 0 .3em; width: 38%; min-width: 8em; }
 table.totals td.chart svg { display: block; width: 100%; height: auto; }
 table.glossary td:first-child { white-space: nowrap; font-family: monospace; }
-@page { size: A4; margin: 14mm 12mm 16mm;
+)~";
+constexpr const char* kPrintStyle = R"~(@page { size: A4; margin: 14mm 12mm 16mm;
   @bottom-right { content: "page " counter(page) " of " counter(pages); font: 8pt "DejaVu Sans", Verdana, sans-serif; color: #444; } }
 @media print {
   body { margin: 0; padding: 0; max-width: none; font-size: 10pt; }
   h2, h3 { break-after: avoid; } table, .picture, figure { break-inside: avoid; }
   section.audit + section.audit { break-before: page; }
 }
-</style>
 )~";
 
 bool is_total(std::string_view t) {
@@ -264,6 +266,36 @@ std::string detectable_section(const audit::audit_report& r) {
   return out + "</table>\n";
 }
 
+// The table of the words the battery table's header links to (#w-p, ...).
+std::string words_section() {
+  std::string out = "<h2 id=\"words\">Words</h2>\n<table class=\"glossary words\">\n";
+  for (const auto& [id, word, text] : kWords) {
+    out += fmt::format("<tr id=\"w-{}\"><td>{}</td><td>{}</td></tr>\n", id, word, text);
+  }
+  return out + "</table>\n<p class=\"muted\">More words, in plain terms: docs/glossary.md in shufl's sources.</p>\n";
+}
+
+// `css` (rules "SELECTORS { DECLARATIONS }", no at-rules) with every selector prefixed by `scope`.
+std::string scoped_css(std::string_view css, std::string_view scope) {
+  std::string out;
+  for (std::size_t at = 0, open; (open = css.find('{', at)) != std::string_view::npos;) {
+    const std::size_t close = css.find('}', open);
+    const std::string_view selectors = css.substr(at, open - at);
+    std::string scoped;
+    for (std::size_t from = 0; from <= selectors.size();) {
+      const std::size_t comma = std::min(selectors.find(',', from), selectors.size());
+      std::string_view one = selectors.substr(from, comma - from);
+      one.remove_prefix(std::min(one.find_first_not_of(" \n"), one.size()));
+      one.remove_suffix(one.size() - std::min(one.find_last_not_of(" \n") + 1, one.size()));
+      scoped += fmt::format("{}{} {}", scoped.empty() ? "" : ", ", scope, one);
+      from = comma + 1;
+    }
+    out += scoped + " " + std::string(css.substr(open, close - open + 1)) + "\n";
+    at = close + 1;
+  }
+  return out;
+}
+
 std::string render_section(const audit_page_section& s, std::size_t k) {
   const audit::audit_report& r = s.report;
   std::string out = fmt::format("<section class=\"audit\" data-audit=\"{}\">\n", k);
@@ -286,6 +318,10 @@ std::string render_section(const audit_page_section& s, std::size_t k) {
     out += fact("decks from", "shufl's algorithm <code>" + xml_escape(s.algorithm) + "</code>");
     out += fact("seed", s.seed ? "<code>" + xml_escape(*s.seed) + "</code>" : std::string("none (unseeded: not reproducible)"));
     out += fact("engine", xml_escape(s.engine));
+  } else if (s.array) {
+    out += fact("decks from", "an in-memory array");
+    out += fact("shape", xml_escape(fmt::format("{} \u00d7 {} (decks \u00d7 cards)", s.array->rows, s.array->columns)));
+    out += fact("element type", xml_escape(s.array->dtype));
   } else {
     out += fact("input file", xml_escape(s.input_name == "-" ? std::string("standard input") : s.input_name));
     out += fact("SHA-256", "<code>" + xml_escape(s.sha256) + "</code>");
@@ -361,7 +397,7 @@ std::string render_section(const audit_page_section& s, std::size_t k) {
 }  // namespace
 
 std::string audit_report_page(const std::vector<audit_page_section>& sections, const page_provenance& made) {
-  std::string page = std::string(page_head) + kHead;
+  std::string page = std::string(page_head) + "<style>\n" + kBodyStyle + kSectionStyle + kPrintStyle + "</style>\n";
   bool all_pass = true;
   for (const auto& s : sections) all_pass = all_pass && s.report.decision.pass;
   page += "<title>shufl audit report</title>\n</head>\n<body>\n";
@@ -408,16 +444,30 @@ std::string audit_report_page(const std::vector<audit_page_section>& sections, c
   page += "</table>\n<p class=\"muted\">Under the null every deck is a uniformly random order of the pack, independent of "
           "the other decks. Each test is pass, fail, not-valid (too few decks for its approximation) or not-applicable. "
           "The decision is Holm's procedure over the valid tests (family-wise level).</p>\n";
-  page += "<h2 id=\"words\">Words</h2>\n<table class=\"glossary words\">\n";
-  for (const auto& [id, word, text] : kWords) {
-    page += fmt::format("<tr id=\"w-{}\"><td>{}</td><td>{}</td></tr>\n", id, word, text);
-  }
-  page += "</table>\n<p class=\"muted\">More words, in plain terms: docs/glossary.md in shufl's sources.</p>\n";
+  page += words_section();
 
   page += "<script id=\"audit-data\" type=\"application/json\">";
   page += embedded;
   page += "</script>\n</body>\n</html>\n";
   return page;
+}
+
+audit_page_section audit_page_section_of(const audit::audit_report& r, const audit_input& in, nlohmann::ordered_json doc) {
+  std::string name = in.array ? in.array->name : in.name;
+  if (!in.merged.empty()) {
+    name.clear();
+    for (const auto& m : in.merged) name += (name.empty() ? "" : ", ") + m;
+  }
+  return {r, in.generated, name, in.sha256, in.bytes, in.algorithm, in.seed, in.engine, in.trials, std::move(doc), in.array};
+}
+
+std::string audit_report_fragment(const audit_page_section& s) {
+  std::string out = "<div class=\"shufl-audit\">\n<style>\n";
+  out += ".shufl-audit { font-family: \"DejaVu Sans\", Verdana, sans-serif; color: #222; background: #fff; font-size: 13px; "
+         "max-width: 56em; }\n";
+  out += scoped_css(kSectionStyle, ".shufl-audit");
+  out += "</style>\n" + render_section(s, 0) + words_section() + "</div>\n";
+  return out;
 }
 
 }  // namespace shufl::render

@@ -10,6 +10,7 @@
 
 #include "shufl/audit.hpp"
 #include "shufl/audit/deck_reader.hpp"
+#include "audit_output.hpp"
 #include "html_pages.hpp"
 
 namespace shufl::render {
@@ -27,7 +28,12 @@ struct audit_page_section {
   std::string engine;
   std::uint64_t trials = 0;
   nlohmann::ordered_json json;
+  std::optional<audit_array_input> array;  ///< Decks from an in-memory array (input_name is its name).
 };
+
+/// The section of one audit: its report, where its decks came from (`in`, names as given; merged
+/// counts files named together) and its --format json document.
+audit_page_section audit_page_section_of(const audit::audit_report& r, const audit_input& in, nlohmann::ordered_json doc);
 
 /// The page: "what was tested" (input and digest or algorithm, seed and engine; pack; decks;
 /// shufl's version and build; the date in UTC and the command line, from `made`), the battery table with the
@@ -37,5 +43,13 @@ struct audit_page_section {
 /// test catches. Self-contained (inline CSS, no script but the embedded JSON, element id
 /// "audit-data"), with print styles for A4. Every text from the user is escaped (xml_escape).
 std::string audit_report_page(const std::vector<audit_page_section>& sections, const page_provenance& made);
+
+/// One audit as an HTML fragment for a Jupyter cell (the Python result's _repr_html_): the page's
+/// section of `s` (result, what was tested, the battery table, rule coverage, what it could
+/// detect, the heatmaps, totals and poker classes) and the page's table of words, inside
+/// <div class="shufl-audit">, with the page's styles scoped to it: every selector of its one
+/// <style> element starts with ".shufl-audit", none is for the body, print or the paper, so the
+/// notebook around it keeps its look. No script.
+std::string audit_report_fragment(const audit_page_section& s);
 
 }  // namespace shufl::render

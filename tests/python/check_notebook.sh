@@ -33,8 +33,10 @@ texts = "".join("".join(o.get("text", "")) + "".join(o.get("data", {}).get("text
 errors = [o for o in outs if o.get("output_type") == "error"]
 assert not errors, errors
 assert len(htmls) == 2, f"{len(htmls)} HTML outputs"
-assert "card-position" in htmls[0] and ">fail</b>" in htmls[0] and "<style" not in htmls[0], htmls[0][:300]
-assert ">pass</b>" in htmls[1]
+# The --report page's section, its styles scoped to its own <div>.
+assert htmls[0].startswith('<div class="shufl-audit">\n<style>'), htmls[0][:300]
+assert '<p class="overall fail"' in htmls[0] and 'data-picture="card-position"' in htmls[0], htmls[0][:300]
+assert '<p class="overall pass"' in htmls[1]
 assert "result: fail: evidence of non-randomness in 3000 decks" in texts, texts[-2000:]
 print("notebook: executed; the two-riffle machine fails, random.shuffle passes")
 PY

@@ -1,14 +1,17 @@
 """shufl.audit on arrays and labels against `shufl audit --format json` on the same decks as text."""
 
 import json
+import os
 import pickle
 import random
+import re
 
 import numpy as np
 import pytest
 
 import shufl
 
+SCHEMA = os.path.join(os.path.dirname(__file__), "..", "..", "schema", "audit-report.schema.json")
 FIELDS = ("name", "decks", "observed", "expected", "statistic", "df", "p", "ln_p", "p_bound", "holm_p",
           "ln_holm_p", "result", "tail", "law", "note", "table", "columns")
 
@@ -53,6 +56,9 @@ def test_array_equals_cli(shufl_cli, tmp_path, dtype):
     r = shufl.audit(decks.astype(dtype), threads=2)
     same_numbers(r.to_dict(), cli_json(shufl_cli, tmp_path, decks))
     assert r.to_dict()["input"] == {"name": "<array>", "shape": [3000, 52], "dtype": np.dtype(dtype).name}
+    jsonschema = pytest.importorskip("jsonschema")
+    with open(SCHEMA) as f:
+        jsonschema.Draft7Validator(json.load(f)).validate(r.to_dict())
     assert r.passed and r.result == "pass" and len(r.tests) == len(r.to_dict()["tests"])
 
 
@@ -138,12 +144,32 @@ def test_wrong_inputs_use_the_cli_words(shufl_cli, tmp_path):
     assert str(e.value) == cli.removeprefix("shufl: ").replace("standard input", "<decks>")
 
 
+@pytest.mark.parametrize("kwargs,cli_args", [
+    ({"game": "bridge"}, ["--game", "bridge"]),
+    ({"deal": "2x5"}, ["--deal", "2x5"]),
+    ({"game": "poker", "deal": "6by5"}, ["--game", "poker", "--deal", "6by5"]),
+    ({"game": "poker", "deal": (0, 5)}, ["--game", "poker", "--deal", "0x5"]),
+    ({"game": "blackjack", "deal": (-1, 2)}, ["--game", "blackjack", "--deal=-1x2"]),
+    ({"game": "poker", "deal": "2x2000"}, ["--game", "poker", "--deal", "2x2000"]),
+])
+def test_bad_game_or_deal_uses_the_cli_words(shufl_cli, kwargs, cli_args):
+    cli = shufl_cli("audit", "-", *cli_args, input="", check=False)
+    assert cli.returncode == 1
+    with pytest.raises(ValueError) as e:
+        shufl.audit(random_decks(10, 52, 1), **kwargs)
+    assert "shufl: " + str(e.value) + "\n" == cli.stderr
+    with pytest.raises(ValueError) as e:
+        shufl.plan(**kwargs)
+    assert "shufl: " + str(e.value) + "\n" == cli.stderr
+    with pytest.raises(TypeError, match="deal must be 'HxC' or"):
+        shufl.audit(random_decks(10, 52, 1), game="poker", deal=(1, 2, 3))
+
+
 def test_result_object():
     r = shufl.audit(random_decks(2000, 52, 9), threads=1)
     again = pickle.loads(pickle.dumps(r))
     assert again.to_dict() == r.to_dict() and again.tests == r.tests and str(again) == str(r)
-    html = r._repr_html_()
-    assert "<style" not in html and "class=" not in html and "card-position" in html
+    assert again._repr_html_() == r._repr_html_()
     assert str(r).startswith("audit of <array>: 2,000 decks") or str(r).startswith("audit of <array>: 2000 decks")
     assert r.to_dict()["tests"][0]["name"] == "card-position"
     groups = shufl.audit(random_decks(4000, 52, 10), group=np.arange(4000) % 2)
@@ -151,6 +177,28 @@ def test_result_object():
     pd = pytest.importorskip("pandas")
     frame = r.to_frame()
     assert isinstance(frame, pd.DataFrame) and frame.loc["card-position", "df"] == 2601
+
+
+def test_repr_html_is_the_report_page_section(shufl_cli, tmp_path):
+    decks = random_decks(2000, 52, 9)
+    html = shufl.audit(decks.astype(np.uint8), threads=1)._repr_html_()
+    assert html.startswith('<div class="shufl-audit">\n<style>') and html.endswith("</div>\n")
+    # One style element, every selector under the fragment's own class: the notebook keeps its look.
+    assert html.count("<style") == 1 and "<script" not in html and "@" not in html.split("</style>")[0]
+    style = html.split("<style>")[1].split("</style>")[0]
+    selectors = [sel.strip() for rules in re.findall(r"([^{}]+)\{[^}]*\}", style) for sel in rules.split(",")]
+    assert len(selectors) > 20 and all(sel.startswith(".shufl-audit") for sel in selectors), selectors
+    assert "<tr><th>shape</th><td>2000 \u00d7 52 (decks \u00d7 cards)</td></tr>" in html
+    assert "<tr><th>element type</th><td>uint8</td></tr>" in html
+    # The battery table and the heatmaps are the CLI's --report page's for the same decks.
+    f, page = tmp_path / "decks.txt", tmp_path / "report.html"
+    f.write_text("".join(" ".join(str(int(c)) for c in row) + "\n" for row in decks))
+    shufl_cli("audit", str(f), "--report", str(page))
+    page = page.read_text()
+    battery = re.compile(r'<table class="battery".*?</table>', re.S)
+    pictures = re.compile(r'<figure class="picture".*?</figure>', re.S)
+    assert battery.findall(html) == battery.findall(page) and len(battery.findall(html)) == 1
+    assert pictures.findall(html) == pictures.findall(page) and len(pictures.findall(html)) == 3
 
 
 def test_shuffle_equals_lines(shufl_cli):

@@ -1,11 +1,13 @@
-"""Ctrl-C (SIGINT) stops a long audit with KeyboardInterrupt within a fraction of a second, the GIL
-released meanwhile."""
+"""Ctrl-C (SIGINT) stops a long audit, or a long shufl.deck(count), with KeyboardInterrupt within a
+fraction of a second, the GIL released meanwhile."""
 
 import os
 import signal
 import subprocess
 import sys
 import time
+
+import pytest
 
 CHILD = r"""
 import sys, time
@@ -17,15 +19,19 @@ decks = np.tile(base, (6000, 1))          # 6,000,000 decks: several seconds of 
 print("start", flush=True)
 t = time.monotonic()
 try:
-    shufl.audit(decks, zero_based=True, threads=1)
+    RUN
     print("finished", flush=True)
 except KeyboardInterrupt:
     print(f"interrupted {time.monotonic() - t:.3f}", flush=True)
 """
 
 
-def test_sigint_stops_the_audit():
-    p = subprocess.Popen([sys.executable, "-c", CHILD], stdout=subprocess.PIPE, text=True, env=os.environ)
+@pytest.mark.parametrize("run", [
+    "shufl.audit(decks, zero_based=True, threads=1)",
+    "shufl.deck(3_000_000, seed='s')",            # 312 MB, several seconds of shuffling
+])
+def test_sigint_stops_the_audit(run):
+    p = subprocess.Popen([sys.executable, "-c", CHILD.replace("RUN", run)], stdout=subprocess.PIPE, text=True, env=os.environ)
     assert p.stdout.readline().strip() == "start"
     time.sleep(0.3)
     sent = time.monotonic()
