@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <string_view>
@@ -96,6 +97,10 @@ e_process::e_process(const audit_pack& pack, std::size_t window) : pack_(pack), 
   suit_left_.resize(suits_);
   rank_left_.resize(ranks_);
   dead_class_.resize(suits_ + ranks_);
+  live_bits_.assign((faces_ + 63) / 64, 0);
+  ratio_pos_.resize(n_);
+  ratio_sr_.resize(n_);
+  hits_.reserve(2 * n_);
   unit_copies_ = std::all_of(pack.copies.begin(), pack.copies.end(), [](std::uint32_t c) { return c == 1; });
   rebuild_weights();
 }
@@ -133,20 +138,68 @@ void e_process::fold(predictor_state& p) noexcept {
   }
 }
 
+// The guessing predictors' search: the smallest face >= from still possible, the largest one
+// below x (none: no such face), from the bit per face still possible.
+std::uint32_t e_process::next_live(std::size_t from) const noexcept {
+  for (std::size_t w = from / 64; w < live_bits_.size(); ++w) {
+    std::uint64_t bits = live_bits_[w];
+    if (w == from / 64) bits &= ~std::uint64_t{0} << (from % 64);
+    if (bits != 0) return static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(std::countr_zero(bits)));
+  }
+  return none;
+}
+
+std::uint32_t e_process::previous_live(std::size_t x) const noexcept {
+  if (x == 0) return none;
+  const std::size_t top = x - 1;
+  for (std::size_t w = top / 64 + 1; w-- > 0;) {
+    std::uint64_t bits = live_bits_[w];
+    if (w == top / 64 && top % 64 != 63) bits &= (std::uint64_t{1} << (top % 64 + 1)) - 1;
+    if (bits != 0) return static_cast<std::uint32_t>(w * 64 + 63 - static_cast<std::size_t>(std::countl_zero(bits)));
+  }
+  return none;
+}
+
+// A single-card predictor's guess g (none: no guess) for the card c dealt with R cards left:
+// its counts, then r = [c = g]·R/left[g]: r = 1 (no guess, or the only face left) changes
+// nothing, a miss is counted per context (hot: this predictor hit the card before), a hit kept.
+void e_process::guess(std::size_t p, std::uint32_t g, std::uint32_t c, double R, bool& hot) {
+  const bool was_hot = hot;
+  if (g == none) {
+    hot = false;
+    return;
+  }
+  predictor_state& ps = preds_[p];
+  const double r = c == g ? R / left_[g] : 0.0;
+  hot = c == g;
+  ++ps.guesses;
+  ps.hits += c == g;
+  ps.expected_hits += left_[g] / R;
+  if (r == 1) return;
+  if (r == 0) {
+    ++misses_[2 * p + (was_hot ? 1 : 0)];
+    return;
+  }
+  hits_.push_back({p, was_hot, r});
+}
+
 void e_process::add_deck(std::span<const std::uint32_t> faces) {
   check_deck(faces);  // throws before anything changes
   const std::size_t len = faces.size();
   length_ = len;
 
-  // Per-deck state: copies left per face, the list of faces still possible (for O(R) sums),
-  // copies left per suit and rank class, and how many copies of each face were dealt.
+  // Per-deck state: copies left per face (and a bit per face still possible, for the guessing
+  // predictor's search), the list of faces still possible (for O(R) sums), copies left per suit
+  // and rank class, and how many copies of each face were dealt.
   std::size_t live = 0;
+  std::fill(live_bits_.begin(), live_bits_.end(), std::uint64_t{0});
   for (std::size_t f = 0; f < faces_; ++f) {
     left_[f] = pack_.copies[f];
     seen_copy_[f] = 0;
     if (left_[f] > 0) {
       live_pos_[f] = static_cast<std::uint32_t>(live);
       live_[live++] = static_cast<std::uint32_t>(f);
+      live_bits_[f / 64] |= std::uint64_t{1} << (f % 64);
     }
   }
   std::copy(suit_faces_.begin(), suit_faces_.end(), suit_left_.begin());
@@ -162,10 +215,13 @@ void e_process::add_deck(std::span<const std::uint32_t> faces) {
     if (rank_left_[r] == 0) dead_class_[suits_ + dead_ranks++] = static_cast<std::uint32_t>(r);
   bool hot_successor = false, hot_repeat = false;
   misses_.fill(0);
+  hits_.clear();
   const bool have_prev = !prev_.empty();
-  std::array<double, predictor_count> ratio{};
-  std::array<bool, predictor_count> hot{};
-
+  // The deck is taken in two passes: the first computes every card's ratio r(c) (the position
+  // and suit-rank ones into ratio_pos_ and ratio_sr_, the guessing predictors' hits into hits_
+  // and their misses into misses_); the second multiplies them into the components, card after
+  // card for each component (the same products in the same order as one pass would make, so
+  // the same doubles; the components' chains are independent and overlap in the processor).
   for (std::size_t t = 0; t < len; ++t) {
     const std::uint32_t c = faces[t];
     const double R = static_cast<double>(n_ - t);
@@ -196,8 +252,7 @@ void e_process::add_deck(std::span<const std::uint32_t> faces) {
       } else {
         for (std::size_t i = 0; i < live; ++i) z += wrow[live_[i]] * left_[live_[i]];
       }
-      ratio[pred_position] = wrow[c] * R / z;
-      hot[pred_position] = false;
+      ratio_pos_[t] = wrow[c] * R / z;
     }
 
     // (b) successor: the `guessing` strategy's card g — at the top card 0; after card x, x+1
@@ -207,29 +262,14 @@ void e_process::add_deck(std::span<const std::uint32_t> faces) {
     {
       std::uint32_t g = none;
       if (t == 0) {
-        for (std::size_t f = 0; f < faces_ && g == none; ++f)
-          if (left_[f] > 0) g = static_cast<std::uint32_t>(f);
+        g = next_live(0);
       } else {
         const std::uint32_t x = faces[t - 1];
-        for (std::size_t f = x + 1; f < faces_; ++f)
-          if (left_[f] > 0) { g = static_cast<std::uint32_t>(f); break; }
-        if (g == none)
-          for (std::size_t f = x; f-- > 0;)
-            if (left_[f] > 0) { g = static_cast<std::uint32_t>(f); break; }
+        g = next_live(std::size_t{x} + 1);
+        if (g == none) g = previous_live(x);
         if (g == none && left_[x] > 0) g = x;
       }
-      predictor_state& p = preds_[pred_successor];
-      hot[pred_successor] = hot_successor;
-      if (g == none) {
-        ratio[pred_successor] = 1;
-        hot_successor = false;
-      } else {
-        ratio[pred_successor] = c == g ? R / left_[g] : 0.0;
-        hot_successor = c == g;
-        ++p.guesses;
-        p.hits += c == g;
-        p.expected_hits += left_[g] / R;
-      }
+      guess(pred_successor, g, c, R, hot_successor);
     }
 
     // (c) repeat: the face that followed this card in the previous deck (for a shoe, the k-th
@@ -247,18 +287,7 @@ void e_process::add_deck(std::span<const std::uint32_t> faces) {
         }
         if (g != none && left_[g] == 0) g = none;
       }
-      predictor_state& p = preds_[pred_repeat];
-      hot[pred_repeat] = hot_repeat;
-      if (g == none) {
-        ratio[pred_repeat] = 1;
-        hot_repeat = false;
-      } else {
-        ratio[pred_repeat] = c == g ? R / left_[g] : 0.0;
-        hot_repeat = c == g;
-        ++p.guesses;
-        p.hits += c == g;
-        p.expected_hits += left_[g] / R;
-      }
+      guess(pred_repeat, g, c, R, hot_repeat);
     }
 
     // (d) suit-rank: q = ½·q_suit + ½·q_rank, where q_suit(f) = P_t(suit of f) · left[f] /
@@ -279,31 +308,8 @@ void e_process::add_deck(std::span<const std::uint32_t> faces) {
       const double zs = static_cast<double>(counted - dead_s) + 0.5 * static_cast<double>(suits_ - dead_suits);
       const double zr = static_cast<double>(counted - dead_r) + 0.5 * static_cast<double>(ranks_ - dead_ranks);
       const std::uint32_t s = suit_class_[c], r = rank_class_[c];
-      ratio[pred_suit_rank] = 0.5 * (srow[s] + 0.5) / zs * R / suit_left_[s] +
-                              0.5 * (rrow[r] + 0.5) / zr * R / rank_left_[r];
-      hot[pred_suit_rank] = false;
-    }
-
-    // The factors (1 − w) + w·r of every component. For the single-card predictors r is 1 (no
-    // guess: factor 1), 0 (a miss: factor 1 − w, counted and applied once per deck) or a hit's
-    // R/left[g] (applied now; hits are rare under the null).
-    for (std::size_t p = 0; p < predictor_count; ++p) {
-      const double r = ratio[p];
-      if (p == pred_successor || p == pred_repeat) {
-        if (r == 1) continue;
-        if (r == 0) {
-          ++misses_[2 * p + (hot[p] ? 1 : 0)];
-          continue;
-        }
-      }
-      for (component& comp : preds_[p].comps) {
-        const double w = hot[p] ? comp.w_hot : comp.w_cold;
-        comp.scale *= (1 - w) + w * r;
-        if (comp.scale > fold_high || comp.scale < fold_low) {
-          comp.log_e += std::log(comp.scale);
-          comp.scale = 1;
-        }
-      }
+      ratio_sr_[t] = 0.5 * (srow[s] + 0.5) / zs * R / suit_left_[s] +
+                     0.5 * (rrow[r] + 0.5) / zr * R / rank_left_[r];
     }
 
     // Deal c.
@@ -311,10 +317,50 @@ void e_process::add_deck(std::span<const std::uint32_t> faces) {
       const std::uint32_t i = live_pos_[c], last = live_[--live];
       live_[i] = last;
       live_pos_[last] = i;
+      live_bits_[c / 64] &= ~(std::uint64_t{1} << (c % 64));
     }
     if (--suit_left_[suit_class_[c]] == 0) dead_class_[dead_suits++] = suit_class_[c];
     if (--rank_left_[rank_class_[c]] == 0) dead_class_[suits_ + dead_ranks++] = rank_class_[c];
     ++seen_copy_[c];
+  }
+
+  // The factors (1 − w) + w·r of every component, card after card. The distributions' weight w
+  // = 0 gives the factor 1 exactly (left out). For the single-card predictors r is 1 (no guess:
+  // factor 1), 0 (a miss: factor 1 − w, counted and applied once per deck below) or a hit's
+  // R/left[g] (hits_; rare under the null).
+  for (const std::size_t p : {pred_position, pred_suit_rank}) {
+    const double* ratio = p == pred_position ? ratio_pos_.data() : ratio_sr_.data();
+    std::array<component*, kt_grid.size()> comp{};
+    std::array<double, kt_grid.size()> keep{}, w{}, scale{};
+    std::size_t k = 0;
+    for (component& c : preds_[p].comps)
+      if (c.w_cold != 0) {
+        comp[k] = &c;
+        w[k] = c.w_cold;
+        keep[k] = 1 - c.w_cold;
+        scale[k] = c.scale;
+        ++k;
+      }
+    for (std::size_t t = 0; t < len; ++t) {
+      const double r = ratio[t];
+      for (std::size_t i = 0; i < k; ++i) scale[i] *= keep[i] + w[i] * r;
+      for (std::size_t i = 0; i < k; ++i)
+        if (scale[i] > fold_high || scale[i] < fold_low) {
+          comp[i]->log_e += std::log(scale[i]);
+          scale[i] = 1;
+        }
+    }
+    for (std::size_t i = 0; i < k; ++i) comp[i]->scale = scale[i];
+  }
+  for (const hit& h : hits_) {
+    for (component& comp : preds_[h.predictor].comps) {
+      const double w = h.hot ? comp.w_hot : comp.w_cold;
+      comp.scale *= (1 - w) + w * h.ratio;
+      if (comp.scale > fold_high || comp.scale < fold_low) {
+        comp.log_e += std::log(comp.scale);
+        comp.scale = 1;
+      }
+    }
   }
 
   // The misses' factors (1 − w)^misses, per context.

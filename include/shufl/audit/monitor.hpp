@@ -128,6 +128,9 @@ class e_process {
   std::string evidence_of(std::size_t predictor) const;
   std::string face_label(std::uint32_t face) const;
   void rebuild_weights() noexcept;
+  [[nodiscard]] std::uint32_t next_live(std::size_t from) const noexcept;
+  [[nodiscard]] std::uint32_t previous_live(std::size_t x) const noexcept;
+  void guess(std::size_t predictor, std::uint32_t g, std::uint32_t c, double R, bool& hot);
 
   audit_pack pack_;
   std::size_t n_ = 0;            // cards per pack
@@ -154,6 +157,14 @@ class e_process {
   std::array<std::uint64_t, 8> misses_{};  // [2 · predictor + hot]: misses in this deck
   std::vector<std::uint32_t> left_, live_, live_pos_, seen_copy_, suit_left_, rank_left_;
   std::vector<std::uint32_t> dead_class_;  // suit classes used up in this deck, then rank classes
+  std::vector<std::uint64_t> live_bits_;   // bit f: face f still possible in this deck
+  std::vector<double> ratio_pos_, ratio_sr_;  // per card: r(c) of position and suit-rank
+  struct hit {
+    std::size_t predictor = 0;
+    bool hot = false;   // the predictor hit the card before in this deck
+    double ratio = 0;   // R / left[g]
+  };
+  std::vector<hit> hits_;                  // the guessing predictors' hits in this deck, in order
   bool unit_copies_ = false;               // one copy of every face (no shoe)
 };
 
