@@ -101,6 +101,8 @@ e_process::e_process(const audit_pack& pack, std::size_t window) : pack_(pack), 
   ratio_pos_.resize(n_);
   ratio_sr_.resize(n_);
   hits_.reserve(2 * n_);
+  expected_[0].reserve(n_);
+  expected_[1].reserve(n_);
   unit_copies_ = std::all_of(pack.copies.begin(), pack.copies.end(), [](std::uint32_t c) { return c == 1; });
   rebuild_weights();
 }
@@ -174,7 +176,11 @@ void e_process::guess(std::size_t p, std::uint32_t g, std::uint32_t c, double R,
   hot = c == g;
   ++ps.guesses;
   ps.hits += c == g;
-  ps.expected_hits += left_[g] / R;
+  const double x = left_[g] / R;
+  ps.expected_hits += x;
+  const std::size_t i = p == pred_successor ? 0 : 1;
+  expected_[i].push_back(x);
+  deck_hits_[i] += c == g;
   if (r == 1) return;
   if (r == 0) {
     ++misses_[2 * p + (was_hot ? 1 : 0)];
@@ -183,8 +189,88 @@ void e_process::guess(std::size_t p, std::uint32_t g, std::uint32_t c, double R,
   hits_.push_back({p, was_hot, r});
 }
 
-void e_process::add_deck(std::span<const std::uint32_t> faces) {
+// The guessing predictors' factors of this deck: the hits (hits_), then the misses' factors
+// (1 − w)^misses per context, then each component's rest folded; each ln added is also written
+// to `fill` (when given) for the other e-processes of the stream.
+void e_process::guessing_factors(shared_guesses* fill) {
+  const std::size_t per = preds_[pred_successor].comps.size();
+  if (fill != nullptr) {
+    fill->folds.clear();
+    fill->misses.assign(2 * per, 0.0);
+    fill->last.assign(2 * per, 0.0);
+  }
+  for (const hit& h : hits_) {
+    std::vector<component>& comps = preds_[h.predictor].comps;
+    for (std::size_t k = 0; k < comps.size(); ++k) {
+      component& comp = comps[k];
+      const double w = h.hot ? comp.w_hot : comp.w_cold;
+      comp.scale *= (1 - w) + w * h.ratio;
+      if (comp.scale > fold_high || comp.scale < fold_low) {
+        const double l = std::log(comp.scale);
+        comp.log_e += l;
+        comp.scale = 1;
+        if (fill != nullptr)
+          fill->folds.emplace_back(static_cast<std::uint32_t>((h.predictor == pred_successor ? 0 : per) + k), l);
+      }
+    }
+  }
+  for (std::size_t i = 0; i < 2; ++i) {
+    const std::size_t p = i == 0 ? pred_successor : pred_repeat;
+    const std::uint64_t cold = misses_[2 * p], hot_misses = misses_[2 * p + 1];
+    for (std::size_t k = 0; k < preds_[p].comps.size(); ++k) {
+      component& comp = preds_[p].comps[k];
+      const double m = static_cast<double>(cold) * comp.log_keep_cold +
+                       static_cast<double>(hot_misses) * comp.log_keep_hot;
+      comp.log_e += m;
+      double l = std::numeric_limits<double>::quiet_NaN();
+      if (comp.scale != 1) {
+        l = std::log(comp.scale);
+        comp.log_e += l;
+      }
+      comp.scale = 1;
+      if (fill != nullptr) {
+        fill->misses[i * per + k] = m;
+        fill->last[i * per + k] = l;
+      }
+    }
+  }
+  if (fill != nullptr) {
+    for (std::size_t i = 0; i < 2; ++i) {
+      fill->expected[i] = expected_[i];
+      fill->guesses[i] = expected_[i].size();
+      fill->hits[i] = deck_hits_[i];
+    }
+    fill->previous = prev_;
+    fill->ready = true;
+  }
+}
+
+// The same additions, in the same order, from another e-process's deck (guessing_factors).
+void e_process::take_guesses(const shared_guesses& shared) {
+  const std::size_t per = preds_[pred_successor].comps.size();
+  auto comp_at = [&](std::size_t j) -> component& {
+    return j < per ? preds_[pred_successor].comps[j] : preds_[pred_repeat].comps[j - per];
+  };
+  for (const auto& [j, l] : shared.folds) comp_at(j).log_e += l;
+  for (std::size_t j = 0; j < 2 * per; ++j) {
+    component& comp = comp_at(j);
+    comp.log_e += shared.misses[j];
+    if (!std::isnan(shared.last[j])) comp.log_e += shared.last[j];
+  }
+  for (std::size_t i = 0; i < 2; ++i) {
+    predictor_state& ps = preds_[i == 0 ? pred_successor : pred_repeat];
+    ps.guesses += shared.guesses[i];
+    ps.hits += shared.hits[i];
+    for (const double x : shared.expected[i]) ps.expected_hits += x;
+  }
+}
+
+void e_process::add_deck(std::span<const std::uint32_t> faces, shared_guesses* shared) {
   check_deck(faces);  // throws before anything changes
+  // The guessing predictors' work of this deck from another e-process that saw the same
+  // previous deck, or computed here (and handed on).
+  const bool take = shared != nullptr && shared->ready && shared->previous == prev_;
+  shared_guesses* fill = shared != nullptr && !shared->ready ? shared : nullptr;
   const std::size_t len = faces.size();
   length_ = len;
 
@@ -216,6 +302,9 @@ void e_process::add_deck(std::span<const std::uint32_t> faces) {
   bool hot_successor = false, hot_repeat = false;
   misses_.fill(0);
   hits_.clear();
+  expected_[0].clear();
+  expected_[1].clear();
+  deck_hits_.fill(0);
   const bool have_prev = !prev_.empty();
   // The deck is taken in two passes: the first computes every card's ratio r(c) (the position
   // and suit-rank ones into ratio_pos_ and ratio_sr_, the guessing predictors' hits into hits_
@@ -259,7 +348,7 @@ void e_process::add_deck(std::span<const std::uint32_t> faces) {
     // if still possible, else the smallest possible face above x, else the largest below (x
     // itself, in a shoe, as the last resort). g depends on the cards already dealt only.
     // q = δ_g, so r(c) = [c = g] · R / left[g]; mixed with the null below (w < 1).
-    {
+    if (!take) {
       std::uint32_t g = none;
       if (t == 0) {
         g = next_live(0);
@@ -276,7 +365,7 @@ void e_process::add_deck(std::span<const std::uint32_t> faces) {
     // copy dealt here is matched with the k-th copy there); at the top, the previous deck's top
     // card. The previous deck is the past; which copy of the last card this is, too. When that
     // face is no longer possible (or there is none), q = p0 and r = 1.
-    {
+    if (!take) {
       std::uint32_t g = none;
       if (have_prev) {
         if (t == 0) {
@@ -352,25 +441,13 @@ void e_process::add_deck(std::span<const std::uint32_t> faces) {
     }
     for (std::size_t i = 0; i < k; ++i) comp[i]->scale = scale[i];
   }
-  for (const hit& h : hits_) {
-    for (component& comp : preds_[h.predictor].comps) {
-      const double w = h.hot ? comp.w_hot : comp.w_cold;
-      comp.scale *= (1 - w) + w * h.ratio;
-      if (comp.scale > fold_high || comp.scale < fold_low) {
-        comp.log_e += std::log(comp.scale);
-        comp.scale = 1;
-      }
-    }
+  if (take) {
+    take_guesses(*shared);
+  } else {
+    guessing_factors(fill);
   }
-
-  // The misses' factors (1 − w)^misses, per context.
-  for (std::size_t p : {pred_successor, pred_repeat}) {
-    const std::uint64_t cold = misses_[2 * p], hot_misses = misses_[2 * p + 1];
-    for (component& comp : preds_[p].comps)
-      comp.log_e += static_cast<double>(cold) * comp.log_keep_cold +
-                    static_cast<double>(hot_misses) * comp.log_keep_hot;
-  }
-  for (predictor_state& p : preds_) fold(p);
+  fold(preds_[pred_position]);
+  fold(preds_[pred_suit_rank]);
 
   // This deck becomes history (and, with a window, the deck window_ decks back leaves it).
   if (window_ > 0) {
