@@ -467,7 +467,7 @@ void e_process::add_deck(std::span<const std::uint32_t> faces, shared_guesses* s
   ++decks_;
   // The since-the-start maximum (the anytime p); a windowed learner's is never read (the
   // detector uses its components), so it is not kept up (one exp per component per deck).
-  if (window_ == 0) max_log_mixture_ = std::max(max_log_mixture_, mixture_log());
+  if (window_ == 0 && mixture_may_exceed(max_log_mixture_)) max_log_mixture_ = std::max(max_log_mixture_, mixture_log());
 }
 
 void e_process::count_deck(std::span<const std::uint32_t> faces, int step) noexcept {
@@ -475,7 +475,9 @@ void e_process::count_deck(std::span<const std::uint32_t> faces, int step) noexc
     const std::uint32_t c = faces[t];
     const std::size_t cell = t * faces_ + c;
     pos_count_[cell] += static_cast<std::uint32_t>(step);
-    pos_weight_[cell] = (pos_count_[cell] + 0.5) / static_cast<double>(pack_.copies[c]);
+    // x / 1 is x exactly: the division only for a face with several copies (a shoe).
+    const double kt = pos_count_[cell] + 0.5;
+    pos_weight_[cell] = pack_.copies[c] == 1 ? kt : kt / static_cast<double>(pack_.copies[c]);
     suit_count_[t * suits_ + suit_class_[c]] += static_cast<std::uint32_t>(step);
     rank_count_[t * ranks_ + rank_class_[c]] += static_cast<std::uint32_t>(step);
   }
@@ -492,6 +494,27 @@ void e_process::component_logs(std::vector<double>& out) const {
   out.clear();
   for (const predictor_state& p : preds_)
     for (const component& c : p.comps) out.push_back(c.log_e);
+}
+
+// Whether mixture_log() may return more than `level`, from the largest ln e-value of a
+// component that bets (top): the null components' e-values are exactly 1 and every other term
+// of the average is at most e^top, so the mixture is below 1 when top < 0 (by at least a
+// factor 1 − 1e-9·(share of the betting components): far more than the rounding of the sum),
+// and at most e^top (up to rounding) when top >= 0. false: it is certainly not above `level`.
+bool e_process::mixture_may_exceed(double level) const noexcept {
+  double top = -std::numeric_limits<double>::infinity(), top_all = top;
+  bool nulls_one = true;  // a restored state's null components too (else only the second bound)
+  for (const predictor_state& p : preds_)
+    for (const component& c : p.comps) {
+      top_all = std::max(top_all, c.log_e);
+      if (c.w_cold != 0 || c.w_hot != 0) {
+        top = std::max(top, c.log_e);
+      } else {
+        nulls_one = nulls_one && c.log_e == 0;
+      }
+    }
+  if (nulls_one && top < -1e-9 && level >= 0) return false;
+  return top_all + 1e-9 * (1 + std::fabs(top_all)) >= level;
 }
 
 // Between decks every component is folded (scale = 1), so log_e is its whole logarithm.

@@ -141,6 +141,7 @@ class e_process {
   void count_deck(std::span<const std::uint32_t> faces, int step) noexcept;
   std::string predictor_set_name() const;
   double mixture_log() const noexcept;
+  [[nodiscard]] bool mixture_may_exceed(double level) const noexcept;
   double predictor_log(const predictor_state& p) const noexcept;
   std::string evidence_of(std::size_t predictor) const;
   std::string face_label(std::uint32_t face) const;
