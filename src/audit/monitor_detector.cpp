@@ -101,6 +101,10 @@ void change_detector::add_deck(std::span<const std::uint32_t> faces, e_process::
     shared = &shared_;
     shared_.ready = false;
   }
+  // The guessing predictors learn nothing: their components are the same in every learner set
+  // (unless a state said otherwise), so the first set's new value is taken when the inputs of
+  // the recursion are the same doubles (the same function of the same arguments).
+  first_.resize(3 * per);
   for (std::size_t i = 0; i < learners_.size(); ++i) {
     learners_[i].component_logs(before_);
     learners_[i].add_deck(faces, shared);
@@ -108,6 +112,15 @@ void change_detector::add_deck(std::span<const std::uint32_t> faces, e_process::
     for (std::size_t k = 0; k < per; ++k) {
       double& s = log_sr_[i * per + k];
       if (layout_[k].null) continue;
+      if (i == 0) {
+        first_[3 * k] = before_[k];
+        first_[3 * k + 1] = after_[k];
+        first_[3 * k + 2] = s;
+      } else if (!learns(layout_[k].predictor) && first_[3 * k] == before_[k] && first_[3 * k + 1] == after_[k] &&
+                 first_[3 * k + 2] == s) {
+        s = log_sr_[k];
+        continue;
+      }
       s = (after_[k] - before_[k]) + softplus(s);
     }
   }

@@ -146,7 +146,7 @@ class change_detector {
   std::vector<e_process::component_info> layout_;  // of one learner
   std::vector<double> weight_log_;                // ln π_k, per learner × component (−inf: null)
   std::vector<double> log_sr_;                    // ln M_{k,t}, same layout
-  std::vector<double> before_, after_;            // scratch
+  std::vector<double> before_, after_, first_;    // scratch
   e_process::shared_guesses shared_;             // scratch: the learners' guessing work
   // replay: the window of recent decks (maybe shared between groups)
   static constexpr std::array<double, 2> replay_weights = {1.0 / 64, 1.0 / 2};
