@@ -28,7 +28,7 @@ cpu_of() {
   for _ in $(seq "$RUNS"); do
     local t
     t=$( { cat "$FILE" | /usr/bin/time -f '%U %S' taskset -c 0 "$@" > /dev/null; } 2>&1 | tail -1)
-    all+=("$(python3 -c "print(${t% *} + ${t#* })")")
+    all+=("$(python3 -c "print(round(${t% *} + ${t#* }, 2))")")
   done
   local median
   median=$(printf '%s\n' "${all[@]}" | sort -g | sed -n "$(( (RUNS + 1) / 2 ))p")

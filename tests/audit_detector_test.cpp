@@ -215,3 +215,56 @@ TEST(AuditDetector, RefusesForeignOrForgedStates) {
 }
 
 }  // namespace
+
+namespace {
+
+// Decks of `pack` that make the guessing predictors hit: fair ones, the previous deck cut by one
+// card (repeat hits), the pack's order (successor hits), in turn.
+std::vector<std::vector<std::uint32_t>> guessing_stream(const audit_pack& pack, std::size_t count) {
+  shufl::xoshiro256pp_engine engine(shufl::key_from_seed("detector-shared"), 0);
+  std::vector<std::vector<std::uint32_t>> out;
+  std::vector<std::uint32_t> order(pack.size());
+  for (std::size_t t = 0; t < count; ++t) {
+    std::iota(order.begin(), order.end(), 0u);
+    if (t % 3 == 0) shufl::fisher_yates(std::span<std::uint32_t>(order), engine);
+    std::vector<std::uint32_t> deck(order.size());
+    for (std::size_t i = 0; i < order.size(); ++i) deck[i] = pack.face_of[order[i]];
+    if (t % 3 == 1) {
+      deck = out.back();
+      std::rotate(deck.begin(), deck.begin() + 1, deck.end());
+    }
+    out.push_back(deck);
+  }
+  return out;
+}
+
+}  // namespace
+
+// The guessing predictors' work handed from one e-process to the others of a stream
+// (e_process::shared_guesses) gives every e-process the same state, to the last bit, as its
+// own computation; an e-process whose previous deck differs computes its own.
+TEST(AuditDetector, SharedGuessingWorkGivesTheSameStatesBitForBit) {
+  using shufl::audit::e_process;
+  for (const audit_pack& pack : {standard_pack(), small_pack({2, 2, 1, 3}, {0, 1, 0, 1}, {0, 0, 1, 1}, 2)}) {
+    const auto decks = guessing_stream(pack, 90);
+    std::vector<e_process> own = {e_process(pack), e_process(pack, 2), e_process(pack, 32)};
+    std::vector<e_process> shared = own;
+    e_process other(pack), other_own(pack);  // another previous deck: it must not take the work
+    other.add_deck(decks[5]);
+    other_own.add_deck(decks[5]);
+    e_process::shared_guesses work;
+    std::uint64_t hits = 0;
+    for (const auto& d : decks) {
+      work.ready = false;
+      for (e_process& e : own) e.add_deck(d);
+      for (std::size_t i : {1, 2, 0}) shared[i].add_deck(d, &work);
+      ASSERT_TRUE(work.ready);
+      hits += work.hits[0] + work.hits[1];
+      other.add_deck(d, &work);
+      other_own.add_deck(d);
+      for (std::size_t i = 0; i < own.size(); ++i) ASSERT_EQ(shared[i].serialize(), own[i].serialize());
+      ASSERT_EQ(other.serialize(), other_own.serialize());
+    }
+    EXPECT_GT(hits, 30 * pack.size());  // the guessing predictors did hit (the test is not empty)
+  }
+}

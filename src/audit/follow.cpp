@@ -145,10 +145,15 @@ class follow_loop {
   // alarm ends the run.
   bool take(const std::vector<std::uint32_t>& faces, std::string_view name, std::uint64_t line) {
     follow_group& g = groups_->get(name);  // throws past --max-groups
-    g.detector.add_deck(faces);  // checks the deck first: throws before anything changes
-    g.e.add_deck(faces);
+    shared_.ready = false;  // the guessing predictors' work, done once for the three e-processes
+    g.detector.add_deck(faces, &shared_);  // checks the deck first: throws before anything changes
+    g.e.add_deck(faces, &shared_);
     batteries_->add(batteries_->index_of(g.name), faces);
     ++g.decks_this_run;
+    if (!g.unreported) {
+      g.unreported = true;
+      ++unreported_;
+    }
     g.last_line = line;
     g.last_deck_time = unix_now();
     if (s_.overlap_decks > 0) {
@@ -272,11 +277,17 @@ class follow_loop {
     }
   }
 
-  // Whether some group had decks since its last status.
-  bool status_due() const {
-    for (const auto& g : groups_->all())
-      if (g->decks_this_run > 0 && g->e.decks() != g->last_status_decks) return true;
-    return false;
+  // Whether some group had decks since its last status (O(1): a count kept by take and
+  // reported).
+  bool status_due() const { return unreported_ > 0; }
+
+  // A status of g was given (or its alarm, which shows the same): no longer due.
+  void reported(follow_group& g, std::uint64_t decks) {
+    g.last_status_decks = decks;
+    if (g.unreported) {
+      g.unreported = false;
+      --unreported_;
+    }
   }
 
   // The metrics record: every group's status and last deck's time.
@@ -383,7 +394,7 @@ class follow_loop {
     ev_.status(f);
     save(f);
     if (with_metrics) metrics();
-    g.last_status_decks = f.e.decks;
+    reported(g, f.e.decks);
     next_time_ = clock_type::now() + interval_duration();
   }
 
@@ -421,7 +432,7 @@ class follow_loop {
     ev_.alarm(f);
     save(f);
     metrics();
-    g.last_status_decks = f.e.decks;
+    reported(g, f.e.decks);
   }
 
   void finish(const deck_reader& reader, follow_outcome& out) {
@@ -462,6 +473,8 @@ class follow_loop {
   const std::string& state_name_;
   double threshold_log10_ = 3;
   clock_type::time_point next_time_{};
+  std::uint64_t unreported_ = 0;  // groups with decks since their last status
+  e_process::shared_guesses shared_;
   std::optional<follow_group_set> groups_;
   std::optional<group_batteries> batteries_;
   bool alarmed_ = false;

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <string_view>
@@ -22,25 +23,19 @@
 #include <nlohmann/json.hpp>
 
 #include "shufl/error.hpp"
+#include "monitor_grids.hpp"
 
 namespace shufl::audit {
 namespace {
 
-constexpr std::uint32_t none = std::numeric_limits<std::uint32_t>::max();
+using monitor_grids::cold_grid;
+using monitor_grids::hot_grid;
+using monitor_grids::kt_grid;
+using monitor_grids::none;
 constexpr std::size_t pred_position = 0, pred_successor = 1, pred_repeat = 2, pred_suit_rank = 3;
 constexpr std::size_t predictor_count = 4;
 constexpr std::array<std::string_view, predictor_count> names = {"position", "successor", "repeat",
                                                                  "suit-rank"};
-// The grids of mixing weights (fixed: part of the predictor set a state file must match).
-// Distributions (position, suit-rank): w over {0, 1/64, 1/8, 1/2, 1}.
-constexpr std::array<double, 5> kt_grid = {0.0, 1.0 / 64, 1.0 / 8, 1.0 / 2, 1.0};
-// Single-card guesses (successor, repeat): w_cold after a miss (or at the top of a deck) and
-// w_hot right after a hit of this predictor in the same deck; w < 1 so a miss never zeroes.
-constexpr std::array<double, 4> cold_grid = {0.0, 1.0 / 256, 1.0 / 32, 1.0 / 4};
-constexpr std::array<double, 4> hot_grid = {0.0, 1.0 / 4, 3.0 / 4, 15.0 / 16};
-constexpr std::string_view predictor_set =
-    "position:kt{0,1/64,1/8,1/2,1};successor:guess{0,1/256,1/32,1/4}x{0,1/4,3/4,15/16};"
-    "repeat:guess{0,1/256,1/32,1/4}x{0,1/4,3/4,15/16};suit-rank:kt{0,1/64,1/8,1/2,1}";
 constexpr std::array<std::string_view, 4> suit_names = {"spades", "hearts", "diamonds", "clubs"};
 
 constexpr double ln10 = 2.302585092994045684;
@@ -96,6 +91,12 @@ e_process::e_process(const audit_pack& pack, std::size_t window) : pack_(pack), 
   suit_left_.resize(suits_);
   rank_left_.resize(ranks_);
   dead_class_.resize(suits_ + ranks_);
+  live_bits_.assign((faces_ + 63) / 64, 0);
+  ratio_pos_.resize(n_);
+  ratio_sr_.resize(n_);
+  hits_.reserve(2 * n_);
+  expected_[0].reserve(n_);
+  expected_[1].reserve(n_);
   unit_copies_ = std::all_of(pack.copies.begin(), pack.copies.end(), [](std::uint32_t c) { return c == 1; });
   rebuild_weights();
 }
@@ -133,20 +134,152 @@ void e_process::fold(predictor_state& p) noexcept {
   }
 }
 
-void e_process::add_deck(std::span<const std::uint32_t> faces) {
+// The guessing predictors' search: the smallest face >= from still possible, the largest one
+// below x (none: no such face), from the bit per face still possible.
+std::uint32_t e_process::next_live(std::size_t from) const noexcept {
+  for (std::size_t w = from / 64; w < live_bits_.size(); ++w) {
+    std::uint64_t bits = live_bits_[w];
+    if (w == from / 64) bits &= ~std::uint64_t{0} << (from % 64);
+    if (bits != 0) return static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(std::countr_zero(bits)));
+  }
+  return none;
+}
+
+std::uint32_t e_process::previous_live(std::size_t x) const noexcept {
+  if (x == 0) return none;
+  const std::size_t top = x - 1;
+  for (std::size_t w = top / 64 + 1; w-- > 0;) {
+    std::uint64_t bits = live_bits_[w];
+    if (w == top / 64 && top % 64 != 63) bits &= (std::uint64_t{1} << (top % 64 + 1)) - 1;
+    if (bits != 0) return static_cast<std::uint32_t>(w * 64 + 63 - static_cast<std::size_t>(std::countl_zero(bits)));
+  }
+  return none;
+}
+
+// A single-card predictor's guess g (none: no guess) for the card c dealt with R cards left:
+// its counts, then r = [c = g]·R/left[g]: r = 1 (no guess, or the only face left) changes
+// nothing, a miss is counted per context (hot: this predictor hit the card before), a hit kept.
+void e_process::guess(std::size_t p, std::uint32_t g, std::uint32_t c, double R, bool& hot) {
+  const bool was_hot = hot;
+  if (g == none) {
+    hot = false;
+    return;
+  }
+  predictor_state& ps = preds_[p];
+  const double r = c == g ? R / left_[g] : 0.0;
+  hot = c == g;
+  ++ps.guesses;
+  ps.hits += c == g;
+  const double x = left_[g] / R;
+  ps.expected_hits += x;
+  const std::size_t i = p == pred_successor ? 0 : 1;
+  expected_[i].push_back(x);
+  deck_hits_[i] += c == g;
+  if (r == 1) return;
+  if (r == 0) {
+    ++misses_[2 * p + (was_hot ? 1 : 0)];
+    return;
+  }
+  hits_.push_back({p, was_hot, r});
+}
+
+// The guessing predictors' factors of this deck: the hits (hits_), then the misses' factors
+// (1 − w)^misses per context, then each component's rest folded; each ln added is also written
+// to `fill` (when given) for the other e-processes of the stream.
+void e_process::guessing_factors(shared_guesses* fill) {
+  const std::size_t per = preds_[pred_successor].comps.size();
+  if (fill != nullptr) {
+    fill->folds.clear();
+    fill->misses.assign(2 * per, 0.0);
+    fill->last.assign(2 * per, 0.0);
+  }
+  for (const hit& h : hits_) {
+    std::vector<component>& comps = preds_[h.predictor].comps;
+    for (std::size_t k = 0; k < comps.size(); ++k) {
+      component& comp = comps[k];
+      const double w = h.hot ? comp.w_hot : comp.w_cold;
+      comp.scale *= (1 - w) + w * h.ratio;
+      if (comp.scale > fold_high || comp.scale < fold_low) {
+        const double l = std::log(comp.scale);
+        comp.log_e += l;
+        comp.scale = 1;
+        if (fill != nullptr)
+          fill->folds.emplace_back(static_cast<std::uint32_t>((h.predictor == pred_successor ? 0 : per) + k), l);
+      }
+    }
+  }
+  for (std::size_t i = 0; i < 2; ++i) {
+    const std::size_t p = i == 0 ? pred_successor : pred_repeat;
+    const std::uint64_t cold = misses_[2 * p], hot_misses = misses_[2 * p + 1];
+    for (std::size_t k = 0; k < preds_[p].comps.size(); ++k) {
+      component& comp = preds_[p].comps[k];
+      const double m = static_cast<double>(cold) * comp.log_keep_cold +
+                       static_cast<double>(hot_misses) * comp.log_keep_hot;
+      comp.log_e += m;
+      double l = std::numeric_limits<double>::quiet_NaN();
+      if (comp.scale != 1) {
+        l = std::log(comp.scale);
+        comp.log_e += l;
+      }
+      comp.scale = 1;
+      if (fill != nullptr) {
+        fill->misses[i * per + k] = m;
+        fill->last[i * per + k] = l;
+      }
+    }
+  }
+  if (fill != nullptr) {
+    for (std::size_t i = 0; i < 2; ++i) {
+      fill->expected[i] = expected_[i];
+      fill->guesses[i] = expected_[i].size();
+      fill->hits[i] = deck_hits_[i];
+    }
+    fill->previous = prev_;
+    fill->ready = true;
+  }
+}
+
+// The same additions, in the same order, from another e-process's deck (guessing_factors).
+void e_process::take_guesses(const shared_guesses& shared) {
+  const std::size_t per = preds_[pred_successor].comps.size();
+  auto comp_at = [&](std::size_t j) -> component& {
+    return j < per ? preds_[pred_successor].comps[j] : preds_[pred_repeat].comps[j - per];
+  };
+  for (const auto& [j, l] : shared.folds) comp_at(j).log_e += l;
+  for (std::size_t j = 0; j < 2 * per; ++j) {
+    component& comp = comp_at(j);
+    comp.log_e += shared.misses[j];
+    if (!std::isnan(shared.last[j])) comp.log_e += shared.last[j];
+  }
+  for (std::size_t i = 0; i < 2; ++i) {
+    predictor_state& ps = preds_[i == 0 ? pred_successor : pred_repeat];
+    ps.guesses += shared.guesses[i];
+    ps.hits += shared.hits[i];
+    for (const double x : shared.expected[i]) ps.expected_hits += x;
+  }
+}
+
+void e_process::add_deck(std::span<const std::uint32_t> faces, shared_guesses* shared) {
   check_deck(faces);  // throws before anything changes
+  // The guessing predictors' work of this deck from another e-process that saw the same
+  // previous deck, or computed here (and handed on).
+  const bool take = shared != nullptr && shared->ready && shared->previous == prev_;
+  shared_guesses* fill = shared != nullptr && !shared->ready ? shared : nullptr;
   const std::size_t len = faces.size();
   length_ = len;
 
-  // Per-deck state: copies left per face, the list of faces still possible (for O(R) sums),
-  // copies left per suit and rank class, and how many copies of each face were dealt.
+  // Per-deck state: copies left per face (and a bit per face still possible, for the guessing
+  // predictor's search), the list of faces still possible (for O(R) sums), copies left per suit
+  // and rank class, and how many copies of each face were dealt.
   std::size_t live = 0;
+  std::fill(live_bits_.begin(), live_bits_.end(), std::uint64_t{0});
   for (std::size_t f = 0; f < faces_; ++f) {
     left_[f] = pack_.copies[f];
     seen_copy_[f] = 0;
     if (left_[f] > 0) {
       live_pos_[f] = static_cast<std::uint32_t>(live);
       live_[live++] = static_cast<std::uint32_t>(f);
+      live_bits_[f / 64] |= std::uint64_t{1} << (f % 64);
     }
   }
   std::copy(suit_faces_.begin(), suit_faces_.end(), suit_left_.begin());
@@ -162,10 +295,16 @@ void e_process::add_deck(std::span<const std::uint32_t> faces) {
     if (rank_left_[r] == 0) dead_class_[suits_ + dead_ranks++] = static_cast<std::uint32_t>(r);
   bool hot_successor = false, hot_repeat = false;
   misses_.fill(0);
+  hits_.clear();
+  expected_[0].clear();
+  expected_[1].clear();
+  deck_hits_.fill(0);
   const bool have_prev = !prev_.empty();
-  std::array<double, predictor_count> ratio{};
-  std::array<bool, predictor_count> hot{};
-
+  // The deck is taken in two passes: the first computes every card's ratio r(c) (the position
+  // and suit-rank ones into ratio_pos_ and ratio_sr_, the guessing predictors' hits into hits_
+  // and their misses into misses_); the second multiplies them into the components, card after
+  // card for each component (the same products in the same order as one pass would make, so
+  // the same doubles; the components' chains are independent and overlap in the processor).
   for (std::size_t t = 0; t < len; ++t) {
     const std::uint32_t c = faces[t];
     const double R = static_cast<double>(n_ - t);
@@ -196,47 +335,31 @@ void e_process::add_deck(std::span<const std::uint32_t> faces) {
       } else {
         for (std::size_t i = 0; i < live; ++i) z += wrow[live_[i]] * left_[live_[i]];
       }
-      ratio[pred_position] = wrow[c] * R / z;
-      hot[pred_position] = false;
+      ratio_pos_[t] = wrow[c] * R / z;
     }
 
     // (b) successor: the `guessing` strategy's card g — at the top card 0; after card x, x+1
     // if still possible, else the smallest possible face above x, else the largest below (x
     // itself, in a shoe, as the last resort). g depends on the cards already dealt only.
     // q = δ_g, so r(c) = [c = g] · R / left[g]; mixed with the null below (w < 1).
-    {
+    if (!take) {
       std::uint32_t g = none;
       if (t == 0) {
-        for (std::size_t f = 0; f < faces_ && g == none; ++f)
-          if (left_[f] > 0) g = static_cast<std::uint32_t>(f);
+        g = next_live(0);
       } else {
         const std::uint32_t x = faces[t - 1];
-        for (std::size_t f = x + 1; f < faces_; ++f)
-          if (left_[f] > 0) { g = static_cast<std::uint32_t>(f); break; }
-        if (g == none)
-          for (std::size_t f = x; f-- > 0;)
-            if (left_[f] > 0) { g = static_cast<std::uint32_t>(f); break; }
+        g = next_live(std::size_t{x} + 1);
+        if (g == none) g = previous_live(x);
         if (g == none && left_[x] > 0) g = x;
       }
-      predictor_state& p = preds_[pred_successor];
-      hot[pred_successor] = hot_successor;
-      if (g == none) {
-        ratio[pred_successor] = 1;
-        hot_successor = false;
-      } else {
-        ratio[pred_successor] = c == g ? R / left_[g] : 0.0;
-        hot_successor = c == g;
-        ++p.guesses;
-        p.hits += c == g;
-        p.expected_hits += left_[g] / R;
-      }
+      guess(pred_successor, g, c, R, hot_successor);
     }
 
     // (c) repeat: the face that followed this card in the previous deck (for a shoe, the k-th
     // copy dealt here is matched with the k-th copy there); at the top, the previous deck's top
     // card. The previous deck is the past; which copy of the last card this is, too. When that
     // face is no longer possible (or there is none), q = p0 and r = 1.
-    {
+    if (!take) {
       std::uint32_t g = none;
       if (have_prev) {
         if (t == 0) {
@@ -247,18 +370,7 @@ void e_process::add_deck(std::span<const std::uint32_t> faces) {
         }
         if (g != none && left_[g] == 0) g = none;
       }
-      predictor_state& p = preds_[pred_repeat];
-      hot[pred_repeat] = hot_repeat;
-      if (g == none) {
-        ratio[pred_repeat] = 1;
-        hot_repeat = false;
-      } else {
-        ratio[pred_repeat] = c == g ? R / left_[g] : 0.0;
-        hot_repeat = c == g;
-        ++p.guesses;
-        p.hits += c == g;
-        p.expected_hits += left_[g] / R;
-      }
+      guess(pred_repeat, g, c, R, hot_repeat);
     }
 
     // (d) suit-rank: q = ½·q_suit + ½·q_rank, where q_suit(f) = P_t(suit of f) · left[f] /
@@ -279,31 +391,8 @@ void e_process::add_deck(std::span<const std::uint32_t> faces) {
       const double zs = static_cast<double>(counted - dead_s) + 0.5 * static_cast<double>(suits_ - dead_suits);
       const double zr = static_cast<double>(counted - dead_r) + 0.5 * static_cast<double>(ranks_ - dead_ranks);
       const std::uint32_t s = suit_class_[c], r = rank_class_[c];
-      ratio[pred_suit_rank] = 0.5 * (srow[s] + 0.5) / zs * R / suit_left_[s] +
-                              0.5 * (rrow[r] + 0.5) / zr * R / rank_left_[r];
-      hot[pred_suit_rank] = false;
-    }
-
-    // The factors (1 − w) + w·r of every component. For the single-card predictors r is 1 (no
-    // guess: factor 1), 0 (a miss: factor 1 − w, counted and applied once per deck) or a hit's
-    // R/left[g] (applied now; hits are rare under the null).
-    for (std::size_t p = 0; p < predictor_count; ++p) {
-      const double r = ratio[p];
-      if (p == pred_successor || p == pred_repeat) {
-        if (r == 1) continue;
-        if (r == 0) {
-          ++misses_[2 * p + (hot[p] ? 1 : 0)];
-          continue;
-        }
-      }
-      for (component& comp : preds_[p].comps) {
-        const double w = hot[p] ? comp.w_hot : comp.w_cold;
-        comp.scale *= (1 - w) + w * r;
-        if (comp.scale > fold_high || comp.scale < fold_low) {
-          comp.log_e += std::log(comp.scale);
-          comp.scale = 1;
-        }
-      }
+      ratio_sr_[t] = 0.5 * (srow[s] + 0.5) / zs * R / suit_left_[s] +
+                     0.5 * (rrow[r] + 0.5) / zr * R / rank_left_[r];
     }
 
     // Deal c.
@@ -311,20 +400,48 @@ void e_process::add_deck(std::span<const std::uint32_t> faces) {
       const std::uint32_t i = live_pos_[c], last = live_[--live];
       live_[i] = last;
       live_pos_[last] = i;
+      live_bits_[c / 64] &= ~(std::uint64_t{1} << (c % 64));
     }
     if (--suit_left_[suit_class_[c]] == 0) dead_class_[dead_suits++] = suit_class_[c];
     if (--rank_left_[rank_class_[c]] == 0) dead_class_[suits_ + dead_ranks++] = rank_class_[c];
     ++seen_copy_[c];
   }
 
-  // The misses' factors (1 − w)^misses, per context.
-  for (std::size_t p : {pred_successor, pred_repeat}) {
-    const std::uint64_t cold = misses_[2 * p], hot_misses = misses_[2 * p + 1];
-    for (component& comp : preds_[p].comps)
-      comp.log_e += static_cast<double>(cold) * comp.log_keep_cold +
-                    static_cast<double>(hot_misses) * comp.log_keep_hot;
+  // The factors (1 − w) + w·r of every component, card after card. The distributions' weight w
+  // = 0 gives the factor 1 exactly (left out). For the single-card predictors r is 1 (no guess:
+  // factor 1), 0 (a miss: factor 1 − w, counted and applied once per deck below) or a hit's
+  // R/left[g] (hits_; rare under the null).
+  for (const std::size_t p : {pred_position, pred_suit_rank}) {
+    const double* ratio = p == pred_position ? ratio_pos_.data() : ratio_sr_.data();
+    std::array<component*, kt_grid.size()> comp{};
+    std::array<double, kt_grid.size()> keep{}, w{}, scale{};
+    std::size_t k = 0;
+    for (component& c : preds_[p].comps)
+      if (c.w_cold != 0) {
+        comp[k] = &c;
+        w[k] = c.w_cold;
+        keep[k] = 1 - c.w_cold;
+        scale[k] = c.scale;
+        ++k;
+      }
+    for (std::size_t t = 0; t < len; ++t) {
+      const double r = ratio[t];
+      for (std::size_t i = 0; i < k; ++i) scale[i] *= keep[i] + w[i] * r;
+      for (std::size_t i = 0; i < k; ++i)
+        if (scale[i] > fold_high || scale[i] < fold_low) {
+          comp[i]->log_e += std::log(scale[i]);
+          scale[i] = 1;
+        }
+    }
+    for (std::size_t i = 0; i < k; ++i) comp[i]->scale = scale[i];
   }
-  for (predictor_state& p : preds_) fold(p);
+  if (take) {
+    take_guesses(*shared);
+  } else {
+    guessing_factors(fill);
+  }
+  fold(preds_[pred_position]);
+  fold(preds_[pred_suit_rank]);
 
   // This deck becomes history (and, with a window, the deck window_ decks back leaves it).
   if (window_ > 0) {
@@ -344,7 +461,7 @@ void e_process::add_deck(std::span<const std::uint32_t> faces) {
   ++decks_;
   // The since-the-start maximum (the anytime p); a windowed learner's is never read (the
   // detector uses its components), so it is not kept up (one exp per component per deck).
-  if (window_ == 0) max_log_mixture_ = std::max(max_log_mixture_, mixture_log());
+  if (window_ == 0 && mixture_may_exceed(max_log_mixture_)) max_log_mixture_ = std::max(max_log_mixture_, mixture_log());
 }
 
 void e_process::count_deck(std::span<const std::uint32_t> faces, int step) noexcept {
@@ -352,7 +469,9 @@ void e_process::count_deck(std::span<const std::uint32_t> faces, int step) noexc
     const std::uint32_t c = faces[t];
     const std::size_t cell = t * faces_ + c;
     pos_count_[cell] += static_cast<std::uint32_t>(step);
-    pos_weight_[cell] = (pos_count_[cell] + 0.5) / static_cast<double>(pack_.copies[c]);
+    // x / 1 is x exactly: the division only for a face with several copies (a shoe).
+    const double kt = pos_count_[cell] + 0.5;
+    pos_weight_[cell] = pack_.copies[c] == 1 ? kt : kt / static_cast<double>(pack_.copies[c]);
     suit_count_[t * suits_ + suit_class_[c]] += static_cast<std::uint32_t>(step);
     rank_count_[t * ranks_ + rank_class_[c]] += static_cast<std::uint32_t>(step);
   }
@@ -369,6 +488,27 @@ void e_process::component_logs(std::vector<double>& out) const {
   out.clear();
   for (const predictor_state& p : preds_)
     for (const component& c : p.comps) out.push_back(c.log_e);
+}
+
+// Whether mixture_log() may return more than `level`, from the largest ln e-value of a
+// component that bets (top): the null components' e-values are exactly 1 and every other term
+// of the average is at most e^top, so the mixture is below 1 when top < 0 (by at least a
+// factor 1 − 1e-9·(share of the betting components): far more than the rounding of the sum),
+// and at most e^top (up to rounding) when top >= 0. false: it is certainly not above `level`.
+bool e_process::mixture_may_exceed(double level) const noexcept {
+  double top = -std::numeric_limits<double>::infinity(), top_all = top;
+  bool nulls_one = true;  // a restored state's null components too (else only the second bound)
+  for (const predictor_state& p : preds_)
+    for (const component& c : p.comps) {
+      top_all = std::max(top_all, c.log_e);
+      if (c.w_cold != 0 || c.w_hot != 0) {
+        top = std::max(top, c.log_e);
+      } else {
+        nulls_one = nulls_one && c.log_e == 0;
+      }
+    }
+  if (nulls_one && top < -1e-9 && level >= 0) return false;
+  return top_all + 1e-9 * (1 + std::fabs(top_all)) >= level;
 }
 
 // Between decks every component is folded (scale = 1), so log_e is its whole logarithm.
@@ -479,216 +619,6 @@ e_process::status e_process::current() const {
   s.leader = std::string(names[leader]);
   s.evidence = evidence_of(leader);
   return s;
-}
-
-// ---- state file ----
-
-namespace {
-
-nlohmann::json pack_identity(const audit_pack& pack) {
-  return {{"name", pack.name},       {"size", pack.size()},     {"decks", pack.decks},
-          {"jokers", pack.jokers},   {"copies", pack.copies},   {"suit_of", pack.suit_of},
-          {"rank_of", pack.rank_of}, {"ranks", pack.ranks}};
-}
-
-std::string describe_pack(const nlohmann::json& id) {
-  // render::count_noun's rule (the library cannot call it): "1 deck", "0 jokers".
-  const auto count = [](std::uint64_t n, const char* one, const char* many) { return fmt::format("{} {}", n, n == 1 ? one : many); };
-  return fmt::format("'{}' ({}, {}, {})", id.value("name", std::string("?")),
-                     count(id.value("size", std::uint64_t{0}), "card", "cards"),
-                     count(id.value("decks", std::uint64_t{0}), "deck", "decks"),
-                     count(id.value("jokers", std::uint64_t{0}), "joker", "jokers"));
-}
-
-// A whole number >= 0 that fits T: a negative, fractional or too large count is refused (it
-// would wrap or be cut).
-template <class T>
-T read_count(const nlohmann::json& v, const char* key) {
-  if (!v.is_number_unsigned() || v.get<std::uint64_t>() > std::numeric_limits<T>::max())
-    throw shufl::error(fmt::format("state file: '{}' holds a value that is not a whole number of the right range", key));
-  return static_cast<T>(v.get<std::uint64_t>());
-}
-
-double read_number(const nlohmann::json& v, const char* key) {
-  if (!v.is_number() || !std::isfinite(v.get<double>()))
-    throw shufl::error(fmt::format("state file: '{}' holds a value that is not a finite number", key));
-  return v.get<double>();
-}
-
-template <class T>
-void read_vector(const nlohmann::json& j, const char* key, std::vector<T>& out, std::size_t size) {
-  const auto& a = j.at(key);
-  if (!a.is_array() || a.size() != size)
-    throw shufl::error(fmt::format("state file: '{}' has the wrong size", key));
-  out.clear();
-  for (const auto& v : a) {
-    if constexpr (std::is_integral_v<T>) {
-      out.push_back(read_count<T>(v, key));
-    } else {
-      out.push_back(read_number(v, key));
-    }
-  }
-}
-
-// Every row of a position table counts each deck once (rows past the deck length: none).
-void check_rows(const std::vector<std::uint32_t>& counts, std::size_t columns, std::size_t rows, std::size_t length,
-                std::uint64_t decks, const char* key) {
-  for (std::size_t t = 0; t < rows; ++t) {
-    std::uint64_t sum = 0;
-    for (std::size_t c = 0; c < columns; ++c) sum += counts[t * columns + c];
-    if (sum != (t < length ? decks : 0))
-      throw shufl::error(fmt::format("state file: '{}' does not add up to the decks counted", key));
-  }
-}
-
-}  // namespace
-
-std::string e_process::predictor_set_name() const {
-  return window_ > 0 ? fmt::format("{};window={}", predictor_set, window_) : std::string(predictor_set);
-}
-
-std::string e_process::serialize() const {
-  nlohmann::json j;
-  j["format"] = "shufl audit monitor state";
-  j["version"] = 1;
-  j["predictor_set"] = predictor_set_name();
-  j["pack"] = pack_identity(pack_);
-  j["length"] = length_;
-  j["decks"] = decks_;
-  j["max_log_mixture"] = max_log_mixture_;
-  nlohmann::json preds = nlohmann::json::array();
-  for (const predictor_state& p : preds_) {
-    std::vector<double> logs;
-    for (const component& c : p.comps) logs.push_back(c.log_e);
-    preds.push_back({{"log_e", logs},
-                     {"hits", p.hits},
-                     {"guesses", p.guesses},
-                     {"expected_hits", p.expected_hits}});
-  }
-  j["predictors"] = preds;
-  j["position_counts"] = pos_count_;
-  j["suit_counts"] = suit_count_;
-  j["rank_counts"] = rank_count_;
-  j["previous"] = prev_;
-  if (window_ > 0) {  // the decks in the window, oldest first
-    nlohmann::json w = nlohmann::json::array();
-    const std::uint64_t kept = std::min<std::uint64_t>(decks_, window_);
-    for (std::uint64_t d = decks_ - kept; d < decks_; ++d) {
-      const std::uint32_t* slot = ring_.data() + (d % window_) * length_;
-      w.push_back(std::vector<std::uint32_t>(slot, slot + length_));
-    }
-    j["window_decks"] = std::move(w);
-  }
-  return j.dump();
-}
-
-void e_process::deserialize(std::string_view json_text) {
-  try {
-    deserialize_checked(json_text);
-  } catch (const nlohmann::json::exception&) {
-    // The parser library's own words (type_error.302 ...) are not for the operator.
-    throw shufl::error("state file: malformed (a field is missing or has the wrong type)");
-  }
-}
-
-void e_process::deserialize_checked(std::string_view json_text) {
-  const nlohmann::json j = nlohmann::json::parse(json_text, nullptr, false);
-  if (j.is_discarded() || !j.is_object() || !j.contains("format") ||
-      j["format"] != "shufl audit monitor state")
-    throw shufl::error("state file: not a state file of shufl audit --follow");
-  if (j.value("version", 0) != 1)
-    throw shufl::error("state file: written by another version of the monitor (version " +
-                       j.value("version", nlohmann::json()).dump() + ", this one reads 1)");
-  const nlohmann::json mine = pack_identity(pack_);
-  if (!j.contains("pack") || j["pack"] != mine)
-    throw shufl::error("state file: written for the pack " +
-                       (j.contains("pack") && j["pack"].is_object() ? describe_pack(j["pack"])
-                                                                    : std::string("?")) +
-                       ", this stream's pack is " + describe_pack(mine));
-  if (j.value("predictor_set", std::string()) != predictor_set_name())
-    throw shufl::error("state file: written for another set of predictors ('" +
-                       j.value("predictor_set", std::string()) + "'; this monitor has '" +
-                       predictor_set_name() + "')");
-  {
-    e_process next(pack_, window_);
-    next.length_ = read_count<std::size_t>(j.at("length"), "length");
-    next.decks_ = read_count<std::uint64_t>(j.at("decks"), "decks");
-    next.max_log_mixture_ = read_number(j.at("max_log_mixture"), "max_log_mixture");
-    if (next.length_ > n_ || (next.length_ == 0) != (next.decks_ == 0))
-      throw shufl::error("state file: inconsistent deck length");
-    // No card's factor exceeds 1/p0(card) = R/left <= R, so ln e <= decks · ln(n!): a larger
-    // value was not made by this monitor (a forged state that would alarm at once).
-    const double most = static_cast<double>(next.decks_) * std::lgamma(static_cast<double>(n_) + 1) + 1e-6;
-    if (next.max_log_mixture_ < 0 || next.max_log_mixture_ > most)
-      throw shufl::error("state file: 'max_log_mixture' is out of range for the decks counted");
-    const auto& preds = j.at("predictors");
-    if (!preds.is_array() || preds.size() != next.preds_.size())
-      throw shufl::error("state file: wrong number of predictors");
-    for (std::size_t p = 0; p < preds.size(); ++p) {
-      predictor_state& ps = next.preds_[p];
-      std::vector<double> logs;
-      read_vector(preds[p], "log_e", logs, ps.comps.size());
-      for (std::size_t i = 0; i < logs.size(); ++i) {
-        if (logs[i] > most) throw shufl::error("state file: an e-value out of range for the decks counted");
-        ps.comps[i].log_e = logs[i];
-      }
-      ps.hits = read_count<std::uint64_t>(preds[p].at("hits"), "hits");
-      ps.guesses = read_count<std::uint64_t>(preds[p].at("guesses"), "guesses");
-      ps.expected_hits = read_number(preds[p].at("expected_hits"), "expected_hits");
-      if (ps.hits > ps.guesses || ps.guesses > next.decks_ * n_ || ps.expected_hits < 0 ||
-          ps.expected_hits > static_cast<double>(ps.guesses))
-        throw shufl::error("state file: a predictor's hit counts are inconsistent");
-    }
-    read_vector(j, "position_counts", next.pos_count_, n_ * faces_);
-    read_vector(j, "suit_counts", next.suit_count_, n_ * suits_);
-    read_vector(j, "rank_counts", next.rank_count_, n_ * ranks_);
-    if (window_ == 0) {
-      check_rows(next.pos_count_, faces_, n_, next.length_, next.decks_, "position_counts");
-      check_rows(next.suit_count_, suits_, n_, next.length_, next.decks_, "suit_counts");
-      check_rows(next.rank_count_, ranks_, n_, next.length_, next.decks_, "rank_counts");
-    }
-    const auto& prev = j.at("previous");
-    if (!prev.is_array() || prev.size() != (next.decks_ == 0 ? 0 : next.length_))
-      throw shufl::error("state file: the previous deck has the wrong length");
-    if (next.decks_ > 0) {
-      std::vector<std::uint32_t> deck;
-      for (const auto& v : prev) deck.push_back(read_count<std::uint32_t>(v, "previous"));
-      try {
-        next.check_deck(deck);
-      } catch (const shufl::error& e) {
-        // check_deck speaks of a deck given to the monitor ("audit monitor: ..."): here the
-        // deck is the state file's.
-        std::string why = e.what();
-        if (why.rfind("audit monitor: ", 0) == 0) why.erase(0, 15);
-        throw shufl::error("state file: the previous deck is not a deck of the pack (" + why + ")");
-      }
-      next.prev_ = deck;
-      std::fill(next.seen_copy_.begin(), next.seen_copy_.end(), 0u);
-      for (std::size_t t = 0; t < deck.size(); ++t)
-        next.prev_next_[offset_[deck[t]] + next.seen_copy_[deck[t]]++] =
-            t + 1 < deck.size() ? deck[t + 1] : none;
-    }
-    if (window_ > 0) {  // the counts are the window's decks: rebuilt from them
-      const auto& w = j.at("window_decks");
-      const std::uint64_t kept = std::min<std::uint64_t>(next.decks_, window_);
-      if (!w.is_array() || w.size() != kept) throw shufl::error("state file: 'window_decks' has the wrong size");
-      std::fill(next.pos_count_.begin(), next.pos_count_.end(), 0u);
-      std::fill(next.suit_count_.begin(), next.suit_count_.end(), 0u);
-      std::fill(next.rank_count_.begin(), next.rank_count_.end(), 0u);
-      if (kept > 0) next.ring_.assign(window_ * next.length_, 0);
-      for (std::uint64_t i = 0; i < kept; ++i) {
-        std::vector<std::uint32_t> deck;
-        if (!w[i].is_array()) throw shufl::error("state file: a deck of 'window_decks' is not a list");
-        for (const auto& v : w[i]) deck.push_back(read_count<std::uint32_t>(v, "window_decks"));
-        if (deck.size() != next.length_) throw shufl::error("state file: a deck of 'window_decks' has the wrong length");
-        next.check_deck(deck);
-        std::copy(deck.begin(), deck.end(), next.ring_.begin() + static_cast<std::ptrdiff_t>(((next.decks_ - kept + i) % window_) * next.length_));
-        next.count_deck(deck, +1);
-      }
-    }
-    next.rebuild_weights();
-    *this = std::move(next);
-  }
 }
 
 }  // namespace shufl::audit

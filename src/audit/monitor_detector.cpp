@@ -94,16 +94,33 @@ change_detector::change_detector(const audit_pack& pack, double arl, std::span<c
   log_m_ = minus_inf;
 }
 
-void change_detector::add_deck(std::span<const std::uint32_t> faces) {
+void change_detector::add_deck(std::span<const std::uint32_t> faces, e_process::shared_guesses* shared) {
   // The first learner checks the deck before anything changes; the others then cannot fail.
   const std::size_t per = layout_.size();
+  if (shared == nullptr) {
+    shared = &shared_;
+    shared_.ready = false;
+  }
+  // The guessing predictors learn nothing: their components are the same in every learner set
+  // (unless a state said otherwise), so the first set's new value is taken when the inputs of
+  // the recursion are the same doubles (the same function of the same arguments).
+  first_.resize(3 * per);
   for (std::size_t i = 0; i < learners_.size(); ++i) {
     learners_[i].component_logs(before_);
-    learners_[i].add_deck(faces);
+    learners_[i].add_deck(faces, shared);
     learners_[i].component_logs(after_);
     for (std::size_t k = 0; k < per; ++k) {
       double& s = log_sr_[i * per + k];
       if (layout_[k].null) continue;
+      if (i == 0) {
+        first_[3 * k] = before_[k];
+        first_[3 * k + 1] = after_[k];
+        first_[3 * k + 2] = s;
+      } else if (!learns(layout_[k].predictor) && first_[3 * k] == before_[k] && first_[3 * k + 1] == after_[k] &&
+                 first_[3 * k + 2] == s) {
+        s = log_sr_[k];
+        continue;
+      }
       s = (after_[k] - before_[k]) + softplus(s);
     }
   }
@@ -173,33 +190,57 @@ void change_detector::add_replay(std::span<const std::uint32_t> faces) {
   ++replay_seen_;
 }
 
+// The largest term of M_t; then ln M_t = top + ln Σ_k e^{term_k − top} lazily (mixture()).
 void change_detector::update_mixture() noexcept {
+  static const double replay_weight_log = std::log(0.2 / static_cast<double>(replay_weights.size()));
+  double top = minus_inf;
+  std::size_t terms = 0;
+  for (std::size_t k = 0; k < log_sr_.size(); ++k)
+    if (weight_log_[k] != minus_inf) {
+      top = std::max(top, log_sr_[k] + weight_log_[k]);
+      ++terms;
+    }
+  for (const double r : replay_sr_) top = std::max(top, r + replay_weight_log);
+  terms += replay_sr_.size();
+  if (top == minus_inf) {
+    log_m_ = minus_inf;
+    stale_ = false;
+    return;
+  }
+  // Σ of the terms' e^{term − top} (each <= 1) is at most `terms` (up to rounding, far below 1e-6).
+  if (terms != bound_terms_) {
+    bound_terms_ = terms;
+    log_terms_ = std::log(static_cast<double>(terms)) + 1e-6;
+  }
+  bound_ = top + log_terms_;
+  stale_ = true;
+}
+
+void change_detector::mixture() const noexcept {
   double top = minus_inf;
   for (std::size_t k = 0; k < log_sr_.size(); ++k)
     if (weight_log_[k] != minus_inf) top = std::max(top, log_sr_[k] + weight_log_[k]);
   const double replay_weight_log = std::log(0.2 / static_cast<double>(replay_weights.size()));
   for (const double r : replay_sr_) top = std::max(top, r + replay_weight_log);
-  if (top == minus_inf) {
-    log_m_ = minus_inf;
-    return;
-  }
   double sum = 0;
   for (std::size_t k = 0; k < log_sr_.size(); ++k)
     if (weight_log_[k] != minus_inf) sum += std::exp(log_sr_[k] + weight_log_[k] - top);
   for (const double r : replay_sr_) sum += std::exp(r + replay_weight_log - top);
   log_m_ = top + std::log(sum);
+  stale_ = false;
 }
 
 void change_detector::restart() noexcept {
   std::fill(log_sr_.begin(), log_sr_.end(), minus_inf);
   replay_sr_.fill(minus_inf);
   log_m_ = minus_inf;
+  stale_ = false;
   decks_ = 0;
 }
 
 change_detector::status change_detector::current() const {
   status s;
-  s.log10_m = std::max(log_m_ / ln10, -300.0);
+  s.log10_m = std::max(log_m() / ln10, -300.0);
   s.log10_threshold = log10_threshold_;
   s.decks = decks_;
   const auto names = e_process::predictor_names();

@@ -108,12 +108,21 @@ class change_detector {
                   std::span<const std::size_t> windows = default_windows,
                   std::shared_ptr<replay_window> replay = nullptr);
 
-  /// Adds one deck (as e_process::add_deck; throws the same errors, changing nothing).
-  void add_deck(std::span<const std::uint32_t> faces);
+  /// Adds one deck (as e_process::add_deck; throws the same errors, changing nothing). The
+  /// learners share their guessing predictors' work, also with others through `shared`
+  /// (e_process::shared_guesses; null: within this detector only).
+  void add_deck(std::span<const std::uint32_t> faces, e_process::shared_guesses* shared = nullptr);
   /// true when M_t >= A.
-  [[nodiscard]] bool alarmed() const noexcept { return log_m_ >= log_threshold_; }
+  [[nodiscard]] bool alarmed() const noexcept {
+    // Below the bound, M_t < A for sure; else the exact ln M_t decides.
+    if (stale_ && bound_ < log_threshold_) return false;
+    return log_m() >= log_threshold_;
+  }
   /// ln M_t (−inf before any deck and right after restart()).
-  [[nodiscard]] double log_m() const noexcept { return log_m_; }
+  [[nodiscard]] double log_m() const noexcept {
+    if (stale_) mixture();
+    return log_m_;
+  }
   /// Bets on replays in `replay` from now on (shared: copies of this detector share it too).
   void share_replay(std::shared_ptr<replay_window> replay) { replay_ = replay_ref(std::move(replay), false); }
   /// Starts the statistic again from M = 0 (the learners keep their windows).
@@ -128,6 +137,7 @@ class change_detector {
 
  private:
   void update_mixture() noexcept;
+  void mixture() const noexcept;
   void add_replay(std::span<const std::uint32_t> faces);
 
   audit_pack pack_;
@@ -136,7 +146,8 @@ class change_detector {
   std::vector<e_process::component_info> layout_;  // of one learner
   std::vector<double> weight_log_;                // ln π_k, per learner × component (−inf: null)
   std::vector<double> log_sr_;                    // ln M_{k,t}, same layout
-  std::vector<double> before_, after_;            // scratch
+  std::vector<double> before_, after_, first_;    // scratch
+  e_process::shared_guesses shared_;             // scratch: the learners' guessing work
   // replay: the window of recent decks (maybe shared between groups)
   static constexpr std::array<double, 2> replay_weights = {1.0 / 64, 1.0 / 2};
   // A copy of a detector copies a window of its own (an enumeration of next decks over copies
@@ -169,7 +180,14 @@ class change_detector {
   std::size_t run_slots_ = 0;
   double log_run_p1_ = 0;                        // ln of the largest null probability of one window
   std::uint64_t last_run_lag_ = 0;               // lag of the last run hit (0: none)
-  double log_m_ = 0;
+  // ln M_t, computed (log-sum-exp over the components) only when a decision or a status needs
+  // it: after a deck only the largest term is found, and bound_ = that term + ln(number of
+  // terms) + 1e-6 is above ln M_t, so a deck whose bound is below ln A cannot alarm.
+  mutable double log_m_ = 0;
+  mutable bool stale_ = false;
+  double bound_ = 0;
+  std::size_t bound_terms_ = 0;  // the number of terms whose ln (+ 1e-6) is log_terms_
+  double log_terms_ = 0;
   double log_threshold_ = 0;
   double log10_threshold_ = 0;
   std::uint64_t decks_ = 0;

@@ -38,6 +38,7 @@ struct follow_group {
   bool alarmed = false;                 ///< alarmed in this run
   bool restored_alarm = false;          ///< a restored state had alarmed: given again at the first deck
   std::uint64_t last_status_decks = ~std::uint64_t{0};
+  bool unreported = false;              ///< decks this run since the group's last status
   std::uint64_t last_line = 0;          ///< input line of the group's last deck (0: none this run)
   double last_deck_time = 0;            ///< when the group's last deck was read, seconds since 1970 UTC (0: none)
   follow_group(std::string n, const audit_pack& pack, double arl, std::shared_ptr<replay_window> replay)

@@ -74,7 +74,24 @@ class e_process {
   /// partial deal (then every deck of the stream must have that length). Throws shufl::error
   /// (and changes nothing) for an unknown face, a face more often than the pack has it, or a
   /// length different from the first deck's.
-  void add_deck(std::span<const std::uint32_t> faces);
+  void add_deck(std::span<const std::uint32_t> faces) { add_deck(faces, nullptr); }
+
+  /// The guessing predictors' (successor, repeat) work on one deck, which learns nothing: the
+  /// same for every e-process of a stream that saw the same previous deck. The first add_deck
+  /// given one with `ready` false computes it and fills it in; the next ones (same deck, same
+  /// previous deck) take it instead of computing it again: the same doubles added in the same
+  /// order. Set `ready` to false before each new deck.
+  struct shared_guesses {
+    bool ready = false;
+    std::vector<std::uint32_t> previous;          // the previous deck it was computed after
+    std::array<std::uint64_t, 2> guesses{}, hits{};
+    std::array<std::vector<double>, 2> expected;  // Σ p0(guess) terms, in order
+    std::vector<std::pair<std::uint32_t, double>> folds;  // (component, ln) added mid-deck, in order
+    std::vector<double> misses;                   // per component: the misses' ln, added next
+    std::vector<double> last;                     // per component: ln of the deck's rest (NaN: none)
+  };
+  /// add_deck, sharing the guessing predictors' work through `shared` (may be null).
+  void add_deck(std::span<const std::uint32_t> faces, shared_guesses* shared);
 
   [[nodiscard]] std::uint64_t decks() const noexcept { return decks_; }
   [[nodiscard]] status current() const;
@@ -124,10 +141,16 @@ class e_process {
   void count_deck(std::span<const std::uint32_t> faces, int step) noexcept;
   std::string predictor_set_name() const;
   double mixture_log() const noexcept;
+  [[nodiscard]] bool mixture_may_exceed(double level) const noexcept;
   double predictor_log(const predictor_state& p) const noexcept;
   std::string evidence_of(std::size_t predictor) const;
   std::string face_label(std::uint32_t face) const;
   void rebuild_weights() noexcept;
+  [[nodiscard]] std::uint32_t next_live(std::size_t from) const noexcept;
+  [[nodiscard]] std::uint32_t previous_live(std::size_t x) const noexcept;
+  void guess(std::size_t predictor, std::uint32_t g, std::uint32_t c, double R, bool& hot);
+  void guessing_factors(shared_guesses* fill);
+  void take_guesses(const shared_guesses& shared);
 
   audit_pack pack_;
   std::size_t n_ = 0;            // cards per pack
@@ -154,6 +177,16 @@ class e_process {
   std::array<std::uint64_t, 8> misses_{};  // [2 · predictor + hot]: misses in this deck
   std::vector<std::uint32_t> left_, live_, live_pos_, seen_copy_, suit_left_, rank_left_;
   std::vector<std::uint32_t> dead_class_;  // suit classes used up in this deck, then rank classes
+  std::vector<std::uint64_t> live_bits_;   // bit f: face f still possible in this deck
+  std::vector<double> ratio_pos_, ratio_sr_;  // per card: r(c) of position and suit-rank
+  struct hit {
+    std::size_t predictor = 0;
+    bool hot = false;   // the predictor hit the card before in this deck
+    double ratio = 0;   // R / left[g]
+  };
+  std::vector<hit> hits_;                  // the guessing predictors' hits in this deck, in order
+  std::array<std::vector<double>, 2> expected_;  // the guessing predictors' p0(guess) in this deck
+  std::array<std::uint64_t, 2> deck_hits_{};     // and their hits
   bool unit_copies_ = false;               // one copy of every face (no shoe)
 };
 
