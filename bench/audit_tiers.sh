@@ -26,6 +26,7 @@ cpu_model() { grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'; 
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 
 table() {  # DIR: prints the Markdown table of DIR's results
+  # shellcheck disable=SC2086 # one argument per algorithm
   /usr/bin/python3 - "$1" $algos <<'PY'
 import glob, json, os, sys
 
@@ -100,7 +101,7 @@ PY
 }
 
 if [ "${1:-}" = "--table" ]; then
-  [ $# -eq 2 ] && [ -d "$2" ] || { echo "usage: bench/audit_tiers.sh --table DIR" >&2; exit 1; }
+  if [ $# -ne 2 ] || [ ! -d "$2" ]; then echo "usage: bench/audit_tiers.sh --table DIR" >&2; exit 1; fi
   table "$2"
   exit 0
 fi
