@@ -5,13 +5,14 @@
 # but" the names of those that pass when that is shorter), the batches row's p and the CPU
 # seconds (user + system of the audit, measured by /usr/bin/time, from Debian's package `time`).
 # Usage:
-#   bench/audit_tiers.sh [--out DIR] [TIER] [SHUFL]   run the audits, then print the table
+#   bench/audit_tiers.sh [--out DIR] [TIER [SHUFL [ALGO...]]]   run the audits, print the table
 #   bench/audit_tiers.sh --table DIR                  print the table of the results already in DIR
-# TIER is small by default, SHUFL build/shufl. The run keeps, per algorithm A (':' written '_'),
+# TIER is small by default, SHUFL build/shufl, the ALGOs every algorithm of the zoo (name some to
+# split a long run into queues sharing DIR). The run keeps, per algorithm A (':' written '_'),
 # DIR/A.json (the audit's JSON), DIR/A.time (user, system and elapsed seconds, then "rc N") and
-# DIR/A.err, and DIR/run.txt (shufl's version, the CPU model and the load before and after);
+# DIR/A.err, and adds to DIR/run.txt shufl's version, the CPU model and the load before and after;
 # without --out DIR is a new temporary directory. An algorithm whose A.json is already in DIR is
-# not run again, so an interrupted run resumes, and two runs on different algorithms may share DIR.
+# not run again, so an interrupted run resumes.
 # --table reads only those files (the tier, algorithm and seed from each JSON; it does not need the
 # JSON's input.trials), so anyone can rebuild the table of a long run from its directory; an
 # algorithm without A.json shows "not finished".
@@ -107,20 +108,22 @@ if [ "${1:-}" = "--table" ]; then
 fi
 dir=
 if [ "${1:-}" = "--out" ]; then
-  [ $# -ge 2 ] || { echo "usage: bench/audit_tiers.sh [--out DIR] [TIER] [SHUFL]" >&2; exit 1; }
+  [ $# -ge 2 ] || { echo "usage: bench/audit_tiers.sh [--out DIR] [TIER [SHUFL [ALGO...]]]" >&2; exit 1; }
   dir=$2
   shift 2
 fi
 tier=${1:-small}
 shufl=$(readlink -f "${2:-build/shufl}")
+if [ $# -gt 2 ]; then shift 2; run_algos=$*; else run_algos=$algos; fi
 [ -x /usr/bin/time ] || { echo "audit_tiers.sh: needs /usr/bin/time (apt-get install time)" >&2; exit 1; }
 if [ -z "$dir" ]; then dir=$(mktemp -d "${TMPDIR:-/tmp}/audit_tiers.XXXXXX"); fi
 mkdir -p "$dir"
 {
-  echo "$("$shufl" --version | head -n1), tier $tier, seed 1, --threads 1, one audit at a time"
+  # shellcheck disable=SC2086 # the algorithms on one line
+  echo "$("$shufl" --version | head -n1), tier $tier, seed 1, --threads 1, one audit at a time:" $run_algos
   echo "CPU: $(cpu_model); load before: $(load); started $(date -u '+%Y-%m-%d %H:%M UTC')"
-} > "$dir/run.txt"
-for a in $algos; do
+} >> "$dir/run.txt"
+for a in $run_algos; do
   f=$dir/$(echo "$a" | tr ':' '_')
   [ -s "$f.json" ] && continue
   rc=0
