@@ -5,7 +5,6 @@ from __future__ import annotations
 import array
 import itertools
 import json
-import math
 import operator
 from dataclasses import dataclass, asdict
 from typing import Any, Callable, Optional, Sequence
