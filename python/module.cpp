@@ -193,53 +193,46 @@ py::tuple audit_text(const std::string& text, const std::string& name, const aud
   return reports(r, info, reader.pack());
 }
 
-// Runs `work` with the GIL released while a thread polls Python's signal handlers every 50 ms
-// and sets `stop` on Ctrl-C (for the library calls that take a std::atomic<bool> stop flag).
+// Runs `work` on a worker thread with the GIL released, while the calling thread polls Python's
+// signal handlers every 50 ms (signal_poll): CPython runs them only on the main thread, so a poll
+// from a helper thread never sees Ctrl-C. Ctrl-C sets `stop`, which the work reads to end early;
+// once it has ended, the handler's exception (KeyboardInterrupt) is raised here. An exception of
+// the work is rethrown on the calling thread. `work` must not touch Python objects.
 template <class Work>
-auto with_stop_flag(std::atomic<bool>& stop, Work&& work) {
+auto run_interruptible(std::atomic<bool>& stop, Work&& work) {
+  std::optional<decltype(work())> result;
+  std::exception_ptr failure;
   std::mutex m;
   std::condition_variable cv;
   bool done = false;
-  std::thread poller;
+  signal_poll poll;
   {
     py::gil_scoped_release release;
-    poller = std::thread([&] {
-      std::unique_lock lock(m);
-      while (!cv.wait_for(lock, std::chrono::milliseconds(50), [&] { return done; })) {
-        lock.unlock();
-        {
-          py::gil_scoped_acquire gil;
-          if (PyErr_CheckSignals() != 0) {
-            // The exception is raised again on the calling thread (the flag says why it stopped).
-            PyErr_Clear();
-            stop = true;
-          }
-        }
-        lock.lock();
+    std::thread worker([&] {
+      try {
+        result.emplace(work());
+      } catch (...) {
+        failure = std::current_exception();
       }
+      {
+        std::lock_guard lock(m);
+        done = true;
+      }
+      cv.notify_all();
     });
-  }
-  const auto finish = [&] {
-    {
-      std::lock_guard lock(m);
-      done = true;
+    std::unique_lock lock(m);
+    while (!cv.wait_for(lock, std::chrono::milliseconds(50), [&] { return done; })) {
+      if (poll.raised) continue;  // asked once; the exception stays set until the work ends
+      lock.unlock();
+      if (poll()) stop = true;
+      lock.lock();
     }
-    cv.notify_all();
-    py::gil_scoped_release release;
-    poller.join();
-  };
-  try {
-    decltype(work()) result;
-    {
-      py::gil_scoped_release release;
-      result = work();
-    }
-    finish();
-    return result;
-  } catch (...) {
-    finish();
-    throw;
+    lock.unlock();
+    worker.join();
   }
+  if (poll.raised) throw py::error_already_set();
+  if (failure) std::rethrow_exception(failure);
+  return std::move(*result);
 }
 
 // `shufl bias` (run_bias) and its JSON and text reports (render/bias_report.hpp).
@@ -261,11 +254,7 @@ py::tuple bias(std::size_t n, std::uint64_t trials, const std::string& algorithm
   b.threads = threads;
   std::atomic<bool> stop{false};
   b.stop = &stop;
-  const bias_report report = with_stop_flag(stop, [&] { return run_bias(b); });
-  if (report.interrupted) {
-    PyErr_SetNone(PyExc_KeyboardInterrupt);
-    throw py::error_already_set();
-  }
+  const bias_report report = run_interruptible(stop, [&] { return run_bias(b); });
   const std::string seed_text = b.seed ? "\"" + escape_controls(*b.seed) + "\"" : "none (from the OS)";
   return py::make_tuple(render::json_report(report, b.threads), render::text_report(report, seed_text, b.threads));
 }
@@ -312,17 +301,13 @@ py::object deck_cards(const std::string& pack_name, std::uint64_t decks, std::ui
   py::array_t<std::uint16_t> out({static_cast<py::ssize_t>(*count), static_cast<py::ssize_t>(n)});
   std::uint16_t* o = out.mutable_data();
   std::atomic<bool> stop{false};
-  with_stop_flag(stop, [&] {
+  run_interruptible(stop, [&] {
     shuffle_decks(n, *count, r, [&](std::span<const std::uint32_t> order) {
       for (const auto i : order) *o++ = static_cast<std::uint16_t>(i + 1);
       return !stop;
     });
     return 0;
   });
-  if (stop) {
-    PyErr_SetNone(PyExc_KeyboardInterrupt);
-    throw py::error_already_set();
-  }
   py::object result = out;
   return result;
 }
@@ -356,13 +341,13 @@ class detector {
   bool add_array(const py::array& decks, bool zero_based) {
     const audit::card_array a = card_array_of(decks, zero_based);
     std::atomic<bool> stop{false};
-    with_stop_flag(stop, [&] {
+    run_interruptible(stop, [&] {
       std::vector<std::uint32_t> faces;
       for (std::size_t row = 0; row < a.rows && !stop; row += audit::audit_block_decks) {
         const std::size_t count = std::min(audit::audit_block_decks, a.rows - row);
         faces.resize(count * positions_);
         audit::card_array_faces(a, pack_, positions_, row, count, faces.data());
-        for (std::size_t k = 0; k < count; ++k) {
+        for (std::size_t k = 0; k < count && !stop; ++k) {  // a deck can take milliseconds after an alarm
           const std::span<const std::uint32_t> deck(faces.data() + k * positions_, positions_);
           e_.add_deck(deck);
           detector_.add_deck(deck);
@@ -377,10 +362,6 @@ class detector {
       }
       return 0;
     });
-    if (stop) {
-      PyErr_SetNone(PyExc_KeyboardInterrupt);
-      throw py::error_already_set();
-    }
     return alarm();
   }
 
