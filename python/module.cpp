@@ -6,6 +6,7 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
+#include <fmt/format.h>
 
 #include <atomic>
 #include <map>
@@ -38,6 +39,7 @@
 #include "shufl/audit/plan.hpp"
 #include "shufl/audit/seed_search_input.hpp"
 #include "shufl/audit/seed_search_run.hpp"
+#include "shufl/audit/tier.hpp"
 #include "shufl/bias.hpp"
 #include "shufl/cpus.hpp"
 #include "shufl/deck.hpp"
@@ -61,6 +63,7 @@ struct audit_args {
   std::optional<std::string> deal;  // "HxC", as --deal
   double alpha = 0.01;
   unsigned threads = 1;
+  std::size_t lags = 2;  // --lags
 };
 
 audit::reader_options reader_options_of(const audit_args& a) {
@@ -76,6 +79,7 @@ audit::audit_options audit_options_of(const audit_args& a) {
   o.alpha = a.alpha;
   o.threads = a.threads;
   o.game = audit::parse_game(a.game, a.deal);
+  o.lags = a.lags;
   return o;
 }
 
@@ -259,13 +263,24 @@ py::tuple bias(std::size_t n, std::uint64_t trials, const std::string& algorithm
   return py::make_tuple(render::json_report(report, b.threads), render::text_report(report, seed_text, b.threads));
 }
 
-// `shufl audit --plan`: the decks each test needs (plan_audit; render's JSON and text).
-py::tuple plan(const audit_args& args, double power, const std::optional<double>& effect_all,
-               const std::map<std::string, double>& effects) {
-  if (!(args.alpha > 0 && args.alpha < 1)) throw error("--alpha must be in (0, 1)");
-  if (!(power > 0 && power < 1)) throw error("--power must be between 0 and 1");
+// `shufl audit --plan`: the decks each test needs (plan_audit; render's JSON and text), for the
+// battery of --lags and --batch-size or of --tier, which refuses the options it fixes when given
+// (alpha_given, lags, batch_size, args.game and args.deal).
+py::tuple plan(const audit_args& args, bool alpha_given, double power, const std::optional<double>& effect_all,
+               const std::map<std::string, double>& effects, std::optional<std::uint64_t> lags,
+               std::optional<std::uint64_t> batch_size, const std::optional<std::string>& tier) {
+  if (!(args.alpha > 0 && args.alpha < 1)) throw error(fmt::format("--alpha must be between 0 and 1, not {}", args.alpha));
+  if (!(power > 0 && power < 1)) throw error(fmt::format("--power must be between 0 and 1, not {}", power));
+  audit::audit_options options = audit_options_of(args);
+  if (lags) options.lags = static_cast<std::size_t>(*lags);
+  if (batch_size) options.batch_size = *batch_size;
+  if (tier) {
+    audit::apply_tier(options, *tier, [&](std::string_view name) {
+      return (name == "--alpha" && alpha_given) || (name == "--lags" && lags) || (name == "--batch-size" && batch_size) ||
+             (name == "--game" && args.game) || (name == "--deal" && args.deal);
+    });
+  }
   audit::plan_options o;
-  o.alpha = args.alpha;
   o.power = power;
   for (const auto& [name, delta] : effects) o.effects[name] = delta;
   if (effect_all) {  // as --effect X: every test that has an effect model
@@ -274,9 +289,7 @@ py::tuple plan(const audit_args& args, double power, const std::optional<double>
     }
   }
   const audit::audit_pack pack = audit::make_audit_pack(reader_options_of(args));
-  audit::battery_shape shape = audit::make_shape(pack);
-  audit::set_game(shape, pack, audit_options_of(args).game);
-  const audit::audit_plan p = audit::plan_audit(shape, o);
+  const audit::audit_plan p = audit::plan_audit(pack, options, o);
   return py::make_tuple(render::audit_plan_json(p, pack).dump(), render::audit_plan_text(p, pack.cards.description));
 }
 
@@ -502,7 +515,8 @@ PYBIND11_MODULE(_shufl, m) {
       .def_readwrite("game", &audit_args::game)
       .def_readwrite("deal", &audit_args::deal)
       .def_readwrite("alpha", &audit_args::alpha)
-      .def_readwrite("threads", &audit_args::threads);
+      .def_readwrite("threads", &audit_args::threads)
+      .def_readwrite("lags", &audit_args::lags);
   py::class_<report_html>(m, "ReportHtml")
       .def("html", &report_html::html, "The audit's section of the --report page as a notebook fragment.");
   m.def("audit_array", &audit_array, py::arg("decks"), py::arg("args"), py::arg("zero_based"),
@@ -522,7 +536,8 @@ PYBIND11_MODULE(_shufl, m) {
       .def("state", &detector::state)
       .def("restore", &detector::restore, py::arg("text"), py::arg("reset_alarm"))
       .def("restart", &detector::restart);
-  m.def("plan", &plan, py::arg("args"), py::arg("power"), py::arg("effect_all"), py::arg("effects"),
+  m.def("plan", &plan, py::arg("args"), py::arg("alpha_given"), py::arg("power"), py::arg("effect_all"), py::arg("effects"),
+        py::arg("lags"), py::arg("batch_size"), py::arg("tier"),
         "`shufl audit --plan`; returns (JSON text, text).");
   m.def("deck", &deck_cards, py::arg("pack"), py::arg("decks"), py::arg("jokers"), py::arg("count"), py::arg("seed"),
         py::arg("engine"), py::arg("style"), "`shufl deck`: one deck's labels, or count decks as card numbers.");
