@@ -131,10 +131,14 @@ audit::card_int card_int_of(const py::dtype& dt) {
 }
 
 // One audit's HTML fragment for a notebook (_repr_html_), made when asked for: it holds the
-// heatmaps' SVG (about 0.7 MB for a 52-card pack), which a result per group need not carry.
+// heatmaps' SVG (about 0.7 MB for a 52-card pack), which a result per group need not carry. Its
+// element ids start with "shufl-" and 48 random bits from the OS, so the fragments of several
+// results in one notebook, even of kernels before a restart, do not repeat an id.
 struct report_html {
   render::audit_page_section section;
-  [[nodiscard]] std::string html() const { return render::audit_report_fragment(section); }
+  [[nodiscard]] std::string html() const {
+    return render::audit_report_fragment(section, "shufl-" + to_hex(key_from_os()).substr(0, 12) + "-");
+  }
 };
 
 // The JSON document, the text report and the source of the HTML fragment.

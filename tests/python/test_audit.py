@@ -212,10 +212,28 @@ def test_repr_html_is_the_report_page_section(shufl_cli, tmp_path):
     f.write_text("".join(" ".join(str(int(c)) for c in row) + "\n" for row in decks))
     shufl_cli("audit", str(f), "--report", str(page))
     page = page.read_text()
+    # The same markup but for the fragment's own prefix of every id (and every link to one).
+    prefix = re.search(r'id="(shufl-[0-9a-f]{12}-)battery-0"', html).group(1)
+    html = html.replace('id="' + prefix, 'id="').replace('href="#' + prefix, 'href="#').replace("url(#" + prefix, "url(#")
     battery = re.compile(r'<table class="battery".*?</table>', re.S)
     pictures = re.compile(r'<figure class="picture".*?</figure>', re.S)
     assert battery.findall(html) == battery.findall(page) and len(battery.findall(html)) == 1
     assert pictures.findall(html) == pictures.findall(page) and len(pictures.findall(html)) == 3
+
+
+def test_repr_html_ids_are_unique_across_results():
+    # Two results of the same decks in one notebook: no id repeats, within a fragment or across
+    # the two, and every link of a fragment finds its own fragment's id.
+    decks = random_decks(1000, 52, 9)
+    ids, links = re.compile(r'\sid="([^"]*)"'), re.compile(r'(?:href="#|url\(#)([^")]*)')
+    seen = []
+    for _ in range(2):
+        html = shufl.audit(decks, threads=1)._repr_html_()
+        own = ids.findall(html)
+        assert len(own) >= 8 and len(set(own)) == len(own)
+        assert set(links.findall(html)) <= set(own) and len(links.findall(html)) > 5
+        seen.append(set(own))
+    assert not seen[0] & seen[1]
 
 
 def test_shuffle_equals_lines(shufl_cli):
