@@ -6,6 +6,7 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
+#include <fmt/format.h>
 
 #include <atomic>
 #include <map>
@@ -38,6 +39,7 @@
 #include "shufl/audit/plan.hpp"
 #include "shufl/audit/seed_search_input.hpp"
 #include "shufl/audit/seed_search_run.hpp"
+#include "shufl/audit/tier.hpp"
 #include "shufl/bias.hpp"
 #include "shufl/cpus.hpp"
 #include "shufl/deck.hpp"
@@ -61,6 +63,7 @@ struct audit_args {
   std::optional<std::string> deal;  // "HxC", as --deal
   double alpha = 0.01;
   unsigned threads = 1;
+  std::size_t lags = 2;  // --lags
 };
 
 audit::reader_options reader_options_of(const audit_args& a) {
@@ -76,6 +79,7 @@ audit::audit_options audit_options_of(const audit_args& a) {
   o.alpha = a.alpha;
   o.threads = a.threads;
   o.game = audit::parse_game(a.game, a.deal);
+  o.lags = a.lags;
   return o;
 }
 
@@ -127,10 +131,14 @@ audit::card_int card_int_of(const py::dtype& dt) {
 }
 
 // One audit's HTML fragment for a notebook (_repr_html_), made when asked for: it holds the
-// heatmaps' SVG (about 0.7 MB for a 52-card pack), which a result per group need not carry.
+// heatmaps' SVG (about 0.7 MB for a 52-card pack), which a result per group need not carry. Its
+// element ids start with "shufl-" and 48 random bits from the OS, so the fragments of several
+// results in one notebook, even of kernels before a restart, do not repeat an id.
 struct report_html {
   render::audit_page_section section;
-  [[nodiscard]] std::string html() const { return render::audit_report_fragment(section); }
+  [[nodiscard]] std::string html() const {
+    return render::audit_report_fragment(section, "shufl-" + to_hex(key_from_os()).substr(0, 12) + "-");
+  }
 };
 
 // The JSON document, the text report and the source of the HTML fragment.
@@ -193,53 +201,46 @@ py::tuple audit_text(const std::string& text, const std::string& name, const aud
   return reports(r, info, reader.pack());
 }
 
-// Runs `work` with the GIL released while a thread polls Python's signal handlers every 50 ms
-// and sets `stop` on Ctrl-C (for the library calls that take a std::atomic<bool> stop flag).
+// Runs `work` on a worker thread with the GIL released, while the calling thread polls Python's
+// signal handlers every 50 ms (signal_poll): CPython runs them only on the main thread, so a poll
+// from a helper thread never sees Ctrl-C. Ctrl-C sets `stop`, which the work reads to end early;
+// once it has ended, the handler's exception (KeyboardInterrupt) is raised here. An exception of
+// the work is rethrown on the calling thread. `work` must not touch Python objects.
 template <class Work>
-auto with_stop_flag(std::atomic<bool>& stop, Work&& work) {
+auto run_interruptible(std::atomic<bool>& stop, Work&& work) {
+  std::optional<decltype(work())> result;
+  std::exception_ptr failure;
   std::mutex m;
   std::condition_variable cv;
   bool done = false;
-  std::thread poller;
+  signal_poll poll;
   {
     py::gil_scoped_release release;
-    poller = std::thread([&] {
-      std::unique_lock lock(m);
-      while (!cv.wait_for(lock, std::chrono::milliseconds(50), [&] { return done; })) {
-        lock.unlock();
-        {
-          py::gil_scoped_acquire gil;
-          if (PyErr_CheckSignals() != 0) {
-            // The exception is raised again on the calling thread (the flag says why it stopped).
-            PyErr_Clear();
-            stop = true;
-          }
-        }
-        lock.lock();
+    std::thread worker([&] {
+      try {
+        result.emplace(work());
+      } catch (...) {
+        failure = std::current_exception();
       }
+      {
+        std::lock_guard lock(m);
+        done = true;
+      }
+      cv.notify_all();
     });
-  }
-  const auto finish = [&] {
-    {
-      std::lock_guard lock(m);
-      done = true;
+    std::unique_lock lock(m);
+    while (!cv.wait_for(lock, std::chrono::milliseconds(50), [&] { return done; })) {
+      if (poll.raised) continue;  // asked once; the exception stays set until the work ends
+      lock.unlock();
+      if (poll()) stop = true;
+      lock.lock();
     }
-    cv.notify_all();
-    py::gil_scoped_release release;
-    poller.join();
-  };
-  try {
-    decltype(work()) result;
-    {
-      py::gil_scoped_release release;
-      result = work();
-    }
-    finish();
-    return result;
-  } catch (...) {
-    finish();
-    throw;
+    lock.unlock();
+    worker.join();
   }
+  if (poll.raised) throw py::error_already_set();
+  if (failure) std::rethrow_exception(failure);
+  return std::move(*result);
 }
 
 // `shufl bias` (run_bias) and its JSON and text reports (render/bias_report.hpp).
@@ -261,22 +262,29 @@ py::tuple bias(std::size_t n, std::uint64_t trials, const std::string& algorithm
   b.threads = threads;
   std::atomic<bool> stop{false};
   b.stop = &stop;
-  const bias_report report = with_stop_flag(stop, [&] { return run_bias(b); });
-  if (report.interrupted) {
-    PyErr_SetNone(PyExc_KeyboardInterrupt);
-    throw py::error_already_set();
-  }
+  const bias_report report = run_interruptible(stop, [&] { return run_bias(b); });
   const std::string seed_text = b.seed ? "\"" + escape_controls(*b.seed) + "\"" : "none (from the OS)";
   return py::make_tuple(render::json_report(report, b.threads), render::text_report(report, seed_text, b.threads));
 }
 
-// `shufl audit --plan`: the decks each test needs (plan_audit; render's JSON and text).
-py::tuple plan(const audit_args& args, double power, const std::optional<double>& effect_all,
-               const std::map<std::string, double>& effects) {
-  if (!(args.alpha > 0 && args.alpha < 1)) throw error("--alpha must be in (0, 1)");
-  if (!(power > 0 && power < 1)) throw error("--power must be between 0 and 1");
+// `shufl audit --plan`: the decks each test needs (plan_audit; render's JSON and text), for the
+// battery of --lags and --batch-size or of --tier, which refuses the options it fixes when given
+// (alpha_given, lags, batch_size, args.game and args.deal).
+py::tuple plan(const audit_args& args, bool alpha_given, double power, const std::optional<double>& effect_all,
+               const std::map<std::string, double>& effects, std::optional<std::uint64_t> lags,
+               std::optional<std::uint64_t> batch_size, const std::optional<std::string>& tier) {
+  if (!(args.alpha > 0 && args.alpha < 1)) throw error(fmt::format("--alpha must be between 0 and 1, not {}", args.alpha));
+  if (!(power > 0 && power < 1)) throw error(fmt::format("--power must be between 0 and 1, not {}", power));
+  audit::audit_options options = audit_options_of(args);
+  if (lags) options.lags = static_cast<std::size_t>(*lags);
+  if (batch_size) options.batch_size = *batch_size;
+  if (tier) {
+    audit::apply_tier(options, *tier, [&](std::string_view name) {
+      return (name == "--alpha" && alpha_given) || (name == "--lags" && lags) || (name == "--batch-size" && batch_size) ||
+             (name == "--game" && args.game) || (name == "--deal" && args.deal);
+    });
+  }
   audit::plan_options o;
-  o.alpha = args.alpha;
   o.power = power;
   for (const auto& [name, delta] : effects) o.effects[name] = delta;
   if (effect_all) {  // as --effect X: every test that has an effect model
@@ -285,9 +293,7 @@ py::tuple plan(const audit_args& args, double power, const std::optional<double>
     }
   }
   const audit::audit_pack pack = audit::make_audit_pack(reader_options_of(args));
-  audit::battery_shape shape = audit::make_shape(pack);
-  audit::set_game(shape, pack, audit_options_of(args).game);
-  const audit::audit_plan p = audit::plan_audit(shape, o);
+  const audit::audit_plan p = audit::plan_audit(pack, options, o);
   return py::make_tuple(render::audit_plan_json(p, pack).dump(), render::audit_plan_text(p, pack.cards.description));
 }
 
@@ -312,17 +318,13 @@ py::object deck_cards(const std::string& pack_name, std::uint64_t decks, std::ui
   py::array_t<std::uint16_t> out({static_cast<py::ssize_t>(*count), static_cast<py::ssize_t>(n)});
   std::uint16_t* o = out.mutable_data();
   std::atomic<bool> stop{false};
-  with_stop_flag(stop, [&] {
+  run_interruptible(stop, [&] {
     shuffle_decks(n, *count, r, [&](std::span<const std::uint32_t> order) {
       for (const auto i : order) *o++ = static_cast<std::uint16_t>(i + 1);
       return !stop;
     });
     return 0;
   });
-  if (stop) {
-    PyErr_SetNone(PyExc_KeyboardInterrupt);
-    throw py::error_already_set();
-  }
   py::object result = out;
   return result;
 }
@@ -356,13 +358,13 @@ class detector {
   bool add_array(const py::array& decks, bool zero_based) {
     const audit::card_array a = card_array_of(decks, zero_based);
     std::atomic<bool> stop{false};
-    with_stop_flag(stop, [&] {
+    run_interruptible(stop, [&] {
       std::vector<std::uint32_t> faces;
       for (std::size_t row = 0; row < a.rows && !stop; row += audit::audit_block_decks) {
         const std::size_t count = std::min(audit::audit_block_decks, a.rows - row);
         faces.resize(count * positions_);
         audit::card_array_faces(a, pack_, positions_, row, count, faces.data());
-        for (std::size_t k = 0; k < count; ++k) {
+        for (std::size_t k = 0; k < count && !stop; ++k) {  // a deck can take milliseconds after an alarm
           const std::span<const std::uint32_t> deck(faces.data() + k * positions_, positions_);
           e_.add_deck(deck);
           detector_.add_deck(deck);
@@ -377,10 +379,6 @@ class detector {
       }
       return 0;
     });
-    if (stop) {
-      PyErr_SetNone(PyExc_KeyboardInterrupt);
-      throw py::error_already_set();
-    }
     return alarm();
   }
 
@@ -521,7 +519,8 @@ PYBIND11_MODULE(_shufl, m) {
       .def_readwrite("game", &audit_args::game)
       .def_readwrite("deal", &audit_args::deal)
       .def_readwrite("alpha", &audit_args::alpha)
-      .def_readwrite("threads", &audit_args::threads);
+      .def_readwrite("threads", &audit_args::threads)
+      .def_readwrite("lags", &audit_args::lags);
   py::class_<report_html>(m, "ReportHtml")
       .def("html", &report_html::html, "The audit's section of the --report page as a notebook fragment.");
   m.def("audit_array", &audit_array, py::arg("decks"), py::arg("args"), py::arg("zero_based"),
@@ -541,7 +540,8 @@ PYBIND11_MODULE(_shufl, m) {
       .def("state", &detector::state)
       .def("restore", &detector::restore, py::arg("text"), py::arg("reset_alarm"))
       .def("restart", &detector::restart);
-  m.def("plan", &plan, py::arg("args"), py::arg("power"), py::arg("effect_all"), py::arg("effects"),
+  m.def("plan", &plan, py::arg("args"), py::arg("alpha_given"), py::arg("power"), py::arg("effect_all"), py::arg("effects"),
+        py::arg("lags"), py::arg("batch_size"), py::arg("tier"),
         "`shufl audit --plan`; returns (JSON text, text).");
   m.def("deck", &deck_cards, py::arg("pack"), py::arg("decks"), py::arg("jokers"), py::arg("count"), py::arg("seed"),
         py::arg("engine"), py::arg("style"), "`shufl deck`: one deck's labels, or count decks as card numbers.");

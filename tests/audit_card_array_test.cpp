@@ -41,12 +41,12 @@ struct decks_in_memory {
   }
 };
 
-audit::audit_report from_text(const std::string& text) {
+audit::audit_report from_text(const std::string& text, const audit::audit_options& options = {}) {
   text_reader in(text, "decks");
   audit::reader_options o;
   o.pack = pack_kind::standard;
   audit::deck_reader reader(in, o);
-  return audit::audit_decks(reader, {});
+  return audit::audit_decks(reader, options);
 }
 
 void expect_same(const audit::audit_report& a, const audit::audit_report& b) {
@@ -87,6 +87,43 @@ TEST(AuditCardArray, SameReportAsTextForAnyLayoutAndThreads) {
   a.column_stride = static_cast<std::ptrdiff_t>(d.decks.size());
   a.zero_based = true;
   expect_same(audit::audit_array(a, pack, std::nullopt, {}), want);
+}
+
+// --lags: position-pairs over lags 1..L, as audit_decks counts them; out of 1..64 refused in
+// audit_decks's words.
+TEST(AuditCardArray, HonoursLags) {
+  const decks_in_memory d(3000, 13);
+  const auto u8 = d.column_major<std::uint8_t>(1);
+  audit::card_array a;
+  a.data = u8.data();
+  a.type = audit::card_int::u8;
+  a.rows = d.decks.size();
+  a.columns = 52;
+  a.row_stride = 1;
+  a.column_stride = static_cast<std::ptrdiff_t>(d.decks.size());
+  const auto pack = audit::make_audit_pack({});
+  audit::audit_options o;
+  o.lags = 3;
+  const auto r = audit::audit_array(a, pack, std::nullopt, o);
+  EXPECT_EQ(r.lags, 3u);
+  expect_same(r, from_text(d.text(), o));
+  const auto law = [](const audit::audit_report& x) {
+    for (const auto& t : x.tests) {
+      if (t.name == "position-pairs") return t.law;
+    }
+    return std::string();
+  };
+  EXPECT_NE(law(r).find("lags 1..3,"), std::string::npos) << law(r);
+  EXPECT_NE(law(audit::audit_array(a, pack, std::nullopt, {})).find("lags 1..2,"), std::string::npos);
+  for (const std::size_t lags : {0u, 65u}) {
+    o.lags = lags;
+    try {
+      (void)audit::audit_array(a, pack, std::nullopt, o);
+      FAIL() << "no error";
+    } catch (const error& e) {
+      EXPECT_EQ(std::string(e.what()), "--lags must be 1 to 64, not " + std::to_string(lags));
+    }
+  }
 }
 
 TEST(AuditCardArray, NamesTheFirstBadRowAndColumn) {

@@ -168,8 +168,19 @@ TEST(Render, AuditArrayInputAndFragment) {
   EXPECT_EQ(doc["input"].dump(), R"({"name":"<array>","shape":[3,52],"dtype":"uint8"})");
   const std::string text = render::audit_text_report(r, in);
   EXPECT_EQ(text.substr(0, text.find('\n')), "audit of <array>: 3 decks of a standard 52-card deck (shape 3x52, uint8)");
-  const std::string html = render::audit_report_fragment(render::audit_page_section_of(r, in, doc));
+  const std::string html = render::audit_report_fragment(render::audit_page_section_of(r, in, doc), "p7-");
   EXPECT_EQ(html.rfind("<div class=\"shufl-audit\">\n<style>\n", 0), 0u);
+  // Every id carries the prefix and every link inside the fragment finds its id.
+  EXPECT_NE(html.find(" id=\"p7-battery-0\""), std::string::npos);
+  EXPECT_NE(html.find("<a href=\"#p7-w-p\">p</a>"), std::string::npos);
+  EXPECT_EQ(occurrences(html, " id=\""), occurrences(html, " id=\"p7-"));
+  EXPECT_GT(occurrences(html, " id=\""), 5u);
+  for (std::size_t at = 0; (at = html.find("href=\"#", at)) != std::string::npos;) {
+    at += 7;
+    const std::string target = html.substr(at, html.find('"', at) - at);
+    EXPECT_EQ(target.rfind("p7-", 0), 0u) << target;
+    EXPECT_NE(html.find(" id=\"" + target + "\""), std::string::npos) << target;
+  }
   EXPECT_EQ(occurrences(html, "<style"), 1u);
   EXPECT_EQ(html.find("<script"), std::string::npos);
   EXPECT_NE(html.find("<h2>Audit of &lt;array&gt;</h2>"), std::string::npos);

@@ -57,6 +57,7 @@ def audit(
     game: Optional[str] = ...,
     deal: Union[str, Tuple[int, int], None] = ...,
     alpha: float = ...,
+    lags: int = ...,
     group: Optional[npt.ArrayLike] = ...,
     zero_based: bool = ...,
     threads: Optional[int] = ...,
@@ -133,9 +134,12 @@ def plan(
     decks_in_shoe: int = ...,
     game: Optional[str] = ...,
     deal: Union[str, Tuple[int, int], None] = ...,
-    alpha: float = ...,
+    alpha: Optional[float] = ...,
     power: float = ...,
     effect: Union[None, float, Mapping[str, float]] = ...,
+    lags: Optional[int] = ...,
+    batch_size: Optional[int] = ...,
+    tier: Optional[str] = ...,
 ) -> Plan: ...
 
 def deck(

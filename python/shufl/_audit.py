@@ -5,7 +5,6 @@ from __future__ import annotations
 import array
 import itertools
 import json
-import math
 import operator
 from dataclasses import dataclass, asdict
 from typing import Any, Callable, Optional, Sequence
@@ -171,7 +170,14 @@ class AuditResult(_Report):
         return self._html
 
 
-def _args(pack, decks_in_shoe, dealt, game, deal, alpha, threads):
+def _uint(value, option: str) -> int:
+    """A whole number ≥ 0 for a command-line option, refused in the command line's words."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
+        raise ValueError(f"invalid value '{value}' for {option}: expected a non-negative decimal integer")
+    return int(value)
+
+
+def _args(pack, decks_in_shoe, dealt, game, deal, alpha, threads, lags=2):
     a = _shufl.AuditArgs()
     a.pack = "" if pack is None else str(pack)
     if not isinstance(decks_in_shoe, (int, np.integer)) or decks_in_shoe < 1:
@@ -188,6 +194,7 @@ def _args(pack, decks_in_shoe, dealt, game, deal, alpha, threads):
     a.game = game
     a.deal = deal
     a.alpha = float(alpha)
+    a.lags = _uint(lags, "--lags")  # 1 to 64: checked by the library
     a.threads = _shufl.default_threads() if threads is None else int(threads)
     if a.threads < 1:
         raise ValueError("threads must be at least 1")
@@ -205,8 +212,8 @@ def _is_labels(decks) -> bool:
 
 
 def audit(decks, *, pack: Optional[str] = "standard", decks_in_shoe: int = 1, dealt: Optional[int] = None,
-          game: Optional[str] = None, deal=None, alpha: float = 0.01, group=None, zero_based: bool = False,
-          threads: Optional[int] = None):
+          game: Optional[str] = None, deal=None, alpha: float = 0.01, lags: int = 2, group=None,
+          zero_based: bool = False, threads: Optional[int] = None):
     """Audit decks with the battery of ``shufl audit``.
 
     Parameters
@@ -230,6 +237,9 @@ def audit(decks, *, pack: Optional[str] = "standard", decks_in_shoe: int = 1, de
         (blackjack).
     alpha : float, default 0.01
         Family-wise level of the decision (Holm), in (0, 1).
+    lags : int, default 2
+        position-pairs looks at the cards 1..``lags`` positions apart (``--lags``): 1 to 64, and
+        ``lags`` × N² at most 2^24 pairs of cards.
     group : array_like, shape (T,), optional
         A label per row: audit each group of rows on its own (the rows are copied per group).
     zero_based : bool, default False
@@ -249,9 +259,10 @@ def audit(decks, *, pack: Optional[str] = "standard", decks_in_shoe: int = 1, de
     ValueError
         A bad shape, a card number out of range or repeated in a row, an unknown label, or a bad
         option (a bad ``game`` or ``deal``: the command line's message, "invalid value 'bridge'
-        for --game: expected poker or blackjack"); the message has the command line's words, with numpy's 0-based row and column
-        ("<array>: row 3, column 7: unknown card 53 (numbers run from 1 to 52)"). For labels,
-        ``line L`` counts rows from 1.
+        for --game: expected poker or blackjack"; ``lags`` outside 1..64: "--lags must be 1 to
+        64, not 0"); the message has the command line's words, with numpy's 0-based row and
+        column ("<array>: row 3, column 7: unknown card 53 (numbers run from 1 to 52)"). For
+        labels, ``line L`` counts rows from 1.
     KeyboardInterrupt
         Ctrl-C during the run (the run stops within about 50 ms of the next block).
 
@@ -277,9 +288,9 @@ def audit(decks, *, pack: Optional[str] = "standard", decks_in_shoe: int = 1, de
             raise ValueError(f"group must have one label per deck ({arr.shape[0]}), not shape {labels.shape}")
         return {g.item() if hasattr(g, "item") else g:
                 audit(arr[labels == g], pack=pack, decks_in_shoe=decks_in_shoe, dealt=dealt, game=game, deal=deal,
-                      alpha=alpha, zero_based=zero_based, threads=threads)
+                      alpha=alpha, lags=lags, zero_based=zero_based, threads=threads)
                 for g in np.unique(labels)}
-    args = _args(pack, decks_in_shoe, dealt, game, deal, alpha, threads)
+    args = _args(pack, decks_in_shoe, dealt, game, deal, alpha, threads, lags)
     if _is_labels(decks):
         lines = []
         for deck in decks:

@@ -63,7 +63,7 @@ class Detector:
 
     def add_many(self, decks, *, zero_based: bool = False) -> bool:
         """Add the rows of a 2-D integer array, in order (no copy; the GIL released; Ctrl-C
-        stops between blocks of decks, the decks before it kept). Returns ``alarm``."""
+        stops it at the next deck, the decks before it kept: KeyboardInterrupt). Returns ``alarm``."""
         a = decks if isinstance(decks, np.ndarray) else np.asarray(decks)
         return self._core.add_array(a, bool(zero_based))
 

@@ -7,7 +7,7 @@ from typing import Mapping, Optional, Union
 
 from . import _shufl
 from ._report import _Report
-from ._audit import _args
+from ._audit import _args, _uint
 
 
 class Plan(_Report):
@@ -42,20 +42,33 @@ class Plan(_Report):
 
 
 def plan(*, pack: str = "standard", decks_in_shoe: int = 1, game: Optional[str] = None, deal=None,
-         alpha: float = 0.01, power: float = 0.9, effect: Union[None, float, Mapping[str, float]] = None) -> Plan:
+         alpha: Optional[float] = None, power: float = 0.9, effect: Union[None, float, Mapping[str, float]] = None,
+         lags: Optional[int] = None, batch_size: Optional[int] = None, tier: Optional[str] = None) -> Plan:
     """The decks each test of the battery needs to detect an effect of a given size with a given
     power (``shufl audit --plan``; the models are in docs/audit.md).
 
     Parameters
     ----------
-    pack, decks_in_shoe, game, deal, alpha
+    pack, decks_in_shoe, game, deal
         As :func:`shufl.audit` (whole decks).
+    alpha : float, optional
+        Family-wise level, in (0, 1); default 0.01 (``--alpha``).
     power : float, default 0.9
         The power wanted per test, in (0, 1).
     effect : float or mapping of str to float, optional
         δ for every test with an effect model (a float), or per test name
         ({"card-position": 0.02}); the others keep their defaults (0.01 for the position
         tables and serial tests, 0.05 cards per deck for the totals).
+    lags : int, optional
+        position-pairs' lags 1..``lags`` (``--lags``, 1 to 64; default 2): its level is
+        α/(m·lags).
+    batch_size : int, optional
+        The batches test's sample size in decks (``--batch-size``, 10 to 10^7; default 0, no
+        batches test): it joins the family m, unplanned.
+    tier : {"small", "standard", "big"}, optional
+        Plan a named tier's battery (``--tier``: its α, lags and batch size) and say, per test,
+        whether the tier's decks reach the power (``tier_reached``). It cannot be given with
+        ``alpha``, ``lags``, ``batch_size``, ``game`` or ``deal``.
 
     Returns
     -------
@@ -64,20 +77,26 @@ def plan(*, pack: str = "standard", decks_in_shoe: int = 1, game: Optional[str] 
     Raises
     ------
     ValueError
-        A δ the model cannot take, an unknown test name, α or power outside (0, 1).
+        A δ the model cannot take, an unknown test name, α or power outside (0, 1), lags or a
+        batch size out of range, an unknown tier or an option a tier fixes; the command line's
+        words ("--tier small fixes the battery, alpha, batch size, lags and decks: drop --lags").
 
     Examples
     --------
     >>> import shufl
     >>> shufl.plan(effect={"card-position": 0.02}).tests[0]["decks"] < shufl.plan().tests[0]["decks"]
     True
+    >>> shufl.plan(tier="small").to_dict()["tier"]["name"]
+    'small'
     """
-    args = _args(pack, decks_in_shoe, None, game, deal, alpha, 1)
+    args = _args(pack, decks_in_shoe, None, game, deal, 0.01 if alpha is None else alpha, 1)
     if effect is None:
         effect_all, effects = None, {}
     elif isinstance(effect, Mapping):
         effect_all, effects = None, {str(k): float(v) for k, v in effect.items()}
     else:
         effect_all, effects = float(effect), {}
-    doc, text = _shufl.plan(args, float(power), effect_all, effects)
+    doc, text = _shufl.plan(args, alpha is not None, float(power), effect_all, effects,
+                            None if lags is None else _uint(lags, "--lags"),
+                            None if batch_size is None else _uint(batch_size, "--batch-size"), tier)
     return Plan(json.loads(doc), text)

@@ -121,6 +121,7 @@ audit_report audit_array(const card_array& a, const audit_pack& pack, std::optio
     throw error(fmt::format("--alpha must be in (0, 1), not {}", options.alpha));
   }
   if (options.threads < 1) throw error("--threads must be at least 1");
+  if (options.lags < 1 || options.lags > 64) throw error(fmt::format("--lags must be 1 to 64, not {}", options.lags));
   if (dealt && *dealt == 0) throw error("--dealt must be at least 1");
   if (dealt && *dealt > pack.size()) {
     throw error(fmt::format("--dealt {} is more than the pack's {} cards", *dealt, pack.size()));
@@ -133,6 +134,7 @@ audit_report audit_array(const card_array& a, const audit_pack& pack, std::optio
   if (a.rows == 0) throw error(fmt::format("{}: no decks", a.name));
   battery_shape shape = make_shape(pack, dealt);
   set_game(shape, pack, options.game);
+  shape.lags = options.lags;
   if (options.on_pack) options.on_pack();
 
   if (stop && stop()) throw error(fmt::format("{}: stopped", a.name));  // asked before it began

@@ -461,12 +461,41 @@ audit_page_section audit_page_section_of(const audit::audit_report& r, const aud
   return {r, in.generated, name, in.sha256, in.bytes, in.algorithm, in.seed, in.engine, in.trials, std::move(doc), in.array};
 }
 
-std::string audit_report_fragment(const audit_page_section& s) {
+namespace {
+
+// `html` with `prefix` put before every element id and every reference to one (id="X",
+// href="#X", url(#X)). The markup is the page's own: every text in it went through xml_escape,
+// so a quote (and with it `id="`) never comes from the data.
+std::string prefixed_ids(std::string_view html, std::string_view prefix) {
+  std::string out;
+  out.reserve(html.size() + html.size() / 64);
+  std::size_t at = 0;
+  for (;;) {
+    std::size_t next = std::string_view::npos, after = 0;
+    for (const std::string_view marker : {std::string_view(" id=\""), std::string_view("href=\"#"), std::string_view("url(#")}) {
+      const std::size_t found = html.find(marker, at);
+      if (found < next) {
+        next = found;
+        after = found + marker.size();
+      }
+    }
+    if (next == std::string_view::npos) break;
+    out.append(html.substr(at, after - at));
+    out.append(prefix);
+    at = after;
+  }
+  out.append(html.substr(at));
+  return out;
+}
+
+}  // namespace
+
+std::string audit_report_fragment(const audit_page_section& s, std::string_view id_prefix) {
   std::string out = "<div class=\"shufl-audit\">\n<style>\n";
   out += ".shufl-audit { font-family: \"DejaVu Sans\", Verdana, sans-serif; color: #222; background: #fff; font-size: 13px; "
          "max-width: 56em; }\n";
   out += scoped_css(kSectionStyle, ".shufl-audit");
-  out += "</style>\n" + render_section(s, 0) + words_section() + "</div>\n";
+  out += "</style>\n" + prefixed_ids(render_section(s, 0) + words_section(), id_prefix) + "</div>\n";
   return out;
 }
 

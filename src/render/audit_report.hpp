@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "shufl/audit.hpp"
@@ -49,7 +50,9 @@ std::string audit_report_page(const std::vector<audit_page_section>& sections, c
 /// detect, the heatmaps, totals and poker classes) and the page's table of words, inside
 /// <div class="shufl-audit">, with the page's styles scoped to it: every selector of its one
 /// <style> element starts with ".shufl-audit", none is for the body, print or the paper, so the
-/// notebook around it keeps its look. No script.
-std::string audit_report_fragment(const audit_page_section& s);
+/// notebook around it keeps its look. No script. Every element id, and every link to one, starts
+/// with `id_prefix` ("battery-0" becomes "<id_prefix>battery-0"), so fragments made with
+/// different prefixes can share one document (a notebook) without repeating an id.
+std::string audit_report_fragment(const audit_page_section& s, std::string_view id_prefix);
 
 }  // namespace shufl::render

@@ -91,6 +91,23 @@ def test_other_pack_dealt_and_game(shufl_cli, tmp_path):
                  cli_json(shufl_cli, tmp_path, d52, "--game", "poker", "--deal", "2x5"))
 
 
+def test_lags_equal_cli(shufl_cli, tmp_path):
+    # position-pairs over lags 1..3 (--lags 3), on the array path and on the labels path.
+    decks = random_decks(2000, 52, 8)
+    cli = cli_json(shufl_cli, tmp_path, decks, "--lags", "3")
+    r = shufl.audit(decks, lags=3, threads=2)
+    same_numbers(r.to_dict(), cli)
+    default = shufl.audit(decks, threads=2)
+    assert r["position-pairs"].ln_p != default["position-pairs"].ln_p and "lags 1..3" in r["position-pairs"].law
+    pack = [r + s for s in "shdc" for r in "A23456789TJQK"]
+    same_numbers(shufl.audit([[pack[c - 1] for c in row] for row in decks], lags=3).to_dict(), cli)
+    for lags, cli_args in ((0, ["--lags", "0"]), (65, ["--lags", "65"]), (-1, ["--lags=-1"])):
+        stderr = shufl_cli("audit", "-", *cli_args, input="", check=False).stderr
+        with pytest.raises(ValueError) as e:
+            shufl.audit(decks, lags=lags)
+        assert "shufl: " + str(e.value) + "\n" == stderr
+
+
 def test_labels_equal_cli(shufl_cli, tmp_path):
     # The standard pack's canonical order (deck.hpp): A, 2..10, J, Q, K of spades, hearts,
     # diamonds, clubs, in poker codes.
@@ -195,10 +212,28 @@ def test_repr_html_is_the_report_page_section(shufl_cli, tmp_path):
     f.write_text("".join(" ".join(str(int(c)) for c in row) + "\n" for row in decks))
     shufl_cli("audit", str(f), "--report", str(page))
     page = page.read_text()
+    # The same markup but for the fragment's own prefix of every id (and every link to one).
+    prefix = re.search(r'id="(shufl-[0-9a-f]{12}-)battery-0"', html).group(1)
+    html = html.replace('id="' + prefix, 'id="').replace('href="#' + prefix, 'href="#').replace("url(#" + prefix, "url(#")
     battery = re.compile(r'<table class="battery".*?</table>', re.S)
     pictures = re.compile(r'<figure class="picture".*?</figure>', re.S)
     assert battery.findall(html) == battery.findall(page) and len(battery.findall(html)) == 1
     assert pictures.findall(html) == pictures.findall(page) and len(pictures.findall(html)) == 3
+
+
+def test_repr_html_ids_are_unique_across_results():
+    # Two results of the same decks in one notebook: no id repeats, within a fragment or across
+    # the two, and every link of a fragment finds its own fragment's id.
+    decks = random_decks(1000, 52, 9)
+    ids, links = re.compile(r'\sid="([^"]*)"'), re.compile(r'(?:href="#|url\(#)([^")]*)')
+    seen = []
+    for _ in range(2):
+        html = shufl.audit(decks, threads=1)._repr_html_()
+        own = ids.findall(html)
+        assert len(own) >= 8 and len(set(own)) == len(own)
+        assert set(links.findall(html)) <= set(own) and len(links.findall(html)) > 5
+        seen.append(set(own))
+    assert not seen[0] & seen[1]
 
 
 def test_shuffle_equals_lines(shufl_cli):
@@ -234,6 +269,10 @@ def test_bias_equals_cli(shufl_cli):
     ({"effect": 0.02, "power": 0.8, "alpha": 0.05}, ["--effect", "0.02", "--power", "0.8", "--alpha", "0.05"]),
     ({"effect": {"card-position": 0.03, "descents": 0.1}}, ["--effect", "card-position=0.03,descents=0.1"]),
     ({"pack": "standard", "decks_in_shoe": 6, "game": "blackjack"}, ["--pack", "standard", "--decks", "6", "--game", "blackjack"]),
+    ({"lags": 4}, ["--lags", "4"]),
+    ({"lags": 1, "batch_size": 1000, "alpha": 0.05}, ["--lags", "1", "--batch-size", "1000", "--alpha", "0.05"]),
+    ({"tier": "small"}, ["--tier", "small"]),
+    ({"tier": "big", "pack": "piquet"}, ["--tier", "big", "--pack", "piquet"]),
 ])
 def test_plan_equals_cli(shufl_cli, kwargs, cli_args):
     p = shufl.plan(**kwargs)
@@ -242,6 +281,25 @@ def test_plan_equals_cli(shufl_cli, kwargs, cli_args):
     assert p.decks == max(t["decks"] for t in p.tests if t["planned"])
     with pytest.raises(ValueError):
         shufl.plan(effect={"no-such-test": 0.1})
+
+
+@pytest.mark.parametrize("kwargs,cli_args", [
+    ({"tier": "small", "lags": 4}, ["--tier", "small", "--lags", "4"]),
+    ({"tier": "small", "alpha": 0.01}, ["--tier", "small", "--alpha", "0.01"]),
+    ({"tier": "standard", "batch_size": 0}, ["--tier", "standard", "--batch-size", "0"]),
+    ({"tier": "big", "game": "poker"}, ["--tier", "big", "--game", "poker"]),
+    ({"tier": "huge"}, ["--tier", "huge"]),
+    ({"lags": 0}, ["--lags", "0"]),
+    ({"lags": 65}, ["--lags", "65"]),
+    ({"lags": -1}, ["--lags=-1"]),
+    ({"batch_size": 5}, ["--batch-size", "5"]),
+])
+def test_plan_refusals_use_the_cli_words(shufl_cli, kwargs, cli_args):
+    cli = shufl_cli("audit", "--plan", *cli_args, check=False)
+    assert cli.returncode == 1 and cli.stderr.startswith("shufl: "), cli.stderr
+    with pytest.raises(ValueError) as e:
+        shufl.plan(**kwargs)
+    assert "shufl: " + str(e.value) + "\n" == cli.stderr
 
 
 def test_deck_equals_cli(shufl_cli, tmp_path):

@@ -38,8 +38,9 @@ struct card_array {
 /// deck reader, with numpy's 0-based row and column: "NAME: row R, column C: unknown card V
 /// (numbers run from 1 to N)", "NAME: row R, column C: card V appears more often than the pack
 /// has it". A shape that does not fit throws "NAME: C cards per row, the pack has N" ("..., the
-/// deal has K"), no rows "NAME: no decks", and options as audit_decks. options.threads workers
-/// read contiguous ranges of rows; the report does not depend on their number. `stop`, when
+/// deal has K"), no rows "NAME: no decks", and options as audit_decks (the battery of its game
+/// and lags; batch_size and tier are not read). options.threads workers read contiguous ranges
+/// of rows; the report does not depend on their number. `stop`, when
 /// given, is called on the calling thread about every 50 ms while the workers run; once it
 /// returns true (it is also asked once before the work begins) the workers stop at their next
 /// block of audit_block_decks rows and audit_array throws shufl::error "NAME: stopped". The
