@@ -149,10 +149,11 @@ py::tuple reports(const audit::audit_report& r, const render::audit_input& in, c
                         report_html{render::audit_page_section_of(r, in, std::move(doc))});
 }
 
-// A 2-D integer array as the library reads it, where it lies (any strides).
-audit::card_array card_array_of(const py::array& decks, bool zero_based) {
+// A 2-D integer array as the library reads it, where it lies (any strides); `row` names what a
+// row holds in the error ("deck", or "deal" for the seed search).
+audit::card_array card_array_of(const py::array& decks, bool zero_based, const char* row = "deck") {
   if (decks.ndim() != 2) {
-    throw py::value_error("decks must be a 2-D array (one deck per row), not " + std::to_string(decks.ndim()) + "-D");
+    throw py::value_error(std::string("decks must be a 2-D array (one ") + row + " per row), not " + std::to_string(decks.ndim()) + "-D");
   }
   audit::card_array a;
   a.type = card_int_of(decks.dtype());
@@ -462,17 +463,7 @@ py::tuple seed_search_deals(std::vector<std::vector<std::uint32_t>> deals, const
 py::tuple seed_search_array(const py::array& decks, const audit::seed_search_request& request, const audit_args& args,
                             bool zero_based) {
   const audit::seed_search_setup setup = audit::setup_seed_search(request);
-  if (decks.ndim() != 2) {
-    throw py::value_error("decks must be a 2-D array (one deal per row), not " + std::to_string(decks.ndim()) + "-D");
-  }
-  audit::card_array a;
-  a.type = card_int_of(decks.dtype());
-  a.data = decks.data();
-  a.rows = static_cast<std::size_t>(decks.shape(0));
-  a.columns = static_cast<std::size_t>(decks.shape(1));
-  a.row_stride = decks.strides(0);
-  a.column_stride = decks.strides(1);
-  a.zero_based = zero_based;
+  const audit::card_array a = card_array_of(decks, zero_based, "deal");
   audit::audit_pack pack;
   if (!args.pack.empty()) {
     pack = audit::make_audit_pack(reader_options_of(args));

@@ -201,6 +201,20 @@ def _args(pack, decks_in_shoe, dealt, game, deal, alpha, threads, lags=2):
     return a
 
 
+def _labels_text(rows) -> str:
+    """Rows of card labels as the CLI's input: one line per row, labels separated by tabs.
+
+    Raises ValueError for a label holding a tab or a line break (it would split the row)."""
+    lines = []
+    for row in rows:
+        items = [str(c) for c in row]
+        for c in items:
+            if "\t" in c or "\n" in c or "\r" in c:
+                raise ValueError(f"card label {c!r} holds a tab or a line break")
+        lines.append("\t".join(items))
+    return "\n".join(lines) + "\n"
+
+
 def _is_labels(decks) -> bool:
     if isinstance(decks, np.ndarray):
         return decks.dtype.kind in "USO"
@@ -292,14 +306,7 @@ def audit(decks, *, pack: Optional[str] = "standard", decks_in_shoe: int = 1, de
                 for g in np.unique(labels)}
     args = _args(pack, decks_in_shoe, dealt, game, deal, alpha, threads, lags)
     if _is_labels(decks):
-        lines = []
-        for deck in decks:
-            items = [str(c) for c in deck]
-            for c in items:
-                if "\t" in c or "\n" in c or "\r" in c:
-                    raise ValueError(f"card label {c!r} holds a tab or a line break")
-            lines.append("\t".join(items))
-        doc, text, html = _shufl.audit_text("\n".join(lines) + "\n", "<decks>", args, pack is not None)
+        doc, text, html = _shufl.audit_text(_labels_text(decks), "<decks>", args, pack is not None)
         return AuditResult(json.loads(doc), text, html)
     if not isinstance(decks, np.ndarray):
         try:

@@ -8,7 +8,7 @@ from typing import Optional, Union
 import numpy as np
 
 from . import _shufl
-from ._audit import _args, _is_labels
+from ._audit import _args, _is_labels, _labels_text
 from ._report import _Report
 
 # The names of the JSON object "seed_search" that read as attributes of the result.
@@ -216,15 +216,8 @@ def seed_search(decks, family: str, seeds: Union[None, str, range] = None, *, re
     request = _seed_args(family, seeds, reseed, deck_order, loop, reduce, carry_over, try_variants, all, shard,
                          max_chance, args.threads)
     if _is_labels(decks):
-        lines = []
-        for deal in decks:
-            items = [str(c) for c in deal]
-            for c in items:
-                if "\t" in c or "\n" in c or "\r" in c:
-                    raise ValueError(f"card label {c!r} holds a tab or a line break")
-            lines.append("\t".join(items))
-        doc, text, status = _shufl.seed_search_text("\n".join(lines) + "\n", "<decks>", request, args, pack is not None)
-        d = {"input": {"name": "<decks>", "deals": len(lines)}, "seed_search": json.loads(doc)}
+        doc, text, status = _shufl.seed_search_text(_labels_text(decks), "<decks>", request, args, pack is not None)
+        d = {"input": {"name": "<decks>", "deals": len(decks)}, "seed_search": json.loads(doc)}
         return SeedSearchResult(d, text, status)
     if not isinstance(decks, np.ndarray):
         try:
