@@ -61,6 +61,19 @@ void expect_same(const audit::audit_report& a, const audit::audit_report& b) {
   }
 }
 
+// The column-major array `m` (element (r, c) at [c · rows + r]) of `rows` decks of 52 cards.
+template <class T>
+audit::card_array column_major_array(const std::vector<T>& m, std::size_t rows, audit::card_int type) {
+  audit::card_array a;
+  a.data = m.data();
+  a.type = type;
+  a.rows = rows;
+  a.columns = 52;
+  a.row_stride = sizeof(T);
+  a.column_stride = static_cast<std::ptrdiff_t>(rows * sizeof(T));
+  return a;
+}
+
 }  // namespace
 
 TEST(AuditCardArray, SameReportAsTextForAnyLayoutAndThreads) {
@@ -68,13 +81,7 @@ TEST(AuditCardArray, SameReportAsTextForAnyLayoutAndThreads) {
   const auto want = from_text(d.text());
   const auto pack = audit::make_audit_pack({});
   const auto a16 = d.column_major<std::int16_t>(1);
-  audit::card_array a;
-  a.data = a16.data();
-  a.type = audit::card_int::i16;
-  a.rows = d.decks.size();
-  a.columns = 52;
-  a.row_stride = sizeof(std::int16_t);
-  a.column_stride = static_cast<std::ptrdiff_t>(d.decks.size() * sizeof(std::int16_t));
+  auto a = column_major_array(a16, d.decks.size(), audit::card_int::i16);
   for (unsigned threads : {1u, 2u, 3u}) {
     audit::audit_options o;
     o.threads = threads;
@@ -94,13 +101,7 @@ TEST(AuditCardArray, SameReportAsTextForAnyLayoutAndThreads) {
 TEST(AuditCardArray, HonoursLags) {
   const decks_in_memory d(3000, 13);
   const auto u8 = d.column_major<std::uint8_t>(1);
-  audit::card_array a;
-  a.data = u8.data();
-  a.type = audit::card_int::u8;
-  a.rows = d.decks.size();
-  a.columns = 52;
-  a.row_stride = 1;
-  a.column_stride = static_cast<std::ptrdiff_t>(d.decks.size());
+  const auto a = column_major_array(u8, d.decks.size(), audit::card_int::u8);
   const auto pack = audit::make_audit_pack({});
   audit::audit_options o;
   o.lags = 3;
@@ -132,13 +133,7 @@ TEST(AuditCardArray, NamesTheFirstBadRowAndColumn) {
   const std::size_t rows = d.decks.size();
   m[5 * rows + 9000] = 53;   // row 9000, column 5: out of range
   m[7 * rows + 4500] = m[6 * rows + 4500];  // row 4500, column 7: a repeat
-  audit::card_array a;
-  a.data = m.data();
-  a.type = audit::card_int::u64;
-  a.rows = rows;
-  a.columns = 52;
-  a.row_stride = 8;
-  a.column_stride = static_cast<std::ptrdiff_t>(rows * 8);
+  auto a = column_major_array(m, rows, audit::card_int::u64);
   const auto pack = audit::make_audit_pack({});
   for (unsigned threads : {1u, 3u}) {
     audit::audit_options o;
@@ -169,12 +164,6 @@ TEST(AuditCardArray, NamesTheFirstBadRowAndColumn) {
 TEST(AuditCardArray, StopEndsTheRun) {
   const decks_in_memory d(50000, 13);
   const auto m = d.column_major<std::uint8_t>(1);
-  audit::card_array a;
-  a.data = m.data();
-  a.type = audit::card_int::u8;
-  a.rows = d.decks.size();
-  a.columns = 52;
-  a.row_stride = 1;
-  a.column_stride = static_cast<std::ptrdiff_t>(d.decks.size());
+  const auto a = column_major_array(m, d.decks.size(), audit::card_int::u8);
   EXPECT_THROW((void)audit::audit_array(a, audit::make_audit_pack({}), std::nullopt, {}, [] { return true; }), error);
 }

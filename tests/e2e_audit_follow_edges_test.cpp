@@ -15,26 +15,11 @@
 #include <vector>
 
 #include "support/background.hpp"
+#include "support/follow.hpp"
 #include "support/run.hpp"
 
 namespace shufl::test {
 namespace {
-
-std::vector<nlohmann::json> json_lines(const std::string& out) {
-  std::vector<nlohmann::json> v;
-  for (const auto& line : lines(out)) v.push_back(nlohmann::json::parse(line));
-  return v;
-}
-
-std::string decks(int count, const std::string& seed) {
-  return run_shufl({"deck", "--count", std::to_string(count), "--seed", seed}).out;
-}
-
-// Whether the file holds `what` (false while it does not exist yet).
-bool contains(const std::string& path, const std::string& what) {
-  if (access(path.c_str(), R_OK) != 0) return false;
-  return read_file(path).find(what) != std::string::npos;
-}
 
 // GNU tail -f follows a regular file on standard input (by its descriptor: it ignores -f only
 // for a pipe or FIFO), and so does the monitor: decks appended after its end are read, a

@@ -24,33 +24,18 @@
 #include <vector>
 
 #include "support/background.hpp"
+#include "support/follow.hpp"
 #include "support/node_exporter.hpp"
 #include "support/run.hpp"
 
 namespace shufl::test {
 namespace {
 
-std::vector<nlohmann::json> json_lines(const std::string& out) {
-  std::vector<nlohmann::json> v;
-  for (const auto& line : lines(out)) v.push_back(nlohmann::json::parse(line));
-  return v;
-}
-
-std::string decks(int count, const std::string& seed) {
-  return run_shufl({"deck", "--count", std::to_string(count), "--seed", seed}).out;
-}
-
 // The first `n` lines of `text`, and the rest.
 std::string head_lines(const std::string& text, std::size_t n) {
   std::size_t at = 0;
   for (std::size_t i = 0; i < n; ++i) at = text.find('\n', at) + 1;
   return text.substr(0, at);
-}
-
-// Whether the file holds `what` (false while it does not exist yet).
-bool contains(const std::string& path, const std::string& what) {
-  if (access(path.c_str(), R_OK) != 0) return false;
-  return read_file(path).find(what) != std::string::npos;
 }
 
 // The followed file renamed away and a new one created at its path, then a copy and a
