@@ -59,18 +59,24 @@ TEST(AuditSerial, UpperTailIsTheMatchedBinomial) {
 
 TEST(AuditSerial, CantelliBeyondTheBinomialsSupport) {
   // Lopsided margins: 40 decks with one value, 3 with another. tests/reference/audit/serial_cantelli.py
-  // enumerates the 12,341 arrangements: E = 1566/43, Var = 7880/12943, so the matched binomial ends at
-  // E/q = 37.04; at and beyond it the p is Cantelli's Var/(Var + (d − E)²), given there in fractions,
-  // and never below the true tail (also from the enumeration).
+  // enumerates the 12,341 arrangements: E = 1566/43, Var = 7880/12943, so q = 1 − Var/E > 1/2 and the
+  // matched binomial, skewed to the left, ends at E/q = 37.04. The p is then Cantelli's
+  // Var/(Var + (d − E)²), given there in fractions, and never below the true tail (also from the
+  // enumeration); the binomial gave 0.554 at 37 (inside its support), then 0.016 at 38 and 0.
   const std::vector<std::uint64_t> counts = {40, 3};
   const repeat_moments m = repeat_moments_of(counts, 43, 42);
   EXPECT_NEAR(m.mean, 1566.0 / 43, 1e-12);
   EXPECT_NEAR(m.variance, 7880.0 / 12943, 1e-12);
+  const double q = 1 - m.variance / m.mean;
+  EXPECT_GT(q, 0.5);
+  EXPECT_GT(m.mean / q, 37);
+  EXPECT_LT(m.mean / q, 38);
   struct row {
     std::uint64_t d;
     double cantelli, true_tail;
   };
-  const row rows[] = {{38, 985.0 / 5031, 40.0 / 287},
+  const row rows[] = {{37, 1576.0 / 2451, 3202.0 / 12341},
+                      {38, 985.0 / 5031, 40.0 / 287},
                       {39, 7880.0 / 94127, 199.0 / 12341},
                       {40, 1970.0 / 43473, 1.0 / 287},
                       {41, 40.0 / 1419, 2.0 / 12341}};
@@ -79,12 +85,7 @@ TEST(AuditSerial, CantelliBeyondTheBinomialsSupport) {
     EXPECT_NEAR(t.p_value, r.cantelli, 1e-12 * r.cantelli) << r.d;
     EXPECT_GE(t.p_value, r.true_tail) << r.d;
   }
-  // Inside the support the matched binomial stays (P(Bin(E/q, q) >= 37), q = 1 − Var/E, by
-  // tests/reference/audit/serial_cantelli.py, scipy.special.betainc(37, E/q − 36, q)).
-  const double q = 1 - (7880.0 / 12943) / (1566.0 / 43), n = (1566.0 / 43) / q;
-  EXPECT_LT(n, 38);
-  EXPECT_GT(n, 37);
-  EXPECT_NEAR(repeat_upper_tail(37, m).p_value, 0.554042931672512, 1e-9);
+  EXPECT_EQ(repeat_upper_tail(36, m).ln_p, 0);  // at or below the mean: p = 1
 }
 
 TEST(AuditSerial, SuccessorRepeatsByHand) {
