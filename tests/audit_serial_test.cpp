@@ -57,6 +57,37 @@ TEST(AuditSerial, UpperTailIsTheMatchedBinomial) {
   EXPECT_EQ(repeat_upper_tail(0, repeat_moments{10, 9}).ln_p, 0);
 }
 
+TEST(AuditSerial, CantelliBeyondTheBinomialsSupport) {
+  // Lopsided margins: 40 decks with one value, 3 with another. tests/reference/audit/serial_cantelli.py
+  // enumerates the 12,341 arrangements: E = 1566/43, Var = 7880/12943, so q = 1 − Var/E > 1/2 and the
+  // matched binomial, skewed to the left, ends at E/q = 37.04. The p is then Cantelli's
+  // Var/(Var + (d − E)²), given there in fractions, and never below the true tail (also from the
+  // enumeration); the binomial gave 0.554 at 37 (inside its support), then 0.016 at 38 and 0.
+  const std::vector<std::uint64_t> counts = {40, 3};
+  const repeat_moments m = repeat_moments_of(counts, 43, 42);
+  EXPECT_NEAR(m.mean, 1566.0 / 43, 1e-12);
+  EXPECT_NEAR(m.variance, 7880.0 / 12943, 1e-12);
+  const double q = 1 - m.variance / m.mean;
+  EXPECT_GT(q, 0.5);
+  EXPECT_GT(m.mean / q, 37);
+  EXPECT_LT(m.mean / q, 38);
+  struct row {
+    std::uint64_t d;
+    double cantelli, true_tail;
+  };
+  const row rows[] = {{37, 1576.0 / 2451, 3202.0 / 12341},
+                      {38, 985.0 / 5031, 40.0 / 287},
+                      {39, 7880.0 / 94127, 199.0 / 12341},
+                      {40, 1970.0 / 43473, 1.0 / 287},
+                      {41, 40.0 / 1419, 2.0 / 12341}};
+  for (const auto& r : rows) {
+    const test_result t = repeat_upper_tail(r.d, m);
+    EXPECT_NEAR(t.p_value, r.cantelli, 1e-12 * r.cantelli) << r.d;
+    EXPECT_GE(t.p_value, r.true_tail) << r.d;
+  }
+  EXPECT_EQ(repeat_upper_tail(36, m).ln_p, 0);  // at or below the mean: p = 1
+}
+
 TEST(AuditSerial, SuccessorRepeatsByHand) {
   const std::vector<std::uint32_t> prev = {0, 1, 2, 3, 4}, next = {4, 0, 1, 2, 3};  // cut by one
   std::vector<std::uint32_t> where(5);
@@ -122,6 +153,39 @@ TEST(AuditSerial, IndependentBiasedDecksPassTheSerialTests) {
   EXPECT_LE(r[0], 20);  // 200 · 0.05 = 10, sd 3.1
   EXPECT_LE(r[1], 20);
   EXPECT_GE(r[2], 195);
+}
+
+TEST(AuditSerial, IndependentCutsAndRifflesPassTheSerialTests) {
+  // Decks each made anew from the pack, with lopsided margins: a uniform cut (a rotation; each
+  // card's successor is the next card in 51 decks of 52) and four riffles. The serial tests'
+  // per-category repeats then often lie beyond the matched binomial's support, where Cantelli's
+  // bound applies; 2,000 decks for each of 4 seeds must pass both at 1e-4, while the tests of the
+  // decks themselves fail, as they should (successions for the cut, whose positions are uniform;
+  // card-position for the riffles).
+  const battery_shape s = shufl::test::distinct_shape(52);
+  for (const std::uint64_t seed : {1u, 2u, 3u, 4u}) {
+    for (const bool riffle : {false, true}) {
+      shufl::test::test_rng rng{seed};
+      std::vector<std::uint32_t> all;
+      std::vector<std::uint32_t> pack(52);
+      std::iota(pack.begin(), pack.end(), 0u);
+      for (int t = 0; t < 2000; ++t) {
+        auto d = pack;
+        if (riffle) {
+          for (int k = 0; k < 4; ++k) d = shufl::test::gsr_riffle(d, rng);
+        } else {
+          std::rotate(d.begin(), d.begin() + rng.below(52), d.end());
+        }
+        all.insert(all.end(), d.begin(), d.end());
+      }
+      battery b(s);
+      b.add_block(all.data(), 2000, nullptr, 0);
+      const auto tests = b.evaluate();
+      EXPECT_GE(find(tests, "serial-successions").p, 1e-4) << seed << riffle;
+      EXPECT_GE(find(tests, "serial-position").p, 1e-4) << seed << riffle;
+      EXPECT_LT(find(tests, riffle ? "card-position" : "successions").p, 1e-6) << seed << riffle;
+    }
+  }
 }
 
 TEST(AuditSerial, PlantedDependenceFails) {

@@ -18,11 +18,18 @@
 // something from one deck to the next (repeats its last order, keeps a card in place) raises D_c.
 // Each category's upper tail comes from a binomial with the same mean and variance (Bin(E/q, q),
 // q = 1 − Var/E, its upper tail the regularised incomplete beta function, Boost.Math `ibeta`),
-// or a normal one when Var ≥ E; the categories share the decks, so they are combined by
-// Bonferroni: p = C · min p_c (C the categories whose D is not fixed by the margins), capped at 1,
-// valid whatever the dependence between them (cf. Anderson and Goodman, "Statistical inference
-// about Markov chains", Ann. Math. Statist. 28, 1957: a test of order 0 against order 1, here on
-// the diagonal of each category's transition table, where repeats show).
+// or a normal one when Var ≥ E. With lopsided margins (one value in most decks) Var is below E/2,
+// the binomial (q > 1/2) is skewed to the left and its support ends just above E, while the true
+// law can be skewed to the right (a cut: E plus about a Poisson count of mean Var), so its tail is
+// too thin. There, and wherever D is at or beyond the binomial's end, the p is Cantelli's
+// one-sided bound Var/(Var + (D − E)²) (Cantelli 1928; it holds for every law with that mean and
+// variance, so it never understates the tail, at the price of power). Uniform decks (q about 1/k
+// for k values) keep the binomial. The
+// categories share the decks, so they are combined by Bonferroni: p = C · min p_c (C the
+// categories whose D is not fixed by the margins), capped at 1, valid whatever the dependence
+// between them (cf. Anderson and Goodman, "Statistical inference about Markov chains", Ann. Math.
+// Statist. 28, 1957: a test of order 0 against order 1, here on the diagonal of each category's
+// transition table, where repeats show).
 //
 // Everything the test needs adds up over shards: the counts of each category's values over all
 // decks and the repeats over the pairs (the merge adds the pair where two parts meet).
@@ -51,7 +58,10 @@ struct repeat_moments {
 repeat_moments repeat_moments_of(std::span<const std::uint64_t> counts, std::uint64_t units, std::uint64_t pairs) noexcept;
 
 /// Upper-tail p of `observed` repeats: P(Bin(E/q, q) ≥ observed), q = 1 − Var/E (a normal tail
-/// with continuity correction when Var ≥ E); p = 1 when Var is 0 and observed ≤ E. ln_p finite.
+/// with continuity correction when Var ≥ E); where q > 1/2 (Var < E/2) or observed ≥ E/q (beyond
+/// the binomial's support), Cantelli's one-sided bound Var/(Var + (observed − E)²), valid for any
+/// law of that mean and variance (1 when observed ≤ E); p = 1 when Var is 0 and observed ≤ E.
+/// ln_p finite.
 test_result repeat_upper_tail(std::uint64_t observed, const repeat_moments& m);
 
 /// Serial successor repeats of `next` after `prev` (distinct cards 0..n−1, n ≥ 2): adds to
