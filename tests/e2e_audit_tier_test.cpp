@@ -27,7 +27,8 @@ TEST(E2eAuditTier, SmallTierOnAlgorithmTextAndJson) {
   const run_result two = run_shufl({"audit", "--algo", "fisher-yates,inside-out", "--seed", "1", "--tier", "small",
                                     "--format", "json"});
   ASSERT_EQ(two.status, 0) << two.err;
-  for (const auto& a : nlohmann::json::parse(two.out)["audits"]) {
+  const nlohmann::json both = nlohmann::json::parse(two.out);  // kept: a range over a temporary's member dangles
+  for (const auto& a : both["audits"]) {
     EXPECT_EQ(a["input"]["trials"], 10000) << a["input"];
     EXPECT_EQ(a["decks"], 10000);
   }
