@@ -50,6 +50,13 @@ _shufl() {
     COMPREPLY=($(compgen -W "lines bias deck trace audit help --help --version" -- "$cur"))
     return
   fi
+  # '--report=si': complete the value after '=' as the option's own word. Bash replaces only the
+  # text after the last COMP_WORDBREAKS character, so keep '--report=' only when '=' is not one.
+  local eq="" split=0
+  if [[ $cur == --*=* ]]; then
+    prev=${cur%%=*} cur=${cur#*=} split=1
+    [[ $COMP_WORDBREAKS == *=* ]] || eq=$prev=
+  fi
   case $prev in
     --algo)
       # A list: complete the name after the last comma; ':' is part of the word (-n =: above,
@@ -79,14 +86,19 @@ _shufl() {
       [[ $kinds == *values* ]] && COMPREPLY+=($(compgen -W "$("$query" --complete-values "$sub" "$prev" 2>/dev/null)" -- "$cur"))
       [[ $kinds == *files* ]] && COMPREPLY+=($(compgen -f -- "$cur"))
       [[ $kinds == *directories* ]] && COMPREPLY+=($(compgen -d -- "$cur"))
+      [[ -n $eq ]] && COMPREPLY=("${COMPREPLY[@]/#/$eq}")
       return
     fi
   fi
+  ((split)) && return  # an option without a list of values or paths
   if [[ $cur == -* ]]; then
     COMPREPLY=($(compgen -W "$(_shufl_options "$prog" "$sub")" -- "${cur%%=*}"))
     return
   fi
-  if [[ $sub == lines ]]; then
+  # A non-option word: a file name when `--complete-values COMMAND` says "positional files".
+  local query=$prog
+  [[ $(basename -- "$prog") == shuf ]] && query=${prog%shuf}shufl
+  if "$query" --complete-values "$sub" 2>/dev/null | grep -qx 'positional files'; then
     COMPREPLY=($(compgen -f -- "$cur"))
   fi
 }

@@ -33,11 +33,12 @@ std::string values_text(std::string_view command, std::string_view option) {
     }
     return false;
   };
-  // The options whose value is a file (or a directory), completed as paths.
+  // The options whose value is a file (or a directory), completed as paths; "positional": the
+  // command's non-option words are files.
   const std::tuple<std::string_view, std::string_view, std::string_view> paths[] = {
-      {"lines", "-o --output --random-source", "files"}, {"lines", "--temp-dir", "directories"}, {"deck", "--cards-file", "files"},
+      {"lines", "-o --output --random-source positional", "files"}, {"lines", "--temp-dir", "directories"}, {"deck", "--cards-file", "files"},
       {"bias", "--input --items --plot --report --save-counts --merge --resume", "files"},
-      {"audit", "--cards-file --deck-order --save-counts --merge --state --metrics --report --keygen --sign --verify --key", "files"}};
+      {"audit", "positional --cards-file --deck-order --save-counts --merge --state --metrics --report --keygen --sign --verify --key", "files"}};
   std::string out;
   if (!command.empty() && option.empty()) {  // "OPTION values", "OPTION files", "OPTION directories"
     for (const auto& [commands, name, list] : lists) {

@@ -21,7 +21,8 @@ inline constexpr std::string_view deck_order[] = {"suit-major", "rank-major"};
 /// The values `option` of subcommand `command` takes ("audit", "--game"), one per line; empty
 /// when its values are not a closed list. With `option` empty: how each option of `command` that
 /// completes does, "OPTION values" (a closed list), "OPTION files" or "OPTION directories", one per
-/// line (an option may have two lines). With both empty: every "COMMAND OPTION" that has a list.
+/// line (an option may have two lines), and "positional files" when its non-option words are files
+/// (lines, audit). With both empty: every "COMMAND OPTION" that has a list.
 std::string values_text(std::string_view command, std::string_view option);
 
 }  // namespace shufl::cli::choices

@@ -4,9 +4,10 @@
 # --seed-search, --reseed, --loop, --reduce, --deck-order), file names after every option that
 # takes a file (`shufl --complete-values COMMAND` says which: --report, --key, --state, -o ...;
 # --deck-order both) and directories after --temp-dir, in bash, zsh and fish, and take all of it
-# from the binary at completion time: a wrapper that adds a value "zz-added" to every list and a
-# file option "--zz-path" to every command must see both completed, with the completion files
-# unchanged. Every option whose --help names a FILE, DIR, PAGE or key file is a file option.
+# from the binary at completion time: a wrapper that adds a value "zz-added" to every list, a
+# file option "--zz-path" to every command and file positionals to deck must see all three
+# completed, with the completion files unchanged. The file positionals of audit and lines (and
+# deck's, through the wrapper) complete file names, and '--opt=prefix' the option's value. Every option whose --help names a FILE, DIR, PAGE or key file is a file option.
 # Usage: check_completions.sh SHUFL_BINARY SOURCE_DIR. Exit 0, 1 on a failure, 77 when zsh or fish
 # is missing (scripts/setup.sh installs both).
 set -u
@@ -21,7 +22,7 @@ mkdir "$tmp/bin"
 cat >"$tmp/bin/shufl" <<WRAP
 #!/bin/sh
 if [ "\$1" = --complete-values ] && [ \$# -eq 3 ]; then "$real" "\$@"; echo zz-added; exit 0; fi
-if [ "\$1" = --complete-values ] && [ \$# -eq 2 ]; then "$real" "\$@"; echo "--zz-path files"; exit 0; fi
+if [ "\$1" = --complete-values ] && [ \$# -eq 2 ]; then "$real" "\$@"; echo "--zz-path files"; [ "\$2" != deck ] || echo "positional files"; exit 0; fi
 exec "$real" "\$@"
 WRAP
 chmod +x "$tmp/bin/shufl"
@@ -43,6 +44,13 @@ kinds=$("$real" --complete-values audit) || bad "--complete-values audit failed"
 for want in "--format values" "--seed-search values" "--deck-order values" "--deck-order files" "--report files" \
             "--key files" "--state files" "--save-counts files" "--merge files" "--sign files" "--verify files"; do
   grep -qx -- "$want" <<<"$kinds" || bad "--complete-values audit lacks '$want'"
+done
+# Which commands' non-option words are files: lines and audit (its deck file), not bias or trace.
+for sub in lines audit; do
+  grep -qx -- "positional files" <<<"$("$real" --complete-values $sub)" || bad "$sub lacks 'positional files'"
+done
+for sub in bias deck trace; do
+  grep -qx -- "positional files" <<<"$("$real" --complete-values $sub)" && bad "$sub has 'positional files'"
 done
 grep -qx -- "--temp-dir directories" <<<"$("$real" --complete-values lines)" || bad "lines --temp-dir"
 grep -qx -- "--random-source files" <<<"$("$real" --complete-values lines)" || bad "lines --random-source"
@@ -70,7 +78,7 @@ command -v fish >/dev/null || { echo "SKIP: fish not installed"; have_fish=0; mi
 mkdir -p "$tmp/cwd/zz-dir" && touch "$tmp/cwd/zz-file" && cd "$tmp/cwd" || exit 1
 checked=0
 for sub in lines bias deck trace audit; do
-  for opt in $("$shufl" --complete-values $sub | cut -d' ' -f1 | sort -u); do
+  for opt in $("$shufl" --complete-values $sub | cut -d' ' -f1 | grep -- '^-' | sort -u); do
     kinds=$("$shufl" --complete-values $sub | awk -v o="$opt" '$1 == o {print $2}')
     values="" want_bash="" want_zsh="" want_fish=""
     [[ $kinds == *values* ]] && values=$( { "$real" --complete-values "$sub" "$opt"; echo zz-added; } | tr '\n' ' ')
@@ -111,6 +119,61 @@ got=$(bash --norc -c 'source "$1"; line=$2; read -ra COMP_WORDS <<< "$line"; COM
 if ((have_fish)); then
   got=$(HOME="$tmp" fish --no-config -c "source '$src/completions/shufl.fish'; complete -C'shufl audit --seed-s'" | cut -f1)
   [[ $got == --seed-search ]] || bad "fish: option after audit: '$got'"
+fi
+
+# A non-option word completes file names where `--complete-values COMMAND` says "positional files"
+# (audit, lines, and deck through the wrapper), after a flag too, and nothing for bias; '--opt=' +
+# a prefix completes the option's value after the '=', the line given as bash splits it (at '=')
+# with bash-completion's _init_completion when it is installed, and at spaces without it.
+complete_bash() {  # LINE [BASH_COMPLETION]
+  bash --norc -c '[[ -n $3 ]] && source "$3"; source "$1"; line=$2
+    words=$line; [[ -n $3 ]] && words=${line//=/ = }
+    read -ra COMP_WORDS <<< "$words"; [[ $line == *" " ]] && COMP_WORDS+=("")
+    COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); COMP_LINE=$line; COMP_POINT=${#line}; _shufl
+    printf "%s\n" "${COMPREPLY[@]}"' _ "$src/completions/shufl.bash" "$1" "${2-}" | sorted
+}
+complete_zsh() {  # WORD... (the last is the one completed); _files prints FILES, the prefixes
+  zsh -f -c 'compadd() { if [[ $1 == -a ]]; then print -rl -- ${(P)2}; else print -rl -- "$@"; fi }
+    compset() { [[ $1 == -P && $PREFIX == *=* ]] && IPREFIX=${PREFIX%%=*}= PREFIX=${PREFIX#*=} }
+    _call_program() { shift; "$@" }; _files() { print -r FILES "$@" "$IPREFIX" "$PREFIX" }
+    src=$1; shift; words=("$@"); CURRENT=$#; PREFIX=${words[CURRENT]}; IPREFIX=""; source "$src"' \
+    _ "$src/completions/_shufl" "$@" | sort | tr '\n' ' '
+}
+complete_fish() { HOME="$tmp" fish --no-config -c "source '$src/completions/shufl.fish'; complete -C'$1'" | cut -f1 | sorted; }
+bc=/usr/share/bash-completion/bash_completion
+for sub in audit "audit --follow" lines deck bias; do
+  want="zz-file "; [[ $sub == bias ]] && want=""
+  for helpers in "" $( [[ -r $bc ]] && echo "$bc"); do
+    got=$(complete_bash "$shufl $sub zz-f" "$helpers")
+    [[ $got == "$want" ]] || bad "bash${helpers:+ (bash-completion)}: '$sub zz-f': got '$got', want '$want'"
+  done
+  if ((have_zsh)); then
+    got=$(complete_zsh "$shufl" $sub zz-f); want="FILES  zz-f "; [[ $sub == bias ]] && want=""
+    [[ $got == "$want" ]] || bad "zsh: '$sub zz-f': got '$got', want '$want'"
+  fi
+  if ((have_fish)); then
+    want="zz-file "; [[ $sub == bias ]] && want=""
+    got=$(complete_fish "shufl $sub zz-f")
+    [[ $got == "$want" ]] || bad "fish: '$sub zz-f': got '$got', want '$want'"
+  fi
+done
+for helpers in "" $( [[ -r $bc ]] && echo "$bc"); do
+  for case in "--report=zz-f|zz-file " "--format=j|json " "--deck-order=r|rank-major " "--seeds=1|" "--report=|zz-dir zz-file "; do
+    got=$(complete_bash "$shufl audit ${case%%|*}" "$helpers")
+    [[ $got == "${case#*|}" ]] || bad "bash${helpers:+ (bash-completion)}: 'audit ${case%%|*}': got '$got', want '${case#*|}'"
+  done
+done
+if ((have_zsh)); then
+  got=$(complete_zsh "$shufl" audit --report=zz-f)
+  [[ $got == "FILES --report= zz-f " ]] || bad "zsh: 'audit --report=zz-f': got '$got'"
+  got=$(complete_zsh "$shufl" audit --format=j)
+  [[ $got == "json text zz-added " ]] || bad "zsh: 'audit --format=j': got '$got'"
+fi
+if ((have_fish)); then
+  for case in "--report=zz-f|--report=zz-file " "--format=j|--format=json " "--seeds=1|"; do
+    got=$(complete_fish "shufl audit ${case%%|*}")
+    [[ $got == "${case#*|}" ]] || bad "fish: 'audit ${case%%|*}': got '$got', want '${case#*|}'"
+  done
 fi
 
 ((failures == 0)) || { echo "$failures failure(s)"; exit 1; }
