@@ -171,8 +171,14 @@ class AuditResult(_Report):
 
 
 def _uint(value, option: str) -> int:
-    """A whole number ≥ 0 for a command-line option, refused in the command line's words."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
+    """A whole number ≥ 0 for a command-line option, refused in the command line's words
+    (TypeError for a value that is not an integer: a str is not parsed). A negative --lags is
+    out of its 1 to 64, as 0 is."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{option.lstrip('-').replace('-', '_')} must be an integer, not {type(value).__name__}")
+    if value < 0 and option == "--lags":
+        raise ValueError(f"--lags must be 1 to 64, not {value}")
+    if value < 0:
         raise ValueError(f"invalid value '{value}' for {option}: expected a non-negative decimal integer")
     return int(value)
 

@@ -302,6 +302,22 @@ def test_plan_refusals_use_the_cli_words(shufl_cli, kwargs, cli_args):
     assert "shufl: " + str(e.value) + "\n" == cli.stderr
 
 
+def test_lags_out_of_range_and_of_the_wrong_type(shufl_cli):
+    # A negative count of lags is out of 1 to 64 as 0 is, in the same words (CLI and Python); a
+    # str is a TypeError, not parsed as the command line would.
+    for lags in (0, -1, -7):
+        cli = shufl_cli("audit", "--plan", f"--lags={lags}", check=False)
+        assert cli.stderr == f"shufl: --lags must be 1 to 64, not {lags}\n"
+        for call in (lambda: shufl.plan(lags=lags), lambda: shufl.audit([list(range(1, 53))], lags=lags)):
+            with pytest.raises(ValueError, match=rf"^--lags must be 1 to 64, not {lags}$"):
+                call()
+    for call in (lambda: shufl.plan(lags="4"), lambda: shufl.audit([list(range(1, 53))], lags="4")):
+        with pytest.raises(TypeError, match=r"^lags must be an integer, not str$"):
+            call()
+    with pytest.raises(TypeError, match=r"^batch_size must be an integer, not float$"):
+        shufl.plan(batch_size=1.5)
+
+
 def test_deck_equals_cli(shufl_cli, tmp_path):
     assert shufl.deck(seed="7") == shufl_cli("deck", "--seed", "7").stdout.split()
     assert shufl.deck(seed="7", style="unicode", pack="piquet", jokers=0) == \
