@@ -6,6 +6,8 @@ import array
 import itertools
 import json
 import operator
+import re
+import secrets
 from dataclasses import dataclass, asdict
 from typing import Any, Callable, Optional, Sequence
 
@@ -104,7 +106,14 @@ class AuditResult(_Report):
         return {**super().__getstate__(), "html": self._repr_html_()}
 
     def __setstate__(self, state):
-        self.__init__(state["doc"], state["text"], state.get("html", ""))
+        # The fragment's element ids carry the original's random prefix ("shufl-" + 12 hex digits +
+        # "-", as the module makes it): a copy gets a fresh one, so the original and its copies in
+        # one notebook repeat no id.
+        html = state.get("html", "")
+        m = re.search(r"shufl-[0-9a-f]{12}-", html)
+        if m:
+            html = html.replace(m.group(0), f"shufl-{secrets.token_hex(6)}-")
+        self.__init__(state["doc"], state["text"], html)
 
     @property
     def passed(self) -> bool:
