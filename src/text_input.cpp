@@ -253,7 +253,7 @@ std::string_view check_text(std::string_view text, std::string_view name) {
   return text;
 }
 
-std::string read_text_file(const std::string& path, std::uint64_t max_bytes) {
+std::string read_file_bytes(const std::string& path, std::uint64_t max_bytes) {
   int fd = STDIN_FILENO;
   if (path != "-") {
     fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -281,7 +281,12 @@ std::string read_text_file(const std::string& path, std::uint64_t max_bytes) {
     }
     if (got == 0) break;
   }
-  const std::size_t bom = data.size() - check_text(data, name).size();
+  return data;
+}
+
+std::string read_text_file(const std::string& path, std::uint64_t max_bytes) {
+  std::string data = read_file_bytes(path, max_bytes);
+  const std::size_t bom = data.size() - check_text(data, input_display_name(path)).size();
   data.erase(0, bom);
   return data;
 }

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -81,6 +82,17 @@ TEST(AuditFollowEdges, AStateFileThatIsNotOneSaysWhatIsWrongAndIsLeftAlone) {
     refused("{\"a\": 1}", grouped, "no 'format' in it: not a state file of shufl audit --follow");
     refused("{\"format\": \"shufl audit change detector\"}", grouped,
             "its format is \"shufl audit change detector\", not a state file of shufl audit --follow");
+    // Bytes that are not UTF-8 text: the state is named first, then the byte (not the bare
+    // "line 1: invalid UTF-8" of a text file).
+    refused(std::string("{\"format\"\xff: 1}\n"), grouped,
+            "not a state file of shufl audit --follow, or a damaged one: line 1: invalid UTF-8 (byte 0xff at column 10)");
+    std::string noise(2000, '\0');
+    std::uint32_t x = 2463534242u;  // xorshift32: fixed bytes, 0x80..0xff among them
+    for (char& c : noise) {
+      x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+      c = static_cast<char>(x >> 24);
+    }
+    refused(noise, grouped, "not a state file of shufl audit --follow, or a damaged one: line ");
   }
   // The other kind: a state of one stream given --group-by, and a grouped one without it.
   const std::string single = dir.file("single.json"), groups = dir.file("groups.json");

@@ -113,6 +113,10 @@ class text_reader {
 /// "'PATH': line N: invalid UTF-8 (byte 0xFF at column C)".
 std::string read_text_file(const std::string& path, std::uint64_t max_bytes = 0);
 
+/// The same file's bytes as they are (no BOM dropped, no UTF-8 check), for a reader that checks
+/// them itself and names what the file should have been. Throws the same open/read/limit errors.
+std::string read_file_bytes(const std::string& path, std::uint64_t max_bytes = 0);
+
 /// Same checks on text already in memory (`name` in messages): returns it without its BOM.
 std::string_view check_text(std::string_view text, std::string_view name);
 

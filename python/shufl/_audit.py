@@ -6,6 +6,8 @@ import array
 import itertools
 import json
 import operator
+import re
+import secrets
 from dataclasses import dataclass, asdict
 from typing import Any, Callable, Optional, Sequence
 
@@ -104,7 +106,14 @@ class AuditResult(_Report):
         return {**super().__getstate__(), "html": self._repr_html_()}
 
     def __setstate__(self, state):
-        self.__init__(state["doc"], state["text"], state.get("html", ""))
+        # The fragment's element ids carry the original's random prefix ("shufl-" + 12 hex digits +
+        # "-", as the module makes it): a copy gets a fresh one, so the original and its copies in
+        # one notebook repeat no id.
+        html = state.get("html", "")
+        m = re.search(r"shufl-[0-9a-f]{12}-", html)
+        if m:
+            html = html.replace(m.group(0), f"shufl-{secrets.token_hex(6)}-")
+        self.__init__(state["doc"], state["text"], html)
 
     @property
     def passed(self) -> bool:
@@ -171,8 +180,14 @@ class AuditResult(_Report):
 
 
 def _uint(value, option: str) -> int:
-    """A whole number ≥ 0 for a command-line option, refused in the command line's words."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
+    """A whole number ≥ 0 for a command-line option, refused in the command line's words
+    (TypeError for a value that is not an integer: a str is not parsed). A negative --lags is
+    out of its 1 to 64, as 0 is."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{option.lstrip('-').replace('-', '_')} must be an integer, not {type(value).__name__}")
+    if value < 0 and option == "--lags":
+        raise ValueError(f"--lags must be 1 to 64, not {value}")
+    if value < 0:
         raise ValueError(f"invalid value '{value}' for {option}: expected a non-negative decimal integer")
     return int(value)
 

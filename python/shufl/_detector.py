@@ -110,7 +110,7 @@ class Detector:
         for the same pack. A saved alarm is given again unless ``reset_alarm``. Raises
         ValueError "state file: ..." for a file of another pack or a damaged one."""
         d = cls(pack, decks_in_shoe=decks_in_shoe, dealt=dealt, arl=arl, alpha=alpha)
-        with open(path) as f:
+        with open(path, "rb") as f:  # bytes: the state's reader says when they are not UTF-8
             d._core.restore(f.read(), bool(reset_alarm))
         return d
 

@@ -104,8 +104,12 @@ def _seed_args(family, seeds, reseed, deck_order, loop, reduce, carry_over, try_
     if not isinstance(family, str):
         raise TypeError(f"family must be a str (a seed-search family name), not {type(family).__name__}")
     if isinstance(seeds, range):
-        if seeds.step != 1 or len(seeds) == 0:
-            raise ValueError(f"seeds: a range of step 1 with at least one seed, not {seeds!r}")
+        # start, stop and step only: len() of a range past 2^63 seeds overflows (the command line
+        # says itself how many seeds it takes).
+        if seeds.step != 1:
+            raise ValueError(f"seeds: a range must have step 1 (every seed from start to stop), not step {seeds.step}")
+        if seeds.stop <= seeds.start:
+            raise ValueError(f"seeds: the range is empty ({seeds!r}): give at least one seed")
         seeds = f"{seeds.start}..{seeds.stop - 1}"
     if seeds is not None and not isinstance(seeds, str):
         raise TypeError(f"seeds must be a str ('A..B', 'time:START..END', 'uptime:A..B') or a range, "

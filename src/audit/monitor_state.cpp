@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "shufl/error.hpp"
+#include "shufl/text_input.hpp"
 
 namespace shufl::audit {
 
@@ -61,11 +62,14 @@ std::string write_monitor_state(const e_process& e, const change_detector& detec
   return write_monitor_state(stream_state(e, detector, alarm), records);
 }
 
-monitor_document read_monitor_document(const std::string& text, std::size_t max_recent) {
+monitor_document read_monitor_document(const std::string& bytes, std::size_t max_recent) {
   monitor_document doc;
+  // What the file is, first: bytes that are not UTF-8 text are no state (binary garbage, another
+  // program's file), said so before the reader's own words (the line and column of the bad byte).
+  const std::string_view text = check_text(bytes, "state file: not a state file of shufl audit --follow, or a damaged one");
   nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
   if (!j.is_object()) {
-    doc.groups_state = text;
+    doc.groups_state = std::string(text);
     return doc;
   }
   if (j.contains("follow_input")) {

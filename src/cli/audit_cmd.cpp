@@ -109,6 +109,9 @@ int run_audit(const audit_cli_options& o, const CLI::App& sub) {
     return sub.count(name) > 0 ? std::optional<std::string_view>(value) : std::nullopt;
   };
   options.game = audit::parse_game(given("--game", o.game), given("--deal", o.deal));
+  // A negative count of lags is out of the same 1 to 64 as 0 (and says so in the same words).
+  if (o.lags.size() > 1 && o.lags[0] == '-' && o.lags.find_first_not_of("0123456789", 1) == std::string::npos)
+    throw error(fmt::format("--lags must be 1 to 64, not {}", o.lags));
   options.lags = static_cast<std::size_t>(parse_uint("--lags", o.lags));
   if ((options.batch_size = parse_uint("--batch-size", o.batch_size)) > 0 && (!o.save_counts.empty() || !o.merge.empty())) throw error(audit::batches_counts_refusal);
   if (!o.tier.empty()) audit::apply_tier(options, o.tier, [&](const char* name) { return sub.count(name) > 0; });

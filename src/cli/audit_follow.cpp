@@ -212,7 +212,7 @@ int run_follow(const follow_cli_options& o) {
   s.fd = fd;
   if (s.keep_state) {
     struct stat st {};
-    if (!(::stat(o.state.c_str(), &st) != 0 && errno == ENOENT)) s.state_text = read_text_file(o.state, std::uint64_t{1} << 30);
+    if (!(::stat(o.state.c_str(), &st) != 0 && errno == ENOENT)) s.state_text = read_file_bytes(o.state, std::uint64_t{1} << 30);  // checked as a state
   }
   const audit::follow_outcome r = audit::follow(s, out, o.state);
   if (!r.any_deck) return stopped_before_any_deck();

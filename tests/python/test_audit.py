@@ -186,7 +186,13 @@ def test_result_object():
     r = shufl.audit(random_decks(2000, 52, 9), threads=1)
     again = pickle.loads(pickle.dumps(r))
     assert again.to_dict() == r.to_dict() and again.tests == r.tests and str(again) == str(r)
-    assert again._repr_html_() == r._repr_html_()
+    # The copy's fragment is the original's but for its id prefix: the two repeat no id.
+    ids = re.compile(r'\sid="([^"]*)"')
+    mine, theirs = ids.findall(r._repr_html_()), ids.findall(again._repr_html_())
+    assert len(mine) >= 8 and len(theirs) == len(mine) and not set(mine) & set(theirs)
+    prefix = re.compile(r"shufl-[0-9a-f]{12}-")
+    assert prefix.sub("P-", again._repr_html_()) == prefix.sub("P-", r._repr_html_())
+    assert not set(ids.findall(pickle.loads(pickle.dumps(again))._repr_html_())) & set(theirs)
     assert str(r).startswith("audit of <array>: 2,000 decks") or str(r).startswith("audit of <array>: 2000 decks")
     assert r.to_dict()["tests"][0]["name"] == "card-position"
     groups = shufl.audit(random_decks(4000, 52, 10), group=np.arange(4000) % 2)
@@ -300,6 +306,22 @@ def test_plan_refusals_use_the_cli_words(shufl_cli, kwargs, cli_args):
     with pytest.raises(ValueError) as e:
         shufl.plan(**kwargs)
     assert "shufl: " + str(e.value) + "\n" == cli.stderr
+
+
+def test_lags_out_of_range_and_of_the_wrong_type(shufl_cli):
+    # A negative count of lags is out of 1 to 64 as 0 is, in the same words (CLI and Python); a
+    # str is a TypeError, not parsed as the command line would.
+    for lags in (0, -1, -7):
+        cli = shufl_cli("audit", "--plan", f"--lags={lags}", check=False)
+        assert cli.stderr == f"shufl: --lags must be 1 to 64, not {lags}\n"
+        for call in (lambda: shufl.plan(lags=lags), lambda: shufl.audit([list(range(1, 53))], lags=lags)):
+            with pytest.raises(ValueError, match=rf"^--lags must be 1 to 64, not {lags}$"):
+                call()
+    for call in (lambda: shufl.plan(lags="4"), lambda: shufl.audit([list(range(1, 53))], lags="4")):
+        with pytest.raises(TypeError, match=r"^lags must be an integer, not str$"):
+            call()
+    with pytest.raises(TypeError, match=r"^batch_size must be an integer, not float$"):
+        shufl.plan(batch_size=1.5)
 
 
 def test_deck_equals_cli(shufl_cli, tmp_path):

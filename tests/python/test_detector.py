@@ -139,3 +139,9 @@ def test_detector_errors(tmp_path):
     shufl.Detector(pack="piquet").save(tmp_path / "piquet.json")
     with pytest.raises(ValueError, match="state file"):
         shufl.Detector.load(tmp_path / "piquet.json")
+    # Bytes that are not UTF-8 are no state: the message says so (not a bare UnicodeDecodeError).
+    (tmp_path / "binary.json").write_bytes(b'{"format"\xff: 1}\n')
+    with pytest.raises(ValueError, match=r"^state file: not a state file of shufl audit --follow, or a damaged one: "
+                                         r"line 1: invalid UTF-8 \(byte 0xff at column 10\)") as e:
+        shufl.Detector.load(tmp_path / "binary.json")
+    assert not isinstance(e.value, UnicodeDecodeError)

@@ -115,6 +115,18 @@ def test_bad_input_in_the_command_lines_words(shufl_cli, tmp_path):
         shufl.seed_search(deals, 7, "0..5")
     with pytest.raises(TypeError, match="seeds must be a str"):
         shufl.seed_search(deals, "python-random", 5)
+    # A range is passed on by its ends (never len(), which overflows past 2^63 seeds): a huge one
+    # gets the command line's own words; a step is refused in plain words.
+    for r, cli_seeds in ((range(0, 2**63), "0..9223372036854775807"), (range(0, 2**64), "0..18446744073709551615")):
+        p = shufl_cli("audit", "--seed-search", "cpp-mt19937", "--seeds", cli_seeds, str(path), check=False)
+        assert p.returncode == 1 and "cpp-mt19937 seeds go up to 4294967295" in p.stderr
+        with pytest.raises(ValueError) as e:
+            shufl.seed_search(deals, "cpp-mt19937", r, zero_based=True)
+        assert str(e.value) == p.stderr.strip().removeprefix("shufl: ")
+    with pytest.raises(ValueError, match=r"^seeds: a range must have step 1 \(every seed from start to stop\), not step 2$"):
+        shufl.seed_search(deals, "python-random", range(0, 10, 2), zero_based=True)
+    with pytest.raises(ValueError, match=r"^seeds: the range is empty \(range\(5, 5\)\): give at least one seed$"):
+        shufl.seed_search(deals, "python-random", range(5, 5), zero_based=True)
 
 
 def test_docstring_example():

@@ -55,8 +55,10 @@ std::string write_monitor_state(const e_process& e, const change_detector& detec
 
 /// The document split into the groups' state (JSON text, the records taken out) and the records.
 /// Text that is not a JSON object is returned whole as `groups_state` (its reader says what is
-/// wrong). Keeps the last `max_recent` hashes. Throws shufl::error "state file: 'follow_input' is
-/// malformed" or "state file: 'recent_decks' is malformed".
+/// wrong; a UTF-8 byte-order mark dropped). Keeps the last `max_recent` hashes. Throws
+/// shufl::error "state file: not a state file of shufl audit --follow, or a damaged one: line N:
+/// invalid UTF-8 (...)" for bytes that are not UTF-8, "state file: 'follow_input' is malformed"
+/// or "state file: 'recent_decks' is malformed".
 struct monitor_document {
   std::string groups_state;
   bool has_input = false;  ///< "follow_input" was there
