@@ -59,6 +59,16 @@ std::string joined(const nlohmann::json& cards) {
   return s;
 }
 
+// A state as the report's JSON writes it (hex words, cache offset, the to-double rule).
+audit::xorshift_state state_of(const nlohmann::json& st) {
+  audit::xorshift_state x;
+  x.state0 = std::stoull(st["state0"].get<std::string>(), nullptr, 16);
+  x.state1 = std::stoull(st["state1"].get<std::string>(), nullptr, 16);
+  x.offset = st["cache_offset"].get<unsigned>();
+  x.double53 = st["to_double"] == "(state0 >> 11) / 2^53";
+  return x;
+}
+
 TEST(SeedSearchNode, WholeDecksGiveTheStateTheNextDealAndTheNextValues) {
   if (!have_node()) GTEST_SKIP() << "no node on PATH (scripts/setup.sh installs nodejs)";
   for (const int pre : {0, 137, 999}) {
@@ -81,11 +91,7 @@ TEST(SeedSearchNode, WholeDecksGiveTheStateTheNextDealAndTheNextValues) {
     // them with ((state0 >> 12) | exponent) - 1, not with the later (state0 >> 11) / 2^53.
     bool exact = false;
     for (const auto& st : s["states"]) {
-      audit::xorshift_state x;
-      x.state0 = std::stoull(st["state0"].get<std::string>(), nullptr, 16);
-      x.state1 = std::stoull(st["state1"].get<std::string>(), nullptr, 16);
-      x.offset = st["cache_offset"].get<unsigned>();
-      x.double53 = st["to_double"] == "(state0 >> 11) / 2^53";
+      const audit::xorshift_state x = state_of(st);
       const auto v = audit::node_values(x, 3 * 51, made.raw.size());
       bool all = true;
       for (std::size_t i = 0; i < v.size(); ++i) all = all && v[i] == std::strtod(made.raw[i].c_str(), nullptr);
@@ -134,11 +140,7 @@ TEST(SeedSearchNode, SortWithARandomComparatorFromOneDeck) {
     expect_prediction(joined(s["predicted_next_deal"]), made.next, 52, "sort, pre " + std::to_string(pre));
     bool exact = false;
     for (const auto& st : s["states"]) {
-      audit::xorshift_state x;
-      x.state0 = std::stoull(st["state0"].get<std::string>(), nullptr, 16);
-      x.state1 = std::stoull(st["state1"].get<std::string>(), nullptr, 16);
-      x.offset = st["cache_offset"].get<unsigned>();
-      x.double53 = st["to_double"] == "(state0 >> 11) / 2^53";
+      const audit::xorshift_state x = state_of(st);
       std::size_t used = 0;  // the values the logged sort and node's next one took
       audit::node_deals(x, 52, 2, audit::shuffle_loop::sort, &used);
       const auto v = audit::node_values(x, used, made.raw.size());
