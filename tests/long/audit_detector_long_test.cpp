@@ -13,6 +13,7 @@
 #include "shufl/deck.hpp"
 #include "shufl/random.hpp"
 #include "shufl/shuffle.hpp"
+#include "support/run_length.hpp"
 
 namespace {
 
@@ -21,7 +22,7 @@ TEST(AuditDetectorLong, AverageRunLengthOfAThousandFairStreams) {
   const shufl::seed_key key = shufl::key_from_seed("detector-arl-long");
   const double a = 1000;
   const int n = 1000;
-  double sum = 0, sq = 0;
+  shufl::test::run_lengths runs;
   std::vector<std::uint32_t> deck(52);
   for (std::uint64_t s = 0; s < n; ++s) {
     shufl::xoshiro256pp_engine engine(key, s);
@@ -33,13 +34,9 @@ TEST(AuditDetectorLong, AverageRunLengthOfAThousandFairStreams) {
       d.add_deck(deck);
       if (d.alarmed()) break;
     }
-    const double v = static_cast<double>(std::min<std::uint64_t>(t, 40000));
-    sum += v;
-    sq += v * v;
+    runs.add(t, 40000);
   }
-  const double mean = sum / n, se = std::sqrt((sq / n - mean * mean) / (n - 1));
-  RecordProperty("mean_run_length", std::to_string(mean));
-  EXPECT_GE(mean + 3 * se, a) << "mean " << mean << " se " << se;
+  runs.expect_mean_at_least(a);
 }
 
 }  // namespace
