@@ -94,6 +94,8 @@ e_process::e_process(const audit_pack& pack, std::size_t window) : pack_(pack), 
   live_bits_.assign((faces_ + 63) / 64, 0);
   ratio_pos_.resize(n_);
   ratio_sr_.resize(n_);
+  den_pos_.resize(n_);
+  den_sr_.resize(n_);
   hits_.reserve(2 * n_);
   expected_[0].reserve(n_);
   expected_[1].reserve(n_);
@@ -335,7 +337,8 @@ void e_process::add_deck(std::span<const std::uint32_t> faces, shared_guesses* s
       } else {
         for (std::size_t i = 0; i < live; ++i) z += wrow[live_[i]] * left_[live_[i]];
       }
-      ratio_pos_[t] = wrow[c] * R / z;
+      ratio_pos_[t] = (unit_copies_ ? pos_count_[t * faces_ + c] + 0.5 : wrow[c]) * R;  // / z below
+      den_pos_[t] = z;
     }
 
     // (b) successor: the `guessing` strategy's card g — at the top card 0; after card x, x+1
@@ -391,8 +394,10 @@ void e_process::add_deck(std::span<const std::uint32_t> faces, shared_guesses* s
       const double zs = static_cast<double>(counted - dead_s) + 0.5 * static_cast<double>(suits_ - dead_suits);
       const double zr = static_cast<double>(counted - dead_r) + 0.5 * static_cast<double>(ranks_ - dead_ranks);
       const std::uint32_t s = suit_class_[c], r = rank_class_[c];
-      ratio_sr_[t] = 0.5 * (srow[s] + 0.5) / zs * R / suit_left_[s] +
-                     0.5 * (rrow[r] + 0.5) / zr * R / rank_left_[r];
+      // ½·a/zs·R/sl + ½·b/zr·R/rl over one division: R·(a·rl·zr + b·sl·zs) / (2·sl·rl·zs·zr).
+      const double sl = suit_left_[s], rl = rank_left_[r];
+      ratio_sr_[t] = R * ((srow[s] + 0.5) * rl * zr + (rrow[r] + 0.5) * sl * zs);  // / den below
+      den_sr_[t] = 2 * sl * rl * zs * zr;
     }
 
     // Deal c.
@@ -411,29 +416,46 @@ void e_process::add_deck(std::span<const std::uint32_t> faces, shared_guesses* s
   // = 0 gives the factor 1 exactly (left out). For the single-card predictors r is 1 (no guess:
   // factor 1), 0 (a miss: factor 1 − w, counted and applied once per deck below) or a hit's
   // R/left[g] (hits_; rare under the null).
-  for (const std::size_t p : {pred_position, pred_suit_rank}) {
-    const double* ratio = p == pred_position ? ratio_pos_.data() : ratio_sr_.data();
-    std::array<component*, kt_grid.size()> comp{};
-    std::array<double, kt_grid.size()> keep{}, w{}, scale{};
-    std::size_t k = 0;
-    for (component& c : preds_[p].comps)
-      if (c.w_cold != 0) {
-        comp[k] = &c;
-        w[k] = c.w_cold;
-        keep[k] = 1 - c.w_cold;
-        scale[k] = c.scale;
-        ++k;
+  // The ratios' divisions, apart from the loop above so that they run side by side.
+  for (std::size_t t = 0; t < len; ++t) ratio_pos_[t] /= den_pos_[t];
+  for (std::size_t t = 0; t < len; ++t) ratio_sr_[t] /= den_sr_[t];
+  {
+    // Both distributions' betting components (the grid's w > 0: kt_grid.size() − 1 each) as
+    // 2·K independent chains of products, card after card; a chain leaving [1e-150, 1e150] is
+    // folded into its logarithm.
+    constexpr std::size_t K = kt_grid.size() - 1;
+    static_assert(kt_grid[0] == 0.0, "the KT grid's first weight is the null's");
+    std::array<component*, 2 * K> comp{};
+    std::array<double, 2 * K> keep{}, w{}, scale{};
+    for (std::size_t h = 0; h < 2; ++h) {
+      std::vector<component>& comps = preds_[h == 0 ? pred_position : pred_suit_rank].comps;
+      for (std::size_t i = 0; i < K; ++i) {
+        component& c = comps[i + 1];
+        comp[h * K + i] = &c;
+        w[h * K + i] = c.w_cold;
+        keep[h * K + i] = 1 - c.w_cold;
+        scale[h * K + i] = c.scale;
       }
-    for (std::size_t t = 0; t < len; ++t) {
-      const double r = ratio[t];
-      for (std::size_t i = 0; i < k; ++i) scale[i] *= keep[i] + w[i] * r;
-      for (std::size_t i = 0; i < k; ++i)
-        if (scale[i] > fold_high || scale[i] < fold_low) {
-          comp[i]->log_e += std::log(scale[i]);
-          scale[i] = 1;
-        }
     }
-    for (std::size_t i = 0; i < k; ++i) comp[i]->scale = scale[i];
+    for (std::size_t t = 0; t < len; ++t) {
+      const double rp = ratio_pos_[t], rs = ratio_sr_[t];
+      bool out = false;
+      for (std::size_t i = 0; i < K; ++i) {
+        scale[i] *= keep[i] + w[i] * rp;
+        out = out || scale[i] > fold_high || scale[i] < fold_low;
+      }
+      for (std::size_t i = K; i < 2 * K; ++i) {
+        scale[i] *= keep[i] + w[i] * rs;
+        out = out || scale[i] > fold_high || scale[i] < fold_low;
+      }
+      if (out)
+        for (std::size_t i = 0; i < 2 * K; ++i)
+          if (scale[i] > fold_high || scale[i] < fold_low) {
+            comp[i]->log_e += std::log(scale[i]);
+            scale[i] = 1;
+          }
+    }
+    for (std::size_t i = 0; i < 2 * K; ++i) comp[i]->scale = scale[i];
   }
   if (take) {
     take_guesses(*shared);
@@ -469,9 +491,8 @@ void e_process::count_deck(std::span<const std::uint32_t> faces, int step) noexc
     const std::uint32_t c = faces[t];
     const std::size_t cell = t * faces_ + c;
     pos_count_[cell] += static_cast<std::uint32_t>(step);
-    // x / 1 is x exactly: the division only for a face with several copies (a shoe).
-    const double kt = pos_count_[cell] + 0.5;
-    pos_weight_[cell] = pack_.copies[c] == 1 ? kt : kt / static_cast<double>(pack_.copies[c]);
+    // (count + 1/2) / copies, kept for a shoe only (with one copy of each face the counts are read).
+    if (!unit_copies_) pos_weight_[cell] = (pos_count_[cell] + 0.5) / static_cast<double>(pack_.copies[c]);
     suit_count_[t * suits_ + suit_class_[c]] += static_cast<std::uint32_t>(step);
     rank_count_[t * ranks_ + rank_class_[c]] += static_cast<std::uint32_t>(step);
   }
@@ -562,42 +583,50 @@ std::string e_process::evidence_of(std::size_t predictor) const {
                            : "guessing the card that followed it in the previous deck",
                        p.hits, p.guesses, p.expected_hits);
   }
-  // The cell furthest from its expected count (standardised), positions from 1.
+  // The cell furthest from its expected count (standardised), positions from 1: found by
+  // index, then labelled once (a label is a search of the pack).
   double best = -1;
-  std::string text;
-  auto consider = [&](std::size_t t, double count, double prob, const std::string& what) {
+  std::size_t best_t = 0, best_class = 0;
+  double best_count = 0, best_mean = 0;
+  int best_kind = -1;  // 0: a face, 1: a suit, 2: a rank
+  auto consider = [&](int kind, std::size_t t, std::size_t cls, double count, double prob) {
     const double mean = d * prob, sd = std::sqrt(d * prob * (1 - prob));
     const double z = sd > 0 ? std::fabs(count - mean) / sd : 0;
     if (z > best) {
       best = z;
-      text = fmt::format("{} at position {}: {} times in {} {}decks, {:.1f} expected", what, t + 1,
-                         static_cast<std::uint64_t>(count), counted,
-                         window_ > 0 ? "recent " : "", mean);
+      best_kind = kind;
+      best_t = t;
+      best_class = cls;
+      best_count = count;
+      best_mean = mean;
     }
   };
   const double n = static_cast<double>(n_);
   if (predictor == pred_position) {
     for (std::size_t t = 0; t < length_; ++t)
-      for (std::size_t f = 0; f < faces_; ++f)
-        consider(t, pos_count_[t * faces_ + f], pack_.copies[f] / n,
-                 face_label(static_cast<std::uint32_t>(f)));
-    return text;
-  }
-  for (std::size_t t = 0; t < length_; ++t) {
-    for (std::size_t s = 0; s < 4; ++s)
-      if (suit_faces_[s] > 0)
-        consider(t, suit_count_[t * suits_ + s], suit_faces_[s] / n,
-                 fmt::format("suit {}", suit_names[s]));
-    for (std::size_t r = 0; r + 1 < ranks_; ++r) {
-      if (rank_faces_[r] == 0) continue;
-      std::string label;
-      for (std::size_t f = 0; f < faces_ && label.empty(); ++f)
-        if (rank_class_[f] == r) label = face_label(static_cast<std::uint32_t>(f));
-      consider(t, rank_count_[t * ranks_ + r], rank_faces_[r] / n,
-               fmt::format("rank of {}", label));
+      for (std::size_t f = 0; f < faces_; ++f) consider(0, t, f, pos_count_[t * faces_ + f], pack_.copies[f] / n);
+  } else {
+    for (std::size_t t = 0; t < length_; ++t) {
+      for (std::size_t s = 0; s < 4; ++s)
+        if (suit_faces_[s] > 0) consider(1, t, s, suit_count_[t * suits_ + s], suit_faces_[s] / n);
+      for (std::size_t r = 0; r + 1 < ranks_; ++r)
+        if (rank_faces_[r] > 0) consider(2, t, r, rank_count_[t * ranks_ + r], rank_faces_[r] / n);
     }
   }
-  return text.empty() ? "the pack has no suits or ranks" : text;
+  if (best_kind < 0) return predictor == pred_position ? std::string() : "the pack has no suits or ranks";
+  std::string what;
+  if (best_kind == 0) {
+    what = face_label(static_cast<std::uint32_t>(best_class));
+  } else if (best_kind == 1) {
+    what = fmt::format("suit {}", suit_names[best_class]);
+  } else {
+    std::string label;
+    for (std::size_t f = 0; f < faces_ && label.empty(); ++f)
+      if (rank_class_[f] == best_class) label = face_label(static_cast<std::uint32_t>(f));
+    what = fmt::format("rank of {}", label);
+  }
+  return fmt::format("{} at position {}: {} times in {} {}decks, {:.1f} expected", what, best_t + 1,
+                     static_cast<std::uint64_t>(best_count), counted, window_ > 0 ? "recent " : "", best_mean);
 }
 
 e_process::status e_process::current() const {

@@ -25,7 +25,13 @@ constexpr double minus_inf = -std::numeric_limits<double>::infinity();
 constexpr double ln10 = 2.302585092994045684;
 
 // ln(1 + e^x), exact enough for every x (x = −inf gives 0).
-double softplus(double x) noexcept { return x > 0 ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x)); }
+// Beyond |x| = 37, e^{−|x|} < 2^−53: ln(1 + e^x) is e^x (x < −37; 0 below −745, where e^x is 0)
+// or x itself (x > 37, where e^{−x} is below half an ulp of x), with no call of log1p.
+double softplus(double x) noexcept {
+  if (x > 37) return x;
+  if (x < -37) return x < -745.2 ? 0.0 : std::exp(x);
+  return x > 0 ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x));
+}
 
 // The guessing predictors learn nothing: their components are the same in every learner set.
 bool learns(std::size_t predictor) noexcept { return predictor == 0 || predictor == 3; }

@@ -179,6 +179,7 @@ class e_process {
   std::vector<std::uint32_t> dead_class_;  // suit classes used up in this deck, then rank classes
   std::vector<std::uint64_t> live_bits_;   // bit f: face f still possible in this deck
   std::vector<double> ratio_pos_, ratio_sr_;  // per card: r(c) of position and suit-rank
+  std::vector<double> den_pos_, den_sr_;      // per card: their denominators (divided in one loop)
   struct hit {
     std::size_t predictor = 0;
     bool hot = false;   // the predictor hit the card before in this deck
