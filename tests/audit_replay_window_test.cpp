@@ -187,4 +187,16 @@ TEST(AuditReplayWindow, FewFacesAndShortDecksMatchBruteForce) {
   check_stream(stream, 50, 4, 2, 6);
 }
 
+TEST(AuditReplayWindow, WholeDeckWindowMemoryMatchesTheStatedBytes) {
+  // docs/monitor.md: a ring of 8 bytes per deck and an index of 4-byte slots at most 70 % full (a
+  // power of two): for 2^20 distinct decks 8 MiB + 2^21·4 = 16 MiB (16,777,216 bytes).
+  replay_window w;
+  std::uint64_t x = 0;
+  for (std::size_t t = 0; t < (std::size_t{1} << 20) + 1000; ++t) {
+    x += 0x9e3779b97f4a7c15ULL;  // distinct values (an odd step mod 2^64)
+    ASSERT_FALSE(w.add(x).hit);
+  }
+  EXPECT_EQ(w.bytes(), 16777216u);
+}
+
 }  // namespace

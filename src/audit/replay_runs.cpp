@@ -119,6 +119,11 @@ run_window::look run_window::add(std::span<const std::uint32_t> faces) {
     mixes_[j] = newest_index::mix(all_[j]);
     index_.prefetch(mixes_[j]);
   }
+  // The leaving deck's keys are looked up after the probes: their slots are fetched meanwhile.
+  const std::size_t base = deck_slot * slots_;
+  if (seen_ >= window_)
+    for (std::size_t j = 0; j < slots_; ++j)
+      if (const std::uint64_t k = ring_[base + j]; k != none) index_.prefetch(newest_index::mix(k));
   for (std::size_t j = 0; j < all_.size(); ++j) {
     const std::size_t i = index_.find(all_[j], mixes_[j], ring_);
     if (i == newest_index::npos) continue;
@@ -130,7 +135,6 @@ run_window::look run_window::add(std::span<const std::uint32_t> faces) {
   }
   // This deck's aligned windows replace those of the deck `window` back: a key leaves the index
   // when its newest copy is in that deck.
-  const std::size_t base = deck_slot * slots_;
   if (seen_ >= window_) {
     for (std::size_t j = 0; j < slots_; ++j)
       if (const std::uint64_t k = ring_[base + j]; k != none) {
