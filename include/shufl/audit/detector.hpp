@@ -81,7 +81,7 @@ class replay_window {
 
  private:
   std::size_t window_;
-  std::vector<std::uint64_t> ring_;  // the hash of deck s at s mod window
+  huge_vector<std::uint64_t> ring_;  // the hash of deck s at s mod window
   std::uint64_t seen_ = 0;
   newest_index index_;               // each distinct hash at its newest ring slot
   std::size_t distinct_ = 0;

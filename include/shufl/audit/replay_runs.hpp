@@ -12,7 +12,9 @@
 //
 // Memory (bytes): 8·slots per deck in the ring (allocated as decks come, up to `window` decks)
 // and 4 per slot of an open-addressing index (linear probing, load <= 0.7, a power of two);
-// full_bytes() gives the size of a full window.
+// full_bytes() gives the size of a full window. Both arrays go on huge pages when large
+// (shufl/detail/huge_pages.hpp): their accesses are random, and 4 KiB pages would cost a TLB
+// miss on nearly every one.
 //
 // Time: O(1) expected per card whatever the stream (newest_index: one index entry per DISTINCT
 // key, so a key stored many times, e.g. one deck dealt again and again, costs no more than one).
@@ -23,7 +25,13 @@
 #include <span>
 #include <vector>
 
+#include "shufl/detail/huge_pages.hpp"
+
 namespace shufl::audit {
+
+/// A vector whose large buffers go on huge pages (shufl/detail/huge_pages.hpp).
+template <class T>
+using huge_vector = std::vector<T, detail::huge_page_allocator<T>>;
 
 /// An open-addressing index (linear probing, deletion by backward shift) from 64-bit keys to the
 /// position of their NEWEST copy in a ring of keys the caller keeps: one 4-byte entry per
@@ -71,7 +79,7 @@ class newest_index {
     return pos_mask_ == empty ? 0 : static_cast<std::uint32_t>(m >> 32) & ~pos_mask_;
   }
   std::uint32_t pos_mask_;           // the position bits (all the others are tag bits)
-  std::vector<std::uint32_t> slots_;  // tag | position, or empty
+  huge_vector<std::uint32_t> slots_;  // tag | position, or empty
 };
 
 class run_window {
@@ -102,7 +110,7 @@ class run_window {
   std::size_t window_;
   unsigned length_, bits_;
   std::size_t slots_;
-  std::vector<std::uint64_t> ring_;   // slots_ keys per deck, deck s at (s mod window)·slots_
+  huge_vector<std::uint64_t> ring_;   // slots_ keys per deck, deck s at (s mod window)·slots_
   newest_index index_;                // the newest ring position of each distinct key
   std::size_t entries_ = 0;           // stored keys (ring slots other than `none`)
   std::uint64_t seen_ = 0;
