@@ -20,6 +20,7 @@
 
 namespace {
 
+using shufl::audit::newest_index;
 using shufl::audit::replay_window;
 using shufl::audit::run_window;
 using deck = std::vector<std::uint32_t>;
@@ -185,6 +186,58 @@ TEST(AuditReplayWindow, FewFacesAndShortDecksMatchBruteForce) {
     stream.push_back(d);
   }
   check_stream(stream, 50, 4, 2, 6);
+}
+
+TEST(AuditReplayWindow, IndexEntriesFarFromHomeSurviveEveryDeletion) {
+  // 16 slots, 11 keys: 8 with home 3 and one each with homes 4, 5, 6, so entries sit up to 10
+  // slots from home (beyond the 3-bit distance field, which saturates at 7). Deleted in random
+  // orders, every other key must stay findable at its position, and a deleted one gone.
+  std::vector<std::uint64_t> keys;
+  for (std::uint64_t k = 1; keys.size() < 8; ++k)
+    if ((newest_index::mix(k) & 15) == 3) keys.push_back(k);
+  for (std::uint64_t home = 4; home <= 6; ++home)
+    for (std::uint64_t k = 1;; ++k)
+      if ((newest_index::mix(k) & 15) == home) {
+        keys.push_back(k);
+        break;
+      }
+  std::vector<std::uint64_t> ring(64, 0);
+  shufl::xoshiro256pp_engine engine(shufl::key_from_seed("replay-index-far"), 0);
+  for (int round = 0; round < 300; ++round) {
+    newest_index index(ring.size());
+    index.reset(16);
+    std::vector<std::size_t> pos(keys.size());
+    for (std::size_t j = 0; j < keys.size(); ++j) {
+      pos[j] = 2 * j;
+      ring[pos[j]] = keys[j];
+      ASSERT_TRUE(index.put(keys[j], newest_index::mix(keys[j]), pos[j], ring));
+    }
+    // A newer copy of some keys: the same entry, at the new position.
+    for (std::size_t j = 0; j < keys.size(); j += 3) {
+      pos[j] = 2 * j + 1;
+      ring[pos[j]] = keys[j];
+      ASSERT_FALSE(index.put(keys[j], newest_index::mix(keys[j]), pos[j], ring));
+    }
+    std::vector<std::size_t> order(keys.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    shufl::fisher_yates(std::span<std::size_t>(order), engine);
+    std::vector<bool> gone(keys.size(), false);
+    for (const std::size_t victim : order) {
+      const std::size_t i = index.find(keys[victim], newest_index::mix(keys[victim]), ring);
+      ASSERT_NE(i, newest_index::npos);
+      index.erase(i, ring);
+      gone[victim] = true;
+      for (std::size_t j = 0; j < keys.size(); ++j) {
+        const std::size_t at = index.find(keys[j], newest_index::mix(keys[j]), ring);
+        if (gone[j]) {
+          ASSERT_EQ(at, newest_index::npos) << "round " << round;
+        } else {
+          ASSERT_NE(at, newest_index::npos) << "round " << round;
+          ASSERT_EQ(index.position(at), pos[j]) << "round " << round;
+        }
+      }
+    }
+  }
 }
 
 TEST(AuditReplayWindow, WholeDeckWindowMemoryMatchesTheStatedBytes) {

@@ -18,8 +18,13 @@ namespace shufl::audit {
 newest_index::newest_index(std::size_t positions) {
   if (positions == 0 || positions >= std::size_t{0xffffffff})
     throw shufl::error("change detector: a replay index out of range");
-  const auto bits = std::bit_width(positions);  // position n − 1 < 2^bits − 1: never `empty`
-  pos_mask_ = bits >= 32 ? empty : (std::uint32_t{1} << bits) - 1;
+  // Position positions − 1 < 2^bits − 1: no entry is `empty`.
+  pos_bits_ = static_cast<unsigned>(std::bit_width(positions));
+  pos_mask_ = pos_bits_ >= 32 ? empty : (std::uint32_t{1} << pos_bits_) - 1;
+  const unsigned field_bits = std::min(3u, 32 - pos_bits_);
+  far_ = (std::uint32_t{1} << field_bits) - 1;
+  field_mask_ = far_ == 0 ? 0 : far_ << pos_bits_;
+  tag_mask_ = pos_bits_ + field_bits >= 32 ? 0 : ~((std::uint32_t{1} << (pos_bits_ + field_bits)) - 1);
 }
 
 std::size_t newest_index::slots_for(std::size_t entries) noexcept {
@@ -39,23 +44,32 @@ std::uint64_t newest_index::mix(std::uint64_t x) noexcept {
 bool newest_index::put(std::uint64_t key, std::uint64_t m, std::size_t pos, std::span<const std::uint64_t> ring) noexcept {
   const std::size_t mask = slots_.size() - 1;
   const std::uint32_t t = tag(m);
-  for (std::size_t i = m & mask;; i = (i + 1) & mask) {
+  const std::size_t home = m & mask;
+  for (std::size_t i = home;; i = (i + 1) & mask) {
     const std::uint32_t e = slots_[i];
-    if (e == empty || ((e & ~pos_mask_) == t && ring[e & pos_mask_] == key)) {
-      slots_[i] = t | static_cast<std::uint32_t>(pos);
-      return e == empty;
+    if (e == empty) {
+      slots_[i] = t | field((i - home) & mask) | static_cast<std::uint32_t>(pos);
+      return true;
+    }
+    if ((e & tag_mask_) == t && ring[e & pos_mask_] == key) {
+      slots_[i] = (e & ~pos_mask_) | static_cast<std::uint32_t>(pos);
+      return false;
     }
   }
 }
 
 void newest_index::erase(std::size_t i, std::span<const std::uint64_t> ring) noexcept {
   const std::size_t mask = slots_.size() - 1;
-  // Backward shift: move up every later entry of the cluster whose home is not in (i, j].
+  // Backward shift: move up every later entry of the cluster whose home is not in (i, j], that
+  // is whose distance from home is at least j − i (read from the entry, or from the ring when
+  // the field is saturated).
   for (std::size_t j = (i + 1) & mask; slots_[j] != empty; j = (j + 1) & mask) {
-    const std::size_t k = mix(ring[slots_[j] & pos_mask_]) & mask;
-    const bool stays = i <= j ? (i < k && k <= j) : (i < k || k <= j);
-    if (!stays) {
-      slots_[i] = slots_[j];
+    const std::uint32_t e = slots_[j];
+    const std::uint32_t f = far_ == 0 ? 0 : (e >> pos_bits_) & far_;
+    const std::size_t distance = f < far_ ? f : ((j - (mix(ring[e & pos_mask_]) & mask)) & mask);
+    const std::size_t gap = (j - i) & mask;
+    if (distance >= gap) {
+      slots_[i] = (e & ~field_mask_) | field(distance - gap);
       i = j;
     }
   }

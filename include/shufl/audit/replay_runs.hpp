@@ -20,6 +20,7 @@
 // key, so a key stored many times, e.g. one deck dealt again and again, costs no more than one).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -35,9 +36,11 @@ using huge_vector = std::vector<T, detail::huge_page_allocator<T>>;
 
 /// An open-addressing index (linear probing, deletion by backward shift) from 64-bit keys to the
 /// position of their NEWEST copy in a ring of keys the caller keeps: one 4-byte entry per
-/// distinct key, the position in the low `pos_bits` bits and, in the others, tag bits of the
-/// key's mix, so a probe reads the ring only when the tag matches. Used by run_window and by
-/// replay_window (shufl/audit/detector.hpp).
+/// distinct key. An entry holds the position in its low bits (as many as `positions` needs),
+/// then up to 3 bits of its distance from its home slot (the largest value: "read the ring"),
+/// then tag bits of the key's mix: a probe reads the ring only when the tag matches, and a
+/// deletion's backward shift only for an entry 7 or more slots from home. Used by run_window
+/// and by replay_window (shufl/audit/detector.hpp).
 class newest_index {
  public:
   static constexpr std::uint32_t empty = ~std::uint32_t{0};  ///< an empty slot
@@ -63,7 +66,7 @@ class newest_index {
     for (std::size_t i = m & mask;; i = (i + 1) & mask) {
       const std::uint32_t e = slots_[i];
       if (e == empty) return npos;
-      if ((e & ~pos_mask_) == t && ring[e & pos_mask_] == key) return i;
+      if ((e & tag_mask_) == t && ring[e & pos_mask_] == key) return i;
     }
   }
   /// The ring position held in slot `i`.
@@ -75,11 +78,17 @@ class newest_index {
   void erase(std::size_t i, std::span<const std::uint64_t> ring) noexcept;
 
  private:
-  [[nodiscard]] std::uint32_t tag(std::uint64_t m) const noexcept {
-    return pos_mask_ == empty ? 0 : static_cast<std::uint32_t>(m >> 32) & ~pos_mask_;
+  [[nodiscard]] std::uint32_t tag(std::uint64_t m) const noexcept { return static_cast<std::uint32_t>(m >> 32) & tag_mask_; }
+  // The distance field for `distance` slots from home (saturated at far_).
+  [[nodiscard]] std::uint32_t field(std::size_t distance) const noexcept {
+    return far_ == 0 ? 0 : static_cast<std::uint32_t>(std::min<std::size_t>(distance, far_)) << pos_bits_;
   }
-  std::uint32_t pos_mask_;           // the position bits (all the others are tag bits)
-  huge_vector<std::uint32_t> slots_;  // tag | position, or empty
+  unsigned pos_bits_;                 // the position bits
+  std::uint32_t pos_mask_;            // (1 << pos_bits_) − 1
+  std::uint32_t far_;                 // the largest distance field ("read the ring"; 0: no field)
+  std::uint32_t field_mask_;          // far_ << pos_bits_
+  std::uint32_t tag_mask_;            // the bits above the field
+  huge_vector<std::uint32_t> slots_;  // tag | distance | position, or empty
 };
 
 class run_window {
