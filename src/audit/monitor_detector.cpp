@@ -38,9 +38,17 @@ bool learns(std::size_t predictor) noexcept { return predictor == 0 || predictor
 
 }  // namespace
 
-replay_window::replay_window(std::size_t window) : window_(window) {
+namespace {
+
+std::size_t checked_window(std::size_t window) {
   if (window == 0) throw shufl::error("change detector: a replay window of 0 decks");
+  if (window >= std::size_t{0xffffffff}) throw shufl::error("change detector: a replay window too large");
+  return window;
 }
+
+}  // namespace
+
+replay_window::replay_window(std::size_t window) : window_(checked_window(window)), index_(window) {}
 
 run_window::look replay_window::add_runs(std::span<const std::uint32_t> faces, unsigned length, unsigned bits,
                                          std::size_t slots) {
@@ -50,21 +58,36 @@ run_window::look replay_window::add_runs(std::span<const std::uint32_t> faces, u
 
 replay_window::look replay_window::add(std::uint64_t h) {
   look l;
-  l.distinct = count_.size();
-  const auto it = count_.find(h);
-  l.hit = it != count_.end();
-  l.lag = l.hit ? seen_ - it->second.last : 0;
-  // Remember this deck; the one `window_` decks back leaves.
+  l.distinct = distinct_;
+  const std::uint64_t m = newest_index::mix(h);
+  const std::size_t slot = static_cast<std::size_t>(seen_ % window_);
+  if (const std::size_t i = index_.find(h, m, ring_); i != newest_index::npos) {
+    l.hit = true;
+    const std::size_t back = (slot + window_ - index_.position(i)) % window_;
+    l.lag = back == 0 ? window_ : back;
+  }
+  // Remember this deck; the one `window_` decks back leaves (from the index if it was its
+  // hash's newest copy).
   if (ring_.empty()) ring_.assign(window_, 0);
-  const std::size_t slot = seen_ % window_;
   if (seen_ >= window_) {
-    const auto old = count_.find(ring_[slot]);
-    if (old != count_.end() && --old->second.count == 0) count_.erase(old);
+    const std::uint64_t old = ring_[slot];
+    const std::size_t i = index_.find(old, newest_index::mix(old), ring_);
+    if (i != newest_index::npos && index_.position(i) == slot) {
+      index_.erase(i, ring_);
+      --distinct_;
+    }
   }
   ring_[slot] = h;
-  entry& e = count_[h];
-  ++e.count;
-  e.last = seen_;
+  if (newest_index::slots_for(distinct_ + 1) > index_.size()) {
+    // Rebuild with room, from the oldest deck to this one, so each hash ends at its newest copy.
+    index_.reset(newest_index::slots_for(distinct_ + 1));
+    const std::uint64_t first = seen_ >= window_ ? seen_ - window_ + 1 : 0;
+    for (std::uint64_t s = first; s < seen_; ++s) {
+      const std::size_t p = static_cast<std::size_t>(s % window_);
+      index_.put(ring_[p], newest_index::mix(ring_[p]), p, ring_);
+    }
+  }
+  if (index_.put(h, m, slot, ring_)) ++distinct_;
   ++seen_;
   return l;
 }

@@ -39,7 +39,6 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
-#include <unordered_map>
 #include <span>
 #include <string>
 #include <string_view>
@@ -50,14 +49,17 @@
 
 namespace shufl::audit {
 
-/// The replay predictor's memory: the 64-bit hashes of the last `window` decks (a ring) and how
-/// often each is in it. One window may serve the detectors of several groups (--group-by): a
+/// The replay predictor's memory: the 64-bit hashes of the last `window` decks (a ring) and an
+/// index of the distinct ones, each at its newest copy (newest_index, replay_runs.hpp: 4 bytes a
+/// slot, at most 70 % full; 8 + 8 MiB for a full window of 2^20 decks). O(1) expected per deck
+/// whatever the stream. One window may serve the detectors of several groups (--group-by): a
 /// deck of any group is then looked up among the recent decks of every group.
 class replay_window {
  public:
   /// The default window (decks).
   static constexpr std::size_t default_window = std::size_t{1} << 20;
-  /// A window of the last `window` decks (> 0; the ring is allocated at the first deck).
+  /// A window of the last `window` decks (0 < window < 2^32 − 1; the ring is allocated at the
+  /// first deck). Throws shufl::error out of range.
   explicit replay_window(std::size_t window = default_window);
   /// What the window said of one deck.
   struct look {
@@ -74,13 +76,15 @@ class replay_window {
   run_window::look add_runs(std::span<const std::uint32_t> faces, unsigned length, unsigned bits, std::size_t slots);
   /// The run window (null before the first add_runs).
   [[nodiscard]] const run_window* runs() const noexcept { return runs_ ? &*runs_ : nullptr; }
+  /// Bytes held by the whole-deck part now (ring capacity·8 + index slots·4).
+  [[nodiscard]] std::size_t bytes() const noexcept { return ring_.capacity() * 8 + index_.size() * 4; }
 
  private:
   std::size_t window_;
-  std::vector<std::uint64_t> ring_;
+  huge_vector<std::uint64_t> ring_;  // the hash of deck s at s mod window
   std::uint64_t seen_ = 0;
-  struct entry { std::uint32_t count = 0; std::uint64_t last = 0; };  // copies in the window, last index
-  std::unordered_map<std::uint64_t, entry> count_;
+  newest_index index_;               // each distinct hash at its newest ring slot
+  std::size_t distinct_ = 0;
   std::optional<run_window> runs_;
 };
 
