@@ -589,28 +589,37 @@ std::string e_process::evidence_of(std::size_t predictor) const {
   std::size_t best_t = 0, best_class = 0;
   double best_count = 0, best_mean = 0;
   int best_kind = -1;  // 0: a face, 1: a suit, 2: a rank
-  auto consider = [&](int kind, std::size_t t, std::size_t cls, double count, double prob) {
-    const double mean = d * prob, sd = std::sqrt(d * prob * (1 - prob));
-    const double z = sd > 0 ? std::fabs(count - mean) / sd : 0;
+  // Per face (suit, rank): the expected count and 1/sd, so a cell costs a subtraction and a product.
+  auto law = [&](double prob) {
+    const double sd = std::sqrt(d * prob * (1 - prob));
+    return std::pair<double, double>{d * prob, sd > 0 ? 1 / sd : 0.0};
+  };
+  auto consider = [&](int kind, std::size_t t, std::size_t cls, double count, std::pair<double, double> m) {
+    const double z = std::fabs(count - m.first) * m.second;
     if (z > best) {
       best = z;
       best_kind = kind;
       best_t = t;
       best_class = cls;
       best_count = count;
-      best_mean = mean;
+      best_mean = m.first;
     }
   };
   const double n = static_cast<double>(n_);
   if (predictor == pred_position) {
+    std::vector<std::pair<double, double>> face_law(faces_);
+    for (std::size_t f = 0; f < faces_; ++f) face_law[f] = law(pack_.copies[f] / n);
     for (std::size_t t = 0; t < length_; ++t)
-      for (std::size_t f = 0; f < faces_; ++f) consider(0, t, f, pos_count_[t * faces_ + f], pack_.copies[f] / n);
+      for (std::size_t f = 0; f < faces_; ++f) consider(0, t, f, pos_count_[t * faces_ + f], face_law[f]);
   } else {
+    std::vector<std::pair<double, double>> suit_law(4), rank_law(ranks_);
+    for (std::size_t s = 0; s < 4; ++s) suit_law[s] = law(suit_faces_[s] / n);
+    for (std::size_t r = 0; r + 1 < ranks_; ++r) rank_law[r] = law(rank_faces_[r] / n);
     for (std::size_t t = 0; t < length_; ++t) {
       for (std::size_t s = 0; s < 4; ++s)
-        if (suit_faces_[s] > 0) consider(1, t, s, suit_count_[t * suits_ + s], suit_faces_[s] / n);
+        if (suit_faces_[s] > 0) consider(1, t, s, suit_count_[t * suits_ + s], suit_law[s]);
       for (std::size_t r = 0; r + 1 < ranks_; ++r)
-        if (rank_faces_[r] > 0) consider(2, t, r, rank_count_[t * ranks_ + r], rank_faces_[r] / n);
+        if (rank_faces_[r] > 0) consider(2, t, r, rank_count_[t * ranks_ + r], rank_law[r]);
     }
   }
   if (best_kind < 0) return predictor == pred_position ? std::string() : "the pack has no suits or ranks";
