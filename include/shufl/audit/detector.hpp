@@ -14,7 +14,7 @@
 //
 // Replays. A fifth predictor, `replay`, bets that the deck repeats one of the last 2^20 decks
 // (whole decks, at any lag in the window): decks are kept as 64-bit SipHash-2-4 values (a ring of
-// 2^20 values and a table of the distinct ones: about 50 MB at most, not saved in the state: a
+// 2^20 values and an index of the distinct ones: 16 MiB when full, not saved in the state: a
 // restart refills it). Under the null a hit has probability p <= K·(p_max + 2^−64), K the distinct
 // decks in the window, p_max the largest probability of one deck (Π copies!/n! for a whole deck,
 // a bound Π min(copies, n−t)/(n−t) for a deal of fewer cards), 2^−64 the chance that another deck has the same hash (the hash taken as a random
