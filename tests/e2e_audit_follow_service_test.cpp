@@ -235,6 +235,31 @@ TEST(AuditFollowService, SigkillLosesAtMostTheDecksSinceTheLastSave) {
   EXPECT_EQ(json_lines(r.out).back()["decks"], 310);
 }
 
+// --interval with --group-by: the statuses of every group that dealt come at once and the state
+// (which holds every group) is saved once after them, holding each group's last deck; killed
+// after those statuses, nothing of the three groups is lost.
+TEST(AuditFollowService, AnIntervalsStatusesOfManyGroupsSaveOneStateWithEveryGroup) {
+  temp_dir dir;
+  const std::string log = dir.file("decks.log"), state = dir.file("st.json");
+  const auto plain = lines(decks(12, "interval-groups"));
+  std::string text;
+  for (std::size_t i = 0; i < plain.size(); ++i) text += fmt::format("T{} {}\n", i % 3, plain[i]);
+  { std::ofstream(log) << text; }
+  {
+    background_run run({"audit", "--follow", log, "--group-by", "1", "--format", "json", "--interval", "0.2", "--state",
+                        state},
+                       dir.file("out"), dir.file("err"));
+    ASSERT_TRUE(poll_until([&] { return lines(read_file(dir.file("out"))).size() >= 3; }, 20)) << read_file(dir.file("err"));
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    run.signal(SIGKILL);
+    run.wait();
+  }
+  const auto j = nlohmann::json::parse(read_file(state));
+  EXPECT_EQ(j["follow_input"]["lines"], 12);
+  ASSERT_EQ(j["groups"].size(), 3u);
+  for (const auto& g : j["groups"]) EXPECT_EQ(g["state"]["decks"], 4) << g["group"];
+}
+
 // --on-alarm-timeout: a hook that hangs is stopped after S seconds, reported, and the run ends
 // with its alarm (a deck repeated at once alarms through the replay predictor).
 TEST(AuditFollowService, OnAlarmTimeoutStopsAHangingHook) {
