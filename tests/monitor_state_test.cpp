@@ -61,5 +61,23 @@ TEST(MonitorState, DeckHashOfAGroupAppendsItsName) {
   EXPECT_NE(deck_hash(faces), deck_hash(std::vector<std::uint32_t>{1, 2, 3}));
 }
 
+// A stream's state that is a --group-by document, or another program's JSON, is named as such,
+// not as "written by an older monitor" (the Python Detector.load says what split_stream_state says).
+TEST(MonitorState, AGroupsDocumentOrForeignJsonIsNotCalledAnOlderMonitor) {
+  const auto message = [](const char* text) {
+    try {
+      (void)split_stream_state(text);
+    } catch (const error& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(message(R"({"format":"shufl audit follow groups","groups":[]})"),
+            "state file: it holds the groups of a monitor run with --group-by, not one stream's state");
+  EXPECT_EQ(message(R"({"name":"something else"})"),
+            "state file: not a state of shufl audit --follow (no e-process or change detector in it)");
+  EXPECT_EQ(message(R"({"predictors":[],"decks":3})"), "state file: no change detector in it (written by an older monitor)");
+}
+
 }  // namespace
 }  // namespace shufl::audit

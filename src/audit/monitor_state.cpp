@@ -37,6 +37,13 @@ stream_state_parts split_stream_state(std::string_view object) {
   nlohmann::json j = nlohmann::json::parse(object, nullptr, false);
   if (j.is_discarded()) throw error("state file: not JSON");
   if (!j.is_object()) throw error("state file: not a JSON object");
+  // A --group-by document, or JSON that is no monitor's, named as such (not "older").
+  if (j.contains("groups") && j.value("format", nlohmann::json()) == "shufl audit follow groups") {
+    throw error("state file: it holds the groups of a monitor run with --group-by, not one stream's state");
+  }
+  if (!j.contains("detector") && !j.contains("predictors")) {
+    throw error("state file: not a state of shufl audit --follow (no e-process or change detector in it)");
+  }
   if (!j.contains("detector")) throw error("state file: no change detector in it (written by an older monitor)");
   if (!j.value("alarm", nlohmann::json(false)).is_boolean()) throw error("state file: 'alarm' is not true or false");
   stream_state_parts parts;
