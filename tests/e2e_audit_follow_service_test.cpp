@@ -235,6 +235,51 @@ TEST(AuditFollowService, SigkillLosesAtMostTheDecksSinceTheLastSave) {
   EXPECT_EQ(json_lines(r.out).back()["decks"], 310);
 }
 
+// --interval with --group-by: the statuses of every group that dealt come at once and the state
+// (which holds every group) is saved once after them, holding each group's last deck; killed
+// after those statuses, nothing of the three groups is lost.
+TEST(AuditFollowService, AnIntervalsStatusesOfManyGroupsSaveOneStateWithEveryGroup) {
+  temp_dir dir;
+  const std::string log = dir.file("decks.log"), state = dir.file("st.json");
+  const auto plain = lines(decks(12, "interval-groups"));
+  std::string text;
+  for (std::size_t i = 0; i < plain.size(); ++i) text += fmt::format("T{} {}\n", i % 3, plain[i]);
+  { std::ofstream(log) << text; }
+  {
+    background_run run({"audit", "--follow", log, "--group-by", "1", "--format", "json", "--interval", "0.2", "--state",
+                        state},
+                       dir.file("out"), dir.file("err"));
+    ASSERT_TRUE(poll_until([&] { return lines(read_file(dir.file("out"))).size() >= 3; }, 20)) << read_file(dir.file("err"));
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    run.signal(SIGKILL);
+    run.wait();
+  }
+  const auto j = nlohmann::json::parse(read_file(state));
+  EXPECT_EQ(j["follow_input"]["lines"], 12);
+  ASSERT_EQ(j["groups"].size(), 3u);
+  for (const auto& g : j["groups"]) EXPECT_EQ(g["state"]["decks"], 4) << g["group"];
+}
+
+// One garbage line in a followed log: without --skip-bad every restart resumes just before it
+// and ends there (exit 1), so a later alarm is never seen; with --skip-bad (as the example unit
+// runs) the line is skipped and the replayed deck after it alarms.
+TEST(AuditFollowService, AGarbageLineEndsEveryRestartUnlessSkipBad) {
+  temp_dir dir;
+  const std::string log = dir.file("decks.log"), state = dir.file("st.json");
+  const std::string text = decks(20, "garbage-line");
+  { std::ofstream(log) << text << "garbage\n" << lines(text).back() << "\n"; }
+  for (int i = 0; i < 2; ++i) {
+    const auto r = run_shell(fmt::format("timeout 5 '{}' audit --follow '{}' --pack standard --every 10 --state '{}'",
+                                         shufl_binary(), log, state));
+    EXPECT_EQ(r.status, 1) << r.err;
+    EXPECT_NE(r.err.find("line 21"), std::string::npos) << r.err;
+  }
+  const auto r = run_shell(fmt::format("timeout 5 '{}' audit --follow '{}' --pack standard --every 10 --state '{}' --skip-bad",
+                                       shufl_binary(), log, state));
+  EXPECT_EQ(r.status, 3) << r.err;
+  EXPECT_NE(r.out.find("ALARM"), std::string::npos) << r.out;
+}
+
 // --on-alarm-timeout: a hook that hangs is stopped after S seconds, reported, and the run ends
 // with its alarm (a deck repeated at once alarms through the replay predictor).
 TEST(AuditFollowService, OnAlarmTimeoutStopsAHangingHook) {
@@ -331,7 +376,7 @@ TEST(AuditFollowService, ExampleSystemdUnitStatesTheContract) {
   const std::string unit = read_file(source_dir() + "/examples/systemd/shufl-monitor@.service");
   for (const char* key : {"\nRestart=on-failure\n", "\nRestartPreventExitStatus=3\n", "\nSuccessExitStatus=6\n", "\nUser=shufl\n",
                           "\nStateDirectory=shufl-monitor\n", "\nExecReload=/bin/kill -HUP $MAINPID\n", "--on-alarm-timeout ",
-                          "--metrics-label table=%i", "--state /var/lib/shufl-monitor/"})
+                          "--metrics-label table=%i", "--state /var/lib/shufl-monitor/", " --skip-bad "})
     EXPECT_NE(unit.find(key), std::string::npos) << key;
   std::smatch m;
   ASSERT_TRUE(std::regex_search(unit, m, std::regex(R"(\nTimeoutStopSec=(\d+)\n)")));

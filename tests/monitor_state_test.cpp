@@ -2,6 +2,7 @@
 #include "shufl/audit/monitor_state.hpp"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <cstdint>
 #include <string>
@@ -59,6 +60,43 @@ TEST(MonitorState, DeckHashOfAGroupAppendsItsName) {
   EXPECT_EQ(deck_hash(faces), deck_hash(faces, ""));
   EXPECT_NE(deck_hash(faces), deck_hash(faces, "t1"));
   EXPECT_NE(deck_hash(faces), deck_hash(std::vector<std::uint32_t>{1, 2, 3}));
+}
+
+// A stream's state that is a --group-by document, or another program's JSON, is named as such,
+// not as "written by an older monitor" (the Python Detector.load says what split_stream_state says).
+TEST(MonitorState, AGroupsDocumentOrForeignJsonIsNotCalledAnOlderMonitor) {
+  const auto message = [](const char* text) {
+    try {
+      (void)split_stream_state(text);
+    } catch (const error& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(message(R"({"format":"shufl audit follow groups","groups":[]})"),
+            "state file: it holds the groups of a monitor run with --group-by, not one stream's state");
+  EXPECT_EQ(message(R"({"name":"something else"})"),
+            "state file: not a state of shufl audit --follow (no e-process or change detector in it)");
+  EXPECT_EQ(message(R"({"predictors":[],"decks":3})"), "state file: no change detector in it (written by an older monitor)");
+}
+
+// The records are appended to the state's text as a parse, two insertions and a dump would
+// write them (nlohmann's dump computed here independently), for an empty object, an escaped
+// name and numbers.
+TEST(MonitorState, AppendedRecordsEqualTheDumpOfTheMergedObject) {
+  monitor_records r;
+  r.input_id = "8:1";
+  r.lines = 7;
+  r.recent = {0xabcULL, 0xffffffffffffffffULL};
+  for (const char* state : {"{}", R"({"format":"shufl audit follow groups","groups":[{"group":"a\"b\u001b","state":{"x":0.1}}]})",
+                            R"({"decks":3,"v":[1.5e-300,-2,true,null]})"}) {
+    auto j = nlohmann::ordered_json::parse(state);
+    j["follow_input"] = {{"id", "8:1"}, {"lines", 7}};
+    j["recent_decks"] = {"0000000000000abc", "ffffffffffffffff"};
+    EXPECT_EQ(write_monitor_state(state, r), j.dump() + "\n") << state;
+  }
+  r.recent.clear();
+  EXPECT_EQ(write_monitor_state("{}", r), "{\"follow_input\":{\"id\":\"8:1\",\"lines\":7},\"recent_decks\":[]}\n");
 }
 
 }  // namespace

@@ -389,25 +389,33 @@ class follow_loop {
   }
 
   // One group's status, its state and (unless more statuses follow at once) the metrics.
-  void status(follow_group& g, bool with_metrics = true) {
+  // The state holds every group, so statuses that follow at once save it once (status_all).
+  void status(follow_group& g, bool alone = true) {
     const follow_status f = current(g);
     ev_.status(f);
-    save(f);
-    if (with_metrics) metrics();
+    if (alone) {
+      save(f);
+      metrics();
+    }
     reported(g, f.e.decks);
     next_time_ = clock_type::now() + interval_duration();
   }
 
-  // A status of every group with decks since its last one, then one metrics record.
+  // A status of every group with decks since its last one, then one state and one metrics
+  // record: saving the whole state after each group's status made an interval cost
+  // O(groups^2).
   void status_all() {
-    bool any = false;
+    const follow_group* last = nullptr;
     for (auto& g : groups_->all()) {
       if (g->e.decks() != g->last_status_decks && g->decks_this_run > 0) {
         status(*g, false);
-        any = true;
+        last = g.get();
       }
     }
-    if (any) metrics();
+    if (last != nullptr) {
+      save(current(*last));
+      metrics();
+    }
     next_time_ = clock_type::now() + interval_duration();
   }
 

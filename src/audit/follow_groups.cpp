@@ -75,12 +75,18 @@ follow_group& follow_group_set::get(std::string_view name) {
 
 std::string follow_group_set::serialize() const {
   if (!grouped_) return groups_.empty() ? std::string("{}") : one_state(*groups_.front()).dump();
-  nlohmann::ordered_json j;
-  j["format"] = kGroupsFormat;
-  nlohmann::ordered_json list = nlohmann::ordered_json::array();
-  for (const auto& g : groups_) list.push_back({{"group", g->name}, {"state", one_state(*g)}});
-  j["groups"] = std::move(list);
-  return j.dump();
+  // The compact dump of {"format", "groups": [{"group", "state"}, ...]}, each group's state
+  // spliced in as stream_state wrote it (a parse and a dump less per group and save).
+  std::string text = "{\"format\":" + nlohmann::ordered_json(kGroupsFormat).dump() + ",\"groups\":[";
+  for (std::size_t i = 0; i < groups_.size(); ++i) {
+    const follow_group& g = *groups_[i];
+    if (i > 0) text += ',';
+    text += "{\"group\":" + nlohmann::ordered_json(g.name).dump() + ",\"state\":";
+    text += stream_state(g.e, g.detector, g.detector.alarmed() || g.restored_alarm);
+    text += '}';
+  }
+  text += "]}";
+  return text;
 }
 
 std::vector<std::string> follow_group_set::deserialize(std::string_view json_text) {

@@ -27,16 +27,36 @@ std::uint64_t deck_hash(std::span<const std::uint32_t> faces, std::string_view g
 }
 
 std::string stream_state(const e_process& e, const change_detector& detector, bool alarm) {
-  auto j = nlohmann::ordered_json::parse(e.serialize());
-  j["detector"] = nlohmann::ordered_json::parse(detector.serialize());
-  j["alarm"] = alarm;
-  return j.dump();
+  // Both serializers write compact JSON objects (e-process without "detector" or "alarm"):
+  // spliced as the dump of the merged object would write them, without a parse and a dump of
+  // every group at every save.
+  std::string text = e.serialize();
+  std::string det = detector.serialize();
+  if (text.size() < 2 || text.back() != '}' || det.empty() || det.front() != '{') {
+    auto j = nlohmann::ordered_json::parse(text);
+    j["detector"] = nlohmann::ordered_json::parse(det);
+    j["alarm"] = alarm;
+    return j.dump();
+  }
+  text.pop_back();
+  if (text.size() > 1) text += ',';
+  text += "\"detector\":";
+  text += det;
+  text += alarm ? ",\"alarm\":true}" : ",\"alarm\":false}";
+  return text;
 }
 
 stream_state_parts split_stream_state(std::string_view object) {
   nlohmann::json j = nlohmann::json::parse(object, nullptr, false);
   if (j.is_discarded()) throw error("state file: not JSON");
   if (!j.is_object()) throw error("state file: not a JSON object");
+  // A --group-by document, or JSON that is no monitor's, named as such (not "older").
+  if (j.contains("groups") && j.value("format", nlohmann::json()) == "shufl audit follow groups") {
+    throw error("state file: it holds the groups of a monitor run with --group-by, not one stream's state");
+  }
+  if (!j.contains("detector") && !j.contains("predictors")) {
+    throw error("state file: not a state of shufl audit --follow (no e-process or change detector in it)");
+  }
   if (!j.contains("detector")) throw error("state file: no change detector in it (written by an older monitor)");
   if (!j.value("alarm", nlohmann::json(false)).is_boolean()) throw error("state file: 'alarm' is not true or false");
   stream_state_parts parts;
@@ -49,12 +69,34 @@ stream_state_parts split_stream_state(std::string_view object) {
 }
 
 std::string write_monitor_state(std::string_view groups_state, const monitor_records& records) {
-  auto j = nlohmann::ordered_json::parse(groups_state);
-  j["follow_input"] = {{"id", records.input_id}, {"lines", records.lines}};
-  nlohmann::ordered_json recent = nlohmann::ordered_json::array();
-  for (const std::uint64_t h : records.recent) recent.push_back(fmt::format("{:016x}", h));
-  j["recent_decks"] = std::move(recent);
-  return j.dump() + "\n";
+  // The records appended to the compact object as its dump would (no parse of a state that
+  // holds every group: a status of one group of many rewrites them all).
+  nlohmann::ordered_json input = {{"id", records.input_id}, {"lines", records.lines}};
+  std::string text;
+  const bool appendable = groups_state.size() >= 2 && groups_state.front() == '{' && groups_state.back() == '}' &&
+                          groups_state.find("\"follow_input\":") == std::string_view::npos &&
+                          groups_state.find("\"recent_decks\":") == std::string_view::npos;
+  if (!appendable) {
+    auto j = nlohmann::ordered_json::parse(groups_state);
+    j["follow_input"] = std::move(input);
+    nlohmann::ordered_json recent = nlohmann::ordered_json::array();
+    for (const std::uint64_t h : records.recent) recent.push_back(fmt::format("{:016x}", h));
+    j["recent_decks"] = std::move(recent);
+    return j.dump() + "\n";
+  }
+  text.reserve(groups_state.size() + 64 + 19 * records.recent.size());
+  text.append(groups_state.substr(0, groups_state.size() - 1));
+  if (groups_state.size() > 2) text += ',';
+  text += "\"follow_input\":";
+  text += input.dump();
+  text += ",\"recent_decks\":[";
+  bool first = true;
+  for (const std::uint64_t h : records.recent) {
+    text += fmt::format("{}\"{:016x}\"", first ? "" : ",", h);
+    first = false;
+  }
+  text += "]}\n";
+  return text;
 }
 
 std::string write_monitor_state(const e_process& e, const change_detector& detector, bool alarm,
