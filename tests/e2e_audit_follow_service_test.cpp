@@ -274,10 +274,16 @@ TEST(AuditFollowService, AGarbageLineEndsEveryRestartUnlessSkipBad) {
     EXPECT_EQ(r.status, 1) << r.err;
     EXPECT_NE(r.err.find("line 21"), std::string::npos) << r.err;
   }
-  const auto r = run_shell(fmt::format("timeout 5 '{}' audit --follow '{}' --pack standard --every 10 --state '{}' --skip-bad",
-                                       shufl_binary(), log, state));
+  const std::string metrics = dir.file("shufl.prom");
+  const auto r = run_shell(fmt::format(
+      "timeout 5 '{}' audit --follow '{}' --pack standard --every 10 --state '{}' --skip-bad --metrics '{}'",
+      shufl_binary(), log, state, metrics));
   EXPECT_EQ(r.status, 3) << r.err;
   EXPECT_NE(r.out.find("ALARM"), std::string::npos) << r.out;
+  // The skipped line shows in the metrics while the monitor runs, not only in the final report.
+  std::ifstream in(metrics);
+  const std::string prom((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(prom.find("\nshufl_audit_skipped_lines_total 1\n"), std::string::npos) << prom;
 }
 
 // --on-alarm-timeout: a hook that hangs is stopped after S seconds, reported, and the run ends

@@ -297,6 +297,7 @@ class follow_loop {
     follow_metrics_record r;
     r.pack = e_pack_name_;
     r.now = unix_now();
+    r.skipped_lines = reader_ != nullptr ? reader_->skipped() : 0;
     r.groups.reserve(groups_->all().size());
     for (const auto& g : groups_->all()) {
       follow_group_record one;

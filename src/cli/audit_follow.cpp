@@ -91,7 +91,7 @@ class follow_output final : public audit::follow_events {
   }
   void metrics(const audit::follow_metrics_record& r) override {
     metrics_info_.pack = r.pack;
-    if (metrics_file_) tell(metrics_file_->write(follow_metrics_text(metrics_info_, r.groups, r.now)));
+    if (metrics_file_) tell(metrics_file_->write(follow_metrics_text(metrics_info_, r.groups, r.skipped_lines, r.now)));
     if (!alarm_json_.empty() && !o_.on_alarm.empty()) {  // the alarm's side files first, then its command
       tell(audit::run_alarm_command(o_.on_alarm, alarm_json_, alarm_timeout_));
     }

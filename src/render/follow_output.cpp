@@ -185,7 +185,7 @@ std::string follow_final_text(const audit::follow_status& s, const std::string& 
 }
 
 std::string follow_metrics_text(const follow_metrics_info& info, const std::vector<audit::follow_group_record>& groups,
-                               double now) {
+                               std::uint64_t skipped_lines, double now) {
   std::string base;  // the --metrics-label pairs, on every series
   for (const auto& [k, v] : info.labels) base += fmt::format("{}{}=\"{}\"", base.empty() ? "" : ",", k, label_value(v));
   const auto labels = [&base](const std::string& more) {
@@ -209,6 +209,9 @@ std::string follow_metrics_text(const follow_metrics_info& info, const std::vect
   family("shufl_audit_heartbeat_timestamp_seconds", "gauge",
          "When the monitor last wrote this file (Unix time); it does at least every --metrics-interval.");
   m += fmt::format("shufl_audit_heartbeat_timestamp_seconds{} {}\n", labels(""), prom_number(now));
+  family("shufl_audit_skipped_lines_total", "counter",
+         "Lines skipped as not decks (--skip-bad) in this run: a flood of them is junk written into the log.");
+  m += fmt::format("shufl_audit_skipped_lines_total{} {}\n", labels(""), skipped_lines);
   per_group("shufl_audit_last_deck_timestamp_seconds", "gauge", "When the group's last deck was read (Unix time; 0: none yet).",
             [](const auto& g) { return prom_number(g.last_deck_time); });
   per_group("shufl_audit_decks_total", "counter", "Decks added to the monitor's e-process (restored states included).",

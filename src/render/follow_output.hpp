@@ -69,6 +69,7 @@ struct follow_metrics_info {
 /// info and heartbeat (`now`, Unix seconds), then per group (label `group`; "" for the one
 /// unnamed group) the last deck's time, the e-process and the detector. HELP texts are constants.
 std::string follow_metrics_text(const follow_metrics_info& info, const std::vector<audit::follow_group_record>& groups,
+                               std::uint64_t skipped_lines,
                                double now);
 
 /// Checks a --metrics-label K=V: K a Prometheus label name ([A-Za-z_][A-Za-z0-9_]*, not "__"

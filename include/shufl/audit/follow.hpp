@@ -87,6 +87,7 @@ struct follow_group_record {
 struct follow_metrics_record {
   std::string pack;                       ///< the pack's name
   double now = 0;                         ///< when it was made (the heartbeat), seconds since 1970 UTC
+  std::uint64_t skipped_lines = 0;        ///< lines skipped as not decks in this run (--skip-bad)
   std::vector<follow_group_record> groups;
 };
 
