@@ -391,8 +391,8 @@ class follow_loop {
 
   // One group's status, its state and (unless more statuses follow at once) the metrics.
   // The state holds every group, so statuses that follow at once save it once (status_all).
-  void status(follow_group& g, bool alone = true) {
-    const follow_status f = current(g);
+  follow_status status(follow_group& g, bool alone = true) {
+    follow_status f = current(g);
     ev_.status(f);
     if (alone) {
       save(f);
@@ -400,21 +400,18 @@ class follow_loop {
     }
     reported(g, f.e.decks);
     next_time_ = clock_type::now() + interval_duration();
+    return f;
   }
 
   // A status of every group with decks since its last one, then one state and one metrics
   // record: saving the whole state after each group's status made an interval cost
   // O(groups^2).
   void status_all() {
-    const follow_group* last = nullptr;
-    for (auto& g : groups_->all()) {
-      if (g->e.decks() != g->last_status_decks && g->decks_this_run > 0) {
-        status(*g, false);
-        last = g.get();
-      }
-    }
-    if (last != nullptr) {
-      save(current(*last));
+    std::optional<follow_status> last;
+    for (auto& g : groups_->all())
+      if (g->e.decks() != g->last_status_decks && g->decks_this_run > 0) last = status(*g, false);
+    if (last) {
+      save(*last);
       metrics();
     }
     next_time_ = clock_type::now() + interval_duration();

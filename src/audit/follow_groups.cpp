@@ -18,13 +18,14 @@ namespace {
 constexpr const char* kGroupsFormat = "shufl audit follow groups";
 constexpr const char* kStreamFormat = "shufl audit monitor state";  // one stream's (e_process::serialize)
 
-// One group's state: the e-process's own fields, its detector, whether it had alarmed.
-nlohmann::ordered_json one_state(const follow_group& g) {
-  // An alarm the detector has not restarted after: a restart gives it again (or resets it).
-  return nlohmann::ordered_json::parse(stream_state(g.e, g.detector, g.detector.alarmed() || g.restored_alarm));
+// One group's state as compact JSON text: the e-process's own fields, its detector, whether it
+// had alarmed (an alarm the detector has not restarted after: a restart gives it again, or
+// resets it).
+std::string group_state(const follow_group& g) {
+  return stream_state(g.e, g.detector, g.detector.alarmed() || g.restored_alarm);
 }
 
-// Restores one group from one_state's object; true when it had alarmed.
+// Restores one group from group_state's object; true when it had alarmed.
 bool restore_one(follow_group& g, const nlohmann::json& j) {
   if (!j.is_object()) throw error("state file: a group's state is not a JSON object");
   const stream_state_parts parts = split_stream_state(j.dump());
@@ -74,7 +75,7 @@ follow_group& follow_group_set::get(std::string_view name) {
 }
 
 std::string follow_group_set::serialize() const {
-  if (!grouped_) return groups_.empty() ? std::string("{}") : one_state(*groups_.front()).dump();
+  if (!grouped_) return groups_.empty() ? std::string("{}") : group_state(*groups_.front());
   // The compact dump of {"format", "groups": [{"group", "state"}, ...]}, each group's state
   // spliced in as stream_state wrote it (a parse and a dump less per group and save).
   std::string text = "{\"format\":" + nlohmann::ordered_json(kGroupsFormat).dump() + ",\"groups\":[";
@@ -82,7 +83,7 @@ std::string follow_group_set::serialize() const {
     const follow_group& g = *groups_[i];
     if (i > 0) text += ',';
     text += "{\"group\":" + nlohmann::ordered_json(g.name).dump() + ",\"state\":";
-    text += stream_state(g.e, g.detector, g.detector.alarmed() || g.restored_alarm);
+    text += group_state(g);
     text += '}';
   }
   text += "]}";
