@@ -268,3 +268,54 @@ TEST(AuditDetector, SharedGuessingWorkGivesTheSameStatesBitForBit) {
     EXPECT_GT(hits, 30 * pack.size());  // the guessing predictors did hit (the test is not empty)
   }
 }
+
+// add_deck_together: one pass over a deck for several e-processes of a stream gives each the
+// state one add_deck after the other gives, to the last bit (whole decks, a shoe, partial deals;
+// the windowed learners and the since-the-start one; with and without handed-on guessing work);
+// processes at different points of the stream are taken one after the other; a bad deck changes
+// none of them. The detector with its since-the-start e-process (`with`) likewise.
+TEST(AuditDetector, OnePassForSeveralEProcessesGivesTheSameStatesBitForBit) {
+  using shufl::audit::e_process;
+  const audit_pack shoe = small_pack({2, 2, 1, 3}, {0, 1, 0, 1}, {0, 0, 1, 1}, 2);
+  for (const audit_pack& pack : {standard_pack(), shoe}) {
+    for (const std::size_t deal : {pack.size(), pack.size() - 3}) {
+      auto decks = guessing_stream(pack, 70);
+      for (auto& d : decks) d.resize(deal);
+      std::vector<e_process> one = {e_process(pack, 2), e_process(pack, 32), e_process(pack)};
+      std::vector<e_process> together = one;
+      e_process late(pack);  // one deck behind the others: taken on its own
+      e_process late_one(pack);
+      for (std::size_t k = 0; k < decks.size(); ++k) {
+        const auto& d = decks[k];
+        for (e_process& e : one) e.add_deck(d);
+        std::vector<e_process*> procs = {&together[0], &together[1], &together[2]};
+        e_process::shared_guesses work;
+        if (k % 2 == 1) procs.push_back(&late);
+        e_process::add_deck_together(procs, d, k % 3 == 0 ? nullptr : &work);
+        if (k % 2 == 1) late_one.add_deck(d);
+        for (std::size_t i = 0; i < one.size(); ++i) ASSERT_EQ(together[i].serialize(), one[i].serialize()) << k;
+        ASSERT_EQ(late.serialize(), late_one.serialize()) << k;
+      }
+      // A deck with a face twice changes nobody.
+      std::vector<std::uint32_t> bad = decks[0];
+      bad[1] = bad[0];
+      std::vector<e_process*> procs = {&together[0], &together[1], &together[2]};
+      EXPECT_THROW(e_process::add_deck_together(procs, bad, nullptr), shufl::error);
+      for (std::size_t i = 0; i < one.size(); ++i) EXPECT_EQ(together[i].serialize(), one[i].serialize());
+    }
+  }
+  // The detector and its since-the-start e-process in one pass, against one after the other.
+  const audit_pack pack = standard_pack();
+  const auto decks = guessing_stream(pack, 60);
+  change_detector d1(pack, 1e9), d2(pack, 1e9);
+  e_process e1(pack), e2(pack);
+  e_process::shared_guesses work1, work2;
+  for (const auto& d : decks) {
+    work1.ready = work2.ready = false;
+    d1.add_deck(d, &work1);
+    e1.add_deck(d, &work1);
+    d2.add_deck(d, &work2, &e2);
+    ASSERT_EQ(d2.serialize(), d1.serialize());
+    ASSERT_EQ(e2.serialize(), e1.serialize());
+  }
+}

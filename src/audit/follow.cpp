@@ -146,8 +146,9 @@ class follow_loop {
   bool take(const std::vector<std::uint32_t>& faces, std::string_view name, std::uint64_t line) {
     follow_group& g = groups_->get(name);  // throws past --max-groups
     shared_.ready = false;  // the guessing predictors' work, done once for the three e-processes
-    g.detector.add_deck(faces, &shared_);  // checks the deck first: throws before anything changes
-    g.e.add_deck(faces, &shared_);
+    // The detector's learners and the since-the-start e-process in one pass (it checks the deck
+    // first: throws before anything changes).
+    g.detector.add_deck(faces, &shared_, &g.e);
     batteries_->add(batteries_->index_of(g.name), faces);
     ++g.decks_this_run;
     if (!g.unreported) {

@@ -103,11 +103,12 @@ e_process::e_process(const audit_pack& pack, std::size_t window) : pack_(pack), 
   rebuild_weights();
 }
 
-void e_process::rebuild_weights() noexcept {
-  for (std::size_t t = 0; t < n_; ++t)
-    for (std::size_t f = 0; f < faces_; ++f)
-      pos_weight_[t * faces_ + f] =
-          (pos_count_[t * faces_ + f] + 0.5) / static_cast<double>(pack_.copies[f]);
+void e_process::rebuild_weights() {
+  if (!unit_copies_)
+    for (std::size_t t = 0; t < n_; ++t)
+      for (std::size_t f = 0; f < faces_; ++f)
+        pos_weight_[t * faces_ + f] =
+            (pos_count_[t * faces_ + f] + 0.5) / static_cast<double>(pack_.copies[f]);
 }
 
 void e_process::check_deck(std::span<const std::uint32_t> faces) {
@@ -262,54 +263,92 @@ void e_process::take_guesses(const shared_guesses& shared) {
 }
 
 void e_process::add_deck(std::span<const std::uint32_t> faces, shared_guesses* shared) {
-  check_deck(faces);  // throws before anything changes
-  // The guessing predictors' work of this deck from another e-process that saw the same
-  // previous deck, or computed here (and handed on).
-  const bool take = shared != nullptr && shared->ready && shared->previous == prev_;
-  shared_guesses* fill = shared != nullptr && !shared->ready ? shared : nullptr;
-  const std::size_t len = faces.size();
-  length_ = len;
+  e_process* self = this;
+  add_deck_together(std::span<e_process* const>(&self, 1), faces, shared);
+}
 
-  // Per-deck state: copies left per face (and a bit per face still possible, for the guessing
-  // predictor's search), the list of faces still possible (for O(R) sums), copies left per suit
-  // and rank class, and how many copies of each face were dealt.
+bool e_process::same_point(const e_process& o, std::size_t len) const noexcept {
+  return o.n_ == n_ && o.faces_ == faces_ && o.suits_ == suits_ && o.ranks_ == ranks_ &&
+         o.unit_copies_ == unit_copies_ && o.pack_.copies == pack_.copies && o.suit_class_ == suit_class_ &&
+         o.rank_class_ == rank_class_ && (o.length_ == 0 || o.length_ == len) && o.prev_ == prev_;
+}
+
+void e_process::add_deck_together(std::span<e_process* const> procs, std::span<const std::uint32_t> faces,
+                                  shared_guesses* shared) {
+  if (procs.empty()) return;
+  e_process& lead = *procs.front();
+  const std::size_t len = faces.size();
+  bool together = procs.size() <= max_together;
+  for (e_process* p : procs) together = together && lead.same_point(*p, len);
+  if (!together) {
+    // Each checks the deck before any changes; then one after the other (a group of one is
+    // always together), sharing the guessing work when they saw the same previous deck.
+    for (e_process* p : procs) p->check_deck(faces);
+    if (shared == nullptr) shared = &lead.together_;
+    shared->ready = false;
+    for (e_process* p : procs) add_deck_together(std::span<e_process* const>(&p, 1), faces, shared);
+    return;
+  }
+  for (e_process* p : procs) p->check_deck(faces);  // throws before anything changes
+  // The guessing predictors' work of this deck: taken from `shared` when it holds it for this
+  // previous deck, else computed by the lead (and handed on to the others through `shared`, or
+  // the lead's own scratch).
+  const bool take = shared != nullptr && shared->ready && shared->previous == lead.prev_;
+  if (!take && procs.size() > 1 && (shared == nullptr || shared->ready)) {
+    shared = &lead.together_;
+    shared->ready = false;
+  }
+  shared_guesses* fill = !take && shared != nullptr && !shared->ready ? shared : nullptr;
+  const std::size_t P = procs.size();
+  for (e_process* p : procs) p->length_ = len;
+
+  // Per-deck state of the lead (the others read it): copies left per face (and a bit per face
+  // still possible, for the guessing predictor's search), the list of faces still possible (for
+  // O(R) sums), copies left per suit and rank class, and how many copies of each face were dealt.
+  const std::size_t faces_n = lead.faces_, n = lead.n_, suits = lead.suits_, ranks = lead.ranks_;
   std::size_t live = 0;
-  std::fill(live_bits_.begin(), live_bits_.end(), std::uint64_t{0});
-  for (std::size_t f = 0; f < faces_; ++f) {
-    left_[f] = pack_.copies[f];
-    seen_copy_[f] = 0;
-    if (left_[f] > 0) {
-      live_pos_[f] = static_cast<std::uint32_t>(live);
-      live_[live++] = static_cast<std::uint32_t>(f);
-      live_bits_[f / 64] |= std::uint64_t{1} << (f % 64);
+  std::fill(lead.live_bits_.begin(), lead.live_bits_.end(), std::uint64_t{0});
+  for (std::size_t f = 0; f < faces_n; ++f) {
+    lead.left_[f] = lead.pack_.copies[f];
+    lead.seen_copy_[f] = 0;
+    if (lead.left_[f] > 0) {
+      lead.live_pos_[f] = static_cast<std::uint32_t>(live);
+      lead.live_[live++] = static_cast<std::uint32_t>(f);
+      lead.live_bits_[f / 64] |= std::uint64_t{1} << (f % 64);
     }
   }
-  std::copy(suit_faces_.begin(), suit_faces_.end(), suit_left_.begin());
-  std::copy(rank_faces_.begin(), rank_faces_.end(), rank_left_.begin());
-  // Decks in the learners' counts (each adds one card at every position dealt), and the suit
+  std::copy(lead.suit_faces_.begin(), lead.suit_faces_.end(), lead.suit_left_.begin());
+  std::copy(lead.rank_faces_.begin(), lead.rank_faces_.end(), lead.rank_left_.begin());
+  // Decks in each learner's counts (each adds one card at every position dealt), and the suit
   // and rank classes with no card left (at first those the pack has none of).
-  std::uint64_t counted = 0;
-  for (std::size_t s = 0; s < suits_; ++s) counted += suit_count_[s];
+  std::array<std::uint64_t, max_together> counted{};
+  for (std::size_t i = 0; i < P; ++i)
+    for (std::size_t s = 0; s < suits; ++s) counted[i] += procs[i]->suit_count_[s];
+  std::uint32_t* dead_class = lead.dead_class_.data();
   std::size_t dead_suits = 0, dead_ranks = 0;
-  for (std::size_t s = 0; s < suits_; ++s)
-    if (suit_left_[s] == 0) dead_class_[dead_suits++] = static_cast<std::uint32_t>(s);
-  for (std::size_t r = 0; r < ranks_; ++r)
-    if (rank_left_[r] == 0) dead_class_[suits_ + dead_ranks++] = static_cast<std::uint32_t>(r);
+  for (std::size_t s = 0; s < suits; ++s)
+    if (lead.suit_left_[s] == 0) dead_class[dead_suits++] = static_cast<std::uint32_t>(s);
+  for (std::size_t r = 0; r < ranks; ++r)
+    if (lead.rank_left_[r] == 0) dead_class[suits + dead_ranks++] = static_cast<std::uint32_t>(r);
   bool hot_successor = false, hot_repeat = false;
-  misses_.fill(0);
-  hits_.clear();
-  expected_[0].clear();
-  expected_[1].clear();
-  deck_hits_.fill(0);
-  const bool have_prev = !prev_.empty();
-  // The deck is taken in two passes: the first computes every card's ratio r(c) (the position
-  // and suit-rank ones into ratio_pos_ and ratio_sr_, the guessing predictors' hits into hits_
-  // and their misses into misses_); the second multiplies them into the components, card after
-  // card for each component (the same products in the same order as one pass would make, so
-  // the same doubles; the components' chains are independent and overlap in the processor).
+  lead.misses_.fill(0);
+  lead.hits_.clear();
+  lead.expected_[0].clear();
+  lead.expected_[1].clear();
+  lead.deck_hits_.fill(0);
+  const bool have_prev = !lead.prev_.empty();
+  const bool unit = lead.unit_copies_;
+  const std::uint32_t* live_list = lead.live_.data();
+  const std::uint32_t* left = lead.left_.data();
+  // The deck is taken in two passes: the first computes every card's ratio r(c) for every
+  // process (the position and suit-rank ones into its ratio_pos_ and ratio_sr_, the guessing
+  // predictors' hits into the lead's hits_ and their misses into misses_); the second multiplies
+  // them into each process's components, card after card for each component (the same products
+  // in the same order as one pass would make, so the same doubles; the components' chains are
+  // independent and overlap in the processor).
   for (std::size_t t = 0; t < len; ++t) {
     const std::uint32_t c = faces[t];
-    const double R = static_cast<double>(n_ - t);
+    const double R = static_cast<double>(n - t);
 
     // (a) position: q(f) ∝ (count[t][f] + 1/2) · left[f] / copies[f] over the faces still
     // possible — the Krichevsky–Trofimov (Dirichlet(1/2)) estimate of "face f at position t"
@@ -317,28 +356,30 @@ void e_process::add_deck(std::span<const std::uint32_t> faces, shared_guesses* s
     // (for a shoe, shaped by the copies left). It reads counts of earlier decks only, and the
     // cards already dealt in this deck only through left[]: a distribution fixed before c.
     // r(c) = q(c)/p0(c) = weight[t][c] · R / Z.
-    {
-      const double* wrow = pos_weight_.data() + t * faces_;
+    for (std::size_t i = 0; i < P; ++i) {
+      e_process& e = *procs[i];
       double z = 0;
-      if (unit_copies_) {
+      if (unit) {
         // One copy of each face: z = Σ_{live f} (count[t][f] + 1/2), summed in integers over
         // the shorter of the live faces and the dealt ones (Σ_f count[t][f] = counted decks):
         // the same exact half-integer as the sum over the live faces, at half the work.
-        const std::uint32_t* crow = pos_count_.data() + t * faces_;
+        const std::uint32_t* crow = e.pos_count_.data() + t * faces_n;
         std::uint64_t live_count = 0;
         if (t < live) {
           std::uint64_t dead = 0;
           for (std::size_t s = 0; s < t; ++s) dead += crow[faces[s]];
-          live_count = counted - dead;
+          live_count = counted[i] - dead;
         } else {
-          for (std::size_t i = 0; i < live; ++i) live_count += crow[live_[i]];
+          for (std::size_t k = 0; k < live; ++k) live_count += crow[live_list[k]];
         }
         z = static_cast<double>(live_count) + 0.5 * static_cast<double>(live);
+        e.ratio_pos_[t] = (e.pos_count_[t * faces_n + c] + 0.5) * R;  // / z below
       } else {
-        for (std::size_t i = 0; i < live; ++i) z += wrow[live_[i]] * left_[live_[i]];
+        const double* wrow = e.pos_weight_.data() + t * faces_n;
+        for (std::size_t k = 0; k < live; ++k) z += wrow[live_list[k]] * left[live_list[k]];
+        e.ratio_pos_[t] = wrow[c] * R;
       }
-      ratio_pos_[t] = (unit_copies_ ? pos_count_[t * faces_ + c] + 0.5 : wrow[c]) * R;  // / z below
-      den_pos_[t] = z;
+      e.den_pos_[t] = z;
     }
 
     // (b) successor: the `guessing` strategy's card g — at the top card 0; after card x, x+1
@@ -348,14 +389,14 @@ void e_process::add_deck(std::span<const std::uint32_t> faces, shared_guesses* s
     if (!take) {
       std::uint32_t g = none;
       if (t == 0) {
-        g = next_live(0);
+        g = lead.next_live(0);
       } else {
         const std::uint32_t x = faces[t - 1];
-        g = next_live(std::size_t{x} + 1);
-        if (g == none) g = previous_live(x);
-        if (g == none && left_[x] > 0) g = x;
+        g = lead.next_live(std::size_t{x} + 1);
+        if (g == none) g = lead.previous_live(x);
+        if (g == none && left[x] > 0) g = x;
       }
-      guess(pred_successor, g, c, R, hot_successor);
+      lead.guess(pred_successor, g, c, R, hot_successor);
     }
 
     // (c) repeat: the face that followed this card in the previous deck (for a shoe, the k-th
@@ -366,14 +407,14 @@ void e_process::add_deck(std::span<const std::uint32_t> faces, shared_guesses* s
       std::uint32_t g = none;
       if (have_prev) {
         if (t == 0) {
-          g = prev_[0];
+          g = lead.prev_[0];
         } else {
           const std::uint32_t x = faces[t - 1];
-          g = prev_next_[offset_[x] + seen_copy_[x] - 1];
+          g = lead.prev_next_[lead.offset_[x] + lead.seen_copy_[x] - 1];
         }
-        if (g != none && left_[g] == 0) g = none;
+        if (g != none && left[g] == 0) g = none;
       }
-      guess(pred_repeat, g, c, R, hot_repeat);
+      lead.guess(pred_repeat, g, c, R, hot_repeat);
     }
 
     // (d) suit-rank: q = ½·q_suit + ½·q_rank, where q_suit(f) = P_t(suit of f) · left[f] /
@@ -384,39 +425,59 @@ void e_process::add_deck(std::span<const std::uint32_t> faces, shared_guesses* s
     // ½·P_t(r)·R/rank_left[r]. Without suits and ranks (a custom pack) every face is in the one
     // "none" class and r = 1.
     {
-      const std::uint32_t* srow = suit_count_.data() + t * suits_;
-      const std::uint32_t* rrow = rank_count_.data() + t * ranks_;
-      // Σ over the classes still possible of (count + 1/2), as counted decks minus the counts
-      // of the classes used up (few), in integers: the same exact half-integers.
-      std::uint64_t dead_s = 0, dead_r = 0;
-      for (std::size_t i = 0; i < dead_suits; ++i) dead_s += srow[dead_class_[i]];
-      for (std::size_t i = 0; i < dead_ranks; ++i) dead_r += rrow[dead_class_[suits_ + i]];
-      const double zs = static_cast<double>(counted - dead_s) + 0.5 * static_cast<double>(suits_ - dead_suits);
-      const double zr = static_cast<double>(counted - dead_r) + 0.5 * static_cast<double>(ranks_ - dead_ranks);
-      const std::uint32_t s = suit_class_[c], r = rank_class_[c];
-      // ½·a/zs·R/sl + ½·b/zr·R/rl over one division: R·(a·rl·zr + b·sl·zs) / (2·sl·rl·zs·zr).
-      const double sl = suit_left_[s], rl = rank_left_[r];
-      ratio_sr_[t] = R * ((srow[s] + 0.5) * rl * zr + (rrow[r] + 0.5) * sl * zs);  // / den below
-      den_sr_[t] = 2 * sl * rl * zs * zr;
+      const std::uint32_t s = lead.suit_class_[c], r = lead.rank_class_[c];
+      const double sl = lead.suit_left_[s], rl = lead.rank_left_[r];
+      for (std::size_t i = 0; i < P; ++i) {
+        e_process& e = *procs[i];
+        const std::uint32_t* srow = e.suit_count_.data() + t * suits;
+        const std::uint32_t* rrow = e.rank_count_.data() + t * ranks;
+        // Σ over the classes still possible of (count + 1/2), as counted decks minus the counts
+        // of the classes used up (few), in integers: the same exact half-integers.
+        std::uint64_t dead_s = 0, dead_r = 0;
+        for (std::size_t k = 0; k < dead_suits; ++k) dead_s += srow[dead_class[k]];
+        for (std::size_t k = 0; k < dead_ranks; ++k) dead_r += rrow[dead_class[suits + k]];
+        const double zs = static_cast<double>(counted[i] - dead_s) + 0.5 * static_cast<double>(suits - dead_suits);
+        const double zr = static_cast<double>(counted[i] - dead_r) + 0.5 * static_cast<double>(ranks - dead_ranks);
+        // ½·a/zs·R/sl + ½·b/zr·R/rl over one division: R·(a·rl·zr + b·sl·zs) / (2·sl·rl·zs·zr).
+        e.ratio_sr_[t] = R * ((srow[s] + 0.5) * rl * zr + (rrow[r] + 0.5) * sl * zs);  // / den below
+        e.den_sr_[t] = 2 * sl * rl * zs * zr;
+      }
     }
 
     // Deal c.
-    if (--left_[c] == 0) {
-      const std::uint32_t i = live_pos_[c], last = live_[--live];
-      live_[i] = last;
-      live_pos_[last] = i;
-      live_bits_[c / 64] &= ~(std::uint64_t{1} << (c % 64));
+    if (--lead.left_[c] == 0) {
+      const std::uint32_t k = lead.live_pos_[c], last = lead.live_[--live];
+      lead.live_[k] = last;
+      lead.live_pos_[last] = k;
+      lead.live_bits_[c / 64] &= ~(std::uint64_t{1} << (c % 64));
     }
-    if (--suit_left_[suit_class_[c]] == 0) dead_class_[dead_suits++] = suit_class_[c];
-    if (--rank_left_[rank_class_[c]] == 0) dead_class_[suits_ + dead_ranks++] = rank_class_[c];
-    ++seen_copy_[c];
+    if (const std::uint32_t s = lead.suit_class_[c]; --lead.suit_left_[s] == 0) dead_class[dead_suits++] = s;
+    if (const std::uint32_t r = lead.rank_class_[c]; --lead.rank_left_[r] == 0) dead_class[suits + dead_ranks++] = r;
+    ++lead.seen_copy_[c];
   }
 
+  // The guessing predictors' factors: the lead's (computed above, or taken), handed on.
+  if (take) {
+    lead.take_guesses(*shared);
+  } else {
+    lead.guessing_factors(fill);
+  }
+  for (std::size_t i = 0; i < P; ++i) {
+    e_process& e = *procs[i];
+    if (i > 0) e.take_guesses(*shared);
+    e.finish_deck(faces);
+  }
+}
+
+// The second pass of a deck (add_deck_together): the distributions' factors into the
+// components, then the deck becomes history.
+void e_process::finish_deck(std::span<const std::uint32_t> faces) {
+  const std::size_t len = faces.size();
   // The factors (1 − w) + w·r of every component, card after card. The distributions' weight w
   // = 0 gives the factor 1 exactly (left out). For the single-card predictors r is 1 (no guess:
-  // factor 1), 0 (a miss: factor 1 − w, counted and applied once per deck below) or a hit's
-  // R/left[g] (hits_; rare under the null).
-  // The ratios' divisions, apart from the loop above so that they run side by side.
+  // factor 1), 0 (a miss: factor 1 − w, counted and applied once per deck) or a hit's
+  // R/left[g] (hits_; rare under the null): guessing_factors / take_guesses.
+  // The ratios' divisions, apart from the loop below so that they run side by side.
   for (std::size_t t = 0; t < len; ++t) ratio_pos_[t] /= den_pos_[t];
   for (std::size_t t = 0; t < len; ++t) ratio_sr_[t] /= den_sr_[t];
   {
@@ -456,11 +517,6 @@ void e_process::add_deck(std::span<const std::uint32_t> faces, shared_guesses* s
           }
     }
     for (std::size_t i = 0; i < 2 * K; ++i) comp[i]->scale = scale[i];
-  }
-  if (take) {
-    take_guesses(*shared);
-  } else {
-    guessing_factors(fill);
   }
   fold(preds_[pred_position]);
   fold(preds_[pred_suit_rank]);

@@ -123,34 +123,44 @@ change_detector::change_detector(const audit_pack& pack, double arl, std::span<c
   log_m_ = minus_inf;
 }
 
-void change_detector::add_deck(std::span<const std::uint32_t> faces, e_process::shared_guesses* shared) {
-  // The first learner checks the deck before anything changes; the others then cannot fail.
+void change_detector::add_deck(std::span<const std::uint32_t> faces, e_process::shared_guesses* shared,
+                               e_process* with) {
   const std::size_t per = layout_.size();
   if (shared == nullptr) {
     shared = &shared_;
     shared_.ready = false;
   }
+  // The learners (and `with`) take the deck in one pass; it is checked before anything changes.
+  const std::size_t learners = learners_.size();
+  procs_.clear();
+  before_.resize(learners * per);
+  for (std::size_t i = 0; i < learners; ++i) {
+    procs_.push_back(&learners_[i]);
+    learners_[i].component_logs(after_);
+    std::copy(after_.begin(), after_.end(), before_.begin() + static_cast<std::ptrdiff_t>(i * per));
+  }
+  if (with != nullptr) procs_.push_back(with);
+  e_process::add_deck_together(procs_, faces, shared);
   // The guessing predictors learn nothing: their components are the same in every learner set
   // (unless a state said otherwise), so the first set's new value is taken when the inputs of
   // the recursion are the same doubles (the same function of the same arguments).
   first_.resize(3 * per);
-  for (std::size_t i = 0; i < learners_.size(); ++i) {
-    learners_[i].component_logs(before_);
-    learners_[i].add_deck(faces, shared);
+  for (std::size_t i = 0; i < learners; ++i) {
+    const double* before = before_.data() + i * per;
     learners_[i].component_logs(after_);
     for (std::size_t k = 0; k < per; ++k) {
       double& s = log_sr_[i * per + k];
       if (layout_[k].null) continue;
       if (i == 0) {
-        first_[3 * k] = before_[k];
+        first_[3 * k] = before[k];
         first_[3 * k + 1] = after_[k];
         first_[3 * k + 2] = s;
-      } else if (!learns(layout_[k].predictor) && first_[3 * k] == before_[k] && first_[3 * k + 1] == after_[k] &&
+      } else if (!learns(layout_[k].predictor) && first_[3 * k] == before[k] && first_[3 * k + 1] == after_[k] &&
                  first_[3 * k + 2] == s) {
         s = log_sr_[k];
         continue;
       }
-      s = (after_[k] - before_[k]) + softplus(s);
+      s = (after_[k] - before[k]) + softplus(s);
     }
   }
   add_replay(faces);

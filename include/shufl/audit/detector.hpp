@@ -114,8 +114,11 @@ class change_detector {
 
   /// Adds one deck (as e_process::add_deck; throws the same errors, changing nothing). The
   /// learners share their guessing predictors' work, also with others through `shared`
-  /// (e_process::shared_guesses; null: within this detector only).
-  void add_deck(std::span<const std::uint32_t> faces, e_process::shared_guesses* shared = nullptr);
+  /// (e_process::shared_guesses; null: within this detector only). `with` (may be null): an
+  /// e-process of the same stream (the since-the-start one) that takes the deck in the same
+  /// pass (e_process::add_deck_together), as with.add_deck(faces, shared) would.
+  void add_deck(std::span<const std::uint32_t> faces, e_process::shared_guesses* shared = nullptr,
+                e_process* with = nullptr);
   /// true when M_t >= A.
   [[nodiscard]] bool alarmed() const noexcept {
     // Below the bound, M_t < A for sure; else the exact ln M_t decides.
@@ -151,6 +154,7 @@ class change_detector {
   std::vector<double> weight_log_;                // ln π_k, per learner × component (−inf: null)
   std::vector<double> log_sr_;                    // ln M_{k,t}, same layout
   std::vector<double> before_, after_, first_;    // scratch
+  std::vector<e_process*> procs_;                 // scratch: the learners (and `with`) of one deck
   e_process::shared_guesses shared_;             // scratch: the learners' guessing work
   // replay: the window of recent decks (maybe shared between groups)
   static constexpr std::array<double, 2> replay_weights = {1.0 / 64, 1.0 / 2};

@@ -93,6 +93,17 @@ class e_process {
   /// add_deck, sharing the guessing predictors' work through `shared` (may be null).
   void add_deck(std::span<const std::uint32_t> faces, shared_guesses* shared);
 
+  /// The most e-processes add_deck_together takes in one pass.
+  static constexpr std::size_t max_together = 4;
+  /// add_deck(faces, shared) for each of `processes` (e-processes of one stream: the same pack,
+  /// at the same deck), in one pass over the deck: the deck is checked, dealt and its guessing
+  /// predictors' work done once, and each process's learners read their own counts. The same
+  /// doubles as one add_deck after the other. Throws as add_deck, before any process changes.
+  /// Processes that are not at the same point of one stream (another previous deck, length or
+  /// pack), or more than max_together, are taken one after the other.
+  static void add_deck_together(std::span<e_process* const> processes, std::span<const std::uint32_t> faces,
+                                shared_guesses* shared);
+
   [[nodiscard]] std::uint64_t decks() const noexcept { return decks_; }
   [[nodiscard]] status current() const;
   /// true once the mixture has reached 1/alpha after some deck (Ville: probability <= alpha under
@@ -145,11 +156,13 @@ class e_process {
   double predictor_log(const predictor_state& p) const noexcept;
   std::string evidence_of(std::size_t predictor) const;
   std::string face_label(std::uint32_t face) const;
-  void rebuild_weights() noexcept;
+  void rebuild_weights();
   [[nodiscard]] std::uint32_t next_live(std::size_t from) const noexcept;
   [[nodiscard]] std::uint32_t previous_live(std::size_t x) const noexcept;
   void guess(std::size_t predictor, std::uint32_t g, std::uint32_t c, double R, bool& hot);
   void guessing_factors(shared_guesses* fill);
+  [[nodiscard]] bool same_point(const e_process& other, std::size_t length) const noexcept;
+  void finish_deck(std::span<const std::uint32_t> faces);
   void take_guesses(const shared_guesses& shared);
 
   audit_pack pack_;
@@ -189,6 +202,7 @@ class e_process {
   std::array<std::vector<double>, 2> expected_;  // the guessing predictors' p0(guess) in this deck
   std::array<std::uint64_t, 2> deck_hits_{};     // and their hits
   bool unit_copies_ = false;               // one copy of every face (no shoe)
+  shared_guesses together_;                // scratch: the guessing work handed on in add_deck_together
 };
 
 }  // namespace shufl::audit
